@@ -1,0 +1,106 @@
+// `attn bench`: single-head forward softmax(Q·Kᵀ/√d)·V at several n, the SIMD kernels
+// against their scalar twins, run alternately in one process so drift hits both alike.
+// A benchmark, not a test: it prints figures and judges nothing.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+#include <random>
+#include <sstream>
+
+#include "attn/attn.hpp"
+#include "cli.hpp"
+
+namespace attn::cli {
+namespace {
+
+struct workload {
+    std::size_t n, d;
+    std::vector<float> q, k, v;                       // (n, d) each
+    std::vector<float> scores, exp, weights, out;     // (n, n), (n, n), (n, n), (n, d)
+    std::vector<float> row_max, row_sum;              // (n)
+};
+
+workload make_workload(std::size_t n, std::size_t d) {
+    workload w{n, d, {}, {}, {}, std::vector<float>(n * n), std::vector<float>(n * n), std::vector<float>(n * n),
+               std::vector<float>(n * d), std::vector<float>(n), std::vector<float>(n)};
+    std::mt19937 rng(42);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    for (auto* m : {&w.q, &w.k, &w.v}) {
+        m->resize(n * d);
+        for (float& f : *m) f = u(rng);
+    }
+    return w;
+}
+
+/// One forward pass: the same four steps compute_trace takes for one head.
+void forward(workload& w, const kernel_set& ks) {
+    const float root = std::sqrt(static_cast<float>(w.d));
+    ks.matmul_bt(w.scores.data(), w.q.data(), w.k.data(), w.n, w.d, w.n);
+    for (float& s : w.scores) s /= root;
+    ks.softmax_rows(w.weights.data(), w.exp.data(), w.row_max.data(), w.row_sum.data(), w.scores.data(), w.n, w.n);
+    ks.matmul(w.out.data(), w.weights.data(), w.v.data(), w.n, w.n, w.d);
+}
+
+double seconds_of(workload& w, const kernel_set& ks) {
+    const auto start = std::chrono::steady_clock::now();
+    forward(w, ks);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+}
+
+std::vector<std::size_t> parse_list(const std::string& text) {
+    std::vector<std::size_t> out;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(item.c_str(), &end, 10);
+        if (item.empty() || *end || v == 0 || v > max_positions)
+            throw spec_error("--n takes sizes from 1 to " + std::to_string(max_positions) + ", not \"" + item + "\".");
+        out.push_back(v);
+    }
+    return out;
+}
+
+double median(std::vector<double> v) {
+    std::sort(v.begin(), v.end());
+    return v[v.size() / 2];
+}
+
+}  // namespace
+
+int run_bench(const std::vector<std::string>& args) {
+    std::vector<std::size_t> sizes{128, 512, 2048};
+    std::size_t d = 64;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        if (args[i] == "--n" && i + 1 < args.size()) sizes = parse_list(args[++i]);
+        else if (args[i] == "--d" && i + 1 < args.size()) d = parse_list(args[++i]).at(0);
+        else throw spec_error("bench does not know the argument \"" + args[i] + "\" (use --n 128,512 and --d 64).");
+    }
+    char line[160];
+    std::snprintf(line, sizeof line, "single-head forward softmax(Q·Kᵀ/√d)·V, d = %zu; median of alternating runs\n", d);
+    std::cout << line;
+    std::snprintf(line, sizeof line, "%6s %6s %12s %12s %10s %14s %14s\n", "n", "runs", "simd ms", "scalar ms",
+                  "scalar/simd", "simd GFLOP/s", "scalar GFLOP/s");
+    std::cout << line << std::flush;
+    for (std::size_t n : sizes) {
+        workload w = make_workload(n, d);
+        forward(w, simd_kernels());  // warm-up: page in every buffer once
+        forward(w, scalar_kernels());
+        std::vector<double> simd_s, scalar_s;
+        double spent = 0;
+        // alternate the twins until both have ~0.6 s of samples (at least 3 each, at most 200)
+        while (simd_s.size() < 3 || (spent < 1.2 && simd_s.size() < 200)) {
+            simd_s.push_back(seconds_of(w, simd_kernels()));
+            scalar_s.push_back(seconds_of(w, scalar_kernels()));
+            spent += simd_s.back() + scalar_s.back();
+        }
+        const double a = median(simd_s), b = median(scalar_s), flops = 4.0 * n * n * d;
+        std::snprintf(line, sizeof line, "%6zu %6zu %12.3f %12.3f %9.2fx %14.2f %14.2f\n", n, simd_s.size(), a * 1e3,
+                      b * 1e3, b / a, flops / a * 1e-9, flops / b * 1e-9);
+        std::cout << line << std::flush;
+    }
+    return 0;
+}
+
+}  // namespace attn::cli

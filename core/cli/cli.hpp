@@ -1,0 +1,16 @@
+// The attn CLI's parts: each subcommand returns the process exit code
+// (0 done, 2 bad input or usage; the sentence is on stderr, stdout stays empty).
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace attn::cli {
+
+/// @brief `attn example ID` without --json: title, explanation and every stage as a labelled table.
+int print_example_table(const std::string& id, const std::string& variant, const std::string& lang);
+
+/// @brief `attn bench`: SIMD kernels against their scalar twins, side by side, as ratios.
+int run_bench(const std::vector<std::string>& args);
+
+}  // namespace attn::cli

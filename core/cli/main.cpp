@@ -1,0 +1,95 @@
+// attn: the command-line face of the core (DESIGN.md, Interfaces).
+//   attn trace SPEC.json|-      the trace as JSON
+//   attn examples               the worked examples, one per line: id, then title
+//   attn example ID [--json] [--variant V] [--lang en|zh]
+//   attn bench [--n 128,512,2048] [--d 64]
+// Exit codes: 0 done, 2 bad input (one sentence on stderr, nothing on stdout).
+#include <fstream>
+#include <iostream>
+#include <iterator>
+#include <sstream>
+
+#include "attn/attn.hpp"
+#include "cli.hpp"
+
+namespace {
+
+const char* const usage =
+    "usage: attn trace SPEC.json|-\n"
+    "       attn examples\n"
+    "       attn example ID [--json] [--variant NAME] [--lang en|zh]\n"
+    "       attn bench [--n 128,512,2048] [--d 64]\n";
+
+struct usage_error : std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+std::string read_input(const std::string& path) {
+    if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw usage_error("cannot read the spec file \"" + path + "\".");
+    std::ostringstream text;
+    text << in.rdbuf();
+    return text.str();
+}
+
+int trace_command(const std::vector<std::string>& args) {
+    if (args.size() != 1) throw usage_error("trace takes one argument: a spec file, or - for standard input.");
+    const attn::json out = attn::trace_to_json(attn::compute_trace(attn::parse_spec(read_input(args[0]))));
+    std::cout << out.dump() << '\n';
+    return 0;
+}
+
+int examples_command(const std::vector<std::string>& args) {
+    if (!args.empty()) throw usage_error("examples takes no arguments.");
+    for (const std::string& id : attn::example_ids())
+        std::cout << id << "  " << attn::example_document(id)["title"]["en"].get<std::string>() << '\n';
+    return 0;
+}
+
+int example_command(const std::vector<std::string>& args) {
+    std::string id, variant, lang = "en";
+    bool as_json = false;
+    for (std::size_t i = 0; i < args.size(); ++i) {
+        const std::string& a = args[i];
+        if (a == "--json") as_json = true;
+        else if ((a == "--variant" || a == "--lang") && i + 1 < args.size()) (a == "--variant" ? variant : lang) = args[++i];
+        else if (!a.empty() && a[0] == '-') throw usage_error("example does not know the option \"" + a + "\".");
+        else if (id.empty()) id = a;
+        else throw usage_error("example takes one id; \"" + a + "\" is one too many.");
+    }
+    if (id.empty()) throw usage_error("example needs an id: see `attn examples`.");
+    if (lang != "en" && lang != "zh") throw usage_error("--lang must be en or zh, not \"" + lang + "\".");
+    if (!as_json) return attn::cli::print_example_table(id, variant, lang);
+    std::cout << attn::example_trace_json(id, variant).dump() << '\n';
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    std::ios::sync_with_stdio(false);
+    const std::vector<std::string> all(argv + 1, argv + argc);
+    if (all.empty() || all[0] == "--help" || all[0] == "-h") {
+        (all.empty() ? std::cerr : std::cout) << usage;
+        return all.empty() ? 2 : 0;
+    }
+    const std::string command = all[0];
+    const std::vector<std::string> args(all.begin() + 1, all.end());
+    try {
+        if (command == "trace") return trace_command(args);
+        if (command == "examples") return examples_command(args);
+        if (command == "example") return example_command(args);
+        if (command == "bench") return attn::cli::run_bench(args);
+        throw usage_error("unknown command \"" + command + "\".");
+    } catch (const attn::spec_error& e) {
+        std::cerr << "attn: " << e.what() << '\n';
+        return 2;
+    } catch (const usage_error& e) {
+        std::cerr << "attn: " << e.what() << '\n' << usage;
+        return 2;
+    } catch (const std::bad_alloc&) {
+        std::cerr << "attn: out of memory.\n";
+        return 2;
+    }
+}

@@ -1,0 +1,128 @@
+// `attn example ID`: a readable walk through every stage, with token labels on the axes
+// (like seed 000's seaborn heatmap, in text). CJK labels count two columns wide.
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <iostream>
+
+#include "attn/attn.hpp"
+#include "cli.hpp"
+
+namespace attn::cli {
+namespace {
+
+/// Columns a UTF-8 string takes in a terminal: East Asian wide characters take two.
+std::size_t display_width(const std::string& s) {
+    std::size_t width = 0;
+    for (std::size_t i = 0; i < s.size();) {
+        const unsigned char c = static_cast<unsigned char>(s[i]);
+        const std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        char32_t cp = len == 1 ? c : c & (0xFF >> (len + 1));
+        for (std::size_t k = 1; k < len && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
+        const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||
+                          (cp >= 0xAC00 && cp <= 0xD7A3) || (cp >= 0xF900 && cp <= 0xFAFF) ||
+                          (cp >= 0xFE30 && cp <= 0xFE4F) || (cp >= 0xFF00 && cp <= 0xFF60) ||
+                          (cp >= 0xFFE0 && cp <= 0xFFE6);
+        width += wide ? 2 : 1;
+        i += len;
+    }
+    return width;
+}
+
+std::string pad(const std::string& s, std::size_t width) {
+    const std::size_t w = display_width(s);
+    return w >= width ? s : std::string(width - w, ' ') + s;
+}
+
+std::string number(float v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, std::fabs(v) >= 1e5f ? "%.3g" : "%.4f", static_cast<double>(v));
+    return buf;
+}
+
+std::vector<std::string> numbered(const char* prefix, std::size_t n) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < n; ++i) out.push_back(prefix + std::to_string(i + 1));
+    return out;
+}
+
+/// Row and column labels of a stage: tokens where the axis is positions, d1, d2, ... where it is features.
+void axis_labels(const spec& s, stage_id id, std::size_t rows, std::size_t cols, std::vector<std::string>& row_labels,
+                 std::vector<std::string>& col_labels) {
+    const std::vector<std::string> queries = s.query_tokens.empty() ? numbered("q", s.n_q()) : s.query_tokens;
+    std::vector<std::string> keys = s.key_tokens;
+    if (keys.empty()) keys = s.memory ? numbered("k", s.n_k()) : queries;
+    const bool key_rows = id == stage_id::k || id == stage_id::v || id == stage_id::memory;
+    row_labels = id == stage_id::pe ? numbered("pos ", rows) : key_rows ? keys : queries;
+    row_labels.resize(rows);
+    const bool key_cols = id == stage_id::scores || id == stage_id::scaled || id == stage_id::masked ||
+                          id == stage_id::exp || id == stage_id::weights;
+    col_labels = key_cols ? keys : cols == 1 ? std::vector<std::string>{stage_name(id)} : numbered("d", cols);
+}
+
+void print_matrix(const float* data, const std::vector<std::string>& rows, const std::vector<std::string>& cols) {
+    std::size_t label_w = 0, cell_w = 10;
+    for (const std::string& r : rows) label_w = std::max(label_w, display_width(r));
+    for (const std::string& c : cols) cell_w = std::max(cell_w, display_width(c) + 1);
+    std::cout << std::string(label_w, ' ');
+    for (const std::string& c : cols) std::cout << pad(c, cell_w);
+    std::cout << '\n';
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+        std::cout << pad(rows[i], label_w);
+        for (std::size_t j = 0; j < cols.size(); ++j) std::cout << pad(number(data[i * cols.size() + j]), cell_w);
+        std::cout << '\n';
+    }
+}
+
+std::string text(const json& j, const std::string& lang) { return j.at(lang).get<std::string>(); }
+
+/// The complexity example: the n² stages measured live at each documented size.
+void print_complexity(const json& doc, const std::string& lang) {
+    std::cout << (lang == "zh" ? "\n实时测量（单头，d = " : "\nMeasured live (one head, d = ") << doc["d_model"] << "):\n";
+    char line[128];
+    std::snprintf(line, sizeof line, "%8s %12s %14s %12s\n", "n", "n^2 cells", "trace bytes", "time (ms)");
+    std::cout << line;
+    for (const json& n : doc["sizes"]) {
+        const spec s = spec_from_json(complexity_spec_json(n.get<std::size_t>(), doc["d_model"].get<std::size_t>()));
+        const auto start = std::chrono::steady_clock::now();
+        const trace t = compute_trace(s);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        std::snprintf(line, sizeof line, "%8zu %12zu %14llu %12.3f\n", n.get<std::size_t>(), t.weights.size(),
+                      static_cast<unsigned long long>(trace_bytes(s.n_q(), s.n_k(), s.d_model(), 1)), ms);
+        std::cout << line;
+    }
+}
+
+}  // namespace
+
+int print_example_table(const std::string& id, const std::string& variant, const std::string& lang) {
+    const json& doc = example_document(id);
+    const trace t = compute_trace(example_spec(id, variant));  // throws before anything is printed
+    std::cout << text(doc["title"], lang) << "\n" << text(doc["source"], lang) << "\n\n"
+              << text(doc["summary"], lang) << "\n\n"
+              << (lang == "zh" ? "输入向量：" : "Embeddings: ") << text(doc["embeddings"], lang) << "\n";
+    if (doc.contains("variants")) {
+        std::cout << (lang == "zh" ? "变体：" : "Variants:");
+        for (const json& v : doc["variants"]) std::cout << ' ' << v["id"].get<std::string>();
+        std::cout << (variant.empty() ? "" : "  (" + variant + ")") << "\n";
+    }
+    for (const stage_view& v : t.stages()) {
+        const std::size_t heads = v.shape.size() == 3 ? v.shape[0] : 1;
+        const std::size_t rows = v.shape[v.shape.size() - 2], cols = v.shape.back();
+        const bilingual title = stage_title(v.id);
+        std::cout << "\n== " << stage_name(v.id) << ": " << (lang == "zh" ? title.zh : title.en) << "   "
+                  << stage_formula(v.id, t.spec) << "\n";
+        if (doc.contains("notes") && doc["notes"].contains(stage_name(v.id)))
+            std::cout << "   " << text(doc["notes"][stage_name(v.id)], lang) << "\n";
+        std::vector<std::string> row_labels, col_labels;
+        axis_labels(t.spec, v.id, rows, cols, row_labels, col_labels);
+        for (std::size_t h = 0; h < heads; ++h) {
+            if (heads > 1) std::cout << (lang == "zh" ? "-- 头 " : "-- head ") << h + 1 << "\n";
+            print_matrix(v.data + h * rows * cols, row_labels, col_labels);
+        }
+    }
+    if (doc.contains("sizes")) print_complexity(doc, lang);
+    return 0;
+}
+
+}  // namespace attn::cli

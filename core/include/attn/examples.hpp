@@ -1,0 +1,33 @@
+// The worked examples of DESIGN.md, kept as data (core/examples/*.json, compiled in):
+// inputs, token labels, and what each example shows, in English and Chinese.
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attn/json.hpp"
+
+namespace attn {
+
+/// @brief The example ids, in DESIGN.md's order ("numpy-3x4", "basic-attention", ...).
+std::vector<std::string> example_ids();
+
+/// @brief The whole example document: id, source, title, summary, embeddings, notes, spec, variants.
+/// Throws spec_error for an unknown id.
+const json& example_document(std::string_view id);
+
+/// @brief The spec JSON of an example, with a variant's patch applied (RFC 7386 merge patch).
+/// An empty variant is the example's own spec. Throws spec_error for an unknown id or variant.
+json example_spec_json(std::string_view id, std::string_view variant = "");
+
+/// @brief The example's spec, validated.
+spec example_spec(std::string_view id, std::string_view variant = "");
+
+/// @brief The trace of an example plus {"example": document without its spec, "variant": id}.
+json example_trace_json(std::string_view id, std::string_view variant = "");
+
+/// @brief The complexity example's inputs at length n: x[i][c] = 0.5·sin(0.37·i + 1.3·c), (n, d).
+json complexity_spec_json(std::size_t n, std::size_t d = 16);
+
+}  // namespace attn

@@ -1,0 +1,30 @@
+// The JSON side of the contract (nlohmann::ordered_json): spec in, trace out, field names as DESIGN.md.
+#pragma once
+
+#include <string_view>
+
+#include <nlohmann/json.hpp>
+
+#include "attn/trace.hpp"
+
+namespace attn {
+
+/// Insertion-ordered, so printed specs and traces read in DESIGN.md's order.
+using json = nlohmann::ordered_json;
+
+/// @brief Reads a spec from parsed JSON and validates it; throws spec_error naming the field.
+spec spec_from_json(const json& j);
+
+/// @brief Parses JSON text into a validated spec; malformed JSON is a spec_error too.
+spec parse_spec(std::string_view text);
+
+/// @brief The normalised spec: every default written out, numbers as the floats computed with.
+json spec_to_json(const spec& s);
+
+/// @brief {"spec": normalised spec, "stages": [{id, title, title_zh, formula, explain, shape, data}, ...]}.
+json trace_to_json(const trace& t);
+
+/// @brief A float as the shortest decimal that reads back as the same float (0.1f -> 0.1, not 0.100000001).
+double shortest_decimal(float f);
+
+}  // namespace attn

@@ -1,0 +1,79 @@
+// The spec: everything one attention computation needs (DESIGN.md, "spec in, trace out").
+// Math convention Q = X·W_q: every W is (d, d) and multiplies from the right.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include "attn/types.hpp"
+
+namespace attn {
+
+/// @brief A bad spec, with one sentence naming the field (e.g. "x[1] has 3 values but x[0] has 4.").
+class spec_error : public std::invalid_argument {
+public:
+    using std::invalid_argument::invalid_argument;
+};
+
+enum class score_kind { dot, scaled_dot, additive, bilinear };
+enum class mask_kind { none, causal, window, matrix };
+enum class positional_kind { none, sinusoidal, learned };
+
+/// @brief One projection y = x·w + b; an absent w is the identity, an absent b is zero.
+struct projection {
+    std::optional<matrix> w;  // (d, d)
+    std::optional<vector> b;  // (d)
+};
+
+/// @brief Bahdanau's additive score e_ij = tanh(q_i·W1 + k_j·W2)·v, shared by all heads.
+struct additive_params {
+    std::optional<matrix> w1;  // (d_h, d_a)
+    std::optional<matrix> w2;  // (d_h, d_a)
+    std::optional<vector> v;   // (d_a)
+};
+
+struct spec {
+    matrix x;                                 // (n_q, d) query-side inputs
+    std::optional<matrix> memory;             // (n_k, d) key/value-side inputs; absent = self-attention
+    std::vector<std::string> query_tokens;    // labels only, n_q of them or none
+    std::vector<std::string> key_tokens;      // labels only, n_k of them or none (cross-attention)
+    projection wq, wk, wv, wo;                // wo.b without wo.w is refused: output needs wo
+    score_kind score = score_kind::scaled_dot;
+    additive_params additive;
+    std::optional<matrix> bilinear;           // (d_h, d_h): e_ij = q_i·W·k_jᵀ
+    int heads = 1;                            // d % heads == 0; head i takes columns [i·d_h, (i+1)·d_h)
+    mask_kind mask = mask_kind::none;
+    int window = 0;                           // mask_kind::window: query i sees keys i-window < j <= i
+    matrix mask_matrix;                       // mask_kind::matrix: (n_q, n_k) of 0 (masked) and 1
+    float mask_value = -1e9f;                 // written into masked scores before softmax (seed 000)
+    positional_kind positional = positional_kind::none;
+    matrix learned;                           // positional_kind::learned: (>= max(n_q, n_k), d)
+
+    std::size_t n_q() const { return x.shape(0); }
+    std::size_t n_k() const { return memory ? memory->shape(0) : x.shape(0); }
+    std::size_t d_model() const { return x.shape(1); }
+    std::size_t d_head() const { return d_model() / static_cast<std::size_t>(heads); }
+};
+
+/// Documented limits, checked before anything is allocated.
+/// A trace keeps five (h, n_q, n_k) stages (scores, scaled, masked, exp, weights); all of
+/// it must fit in max_trace_bytes, so a browser tab or the wasm heap never runs out.
+inline constexpr std::size_t max_positions = 4096;           // n_q and n_k
+inline constexpr std::size_t max_d_model = 1024;             // d
+inline constexpr std::uint64_t max_trace_bytes = std::uint64_t{256} << 20;   // 256 MiB for the whole trace
+
+/// @brief Bytes the trace of a spec of these sizes would hold (every stage, float32).
+std::uint64_t trace_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads);
+
+/// @brief Checks every field against the contract; throws spec_error naming the first bad one.
+void validate(const spec& s);
+
+const char* to_string(score_kind k);
+const char* to_string(mask_kind k);
+const char* to_string(positional_kind k);
+
+}  // namespace attn

@@ -1,0 +1,46 @@
+// The trace: every stage of one attention computation, kept as evaluated tensors.
+#pragma once
+
+#include <optional>
+#include <vector>
+
+#include "attn/kernels.hpp"
+#include "attn/spec.hpp"
+#include "attn/stages.hpp"
+
+namespace attn {
+
+/// @brief A read-only look at one stage of a trace: id, shape and flat row-major data.
+struct stage_view {
+    stage_id id;
+    std::vector<std::size_t> shape;
+    const float* data;
+    std::size_t size;
+};
+
+struct trace {
+    attn::spec spec;                 // the spec this trace was computed from
+    std::optional<matrix> pe;        // (max(n_q, n_k), d) positional encoding that was added
+    matrix x;                        // (n_q, d) inputs after positional encoding
+    std::optional<matrix> memory;    // (n_k, d) cross-attention inputs after positional encoding
+    tensor3 q, k, v;                 // (h, n_q | n_k, d_h) projections split into heads
+    tensor3 scores;                  // (h, n_q, n_k) raw e_ij
+    std::optional<tensor3> scaled;   // (h, n_q, n_k) e_ij / √d_h, scaled_dot only
+    std::optional<tensor3> masked;   // (h, n_q, n_k) after writing mask_value; absent with mask none
+    tensor3 row_max, exp, row_sum;   // (h, n_q, 1), (h, n_q, n_k), (h, n_q, 1) softmax sub-steps
+    tensor3 weights;                 // (h, n_q, n_k) α_ij
+    tensor3 context;                 // (h, n_q, d_h) α·V
+    matrix concat;                   // (n_q, d) heads merged back
+    std::optional<matrix> output;    // (n_q, d) concat·W_o + b_o, only with wo
+
+    /// @brief The stages that apply, in DESIGN.md order.
+    std::vector<stage_view> stages() const;
+    /// @brief One stage by id, or nothing when it does not apply.
+    std::optional<stage_view> stage(stage_id id) const;
+};
+
+/// @brief Validates s and computes every stage. Throws spec_error for a bad spec, and
+/// when a value overflows float on the way (so no inf or NaN ever reaches a picture).
+trace compute_trace(const spec& s, const kernel_set& kernels = simd_kernels());
+
+}  // namespace attn

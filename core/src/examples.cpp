@@ -1,0 +1,88 @@
+#include "attn/examples.hpp"
+
+#include <cmath>
+#include <map>
+
+#include "attn/examples_data.hpp"  // generated from core/examples/*.json by cmake/embed_examples.cmake
+
+namespace attn {
+namespace {
+
+// DESIGN.md's order, not the alphabetical order of the files
+const char* const order[] = {"numpy-3x4",   "basic-attention", "translation", "long-range",
+                             "bank",        "coreference",     "score-functions", "multi-head",
+                             "masking",     "positional-encoding", "complexity"};
+
+const std::map<std::string, json, std::less<>>& documents() {
+    static const std::map<std::string, json, std::less<>> docs = [] {
+        std::map<std::string, json, std::less<>> m;
+        for (const embedded_example& e : embedded_examples()) m.emplace(e.id, json::parse(e.text));
+        return m;
+    }();
+    return docs;
+}
+
+std::string known_ids() {
+    std::string list;
+    for (const std::string& id : example_ids()) list += (list.empty() ? "" : ", ") + id;
+    return list;
+}
+
+}  // namespace
+
+std::vector<std::string> example_ids() {
+    std::vector<std::string> ids;
+    for (const char* id : order)
+        if (documents().count(id)) ids.emplace_back(id);
+    return ids;
+}
+
+const json& example_document(std::string_view id) {
+    auto it = documents().find(id);
+    if (it == documents().end())
+        throw spec_error("example \"" + std::string(id) + "\" is unknown (known: " + known_ids() + ").");
+    return it->second;
+}
+
+json complexity_spec_json(std::size_t n, std::size_t d) {
+    json x = json::array();
+    for (std::size_t i = 0; i < n; ++i) {
+        json row = json::array();
+        for (std::size_t c = 0; c < d; ++c)
+            row.push_back(shortest_decimal(static_cast<float>(0.5 * std::sin(0.37 * i + 1.3 * c))));
+        x.push_back(std::move(row));
+    }
+    return {{"x", std::move(x)}, {"score", "scaled_dot"}};
+}
+
+json example_spec_json(std::string_view id, std::string_view variant) {
+    const json& doc = example_document(id);
+    json spec = doc.contains("spec") ? doc["spec"]
+                                     : complexity_spec_json(doc.at("sizes").at(0).get<std::size_t>(),
+                                                            doc.at("d_model").get<std::size_t>());
+    if (variant.empty()) return spec;
+    if (doc.contains("variants"))
+        for (const json& v : doc["variants"])
+            if (v.at("id").get<std::string>() == variant) {
+                spec.merge_patch(v.at("patch"));
+                return spec;
+            }
+    std::string list;
+    if (doc.contains("variants"))
+        for (const json& v : doc["variants"]) list += (list.empty() ? "" : ", ") + v.at("id").get<std::string>();
+    throw spec_error("example \"" + std::string(id) + "\" has no variant \"" + std::string(variant) + "\" (" +
+                     (list.empty() ? std::string("it has none") : "known: " + list) + ").");
+}
+
+spec example_spec(std::string_view id, std::string_view variant) { return spec_from_json(example_spec_json(id, variant)); }
+
+json example_trace_json(std::string_view id, std::string_view variant) {
+    json out = trace_to_json(compute_trace(example_spec(id, variant)));
+    json about = example_document(id);
+    about.erase("spec");
+    out["example"] = std::move(about);
+    out["variant"] = std::string(variant);
+    return out;
+}
+
+}  // namespace attn

@@ -1,0 +1,32 @@
+#include "attn/mask.hpp"
+
+namespace attn {
+
+xt::xtensor<std::uint8_t, 2> mask_keep(const spec& s) {
+    const std::size_t n_q = s.n_q(), n_k = s.n_k();
+    xt::xtensor<std::uint8_t, 2> keep = xt::xtensor<std::uint8_t, 2>::from_shape({n_q, n_k});
+    for (std::size_t i = 0; i < n_q; ++i)
+        for (std::size_t j = 0; j < n_k; ++j) {
+            bool k = true;
+            switch (s.mask) {
+                case mask_kind::none: break;
+                case mask_kind::causal: k = j <= i; break;
+                case mask_kind::window: k = j <= i && i - j < static_cast<std::size_t>(s.window); break;
+                case mask_kind::matrix: k = s.mask_matrix(i, j) != 0.0f; break;
+            }
+            keep(i, j) = k ? 1 : 0;
+        }
+    return keep;
+}
+
+tensor3 apply_mask(const tensor3& scores, const xt::xtensor<std::uint8_t, 2>& keep, float mask_value) {
+    tensor3 out = scores;
+    const std::size_t heads = scores.shape(0), n_q = scores.shape(1), n_k = scores.shape(2);
+    for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t i = 0; i < n_q; ++i)
+            for (std::size_t j = 0; j < n_k; ++j)
+                if (!keep(i, j)) out(h, i, j) = mask_value;
+    return out;
+}
+
+}  // namespace attn

@@ -1,0 +1,179 @@
+// validate(): the contract's checks on a spec, in the order a reader would fix them.
+#include "attn/spec.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <sstream>
+
+namespace attn {
+namespace {
+
+[[noreturn]] void fail(const std::string& sentence) { throw spec_error(sentence); }
+
+std::string shape_text(std::size_t rows, std::size_t cols) {
+    return std::to_string(rows) + " × " + std::to_string(cols);
+}
+
+void require_finite(const xt::xtensor<float, 2>& m, const std::string& name) {
+    for (std::size_t i = 0; i < m.shape(0); ++i)
+        for (std::size_t j = 0; j < m.shape(1); ++j)
+            if (!std::isfinite(m(i, j)))
+                fail(name + "[" + std::to_string(i) + "][" + std::to_string(j) + "] is not a finite number.");
+}
+
+void require_finite(const vector& v, const std::string& name) {
+    for (std::size_t i = 0; i < v.size(); ++i)
+        if (!std::isfinite(v(i))) fail(name + "[" + std::to_string(i) + "] is not a finite number.");
+}
+
+void require_shape(const matrix& m, std::size_t rows, std::size_t cols, const std::string& name,
+                   const std::string& why) {
+    if (m.shape(0) != rows || m.shape(1) != cols)
+        fail(name + " is " + shape_text(m.shape(0), m.shape(1)) + " but must be " + shape_text(rows, cols) +
+             " (" + why + ").");
+    require_finite(m, name);
+}
+
+void require_length(const vector& v, std::size_t n, const std::string& name, const std::string& why) {
+    if (v.size() != n)
+        fail(name + " has " + std::to_string(v.size()) + " values but must have " + std::to_string(n) + " (" +
+             why + ").");
+    require_finite(v, name);
+}
+
+void check_projection(const projection& p, const std::string& w, const std::string& b, std::size_t d) {
+    const std::string why = "d_model is " + std::to_string(d);
+    if (p.w) require_shape(*p.w, d, d, "weights." + w, why);
+    if (p.b) require_length(*p.b, d, "weights." + b, why);
+}
+
+}  // namespace
+
+std::uint64_t trace_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads) {
+    // 64-bit on purpose: size_t is 32 bits in WebAssembly and these products overflow it
+    const std::uint64_t n = std::max(n_q, n_k), h = heads;
+    // pe, x, memory, q, k, v, context, concat, output: at most 9 (n, d) stages
+    const std::uint64_t per_position = 9 * n * d;
+    // scores, scaled, masked, exp, weights: five (h, n_q, n_k) stages, plus row_max and row_sum
+    const std::uint64_t quadratic = 5 * h * n_q * n_k + 2 * h * n_q;
+    return (per_position + quadratic) * sizeof(float);
+}
+
+void validate(const spec& s) {
+    // pass 1: inputs, their sizes and the limits, before anything else is looked at
+    if (s.x.shape(0) == 0 || s.x.shape(1) == 0) fail("x is empty: it needs at least one row of at least one number.");
+    const std::size_t d = s.d_model(), n_q = s.n_q(), n_k = s.n_k();
+    if (n_q > max_positions)
+        fail("x has " + std::to_string(n_q) + " rows, over the limit of " + std::to_string(max_positions) + " positions.");
+    if (d > max_d_model)
+        fail("x rows have " + std::to_string(d) + " values, over the d_model limit of " + std::to_string(max_d_model) + ".");
+    require_finite(s.x, "x");
+    if (s.memory) {
+        if (s.memory->shape(0) == 0) fail("memory is empty: give at least one row, or leave it out for self-attention.");
+        if (s.memory->shape(1) != d)
+            fail("memory rows have " + std::to_string(s.memory->shape(1)) + " values but x rows have " +
+                 std::to_string(d) + ": both must have d_model values.");
+        if (n_k > max_positions)
+            fail("memory has " + std::to_string(n_k) + " rows, over the limit of " + std::to_string(max_positions) + " positions.");
+        require_finite(*s.memory, "memory");
+    }
+    if (s.heads < 1) fail("heads is " + std::to_string(s.heads) + " but must be at least 1.");
+    if (d % static_cast<std::size_t>(s.heads) != 0)
+        fail("heads is " + std::to_string(s.heads) + " but d_model " + std::to_string(d) + " is not divisible by it.");
+    const std::uint64_t bytes = trace_bytes(n_q, n_k, d, static_cast<std::size_t>(s.heads));
+    if (bytes > max_trace_bytes) {
+        std::ostringstream os;
+        os << "the trace for n_q " << n_q << ", n_k " << n_k << " and " << s.heads << " heads would need "
+           << (bytes >> 20) << " MiB, over the limit of " << (max_trace_bytes >> 20) << " MiB: use fewer positions or heads.";
+        fail(os.str());
+    }
+
+    // pass 2: labels
+    if (!s.query_tokens.empty() && s.query_tokens.size() != n_q)
+        fail("tokens.query has " + std::to_string(s.query_tokens.size()) + " labels but x has " + std::to_string(n_q) + " rows.");
+    if (!s.key_tokens.empty() && s.key_tokens.size() != n_k)
+        fail("tokens.key has " + std::to_string(s.key_tokens.size()) + " labels but there are " + std::to_string(n_k) + " keys.");
+
+    // pass 3: projections
+    check_projection(s.wq, "wq", "bq", d);
+    check_projection(s.wk, "wk", "bk", d);
+    check_projection(s.wv, "wv", "bv", d);
+    check_projection(s.wo, "wo", "bo", d);
+    if (s.wo.b && !s.wo.w) fail("weights.bo is given without weights.wo: the output projection needs wo.");
+
+    // pass 4: score function parameters (checked whenever given, needed only by their score)
+    const std::size_t d_h = s.d_head();
+    const std::string head_why = "d_head is " + std::to_string(d_h);
+    if (s.score == score_kind::additive) {
+        if (!s.additive.w1) fail("score is \"additive\" but additive.w1 is missing.");
+        if (!s.additive.w2) fail("score is \"additive\" but additive.w2 is missing.");
+        if (!s.additive.v) fail("score is \"additive\" but additive.v is missing.");
+    }
+    if (s.additive.w1 || s.additive.w2 || s.additive.v) {
+        if (!s.additive.w1 || !s.additive.w2 || !s.additive.v)
+            fail("additive needs all of w1, w2 and v.");
+        const std::size_t d_a = s.additive.v->size();
+        if (d_a == 0) fail("additive.v is empty: it needs at least one value.");
+        require_shape(*s.additive.w1, d_h, d_a, "additive.w1", head_why + " and additive.v has " + std::to_string(d_a) + " values");
+        require_shape(*s.additive.w2, d_h, d_a, "additive.w2", head_why + " and additive.v has " + std::to_string(d_a) + " values");
+        require_finite(*s.additive.v, "additive.v");
+    }
+    if (s.score == score_kind::bilinear && !s.bilinear) fail("score is \"bilinear\" but bilinear.w is missing.");
+    if (s.bilinear) require_shape(*s.bilinear, d_h, d_h, "bilinear.w", head_why);
+
+    // pass 5: mask
+    if (s.mask == mask_kind::window && s.window < 1)
+        fail("mask.window is " + std::to_string(s.window) + " but must be at least 1.");
+    if (s.mask == mask_kind::matrix) {
+        require_shape(s.mask_matrix, n_q, n_k, "mask.matrix", "n_q × n_k");
+        for (std::size_t i = 0; i < n_q; ++i)
+            for (std::size_t j = 0; j < n_k; ++j)
+                if (s.mask_matrix(i, j) != 0.0f && s.mask_matrix(i, j) != 1.0f)
+                    fail("mask.matrix[" + std::to_string(i) + "][" + std::to_string(j) +
+                         "] must be 0 (masked) or 1 (kept).");
+    }
+    if (!std::isfinite(s.mask_value)) fail("mask_value is not a finite number.");
+
+    // pass 6: positional encoding
+    if (s.positional == positional_kind::learned) {
+        const std::size_t n = std::max(n_q, n_k);
+        if (s.learned.shape(0) < n)
+            fail("positional.learned has " + std::to_string(s.learned.shape(0)) + " rows but needs at least " +
+                 std::to_string(n) + ", one per position.");
+        if (s.learned.shape(1) != d)
+            fail("positional.learned rows have " + std::to_string(s.learned.shape(1)) + " values but d_model is " +
+                 std::to_string(d) + ".");
+        require_finite(s.learned, "positional.learned");
+    }
+}
+
+const char* to_string(score_kind k) {
+    switch (k) {
+        case score_kind::dot: return "dot";
+        case score_kind::scaled_dot: return "scaled_dot";
+        case score_kind::additive: return "additive";
+        case score_kind::bilinear: return "bilinear";
+    }
+    return "";
+}
+
+const char* to_string(mask_kind k) {
+    switch (k) {
+        case mask_kind::none: return "none";
+        case mask_kind::causal: return "causal";
+        case mask_kind::window: return "window";
+        case mask_kind::matrix: return "matrix";
+    }
+    return "";
+}
+
+const char* to_string(positional_kind k) {
+    switch (k) {
+        case positional_kind::none: return "none";
+        case positional_kind::sinusoidal: return "sinusoidal";
+        case positional_kind::learned: return "learned";
+    }
+    return "";
+}
+
+}  // namespace attn

@@ -1,0 +1,108 @@
+// compute_trace(): the whole forward pass, stage by stage, as the articles lay it out.
+#include "attn/trace.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "attn/mask.hpp"
+#include "attn/multi_head.hpp"
+#include "attn/positional.hpp"
+#include "attn/projection.hpp"
+#include "attn/score.hpp"
+#include "attn/softmax.hpp"
+#include "attn/weighted_sum.hpp"
+
+namespace attn {
+namespace {
+
+template <class T>
+stage_view view_of(stage_id id, const T& t) {
+    return {id, std::vector<std::size_t>(t.shape().begin(), t.shape().end()), t.data(), t.size()};
+}
+
+matrix add_rows(const matrix& x, const matrix& pe) {
+    matrix out = x;
+    for (std::size_t i = 0; i < x.shape(0); ++i)
+        for (std::size_t j = 0; j < x.shape(1); ++j) out(i, j) += pe(i, j);
+    return out;
+}
+
+}  // namespace
+
+trace compute_trace(const spec& s, const kernel_set& kernels) {
+    validate(s);
+    trace t;
+    t.spec = s;
+    const std::size_t heads = static_cast<std::size_t>(s.heads);
+
+    // pass 1: positional encoding, added to x and to memory (one table covers both)
+    t.x = s.x;
+    if (s.memory) t.memory = *s.memory;
+    if (s.positional != positional_kind::none) {
+        const std::size_t n = std::max(s.n_q(), s.n_k());
+        t.pe = s.positional == positional_kind::sinusoidal ? sinusoidal_encoding(n, s.d_model())
+                                                           : learned_encoding(s.learned, n);
+        t.x = add_rows(s.x, *t.pe);
+        if (t.memory) t.memory = add_rows(*t.memory, *t.pe);
+    }
+
+    // pass 2: Q = X·W_q + b_q; K and V from memory in cross-attention, from X otherwise
+    const matrix& kv_in = t.memory ? *t.memory : t.x;
+    t.q = split_heads(project(t.x, s.wq, kernels), heads);
+    t.k = split_heads(project(kv_in, s.wk, kernels), heads);
+    t.v = split_heads(project(kv_in, s.wv, kernels), heads);
+
+    // pass 3: scores, scaling, mask
+    t.scores = score(s, t.q, t.k, kernels);
+    if (s.score == score_kind::scaled_dot) t.scaled = scale(t.scores, s.d_head());
+    const tensor3& before_mask = t.scaled ? *t.scaled : t.scores;
+    if (s.mask != mask_kind::none) t.masked = apply_mask(before_mask, mask_keep(s), s.mask_value);
+
+    // pass 4: softmax in its visible sub-steps
+    softmax_steps sm = softmax(t.masked ? *t.masked : before_mask, kernels);
+    t.row_max = std::move(sm.row_max);
+    t.exp = std::move(sm.exp);
+    t.row_sum = std::move(sm.row_sum);
+    t.weights = std::move(sm.weights);
+
+    // pass 5: weighted sum, merge heads, output projection
+    t.context = weighted_sum(t.weights, t.v, kernels);
+    t.concat = merge_heads(t.context);
+    if (s.wo.w) t.output = project(t.concat, s.wo, kernels);
+
+    // finite inputs can still overflow float in a product; refuse rather than draw inf or NaN
+    for (const stage_view& v : t.stages())
+        if (!std::all_of(v.data, v.data + v.size, [](float f) { return std::isfinite(f); }))
+            throw spec_error(std::string("stage ") + stage_name(v.id) +
+                             " overflowed the float range: the inputs or weights are too large.");
+    return t;
+}
+
+std::vector<stage_view> trace::stages() const {
+    std::vector<stage_view> out;
+    if (pe) out.push_back(view_of(stage_id::pe, *pe));
+    out.push_back(view_of(stage_id::x, x));
+    if (memory) out.push_back(view_of(stage_id::memory, *memory));
+    out.push_back(view_of(stage_id::q, q));
+    out.push_back(view_of(stage_id::k, k));
+    out.push_back(view_of(stage_id::v, v));
+    out.push_back(view_of(stage_id::scores, scores));
+    if (scaled) out.push_back(view_of(stage_id::scaled, *scaled));
+    if (masked) out.push_back(view_of(stage_id::masked, *masked));
+    out.push_back(view_of(stage_id::row_max, row_max));
+    out.push_back(view_of(stage_id::exp, exp));
+    out.push_back(view_of(stage_id::row_sum, row_sum));
+    out.push_back(view_of(stage_id::weights, weights));
+    out.push_back(view_of(stage_id::context, context));
+    out.push_back(view_of(stage_id::concat, concat));
+    if (output) out.push_back(view_of(stage_id::output, *output));
+    return out;
+}
+
+std::optional<stage_view> trace::stage(stage_id id) const {
+    for (const stage_view& v : stages())
+        if (v.id == id) return v;
+    return std::nullopt;
+}
+
+}  // namespace attn

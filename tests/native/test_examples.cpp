@@ -1,0 +1,194 @@
+// Each worked example shows what DESIGN.md says it shows, with the articles' numbers.
+#include <algorithm>
+#include <cmath>
+#include <string>
+
+#include "attn/attn.hpp"
+#include "check.hpp"
+
+namespace {
+
+attn::trace example(const std::string& id, const std::string& variant = "") {
+    return attn::compute_trace(attn::example_spec(id, variant));
+}
+
+/// The key column with the largest weight in row i of head h.
+std::size_t row_argmax(const attn::trace& t, std::size_t i, std::size_t h = 0) {
+    std::size_t best = 0;
+    for (std::size_t j = 1; j < t.weights.shape(2); ++j)
+        if (t.weights(h, i, j) > t.weights(h, i, best)) best = j;
+    return best;
+}
+
+std::size_t index_of(const std::vector<std::string>& labels, const std::string& label) {
+    const auto it = std::find(labels.begin(), labels.end(), label);
+    REQUIRE_MESSAGE(it != labels.end(), "no token " << label);
+    return static_cast<std::size_t>(it - labels.begin());
+}
+
+void check_table(const attn::tensor3& t, const std::vector<std::vector<double>>& expected, const std::string& what) {
+    for (std::size_t i = 0; i < expected.size(); ++i)
+        for (std::size_t j = 0; j < expected[i].size(); ++j)
+            CHECK_MESSAGE(std::fabs(t(0, i, j) - expected[i][j]) < 5e-5,
+                          what << "[" << i << "][" << j << "] = " << t(0, i, j) << ", the article says " << expected[i][j]);
+}
+
+}  // namespace
+
+TEST_CASE("examples: all eleven of DESIGN.md, each with both languages and how its inputs were made") {
+    const std::vector<std::string> expected{"numpy-3x4", "basic-attention", "translation", "long-range",
+                                            "bank",      "coreference",     "score-functions", "multi-head",
+                                            "masking",   "positional-encoding", "complexity"};
+    CHECK(attn::example_ids() == expected);
+    for (const std::string& id : expected) {
+        const attn::json& doc = attn::example_document(id);
+        INFO(id);
+        for (const char* field : {"title", "source", "summary", "embeddings"}) {
+            CHECK(!doc[field]["en"].get<std::string>().empty());
+            CHECK(!doc[field]["zh"].get<std::string>().empty());
+        }
+        const attn::trace t = example(id);
+        CHECK(t.weights.size() > 0);
+        if (doc.contains("variants"))
+            for (const attn::json& v : doc["variants"]) CHECK(example(id, v["id"].get<std::string>()).weights.size() > 0);
+        const attn::json j = attn::example_trace_json(id);
+        CHECK(j["example"]["id"] == id);
+        CHECK(!j["example"].contains("spec"));
+    }
+    CHECK_THROWS_WITH_AS(attn::example_document("nope"), doctest::Contains("example \"nope\" is unknown"), attn::spec_error);
+    CHECK_THROWS_WITH_AS(attn::example_spec("bank", "sea"), doctest::Contains("no variant \"sea\" (known: river, finance)"),
+                         attn::spec_error);
+}
+
+TEST_CASE("examples.numpy-3x4: the article's weights and outputs to 4 decimals") {
+    const attn::trace t = example("numpy-3x4");
+    check_table(t.weights, {{0.5065, 0.1863, 0.3072}, {0.1863, 0.5065, 0.3072}, {0.2741, 0.2741, 0.4519}}, "weights");
+    check_table(t.context, {{0.8137, 0.4935, 0.5065, 0.1863}, {0.4935, 0.8137, 0.1863, 0.5065},
+                            {0.7259, 0.7259, 0.2741, 0.2741}}, "output");
+    check_table(*t.scaled, {{1, 0, 0.5}, {0, 1, 0.5}, {0.5, 0.5, 1}}, "scores / √4");
+}
+
+TEST_CASE("examples.basic-attention: projections with bias, √hidden, and the padding mask") {
+    const attn::trace t = example("basic-attention");
+    CHECK(t.spec.wq.w.has_value());
+    CHECK(t.spec.wq.b.has_value());
+    CHECK((*t.scaled)(0, 0, 1) == doctest::Approx(t.scores(0, 0, 1) / 2.0));
+    const attn::trace m = example("basic-attention", "mask");
+    for (std::size_t i = 0; i < 4; ++i) CHECK(m.weights(0, i, 3) == 0.0f);
+}
+
+TEST_CASE("examples.translation: 猫→cat, 坐→sat, 垫子→mat are the row maxima") {
+    const attn::trace t = example("translation");
+    const auto& q = t.spec.query_tokens;
+    const auto& k = t.spec.key_tokens;
+    CHECK(t.memory.has_value());
+    CHECK(row_argmax(t, index_of(q, "猫")) == index_of(k, "cat"));
+    CHECK(row_argmax(t, index_of(q, "坐")) == index_of(k, "sat"));
+    CHECK(row_argmax(t, index_of(q, "垫子")) == index_of(k, "mat"));
+}
+
+TEST_CASE("examples.long-range: was attends to cat more than to the adjacent mouse") {
+    const attn::trace t = example("long-range");
+    const auto& q = t.spec.query_tokens;
+    const std::size_t was = index_of(q, "was");
+    CHECK(t.weights(0, was, index_of(q, "cat")) > 2 * t.weights(0, was, index_of(q, "mouse")));
+    CHECK(row_argmax(t, was) == index_of(q, "cat"));
+}
+
+TEST_CASE("examples.bank: 银行 leans to river beside 河, to finance beside 存款/利率") {
+    const std::size_t nature = 0, finance = 1;
+    const attn::trace river = example("bank", "river");
+    const attn::trace money = example("bank", "finance");
+    const std::size_t r = index_of(river.spec.query_tokens, "银行"), f = index_of(money.spec.query_tokens, "银行");
+    CHECK(river.x(r, nature) == money.x(f, nature));  // the same ambiguous word in both
+    CHECK(river.context(0, r, nature) > river.context(0, r, finance));
+    CHECK(money.context(0, f, finance) > money.context(0, f, nature));
+    CHECK(river.weights(0, r, index_of(river.spec.query_tokens, "河")) > river.weights(0, r, index_of(river.spec.query_tokens, "的")));
+}
+
+TEST_CASE("examples.coreference: 那家店 attends to the restaurant named a turn earlier") {
+    const attn::trace t = example("coreference");
+    const auto& q = t.spec.query_tokens;
+    CHECK(t.spec.mask == attn::mask_kind::causal);
+    CHECK(row_argmax(t, index_of(q, "那家店")) == index_of(q, "蜀香园"));
+    CHECK(t.weights(0, index_of(q, "那家店"), index_of(q, "蜀香园")) > 0.5f);
+}
+
+TEST_CASE("examples.score-functions: four different score matrices on one input") {
+    std::vector<attn::trace> traces;
+    for (const char* v : {"dot", "scaled_dot", "additive", "bilinear"}) traces.push_back(example("score-functions", v));
+    for (std::size_t a = 0; a < 4; ++a) {
+        CHECK(attn::to_string(traces[a].spec.score) == std::string(attn::example_document("score-functions")["variants"][a]["id"]));
+        for (std::size_t b = a + 1; b < 4; ++b) {
+            // what softmax sees: the scaled scores for scaled_dot, the raw ones otherwise
+            const attn::tensor3& x = traces[a].scaled ? *traces[a].scaled : traces[a].scores;
+            const attn::tensor3& y = traces[b].scaled ? *traces[b].scaled : traces[b].scores;
+            double diff = 0;
+            for (std::size_t i = 0; i < x.size(); ++i) diff = std::max(diff, double(std::fabs(x.data()[i] - y.data()[i])));
+            CHECK_MESSAGE(diff > 0.1, "variants " << a << " and " << b << " give the same scores");
+        }
+    }
+    CHECK(traces[0].x == traces[3].x);
+}
+
+TEST_CASE("examples.multi-head: two heads that attend differently, then concat and W_o") {
+    const attn::trace t = example("multi-head");
+    REQUIRE(t.weights.shape(0) == 2);
+    double diff = 0;
+    for (std::size_t i = 0; i < 4; ++i)
+        for (std::size_t j = 0; j < 4; ++j) diff = std::max(diff, double(std::fabs(t.weights(0, i, j) - t.weights(1, i, j))));
+    CHECK(diff > 0.3);
+    CHECK(t.output.has_value());
+    CHECK(t.concat(1, 2) == t.context(1, 1, 0));  // head 2, row 2, first column lands in column 3
+}
+
+TEST_CASE("examples.masking: zero weight on every masked key, in every variant") {
+    for (const char* v : {"causal", "padding", "window"}) {
+        const attn::trace t = example("masking", v);
+        const auto keep = attn::mask_keep(t.spec);
+        int masked = 0;
+        for (std::size_t i = 0; i < keep.shape(0); ++i)
+            for (std::size_t j = 0; j < keep.shape(1); ++j)
+                if (!keep(i, j)) {
+                    ++masked;
+                    CHECK((*t.masked)(0, i, j) == -1e9f);
+                    bool row_all_masked = true;
+                    for (std::size_t c = 0; c < keep.shape(1); ++c) row_all_masked = row_all_masked && !keep(i, c);
+                    if (!row_all_masked) CHECK_MESSAGE(t.weights(0, i, j) == 0.0f, v << " at " << i << "," << j);
+                }
+        CHECK(masked > 0);
+    }
+    const attn::trace pad = example("masking", "padding");
+    for (std::size_t j = 0; j < 4; ++j) CHECK(pad.weights(0, 3, j) == doctest::Approx(0.25));  // all-masked <pad> row
+}
+
+TEST_CASE("examples.positional-encoding: the formula, and order made visible") {
+    const attn::trace t = example("positional-encoding");
+    REQUIRE(t.pe.has_value());
+    const std::size_t d = t.spec.d_model();
+    for (std::size_t pos = 0; pos < t.pe->shape(0); ++pos)
+        for (std::size_t c = 0; c < d; ++c) {
+            const double angle = pos / std::pow(10000.0, double(c - c % 2) / d);
+            CHECK((*t.pe)(pos, c) == doctest::Approx(c % 2 ? std::cos(angle) : std::sin(angle)).epsilon(1e-6));
+        }
+    for (std::size_t i = 0; i < 8; ++i) CHECK(row_argmax(t, i) == i);  // each position attends most to itself
+    const attn::trace none = example("positional-encoding", "none");
+    for (std::size_t j = 0; j < 8; ++j) CHECK(none.weights(0, 3, j) == doctest::Approx(0.125));  // order-blind
+    const attn::trace learned = example("positional-encoding", "learned");
+    CHECK(learned.spec.positional == attn::positional_kind::learned);
+    CHECK((*learned.pe)(2, 0) == learned.spec.learned(2, 0));
+}
+
+TEST_CASE("examples.complexity: the n² stages grow with the square of n") {
+    const attn::json& doc = attn::example_document("complexity");
+    const std::vector<std::size_t> sizes = doc["sizes"].get<std::vector<std::size_t>>();
+    CHECK(sizes == std::vector<std::size_t>{8, 16, 32, 64, 128, 256, 512, 1024});
+    CHECK(example("complexity").weights.size() == 64);
+    for (std::size_t n : {16, 128}) {
+        const attn::trace t = attn::compute_trace(attn::spec_from_json(attn::complexity_spec_json(n)));
+        CHECK(t.scores.size() == n * n);
+        CHECK(t.x(3, 2) == doctest::Approx(0.5 * std::sin(0.37 * 3 + 1.3 * 2)));
+    }
+    const double small = double(attn::trace_bytes(512, 512, 16, 1)), big = double(attn::trace_bytes(1024, 1024, 16, 1));
+    CHECK(big / small > 3.8);  // quadratic: doubling n nearly quadruples the trace
+}

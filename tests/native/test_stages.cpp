@@ -1,0 +1,154 @@
+// Each stage does what the contract says: presence and order, shapes, masks, positional
+// encoding, heads, score functions, and the SIMD pass equal to the scalar pass.
+#include <cmath>
+#include <string>
+
+#include "attn/attn.hpp"
+#include "check.hpp"
+
+namespace {
+
+std::string stage_list(const attn::trace& t) {
+    std::string ids;
+    for (const attn::stage_view& v : t.stages()) ids += std::string(ids.empty() ? "" : " ") + attn::stage_name(v.id);
+    return ids;
+}
+
+attn::trace run(const std::string& text) { return attn::compute_trace(attn::parse_spec(text)); }
+
+}  // namespace
+
+TEST_CASE("trace.stages: present in DESIGN.md order, absent when they do not apply") {
+    CHECK(stage_list(run(R"({"x": [[1, 0], [0, 1]]})")) ==
+          "x q k v scores scaled row_max exp row_sum weights context concat");
+    CHECK(stage_list(run(R"({"x": [[1, 0], [0, 1]], "score": "dot", "mask": "causal"})")) ==
+          "x q k v scores masked row_max exp row_sum weights context concat");
+    CHECK(stage_list(run(R"({"x": [[1, 0]], "memory": [[1, 0], [0, 1]], "positional": "sinusoidal",
+                             "weights": {"wo": [[1, 0], [0, 1]]}})")) ==
+          "pe x memory q k v scores scaled row_max exp row_sum weights context concat output");
+    for (attn::stage_id id : attn::all_stages) CHECK(attn::stage_from_name(attn::stage_name(id)) == id);
+}
+
+TEST_CASE("trace.shapes: heads × n × d_head, and n_q × n_k for the quadratic stages") {
+    const attn::trace t = run(R"({"x": [[1, 2, 3, 4], [5, 6, 7, 8], [9, 10, 11, 12]],
+        "memory": [[1, 0, 0, 0], [0, 1, 0, 0]], "heads": 2, "mask": "causal"})");
+    using shape = std::vector<std::size_t>;
+    CHECK(t.stage(attn::stage_id::q)->shape == shape{2, 3, 2});
+    CHECK(t.stage(attn::stage_id::k)->shape == shape{2, 2, 2});
+    CHECK(t.stage(attn::stage_id::scores)->shape == shape{2, 3, 2});
+    CHECK(t.stage(attn::stage_id::row_max)->shape == shape{2, 3, 1});
+    CHECK(t.stage(attn::stage_id::context)->shape == shape{2, 3, 2});
+    CHECK(t.stage(attn::stage_id::concat)->shape == shape{3, 4});
+    CHECK(t.q(1, 2, 0) == 11.0f);  // head 2 takes columns 3 and 4
+    CHECK(t.q(1, 2, 1) == 12.0f);
+}
+
+TEST_CASE("trace.scaled: divided by √d_head, not √d_model") {
+    const attn::trace t = run(R"({"x": [[1, 1, 1, 1], [1, 1, 1, 1]], "heads": 2})");
+    CHECK(t.scores(0, 0, 0) == 2.0f);
+    CHECK((*t.scaled)(0, 0, 0) == doctest::Approx(2.0 / std::sqrt(2.0)));
+}
+
+TEST_CASE("mask.keep: causal, window and matrix") {
+    attn::spec s = attn::parse_spec(R"({"x": [[1], [2], [3], [4]], "mask": {"window": 2}})");
+    const auto keep = attn::mask_keep(s);
+    const int window[4][4] = {{1, 0, 0, 0}, {1, 1, 0, 0}, {0, 1, 1, 0}, {0, 0, 1, 1}};
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) CHECK_MESSAGE(keep(i, j) == window[i][j], "window at " << i << "," << j);
+    s.mask = attn::mask_kind::causal;
+    const auto causal = attn::mask_keep(s);
+    for (int i = 0; i < 4; ++i)
+        for (int j = 0; j < 4; ++j) CHECK(causal(i, j) == (j <= i ? 1 : 0));
+}
+
+TEST_CASE("mask.apply: mask_value written, zero weight, fully masked rows uniform") {
+    const attn::trace t = run(R"({"x": [[1, 0], [0, 1], [1, 1]], "mask": {"matrix": [[1, 0, 1], [0, 0, 0], [1, 1, 0]]},
+                                  "mask_value": -1e9})");
+    CHECK((*t.masked)(0, 0, 1) == -1e9f);
+    CHECK((*t.masked)(0, 0, 0) == (*t.scaled)(0, 0, 0));
+    CHECK(t.weights(0, 0, 1) == 0.0f);
+    CHECK(t.weights(0, 2, 2) == 0.0f);
+    for (int j = 0; j < 3; ++j) CHECK(t.weights(0, 1, j) == doctest::Approx(1.0 / 3));  // seed 000's behaviour
+}
+
+TEST_CASE("positional.sinusoidal: PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(...)") {
+    const std::size_t n = 50, d = 12;
+    const attn::matrix pe = attn::sinusoidal_encoding(n, d);
+    for (std::size_t pos = 0; pos < n; ++pos)
+        for (std::size_t i = 0; 2 * i < d; ++i) {
+            const double angle = pos / std::pow(10000.0, 2.0 * i / d);
+            CHECK(pe(pos, 2 * i) == doctest::Approx(std::sin(angle)).epsilon(1e-6));
+            CHECK(pe(pos, 2 * i + 1) == doctest::Approx(std::cos(angle)).epsilon(1e-6));
+        }
+    CHECK(pe(0, 0) == 0.0f);
+    CHECK(pe(0, 1) == 1.0f);
+    CHECK(pe(1, 0) == doctest::Approx(0.841471));
+}
+
+TEST_CASE("positional: added to x and to memory, row by row") {
+    const attn::trace t = run(R"({"x": [[1, 1]], "memory": [[0, 0], [0, 0], [0, 0]],
+                                  "positional": {"learned": [[0.5, -0.5], [1, 2], [3, 4], [9, 9]]}})");
+    CHECK(t.pe->shape(0) == 3);
+    CHECK(t.x(0, 0) == 1.5f);
+    CHECK((*t.memory)(2, 1) == 4.0f);
+}
+
+TEST_CASE("multi_head: split then merge is the identity") {
+    attn::matrix m = attn::matrix::from_shape({3, 6});
+    for (std::size_t i = 0; i < m.size(); ++i) m.data()[i] = static_cast<float>(i);
+    const attn::tensor3 t = attn::split_heads(m, 3);
+    CHECK(t(2, 1, 0) == m(1, 4));
+    const attn::matrix back = attn::merge_heads(t);
+    attn_test::check_close(back, m, 0.0, "merge(split(m))");
+}
+
+TEST_CASE("score.additive and score.bilinear against hand arithmetic") {
+    const attn::trace add = run(R"({"x": [[1, 0]], "memory": [[0, 1], [1, 1]], "score": "additive",
+        "additive": {"w1": [[1], [0]], "w2": [[0], [2]], "v": [3]}})");
+    CHECK(add.scores(0, 0, 0) == doctest::Approx(3 * std::tanh(1.0 + 2.0)));
+    CHECK(add.scores(0, 0, 1) == doctest::Approx(3 * std::tanh(1.0 + 2.0)));
+    const attn::trace bil = run(R"({"x": [[1, 2]], "memory": [[3, 4]], "score": "bilinear",
+        "bilinear": {"w": [[1, 2], [3, 4]]}})");
+    // [1 2]·[[1 2][3 4]] = [7 10]; ·[3 4] = 61
+    CHECK(bil.scores(0, 0, 0) == 61.0f);
+    CHECK(!bil.scaled);
+}
+
+TEST_CASE("projection: identity when absent, bias alone is added, output needs wo") {
+    const attn::trace t = run(R"({"x": [[1, 2]], "weights": {"bq": [10, 20], "wv": [[0, 1], [1, 0]], "bv": [1, 1],
+                                  "wo": [[2, 0], [0, 2]], "bo": [0, 1]}})");
+    CHECK(t.q(0, 0, 0) == 11.0f);
+    CHECK(t.k(0, 0, 1) == 2.0f);
+    CHECK(t.v(0, 0, 0) == 3.0f);  // 1·0 + 2·1 + 1
+    CHECK(t.v(0, 0, 1) == 2.0f);
+    CHECK((*t.output)(0, 1) == 2 * 2.0f + 1);
+}
+
+TEST_CASE("trace: the SIMD pass equals the scalar pass on every stage") {
+    const attn::spec s = attn::parse_spec(R"({"x": [[0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.7, 0.8, 0.9, 1.0],
+        [1, -1, 0.5, -0.5, 0.25, -0.25, 0, 0.3, 0.7, 0.1], [0.9, 0.1, 0.2, 0.8, 0.4, 0.6, 0.3, 0.5, 0.7, 0.2]],
+        "heads": 2, "positional": "sinusoidal", "mask": "causal",
+        "weights": {"wo": [[1,0,0,0,0,0,0,0,0,0.5],[0,1,0,0,0,0,0,0,0,0],[0,0,1,0,0,0,0,0,0,0],[0,0,0,1,0,0,0,0,0,0],
+                          [0,0,0,0,1,0,0,0,0,0],[0,0,0,0,0,1,0,0,0,0],[0,0,0,0,0,0,1,0,0,0],[0,0,0,0,0,0,0,1,0,0],
+                          [0,0,0,0,0,0,0,0,1,0],[0.5,0,0,0,0,0,0,0,0,1]]}})");
+    const attn::trace fast = attn::compute_trace(s, attn::simd_kernels());
+    const attn::trace slow = attn::compute_trace(s, attn::scalar_kernels());
+    const auto a = fast.stages(), b = slow.stages();
+    REQUIRE(a.size() == b.size());
+    for (std::size_t i = 0; i < a.size(); ++i)
+        attn_test::check_close(a[i].data, b[i].data, a[i].size, 1e-5, attn::stage_name(a[i].id));
+}
+
+TEST_CASE("trace.json: stage fields, bilingual titles, flat data") {
+    const attn::json j = attn::trace_to_json(run(R"({"x": [[1, 0], [0, 1]], "mask": "causal"})"));
+    REQUIRE(j["stages"].size() == 13);
+    const attn::json& masked = j["stages"][6];
+    CHECK(masked["id"] == "masked");
+    CHECK(masked["title"] == "Masked");
+    CHECK(masked["title_zh"] == "掩码");
+    CHECK(masked["formula"].get<std::string>().find("mask_value") != std::string::npos);
+    CHECK(masked["shape"] == attn::json::array({1, 2, 2}));
+    CHECK(masked["data"][1] == -1e9);
+    CHECK(!masked["explain"]["zh"].get<std::string>().empty());
+    CHECK(j["spec"]["mask"] == "causal");
+}
