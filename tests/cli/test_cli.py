@@ -1,0 +1,129 @@
+"""The attn CLI as a user meets it: good commands print, bad input gets one sentence on
+stderr, exit code 2 and nothing on stdout, never an abort.
+
+usage: /usr/bin/python3 test_cli.py path/to/attn
+"""
+import json
+import os
+import resource
+import subprocess
+import sys
+import tempfile
+import unittest
+
+ATTN = None
+
+
+def attn(*args, stdin=None):
+    return subprocess.run([ATTN, *args], input=stdin.encode() if isinstance(stdin, str) else stdin,
+                          capture_output=True, timeout=120)
+
+
+class Refusals(unittest.TestCase):
+    def refused(self, spec_text, names, args=("trace", "-")):
+        done = attn(*args, stdin=spec_text)
+        err = done.stderr.decode()
+        self.assertEqual(done.returncode, 2, f"exit code for {spec_text[:80]!r}: stderr {err!r}")
+        self.assertEqual(done.stdout, b"", "nothing on stdout when refusing")
+        self.assertTrue(err.startswith("attn: "), err)
+        self.assertIn(names, err)
+        return err
+
+    def test_spec_errors(self):
+        cases = {
+            "ragged rows": ('{"x": [[1, 2], [3]]}', "x[1] has 1 values but x[0] has 2"),
+            "shape mismatch": ('{"x": [[1, 2]], "weights": {"wq": [[1, 2, 3]]}}', "weights.wq is 1 × 3 but must be 2 × 2"),
+            "memory mismatch": ('{"x": [[1, 2]], "memory": [[1]]}', "memory rows have 1 values"),
+            "NaN": ('{"x": [[NaN, 1]]}', "not valid JSON"),
+            "Infinity": ('{"x": [[Infinity]]}', "not valid JSON"),
+            "overflows float": ('{"x": [[1e39]]}', "x[0][0] is 1e+39, outside the float range"),
+            "overflows double": ('{"x": [[-1e400]]}', "number overflow"),
+            "empty x": ('{"x": []}', "x is empty"),
+            "no x": ('{}', 'no "x"'),
+            "heads do not divide": ('{"x": [[1, 2, 3]], "heads": 2}', "not divisible"),
+            "heads zero": ('{"x": [[1, 2]], "heads": 0}', "heads is 0 but must be at least 1"),
+            "heads negative": ('{"x": [[1, 2]], "heads": -1}', "heads is -1"),
+            "unknown score": ('{"x": [[1, 2]], "score": "cosine"}', 'score "cosine" is unknown'),
+            "unknown mask": ('{"x": [[1, 2]], "mask": "diagonal"}', 'mask "diagonal" is unknown'),
+            "window below 1": ('{"x": [[1, 2]], "mask": {"window": 0}}', "mask.window is 0 but must be at least 1"),
+            "not JSON": ('x = [[1]]', "not valid JSON"),
+            "empty input": ('', "not valid JSON"),
+            "additive without params": ('{"x": [[1, 2]], "score": "additive"}', "additive.w1 is missing"),
+        }
+        for what, (text, names) in cases.items():
+            with self.subTest(what):
+                err = self.refused(text, names)
+                self.assertEqual(err.count("\n"), 1, f"one sentence, one line: {err!r}")
+
+    def test_too_large_is_refused_before_allocating(self):
+        # 4097 positions: over the documented limit of 4096
+        rows = json.dumps({"x": [[0.5]] * 4097})
+        self.refused(rows, "x has 4097 rows, over the limit of 4096 positions")
+        # 2048 positions × 8 heads: 5 stages × 8 × 2048² floats = 640 MiB, over the 256 MiB limit
+        before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        self.refused(json.dumps({"x": [[0.1] * 8] * 2048, "heads": 8}), "over the limit of 256 MiB")
+        peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+        self.assertLess(max(before, peak_kib), 200 * 1024, "the refusal must come before the n² stages are allocated")
+
+    def test_usage_errors(self):
+        for args, names in [((), "usage"), (("frobnicate",), 'unknown command "frobnicate"'),
+                            (("trace",), "trace takes one argument"),
+                            (("trace", "/nonexistent/spec.json"), 'cannot read the spec file "/nonexistent/spec.json"'),
+                            (("example",), "example needs an id"),
+                            (("example", "nope"), 'example "nope" is unknown'),
+                            (("example", "bank", "--variant", "sea"), 'no variant "sea"'),
+                            (("example", "bank", "--lang", "fr"), "--lang must be en or zh"),
+                            (("bench", "--n", "0"), "--n takes sizes")]:
+            with self.subTest(args=args):
+                done = attn(*args)
+                self.assertEqual(done.returncode, 2, done.stderr)
+                self.assertEqual(done.stdout, b"")
+                self.assertIn(names, done.stderr.decode())
+
+
+class Commands(unittest.TestCase):
+    def test_trace_from_file_and_stdin(self):
+        spec = {"x": [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]}
+        with tempfile.NamedTemporaryFile("w", suffix=".json", delete=False) as f:
+            json.dump(spec, f)
+        try:
+            from_file = attn("trace", f.name)
+        finally:
+            os.unlink(f.name)
+        from_stdin = attn("trace", "-", stdin=json.dumps(spec))
+        self.assertEqual(from_file.returncode, 0, from_file.stderr)
+        self.assertEqual(from_file.stdout, from_stdin.stdout)
+        trace = json.loads(from_file.stdout)
+        weights = next(s for s in trace["stages"] if s["id"] == "weights")
+        self.assertEqual(weights["shape"], [1, 3, 3])
+        self.assertEqual([round(w, 4) for w in weights["data"][:3]], [0.5065, 0.1863, 0.3072])
+        self.assertEqual(trace["spec"]["score"], "scaled_dot")
+
+    def test_examples_list(self):
+        done = attn("examples")
+        ids = [line.split()[0] for line in done.stdout.decode().splitlines()]
+        self.assertEqual(ids, ["numpy-3x4", "basic-attention", "translation", "long-range", "bank", "coreference",
+                               "score-functions", "multi-head", "masking", "positional-encoding", "complexity"])
+
+    def test_example_table_and_json(self):
+        table = attn("example", "translation").stdout.decode()
+        self.assertIn("== weights", table)
+        self.assertIn("猫", table)
+        self.assertIn("0.8874", table)  # 猫 → cat
+        zh = attn("example", "bank", "--variant", "finance", "--lang", "zh").stdout.decode()
+        self.assertIn("注意力权重", zh)
+        self.assertIn("存款", zh)
+        j = json.loads(attn("example", "numpy-3x4", "--json").stdout)
+        self.assertEqual(j["example"]["id"], "numpy-3x4")
+        self.assertIn("zh", j["example"]["summary"])
+        self.assertEqual([s["id"] for s in j["stages"]][:4], ["x", "q", "k", "v"])
+
+    def test_bench_runs_small(self):
+        done = attn("bench", "--n", "16", "--d", "8")
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertRegex(done.stdout.decode(), r"\n\s+16\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+x")
+
+
+if __name__ == "__main__":
+    ATTN = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=1)
