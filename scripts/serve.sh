@@ -4,9 +4,7 @@
 # computed by the native attn CLI (tables and full traces).
 set -euo pipefail
 cd "$(dirname "$0")/.."
-bash scripts/setup.sh
-cmake --preset native >/dev/null
-cmake --build --preset native -j "$(nproc)" >/dev/null
+bash scripts/build.sh >/dev/null
 /usr/bin/python3 scripts/make_preview_site.py build/native/bin/attn build/site
 port="${PORT:-8000}"
 echo "serving http://127.0.0.1:${port}/ (Ctrl-C stops)"

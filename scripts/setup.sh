@@ -1,15 +1,19 @@
 #!/usr/bin/env bash
-# Installs what the build and the tests need on Debian 12, and nothing that is already there.
-# Everything comes from Debian's archive (see TOOLCHAIN notes in README); run as root.
+# Installs what the build and the tests need on Debian 12, and nothing that is already there:
+# Debian packages with apt, the web tooling with npm (web/package-lock.json). Run as root.
 set -euo pipefail
+cd "$(dirname "$0")/.."
 
 packages=(
-  cmake g++ make pkg-config        # the native build
+  cmake g++ make pkg-config gzip   # the native build
   xtensor-dev xtl-dev              # tensors of every stage
   nlohmann-json3-dev               # JSON in and out
   doctest-dev                      # the native test suite
   python3 python3-numpy            # the independent numpy oracle for the cross-check
+  emscripten wabt                  # the WebAssembly build, and wasm-objdump to prove its SIMD
+  chromium                         # headless browser tests (driven by npm's playwright-core)
 )
+command -v node >/dev/null || packages+=(nodejs npm)
 
 missing=()
 for p in "${packages[@]}"; do
@@ -20,4 +24,14 @@ if ((${#missing[@]})); then
   export DEBIAN_FRONTEND=noninteractive
   apt-get update -qq
   apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+# Vite 7 needs Node 20.19 or newer; Debian 12's own nodejs is 18 (enough for the package itself).
+node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.exit(a > 20 || (a === 20 && b >= 19) ? 0 : 1)' ||
+  echo "setup: warning: node $(node --version) is older than 20.19; the Vite 7 test will fail" >&2
+
+# npm ci only when the lock file changed since the last install
+if [[ ! -f web/node_modules/.package-lock.json || web/package-lock.json -nt web/node_modules/.package-lock.json ]]; then
+  echo "setup: npm ci in web/"
+  (cd web && npm ci --no-audit --no-fund --loglevel=error)
 fi

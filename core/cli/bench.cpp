@@ -43,10 +43,11 @@ void forward(workload& w, const kernel_set& ks) {
     ks.matmul(w.out.data(), w.weights.data(), w.v.data(), w.n, w.n, w.d);
 }
 
-double seconds_of(workload& w, const kernel_set& ks) {
+/// Seconds per forward pass, averaged over reps back-to-back passes (small n needs many to time).
+double seconds_of(workload& w, const kernel_set& ks, std::size_t reps) {
     const auto start = std::chrono::steady_clock::now();
-    forward(w, ks);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
+    for (std::size_t r = 0; r < reps; ++r) forward(w, ks);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / reps;
 }
 
 std::vector<std::size_t> parse_list(const std::string& text) {
@@ -72,34 +73,40 @@ double median(std::vector<double> v) {
 int run_bench(const std::vector<std::string>& args) {
     std::vector<std::size_t> sizes{128, 512, 2048};
     std::size_t d = 64;
+    bool as_json = false;  // for the node benchmark, which puts native beside wasm and JS
     for (std::size_t i = 0; i < args.size(); ++i) {
         if (args[i] == "--n" && i + 1 < args.size()) sizes = parse_list(args[++i]);
         else if (args[i] == "--d" && i + 1 < args.size()) d = parse_list(args[++i]).at(0);
-        else throw spec_error("bench does not know the argument \"" + args[i] + "\" (use --n 128,512 and --d 64).");
+        else if (args[i] == "--json") as_json = true;
+        else throw spec_error("bench does not know the argument \"" + args[i] + "\" (use --n 128,512, --d 64, --json).");
     }
     char line[160];
+    json rows = json::array();
     std::snprintf(line, sizeof line, "single-head forward softmax(Q·Kᵀ/√d)·V, d = %zu; median of alternating runs\n", d);
-    std::cout << line;
+    if (!as_json) std::cout << line;
     std::snprintf(line, sizeof line, "%6s %6s %12s %12s %10s %14s %14s\n", "n", "runs", "simd ms", "scalar ms",
                   "scalar/simd", "simd GFLOP/s", "scalar GFLOP/s");
-    std::cout << line << std::flush;
+    if (!as_json) std::cout << line << std::flush;
     for (std::size_t n : sizes) {
         workload w = make_workload(n, d);
-        forward(w, simd_kernels());  // warm-up: page in every buffer once
-        forward(w, scalar_kernels());
+        // warm-up, which also sizes a sample: enough passes for about 2 ms of the faster twin
+        const std::size_t reps = std::max<std::size_t>(1, static_cast<std::size_t>(2e-3 / seconds_of(w, simd_kernels(), 1)));
+        seconds_of(w, scalar_kernels(), 1);
         std::vector<double> simd_s, scalar_s;
         double spent = 0;
         // alternate the twins until both have ~0.6 s of samples (at least 3 each, at most 200)
         while (simd_s.size() < 3 || (spent < 1.2 && simd_s.size() < 200)) {
-            simd_s.push_back(seconds_of(w, simd_kernels()));
-            scalar_s.push_back(seconds_of(w, scalar_kernels()));
-            spent += simd_s.back() + scalar_s.back();
+            simd_s.push_back(seconds_of(w, simd_kernels(), reps));
+            scalar_s.push_back(seconds_of(w, scalar_kernels(), reps));
+            spent += (simd_s.back() + scalar_s.back()) * reps;
         }
         const double a = median(simd_s), b = median(scalar_s), flops = 4.0 * n * n * d;
         std::snprintf(line, sizeof line, "%6zu %6zu %12.3f %12.3f %9.2fx %14.2f %14.2f\n", n, simd_s.size(), a * 1e3,
                       b * 1e3, b / a, flops / a * 1e-9, flops / b * 1e-9);
-        std::cout << line << std::flush;
+        if (as_json) rows.push_back({{"n", n}, {"d", d}, {"simd_s", a}, {"scalar_s", b}, {"runs", simd_s.size()}});
+        else std::cout << line << std::flush;
     }
+    if (as_json) std::cout << rows.dump() << '\n';
     return 0;
 }
 

@@ -74,7 +74,14 @@ json example_spec_json(std::string_view id, std::string_view variant) {
                      (list.empty() ? std::string("it has none") : "known: " + list) + ").");
 }
 
-spec example_spec(std::string_view id, std::string_view variant) { return spec_from_json(example_spec_json(id, variant)); }
+spec example_spec(std::string_view id, std::string_view variant) {
+    // read once per (example, variant): the page and the lab ask for the same ones again and again
+    static std::map<std::string, spec, std::less<>> cache;
+    const std::string key = std::string(id) + '\n' + std::string(variant);
+    auto it = cache.find(key);
+    if (it == cache.end()) it = cache.emplace(key, spec_from_json(example_spec_json(id, variant))).first;
+    return it->second;
+}
 
 json example_trace_json(std::string_view id, std::string_view variant) {
     json out = trace_to_json(compute_trace(example_spec(id, variant)));

@@ -149,7 +149,22 @@ json vector_json(const vector& v) {
 }  // namespace
 
 double shortest_decimal(float f) {
-    char buf[32];
+    // Fast path without printf (whose long double arithmetic is emulated, and slow, in wasm):
+    // try m·10^k with 1 to 9 significant digits. m and 10^|k| are exact doubles for |k| <= 22,
+    // so one multiply or divide rounds correctly and gives the same double strtod would.
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
+    const double x = f;
+    if (x == 0.0 || !std::isfinite(x)) return x;
+    const int exp10 = static_cast<int>(std::floor(std::log10(std::fabs(x))));
+    for (int digits = 1; digits <= 9; ++digits) {
+        const int k = exp10 - digits + 1;  // x ≈ m·10^k with m of `digits` digits
+        if (k < -22 || k > 22) break;
+        const double m = k < 0 ? std::nearbyint(x * pow10[-k]) : std::nearbyint(x / pow10[k]);
+        const double candidate = k < 0 ? m / pow10[-k] : m * pow10[k];
+        if (static_cast<float>(candidate) == f) return candidate;
+    }
+    char buf[32];  // tiny or huge magnitudes: the slow, always-right way
     for (int digits = 6; digits < 9; ++digits) {
         std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(f));
         if (std::strtof(buf, nullptr) == f) return std::strtod(buf, nullptr);

@@ -1,5 +1,5 @@
 // The scalar twins: the obvious loops, kept as the oracle for attn::simd.
-// Written as reductions on purpose: without -ffast-math no compiler vectorises them,
+// Written as reductions on purpose, and compiled without auto-vectorisation (core/CMakeLists.txt),
 // so they stay one multiply-add at a time on every target.
 #include "attn/kernels.hpp"
 

@@ -54,76 +54,106 @@ inline f32x4 exp4(f32x4 x) {
     return (f32x4)((i32x4)y & ~underflow);
 }
 
+/// (sum c0, sum c1, sum c2, sum c3) in one vector: the four horizontal sums at once.
+inline f32x4 hsum4(f32x4 c0, f32x4 c1, f32x4 c2, f32x4 c3) {
+    const f32x4 s01 = __builtin_shufflevector(c0, c1, 0, 4, 1, 5) + __builtin_shufflevector(c0, c1, 2, 6, 3, 7);
+    const f32x4 s23 = __builtin_shufflevector(c2, c3, 0, 4, 1, 5) + __builtin_shufflevector(c2, c3, 2, 6, 3, 7);
+    return __builtin_shufflevector(s01, s23, 0, 1, 4, 5) + __builtin_shufflevector(s01, s23, 2, 3, 6, 7);
+}
+
+/// One or two rows of out, 16 columns from j: broadcast a[i][p], stream row p of b.
+/// Two rows share every load of b, which is what bounds this loop.
+template <int rows>
+inline void matmul_block16(float* out, const float* a, const float* b, std::size_t k, std::size_t n, std::size_t j) {
+    f32x4 c[rows][4];
+    for (int r = 0; r < rows; ++r) c[r][0] = c[r][1] = c[r][2] = c[r][3] = splat(0);
+    for (std::size_t p = 0; p < k; ++p) {
+        const float* brow = b + p * n + j;
+        const f32x4 b0 = load(brow), b1 = load(brow + 4), b2 = load(brow + 8), b3 = load(brow + 12);
+        for (int r = 0; r < rows; ++r) {
+            const f32x4 av = splat(a[r * k + p]);
+            c[r][0] += av * b0;
+            c[r][1] += av * b1;
+            c[r][2] += av * b2;
+            c[r][3] += av * b3;
+        }
+    }
+    for (int r = 0; r < rows; ++r)
+        for (int q = 0; q < 4; ++q) store(out + r * n + j + 4 * q, c[r][q]);
+}
+
 }  // namespace
 
 void matmul(float* out, const float* a, const float* b, std::size_t m, std::size_t k, std::size_t n) {
-    for (std::size_t i = 0; i < m; ++i) {
-        const float* arow = a + i * k;
-        float* orow = out + i * n;
+    for (std::size_t i = 0; i < m; i += 2) {
+        const bool pair = i + 1 < m;
         std::size_t j = 0;
-        // 16 columns at a time in four accumulators: broadcast a[i][p], stream row p of b
         for (; j + 16 <= n; j += 16) {
-            f32x4 c0 = splat(0), c1 = splat(0), c2 = splat(0), c3 = splat(0);
-            for (std::size_t p = 0; p < k; ++p) {
-                const f32x4 av = splat(arow[p]);
-                const float* brow = b + p * n + j;
-                c0 += av * load(brow);
-                c1 += av * load(brow + 4);
-                c2 += av * load(brow + 8);
-                c3 += av * load(brow + 12);
+            if (pair) matmul_block16<2>(out + i * n, a + i * k, b, k, n, j);
+            else matmul_block16<1>(out + i * n, a + i * k, b, k, n, j);
+        }
+        for (std::size_t r = i; r < (pair ? i + 2 : i + 1); ++r) {
+            const float* arow = a + r * k;
+            float* orow = out + r * n;
+            std::size_t jj = j;
+            for (; jj + 4 <= n; jj += 4) {
+                f32x4 c = splat(0);
+                for (std::size_t p = 0; p < k; ++p) c += splat(arow[p]) * load(b + p * n + jj);
+                store(orow + jj, c);
             }
-            store(orow + j, c0);
-            store(orow + j + 4, c1);
-            store(orow + j + 8, c2);
-            store(orow + j + 12, c3);
+            for (; jj < n; ++jj) {  // the columns left over from the vector width
+                float c = 0.0f;
+                for (std::size_t p = 0; p < k; ++p) c += arow[p] * b[p * n + jj];
+                orow[jj] = c;
+            }
         }
-        for (; j + 4 <= n; j += 4) {
-            f32x4 c = splat(0);
-            for (std::size_t p = 0; p < k; ++p) c += splat(arow[p]) * load(b + p * n + j);
-            store(orow + j, c);
+    }
+}
+
+/// out[i.., j..j+4) for one or two rows of a against four rows of b: each load of a row of b
+/// serves both rows of a, each load of a serves four rows of b, and the sums leave as vectors.
+template <int rows>
+inline void matmul_bt_block(float* out, const float* a, const float* b, std::size_t k, std::size_t n, std::size_t j) {
+    const std::size_t k4 = k - k % 4;
+    const float* bj[4] = {b + j * k, b + (j + 1) * k, b + (j + 2) * k, b + (j + 3) * k};
+    f32x4 c[rows][4];
+    for (int r = 0; r < rows; ++r) c[r][0] = c[r][1] = c[r][2] = c[r][3] = splat(0);
+    for (std::size_t p = 0; p < k4; p += 4) {
+        const f32x4 b0 = load(bj[0] + p), b1 = load(bj[1] + p), b2 = load(bj[2] + p), b3 = load(bj[3] + p);
+        for (int r = 0; r < rows; ++r) {
+            const f32x4 av = load(a + r * k + p);
+            c[r][0] += av * b0;
+            c[r][1] += av * b1;
+            c[r][2] += av * b2;
+            c[r][3] += av * b3;
         }
-        for (; j < n; ++j) {  // the columns left over from the vector width
-            float c = 0.0f;
-            for (std::size_t p = 0; p < k; ++p) c += arow[p] * b[p * n + j];
-            orow[j] = c;
-        }
+    }
+    for (int r = 0; r < rows; ++r) {
+        f32x4 sums = hsum4(c[r][0], c[r][1], c[r][2], c[r][3]);
+        for (std::size_t p = k4; p < k; ++p)  // the depth left over from the vector width
+            sums += splat(a[r * k + p]) * f32x4{bj[0][p], bj[1][p], bj[2][p], bj[3][p]};
+        store(out + r * n + j, sums);
     }
 }
 
 void matmul_bt(float* out, const float* a, const float* b, std::size_t m, std::size_t k, std::size_t n) {
     const std::size_t k4 = k - k % 4;
-    for (std::size_t i = 0; i < m; ++i) {
-        const float* arow = a + i * k;
+    for (std::size_t i = 0; i < m; i += 2) {
+        const bool pair = i + 1 < m;
         std::size_t j = 0;
-        // four rows of b at once share each load of a's row
         for (; j + 4 <= n; j += 4) {
-            const float *b0 = b + j * k, *b1 = b0 + k, *b2 = b1 + k, *b3 = b2 + k;
-            f32x4 c0 = splat(0), c1 = splat(0), c2 = splat(0), c3 = splat(0);
-            for (std::size_t p = 0; p < k4; p += 4) {
-                const f32x4 av = load(arow + p);
-                c0 += av * load(b0 + p);
-                c1 += av * load(b1 + p);
-                c2 += av * load(b2 + p);
-                c3 += av * load(b3 + p);
-            }
-            float s0 = hsum(c0), s1 = hsum(c1), s2 = hsum(c2), s3 = hsum(c3);
-            for (std::size_t p = k4; p < k; ++p) {
-                s0 += arow[p] * b0[p];
-                s1 += arow[p] * b1[p];
-                s2 += arow[p] * b2[p];
-                s3 += arow[p] * b3[p];
-            }
-            float* o = out + i * n + j;
-            o[0] = s0, o[1] = s1, o[2] = s2, o[3] = s3;
+            if (pair) matmul_bt_block<2>(out + i * n, a + i * k, b, k, n, j);
+            else matmul_bt_block<1>(out + i * n, a + i * k, b, k, n, j);
         }
-        for (; j < n; ++j) {
-            const float* brow = b + j * k;
-            f32x4 c = splat(0);
-            for (std::size_t p = 0; p < k4; p += 4) c += load(arow + p) * load(brow + p);
-            float s = hsum(c);
-            for (std::size_t p = k4; p < k; ++p) s += arow[p] * brow[p];
-            out[i * n + j] = s;
-        }
+        for (std::size_t r = i; r < (pair ? i + 2 : i + 1); ++r)
+            for (std::size_t jj = j; jj < n; ++jj) {  // the rows of b left over from the block of four
+                const float *arow = a + r * k, *brow = b + jj * k;
+                f32x4 c = splat(0);
+                for (std::size_t p = 0; p < k4; p += 4) c += load(arow + p) * load(brow + p);
+                float s = hsum(c);
+                for (std::size_t p = k4; p < k; ++p) s += arow[p] * brow[p];
+                out[r * n + jj] = s;
+            }
     }
 }
 

@@ -3,7 +3,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <sstream>
 
 namespace attn {
 namespace {
@@ -81,12 +80,10 @@ void validate(const spec& s) {
     if (d % static_cast<std::size_t>(s.heads) != 0)
         fail("heads is " + std::to_string(s.heads) + " but d_model " + std::to_string(d) + " is not divisible by it.");
     const std::uint64_t bytes = trace_bytes(n_q, n_k, d, static_cast<std::size_t>(s.heads));
-    if (bytes > max_trace_bytes) {
-        std::ostringstream os;
-        os << "the trace for n_q " << n_q << ", n_k " << n_k << " and " << s.heads << " heads would need "
-           << (bytes >> 20) << " MiB, over the limit of " << (max_trace_bytes >> 20) << " MiB: use fewer positions or heads.";
-        fail(os.str());
-    }
+    if (bytes > max_trace_bytes)
+        fail("the trace for n_q " + std::to_string(n_q) + ", n_k " + std::to_string(n_k) + " and " +
+             std::to_string(s.heads) + " heads would need " + std::to_string(bytes >> 20) + " MiB, over the limit of " +
+             std::to_string(max_trace_bytes >> 20) + " MiB: use fewer positions or heads.");
 
     // pass 2: labels
     if (!s.query_tokens.empty() && s.query_tokens.size() != n_q)

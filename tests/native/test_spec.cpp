@@ -1,4 +1,8 @@
 // Bad specs are refused with one sentence naming the field; good ones round-trip.
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <random>
 #include <string>
 
 #include "attn/json.hpp"
@@ -119,4 +123,27 @@ TEST_CASE("spec.errors: the library keeps working after a refusal") {
     CHECK_THROWS_AS(attn::parse_spec(R"({"x": [[1, 2], [3]]})"), attn::spec_error);
     const attn::trace t = attn::compute_trace(attn::parse_spec(R"({"x": [[1, 0], [0, 1]]})"));
     CHECK(t.weights(0, 0, 0) > t.weights(0, 0, 1));
+}
+
+TEST_CASE("json.shortest_decimal: round-trips every float, as short as printf's shortest") {
+    CHECK(attn::shortest_decimal(0.1f) == 0.1);
+    CHECK(attn::shortest_decimal(0.5064804f) == 0.5064804);
+    CHECK(attn::shortest_decimal(-1e9f) == -1e9);
+    CHECK(attn::shortest_decimal(1e-30f) == 1e-30);  // outside the fast path
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> mant(-10.0f, 10.0f);
+    std::uniform_int_distribution<int> exp(-12, 12);
+    for (int i = 0; i < 20000; ++i) {
+        const float f = mant(rng) * std::pow(10.0f, static_cast<float>(exp(rng)));
+        const double d = attn::shortest_decimal(f);
+        REQUIRE_MESSAGE(static_cast<float>(d) == f, "shortest_decimal(" << f << ") = " << d << " does not read back");
+        char buf[32];
+        int printf_digits = 9;
+        for (int p = 1; p <= 9; ++p) {
+            std::snprintf(buf, sizeof buf, "%.*g", p, static_cast<double>(f));
+            if (std::strtof(buf, nullptr) == f) { printf_digits = p; break; }
+        }
+        std::snprintf(buf, sizeof buf, "%.*g", printf_digits, d);
+        CHECK_MESSAGE(std::strtod(buf, nullptr) == d, f << ": " << d << " has more than " << printf_digits << " digits");
+    }
 }

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+# Builds everything: the native core, CLI and tests (build/native), and the WebAssembly
+# module (build/wasm, copied into web/dist/core with its size printed).
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+cmake --preset native >/dev/null
+cmake --build --preset native -j "$(nproc)"
+# emcmake: Emscripten's toolchain; NODE_PATH=/usr/share/nodejs comes from the preset (TOOLCHAIN.md)
+emcmake cmake --preset wasm >/dev/null
+cmake --build --preset wasm -j "$(nproc)"

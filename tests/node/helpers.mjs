@@ -1,0 +1,118 @@
+// Shared by the node:test files: where things are, a seeded random spec generator, comparisons.
+import { spawnSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+import path from 'node:path';
+
+export const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+export const webDir = path.join(repo, 'web');
+/** The native CLI, as ctest passes it (ATTN_CLI), else the native preset's build. */
+export const attnCli = process.env.ATTN_CLI || path.join(repo, 'build/native/bin/attn');
+
+/** mulberry32: a tiny seeded PRNG, so every run draws the same specs. */
+export function random(seed) {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/**
+ * The i-th random spec: cycles through the four scores, four mask kinds and three positional
+ * kinds, with heads 1-8, self- and cross-attention, and each projection present or not.
+ */
+export function randomSpec(rand, i) {
+  const int = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
+  const value = (scale = 1) => Math.round((rand() * 2 - 1) * scale * 1000) / 1000;
+  const matrix = (r, c, scale = 1) => Array.from({ length: r }, () => Array.from({ length: c }, () => value(scale)));
+  const heads = int(1, 8);
+  const dHead = int(1, 4);
+  const d = heads * dHead;
+  const nQ = int(1, 9);
+  const cross = rand() < 0.5;
+  const nK = cross ? int(1, 9) : nQ;
+  const spec = { x: matrix(nQ, d) };
+  if (cross) spec.memory = matrix(nK, d);
+  const weights = {};
+  for (const p of 'qkvo') {
+    if (rand() < 0.7) weights[`w${p}`] = matrix(d, d, 1.5 / Math.sqrt(d));
+    if (rand() < 0.4 && (p !== 'o' || weights.wo)) weights[`b${p}`] = matrix(1, d, 0.5)[0];
+  }
+  if (Object.keys(weights).length) spec.weights = weights;
+  spec.score = ['dot', 'scaled_dot', 'additive', 'bilinear'][i % 4];
+  if (spec.score === 'additive') {
+    const dA = int(1, 5);
+    spec.additive = { w1: matrix(dHead, dA), w2: matrix(dHead, dA), v: matrix(1, dA)[0] };
+  }
+  if (spec.score === 'bilinear') spec.bilinear = { w: matrix(dHead, dHead, 1 / Math.sqrt(dHead)) };
+  spec.heads = heads;
+  const mask = Math.floor(i / 4) % 4;
+  if (mask === 1) spec.mask = 'causal';
+  if (mask === 2) spec.mask = { window: int(1, 3) };
+  if (mask === 3) spec.mask = { matrix: Array.from({ length: nQ }, () => Array.from({ length: nK }, () => int(0, 1))) };
+  const pe = Math.floor(i / 16) % 3;
+  if (pe === 1) spec.positional = 'sinusoidal';
+  if (pe === 2) spec.positional = { learned: matrix(Math.max(nQ, nK) + int(0, 2), d) };
+  return spec;
+}
+
+/** The native CLI's trace of a spec. */
+export function nativeTrace(spec) {
+  const done = spawnSync(attnCli, ['trace', '-'], { input: JSON.stringify(spec), maxBuffer: 1 << 28 });
+  if (done.status !== 0) throw new Error(`attn trace exited ${done.status}: ${done.stderr}`);
+  return JSON.parse(done.stdout);
+}
+
+/** Largest |a[i] - b[i]|, and the first index over tol (or -1). */
+export function maxDiff(a, b, tol) {
+  let worst = 0;
+  let first = -1;
+  for (let i = 0; i < a.length; i++) {
+    const diff = Math.abs(a[i] - b[i]);
+    if (!(diff <= worst)) worst = diff;
+    if (!(diff <= tol) && first < 0) first = i;
+  }
+  return { worst, first };
+}
+
+const mimeTypes = {
+  '.html': 'text/html; charset=utf-8', '.js': 'text/javascript; charset=utf-8', '.mjs': 'text/javascript; charset=utf-8',
+  '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.wasm': 'application/wasm', '.svg': 'image/svg+xml',
+};
+
+/** Serves dir on 127.0.0.1 (a free port) as a static site; resolves to {url, close}. */
+export async function serveStatic(dir) {
+  const http = await import('node:http');
+  const { readFile } = await import('node:fs/promises');
+  const server = http.createServer(async (req, res) => {
+    const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
+    if (rel === '/favicon.ico') return res.writeHead(204).end(); // browsers ask; a 404 would be a console error
+    const file = path.join(dir, rel.endsWith('/') ? `${rel}index.html` : rel);
+    if (!file.startsWith(dir)) return res.writeHead(403).end();
+    try {
+      const body = await readFile(file);
+      res.writeHead(200, { 'content-type': mimeTypes[path.extname(file)] ?? 'application/octet-stream' }).end(body);
+    } catch {
+      res.writeHead(404).end('not found');
+    }
+  });
+  await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+}
+
+/** Headless Debian Chromium through playwright-core, with the flags TOOLCHAIN.md found to work here. */
+export async function launchChromium() {
+  const { createRequire } = await import('node:module');
+  const { mkdtempSync } = await import('node:fs');
+  const os = await import('node:os');
+  const { chromium } = createRequire(path.join(webDir, 'package.json'))('playwright-core');
+  return chromium.launchPersistentContext(mkdtempSync(path.join(os.tmpdir(), 'attn-chromium-')), {
+    executablePath: '/usr/bin/chromium',
+    headless: true,
+    args: ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-quic', '--no-first-run',
+      '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+  });
+}

@@ -1,0 +1,100 @@
+// The npm module's API as a Node user calls it (imported by file path; package.test.mjs
+// covers the installed tarball).
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { AttentionError, createAttention, stageIds, version } from '../../web/src/node.js';
+import { webDir } from './helpers.mjs';
+
+const a = await createAttention();
+const stage = (trace, id) => trace.stages.find((s) => s.id === id);
+
+test('numpy-3x4: the article\'s weights and outputs', () => {
+  const t = a.example('numpy-3x4');
+  const w = stage(t, 'weights');
+  assert.ok(w.data instanceof Float32Array);
+  assert.deepEqual(w.shape, [1, 3, 3]);
+  assert.deepEqual(Array.from(w.data, (v) => v.toFixed(4)),
+    ['0.5065', '0.1863', '0.3072', '0.1863', '0.5065', '0.3072', '0.2741', '0.2741', '0.4519']);
+  assert.deepEqual(Array.from(stage(t, 'context').data.slice(0, 4), (v) => v.toFixed(4)),
+    ['0.8137', '0.4935', '0.5065', '0.1863']);
+  assert.equal(t.example.id, 'numpy-3x4');
+  assert.equal(t.variant, '');
+  assert.ok(t.example.summary.zh.length > 0);
+});
+
+test('trace: every stage of the contract, in order, with bilingual titles', () => {
+  const t = a.trace({
+    x: [[1, 0], [0, 1]], memory: [[1, 1], [0, 1], [1, 0]], positional: 'sinusoidal', mask: 'causal',
+    weights: { wo: [[1, 0], [0, 1]] },
+  });
+  assert.deepEqual(t.stages.map((s) => s.id), [...stageIds]); // this spec uses every stage
+  const masked = stage(t, 'masked');
+  assert.equal(masked.title_zh, '掩码');
+  assert.match(masked.formula, /mask_value/);
+  assert.equal(masked.data[1], -1e9);
+  assert.deepEqual(stage(t, 'weights').shape, [1, 2, 3]);
+  assert.equal(t.spec.heads, 1);
+  assert.equal(t.spec.mask_value, -1e9);
+});
+
+test('trace: spec as JSON text, and typed-array rows', () => {
+  const fromText = a.trace('{"x": [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 0, 0]]}');
+  const fromTyped = a.trace({ x: [new Float32Array([1, 0, 1, 0]), new Float64Array([0, 1, 0, 1]), [1, 1, 0, 0]] });
+  assert.deepEqual(stage(fromText, 'weights').data, stage(fromTyped, 'weights').data);
+});
+
+test('errors: the core\'s sentence as an AttentionError, and the instance keeps working', () => {
+  const cases = [
+    [{ x: [[1, 2], [3]] }, 'x[1] has 1 values but x[0] has 2: every row needs the same length.'],
+    [{ x: [[1, Number.NaN]] }, 'x[0][1] is NaN, not a finite number.'],
+    [{ x: [[1, 2]], weights: { wq: [[Infinity, 0], [0, 1]] } }, 'weights.wq[0][0] is Infinity, not a finite number.'],
+    ['{"x": [[1e39]]}', 'x[0][0] is 1e+39, outside the float range (±3.4e38).'],
+    [{ x: [[1, 2, 3]], heads: 2 }, 'heads is 2 but d_model 3 is not divisible by it.'],
+    [{ x: [[1, 2]], score: 'cosine' }, 'score "cosine" is unknown: use "dot", "scaled_dot", "additive" or "bilinear".'],
+    [{ x: [] }, 'x is empty: it needs at least one row.'],
+    [null, 'the spec must be an object (or JSON text) with at least "x".'],
+    ['{"x": [[1]]', undefined],
+  ];
+  for (const [spec, sentence] of cases) {
+    assert.throws(() => a.trace(spec), (e) => {
+      assert.ok(e instanceof AttentionError && e instanceof Error);
+      assert.equal(e.name, 'AttentionError');
+      if (sentence) assert.equal(e.message, sentence);
+      else assert.match(e.message, /^the spec is not valid JSON/);
+      return true;
+    });
+    assert.equal(stage(a.trace({ x: [[1, 0], [0, 1]] }), 'weights').data.length, 4);
+  }
+  assert.throws(() => a.example('nope'), /example "nope" is unknown/);
+  assert.throws(() => a.example('bank', 'sea'), /no variant "sea" \(known: river, finance\)/);
+  assert.throws(() => a.example(42), AttentionError);
+});
+
+test('examples(): the eleven of DESIGN.md with their variants', () => {
+  const list = a.examples();
+  assert.deepEqual(list.map((e) => e.id), ['numpy-3x4', 'basic-attention', 'translation', 'long-range', 'bank',
+    'coreference', 'score-functions', 'multi-head', 'masking', 'positional-encoding', 'complexity']);
+  assert.deepEqual(list.find((e) => e.id === 'masking').variants, ['causal', 'padding', 'window']);
+  const finance = a.example('bank', 'finance');
+  assert.equal(finance.variant, 'finance');
+  assert.deepEqual(finance.spec.tokens.query, ['银行', '的', '存款', '利率']);
+  list[0].id = 'changed'; // a copy: the next call is unaffected
+  assert.equal(a.examples()[0].id, 'numpy-3x4');
+});
+
+test('data are copies JS owns: changing one does not change the next trace', () => {
+  const first = a.example('numpy-3x4');
+  stage(first, 'weights').data.fill(7);
+  assert.equal(stage(a.example('numpy-3x4'), 'weights').data[0].toFixed(4), '0.5065');
+  assert.ok(!(stage(first, 'weights').data.buffer instanceof SharedArrayBuffer));
+});
+
+test('version matches package.json, one shared instance', async () => {
+  const pkg = JSON.parse(readFileSync(path.join(webDir, 'package.json'), 'utf8'));
+  assert.equal(version, pkg.version);
+  assert.equal(a.version, pkg.version);
+  assert.equal(await createAttention(), a);
+});

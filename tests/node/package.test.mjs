@@ -1,0 +1,108 @@
+// The npm tarball as a stranger uses it: `npm pack`, installed into an empty project, then
+// imported from Node ESM, type-checked with TypeScript, and bundled by Vite 7 into a page
+// that headless Chromium runs.
+import assert from 'node:assert/strict';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { before, test } from 'node:test';
+
+import { launchChromium, serveStatic, webDir } from './helpers.mjs';
+
+const bin = (name) => path.join(webDir, 'node_modules/.bin', name);
+let project; // an empty project with only the tarball installed
+let tarball;
+
+before(() => {
+  const packDir = mkdtempSync(path.join(os.tmpdir(), 'attn-pack-'));
+  const packed = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: webDir }));
+  tarball = { file: path.join(packDir, packed[0].filename), files: packed[0].files.map((f) => f.path), size: packed[0].size };
+  project = mkdtempSync(path.join(os.tmpdir(), 'attn-stranger-'));
+  writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'stranger', private: true, type: 'module' }));
+  // --offline: the package has no dependencies, so installing it must not need the registry
+  execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball.file], { cwd: project, stdio: 'pipe' });
+});
+
+test('the tarball holds the loader, the wasm, the types and the README, and nothing else', () => {
+  const files = [...tarball.files].sort();
+  assert.deepEqual(files, ['README.md', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', 'package.json',
+    'src/api.js', 'src/index.js', 'src/node.js', 'types/index.d.ts']);
+  console.log(`tarball: ${tarball.size} bytes packed`);
+});
+
+test('Node ESM: import from the installed package and trace', () => {
+  writeFileSync(path.join(project, 'app.mjs'), `
+    import { createAttention, AttentionError } from 'attention-playground';
+    const a = await createAttention();
+    const w = a.example('numpy-3x4').stages.find((s) => s.id === 'weights');
+    let refused = '';
+    try { a.trace({ x: [[1, 2], [3]] }); } catch (e) { refused = e instanceof AttentionError ? e.message : 'wrong type'; }
+    console.log(JSON.stringify({ row: Array.from(w.data.slice(0, 3), (v) => v.toFixed(4)), refused }));
+  `);
+  const out = JSON.parse(execFileSync('node', ['app.mjs'], { cwd: project }).toString());
+  assert.deepEqual(out.row, ['0.5065', '0.1863', '0.3072']);
+  assert.equal(out.refused, 'x[1] has 1 values but x[0] has 2: every row needs the same length.');
+});
+
+test('TypeScript: the declarations type a real program, and reject a wrong stage id', () => {
+  const tsc = (file) => spawnSync(bin('tsc'), ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext',
+    '--moduleResolution', 'nodenext', file], { cwd: project });
+  writeFileSync(path.join(project, 'good.mts'), `
+    import { createAttention, AttentionError, type Spec, type StageId, type Trace } from 'attention-playground';
+    const spec: Spec = { x: [[1, 0], [0, 1]], mask: { window: 2 }, heads: 1, weights: { wq: [[1, 0], [0, 1]] } };
+    const a = await createAttention();
+    const t: Trace = a.trace(spec);
+    const id: StageId = t.stages[0].id;
+    const data: Float32Array = t.stages[0].data;
+    const zh: string = t.stages[0].explain.zh + t.stages[0].title_zh;
+    const e: Error = new AttentionError('x');
+    console.log(id, data.length, zh, e.message, a.examples()[0].title.en, t.spec.mask_value);
+  `);
+  const good = tsc('good.mts');
+  assert.equal(good.status, 0, good.stdout.toString());
+  writeFileSync(path.join(project, 'bad.mts'), `
+    import type { StageId, Spec } from 'attention-playground';
+    const id: StageId = 'weight';
+    const spec: Spec = { x: [[1]], score: 'cosine' };
+    console.log(id, spec);
+  `);
+  const bad = tsc('bad.mts');
+  assert.notEqual(bad.status, 0);
+  assert.match(bad.stdout.toString(), /'"weight"' is not assignable to type 'StageId'/);
+  assert.match(bad.stdout.toString(), /'"cosine"' is not assignable to type 'ScoreKind/);
+});
+
+test('Vite 7: a page bundling the package runs a trace in headless Chromium', async (t) => {
+  writeFileSync(path.join(project, 'index.html'),
+    '<!doctype html><meta charset="utf-8"><title>stranger</title><pre id="out">loading</pre>' +
+    '<script type="module" src="./main.js"></script>');
+  writeFileSync(path.join(project, 'main.js'), `
+    import { createAttention } from 'attention-playground';
+    const a = await createAttention();
+    const t = a.example('translation');
+    const w = t.stages.find((s) => s.id === 'weights');
+    document.getElementById('out').textContent = JSON.stringify({
+      version: a.version, shape: w.shape, first: Array.from(w.data.slice(0, 6), (v) => v.toFixed(4)), keys: t.spec.tokens.key });
+  `);
+  const build = spawnSync('node', [path.join(webDir, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
+    { cwd: project });
+  assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`);
+  const assets = readdirSync(path.join(project, 'dist/assets'));
+  assert.ok(assets.some((f) => f.endsWith('.wasm')), `Vite copied the wasm: ${assets}`);
+  const server = await serveStatic(path.join(project, 'dist'));
+  const browser = await launchChromium();
+  t.after(async () => { await browser.close(); await server.close(); });
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(server.url);
+  await page.waitForFunction(() => document.getElementById('out').textContent.startsWith('{'), null, { timeout: 20000 });
+  const out = JSON.parse(await page.textContent('#out'));
+  assert.deepEqual(out.shape, [1, 5, 6]);
+  assert.deepEqual(out.first, ['0.0225', '0.8874', '0.0225', '0.0225', '0.0225', '0.0225']); // 猫 → cat
+  assert.deepEqual(out.keys, ['The', 'cat', 'sat', 'on', 'the', 'mat']);
+  assert.deepEqual(problems, []);
+});
+

@@ -1,0 +1,15 @@
+// The Embind surface of the core, and nothing else: conversions live in convert.cpp,
+// the friendly API in web/src/.
+#include <emscripten/bind.h>
+
+#include "convert.hpp"
+
+EMSCRIPTEN_BINDINGS(attention_core) {
+    emscripten::function("traceResult", &attn::wasm::trace_result);
+    emscripten::function("exampleResult", &attn::wasm::example_result);
+    emscripten::function("examplesJson", &attn::wasm::examples_json);
+    emscripten::function("exampleDocumentJson", &attn::wasm::example_document_json);
+    emscripten::function("stagesJson", &attn::wasm::stages_json);
+    emscripten::function("heapInUse", &attn::wasm::heap_in_use);
+    emscripten::function("forward", &attn::wasm::forward);
+}

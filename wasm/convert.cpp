@@ -1,0 +1,127 @@
+#include "convert.hpp"
+
+#include <malloc.h>
+
+#include <cmath>
+#include <new>
+#include <vector>
+
+#include <emscripten/val.h>
+
+#include "attn/attn.hpp"
+
+namespace attn::wasm {
+namespace {
+
+using emscripten::val;
+
+val error_result(const char* sentence) {
+    val out = val::object();
+    out.set("error", std::string(sentence));
+    return out;
+}
+
+/// One Float32Array holding every stage back to back, a line per stage saying where it is
+/// ("id\tformula\tshape,…\toffset\tsize"; ids and formulas are the core's own constants,
+/// never tabs or newlines), and the normalised spec as JSON text. Both are "" when the
+/// caller already has them (examples, after the first call). No JSON tree is built per
+/// call: this path runs on every edit the page makes.
+val packed(const trace& t, bool with_layout) {
+    const std::vector<stage_view> views = t.stages();
+    std::size_t total = 0;
+    for (const stage_view& s : views) total += s.size;
+    std::vector<float> all;
+    all.reserve(total);
+    std::string lines;
+    for (const stage_view& s : views) {
+        if (!with_layout) {
+            all.insert(all.end(), s.data, s.data + s.size);
+            continue;
+        }
+        lines += stage_name(s.id);
+        lines += '\t';
+        lines += stage_formula(s.id, t.spec);
+        lines += '\t';
+        for (std::size_t i = 0; i < s.shape.size(); ++i) (lines += i ? "," : "") += std::to_string(s.shape[i]);
+        lines += '\t' + std::to_string(all.size()) + '\t' + std::to_string(s.size) + '\n';
+        all.insert(all.end(), s.data, s.data + s.size);
+    }
+    val out = val::object();
+    out.set("stages", lines);
+    out.set("spec", with_layout ? spec_to_json(t.spec).dump() : std::string());
+    // slice() copies out of the wasm heap: the array belongs to JS, the vector is freed on return
+    out.set("data", val(emscripten::typed_memory_view(all.size(), all.data())).call<val>("slice"));
+    return out;
+}
+
+template <class F>
+val guarded(F&& compute) {
+    try {
+        return compute();
+    } catch (const spec_error& e) {
+        return error_result(e.what());
+    } catch (const std::bad_alloc&) {
+        return error_result("out of memory: the spec is too large for this page's memory.");
+    }
+}
+
+}  // namespace
+
+val trace_result(const std::string& spec_json) {
+    return guarded([&] { return packed(compute_trace(parse_spec(spec_json)), true); });
+}
+
+val example_result(const std::string& id, const std::string& variant, bool with_layout) {
+    // the example's texts are not repeated here: JS reads them once with example_document_json
+    return guarded([&] { return packed(compute_trace(example_spec(id, variant)), with_layout); });
+}
+
+std::string example_document_json(const std::string& id) {
+    json about = example_document(id);  // callers ask only for ids from examples_json
+    about.erase("spec");
+    return about.dump();
+}
+
+std::string examples_json() {
+    json list = json::array();
+    for (const std::string& id : example_ids()) {
+        const json& doc = example_document(id);
+        json variants = json::array();
+        if (doc.contains("variants"))
+            for (const json& v : doc["variants"]) variants.push_back(v["id"]);
+        list.push_back({{"id", id}, {"title", doc["title"]}, {"source", doc["source"]}, {"variants", variants}});
+    }
+    return list.dump();
+}
+
+std::string stages_json() {
+    json list = json::array();
+    for (stage_id id : all_stages) {
+        const bilingual title = stage_title(id), explain = stage_explanation(id);
+        list.push_back({{"id", stage_name(id)},
+                        {"title", title.en},
+                        {"title_zh", title.zh},
+                        {"explain", {{"en", explain.en}, {"zh", explain.zh}}}});
+    }
+    return list.dump();
+}
+
+std::size_t heap_in_use() { return mallinfo().uordblks; }
+
+void forward(std::uintptr_t out, std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t scratch,
+             int n, int d, bool simd) {
+    const kernel_set& ks = simd ? simd_kernels() : scalar_kernels();
+    const std::size_t un = static_cast<std::size_t>(n), ud = static_cast<std::size_t>(d);
+    float* scores = reinterpret_cast<float*>(scratch);  // (n, n), then exp (n, n), row_max (n), row_sum (n)
+    float* exp = scores + un * un;
+    float* row_max = exp + un * un;
+    float* row_sum = row_max + un;
+    const float root = std::sqrt(static_cast<float>(d));
+    ks.matmul_bt(scores, reinterpret_cast<const float*>(q), reinterpret_cast<const float*>(k), un, ud, un);
+    for (std::size_t i = 0; i < un * un; ++i) scores[i] /= root;
+    // weights overwrite the scores in place: the softmax kernel reads each row before it writes it
+    ks.softmax_rows(scores, exp, row_max, row_sum, scores, un, un);
+    ks.matmul(reinterpret_cast<float*>(out), scores, reinterpret_cast<const float*>(v), un, un, ud);
+}
+
+}  // namespace attn::wasm

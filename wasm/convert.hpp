@@ -1,0 +1,38 @@
+// What the bindings hand to JavaScript. Every call returns plain data that JS owns:
+// strings and one Float32Array copied out of the wasm heap, so nothing needs delete().
+// Errors never cross as C++ exceptions: they come back as {error: "sentence"}.
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <emscripten/val.h>
+
+namespace attn::wasm {
+
+/// @brief {stages: "id\tformula\tshape\toffset\tsize" lines, spec: normalised spec as JSON text,
+/// data: Float32Array with every stage's values one after another}, or {error: sentence}.
+emscripten::val trace_result(const std::string& spec_json);
+
+/// @brief As trace_result, for a worked example; with_layout = false leaves the stage lines and the
+/// spec out (both ""): they never change for an example, so JS keeps them from the first call.
+emscripten::val example_result(const std::string& id, const std::string& variant, bool with_layout);
+
+/// @brief JSON text: the example's document (texts, variants) without its spec.
+std::string example_document_json(const std::string& id);
+
+/// @brief JSON text: [{id, title: {en, zh}, source: {en, zh}, variants: [ids]}] in DESIGN.md order.
+std::string examples_json();
+
+/// @brief JSON text: [{id, title, title_zh, explain: {en, zh}}] for every stage id, in trace order.
+std::string stages_json();
+
+/// @brief Bytes malloc has handed out and not taken back: the leak check's measure.
+std::size_t heap_in_use();
+
+/// @brief Benchmark entry: out (n, d) = softmax(q·kᵀ/√d)·v on buffers already in the wasm heap.
+/// scratch holds 2·n·n + 2·n floats. simd = false runs the scalar twins.
+void forward(std::uintptr_t out, std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t scratch,
+             int n, int d, bool simd);
+
+}  // namespace attn::wasm

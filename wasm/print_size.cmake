@@ -1,0 +1,13 @@
+# Prints the module's size as users download it: raw and gzipped, wasm + loader.
+find_program(GZIP gzip REQUIRED)
+set(total 0)
+foreach(f attention_core.wasm attention_core.js)
+  file(SIZE "${DIR}/${f}" raw)
+  execute_process(COMMAND ${GZIP} -9 -c "${DIR}/${f}" OUTPUT_FILE "${DIR}/.${f}.gz")
+  file(SIZE "${DIR}/.${f}.gz" gz)
+  file(REMOVE "${DIR}/.${f}.gz")
+  math(EXPR total "${total} + ${gz}")
+  message(STATUS "size: ${f} ${raw} bytes, ${gz} gzipped")
+endforeach()
+math(EXPR kb "${total} / 1024")
+message(STATUS "size: core wasm + loader ${total} bytes gzipped (${kb} KiB; budget 150 KB)")

@@ -1,0 +1,146 @@
+// Benchmark (not a test): single-head forward softmax(Q·Kᵀ/√d)·V measured side by side in
+// one run — wasm SIMD, the same wasm built without SIMD, plain JavaScript, TensorFlow.js on
+// its WASM backend, and native (the attn CLI) — as time per call, ratio to wasm SIMD and
+// GFLOP/s (4·n²·d). Then the full trace of every worked example through the npm API.
+//
+// usage: bash scripts/bench.sh   (builds what it needs, then runs this file)
+import { execFileSync } from 'node:child_process';
+import { readFile } from 'node:fs/promises';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+import { createAttention } from '../src/node.js';
+import { plainForward } from './plain.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const repo = path.resolve(here, '../..');
+const sizes = [[16, 8], [16, 64], [128, 64], [512, 64], [1024, 64]];
+
+async function loadCore(dir) {
+  const { default: create } = await import(path.join(dir, 'attention_core.js'));
+  return create({ wasmBinary: await readFile(path.join(dir, 'attention_core.wasm')) });
+}
+
+function randomData(count, seed) {
+  const out = new Float32Array(count);
+  let s = seed;
+  for (let i = 0; i < count; i++) {
+    s = (s * 1103515245 + 12345) >>> 0;
+    out[i] = (s / 4294967296) * 2 - 1;
+  }
+  return out;
+}
+
+/** Q, K, V copied into a core's heap once; each call then runs only the forward pass. */
+function wasmRunner(core, q, k, v, n, d) {
+  const bytes = (count) => core._malloc(count * 4);
+  const [pq, pk, pv, pout, pscratch] = [bytes(n * d), bytes(n * d), bytes(n * d), bytes(n * d), bytes(2 * n * n + 2 * n)];
+  core.HEAPF32.set(q, pq / 4);
+  core.HEAPF32.set(k, pk / 4);
+  core.HEAPF32.set(v, pv / 4);
+  return {
+    run: () => core.forward(pout, pq, pk, pv, pscratch, n, d, true),
+    result: () => core.HEAPF32.slice(pout / 4, pout / 4 + n * d),
+    free: () => [pq, pk, pv, pout, pscratch].forEach((p) => core._free(p)),
+  };
+}
+
+function tfRunner(tf, q, k, v, n, d) {
+  const [tq, tk, tv] = [tf.tensor2d(q, [n, d]), tf.tensor2d(k, [n, d]), tf.tensor2d(v, [n, d])];
+  const root = tf.scalar(Math.sqrt(d));
+  const forward = () => tf.tidy(() => tf.matMul(tf.softmax(tf.div(tf.matMul(tq, tk, false, true), root)), tv));
+  return {
+    run: () => {
+      const out = forward();
+      out.dataSync(); // the wasm backend runs eagerly; reading makes sure the work is done
+      out.dispose();
+    },
+    result: () => {
+      const out = forward();
+      const data = out.dataSync().slice();
+      out.dispose();
+      return data;
+    },
+    free: () => [tq, tk, tv, root].forEach((t) => t.dispose()),
+  };
+}
+
+function plainRunner(q, k, v, n, d) {
+  const out = new Float32Array(n * d);
+  const scores = new Float32Array(n * n);
+  return { run: () => plainForward(out, q, k, v, scores, n, d), result: () => out.slice(), free: () => {} };
+}
+
+/** Seconds per call: runners take turns, batch after batch, so drift hits all alike; median of batches. */
+function measure(runners, seconds = 1.5) {
+  const reps = runners.map((r) => {
+    r.run();
+    const t0 = performance.now();
+    r.run();
+    return Math.max(1, Math.round(20 / Math.max(performance.now() - t0, 1e-3))); // ~20 ms a batch
+  });
+  const samples = runners.map(() => []);
+  const end = performance.now() + seconds * 1000;
+  while (samples[0].length < 5 || (performance.now() < end && samples[0].length < 40)) {
+    runners.forEach((r, i) => {
+      const t0 = performance.now();
+      for (let j = 0; j < reps[i]; j++) r.run();
+      samples[i].push((performance.now() - t0) / 1000 / reps[i]);
+    });
+  }
+  return samples.map((s) => s.sort((a, b) => a - b)[s.length >> 1]);
+}
+
+function maxDiff(a, b) {
+  let worst = 0;
+  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
+  return worst;
+}
+
+const pad = (s, w) => String(s).padStart(w);
+const fmtTime = (s) => (s < 1e-3 ? `${(s * 1e6).toFixed(1)} µs` : `${(s * 1e3).toFixed(2)} ms`);
+
+async function main() {
+  const simd = await loadCore(path.join(repo, 'web/dist/core'));
+  const noSimd = await loadCore(path.join(repo, 'build/wasm-nosimd/bin'));
+  const tf = await import('@tensorflow/tfjs-core');
+  await import('@tensorflow/tfjs-backend-wasm');
+  await tf.setBackend('wasm');
+  const tfSimd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
+  const tfThreads = await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT');
+  const attn = path.join(repo, 'build/native/bin/attn');
+
+  console.log(`single-head forward softmax(Q·Kᵀ/√d)·V, median time per call; ratio = time / wasm SIMD time (lower is faster)`);
+  console.log(`TF.js ${tf.version_core} wasm backend: SIMD ${tfSimd}, threads ${tfThreads}; node ${process.version}\n`);
+  const names = ['wasm SIMD', 'wasm no-SIMD', 'plain JS', 'TF.js wasm', 'native'];
+  console.log(`${pad('n', 5)} ${pad('d', 3)}  ` + names.map((name) => pad(name, 26)).join(''));
+  for (const [n, d] of sizes) {
+    const q = randomData(n * d, 1), k = randomData(n * d, 2), v = randomData(n * d, 3);
+    const runners = [wasmRunner(simd, q, k, v, n, d), wasmRunner(noSimd, q, k, v, n, d), plainRunner(q, k, v, n, d),
+      tfRunner(tf, q, k, v, n, d)];
+    // all of them compute the same thing: check before timing
+    runners.forEach((r) => r.run());
+    const reference = runners[0].result();
+    runners.slice(1).forEach((r, i) => {
+      const diff = maxDiff(r.result(), reference);
+      if (diff > 1e-4) throw new Error(`${names[i + 1]} differs from wasm SIMD by ${diff} at n=${n}, d=${d}`);
+    });
+    const times = measure(runners);
+    const native = JSON.parse(execFileSync(attn, ['bench', '--n', String(n), '--d', String(d), '--json']))[0].simd_s;
+    times.push(native);
+    runners.forEach((r) => r.free());
+    const flops = 4 * n * n * d;
+    const cells = times.map((t) => `${fmtTime(t)} ${(t / times[0]).toFixed(2)}x ${(flops / t / 1e9).toFixed(1)}GF/s`);
+    console.log(`${pad(n, 5)} ${pad(d, 3)}  ` + cells.map((c) => pad(c, 26)).join(''));
+  }
+
+  console.log('\nfull trace of each worked example through the npm API (every stage copied out), median per call:');
+  const a = await createAttention();
+  for (const { id } of a.examples()) {
+    const spec = a.example(id).spec;
+    const [byId, bySpec] = measure([{ run: () => a.example(id) }, { run: () => a.trace(spec) }], 0.3);
+    console.log(`  ${id.padEnd(20)} example(id) ${pad(fmtTime(byId), 10)}   trace(spec) ${pad(fmtTime(bySpec), 10)}`);
+  }
+}
+
+await main();

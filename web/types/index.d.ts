@@ -1,0 +1,136 @@
+// Hand-written declarations for attention-playground. Field names are DESIGN.md's contract.
+
+/** Every stage id, in trace order. A stage that does not apply to a spec is absent from its trace. */
+export type StageId =
+  | 'pe' | 'x' | 'memory' | 'q' | 'k' | 'v' | 'scores' | 'scaled' | 'masked'
+  | 'row_max' | 'exp' | 'row_sum' | 'weights' | 'context' | 'concat' | 'output';
+
+/** The worked examples' ids. */
+export type ExampleId =
+  | 'numpy-3x4' | 'basic-attention' | 'translation' | 'long-range' | 'bank' | 'coreference'
+  | 'score-functions' | 'multi-head' | 'masking' | 'positional-encoding' | 'complexity';
+
+export type ScoreKind = 'dot' | 'scaled_dot' | 'additive' | 'bilinear';
+
+/** A row-major matrix: an array of rows (plain arrays or typed arrays). */
+export type Matrix = ReadonlyArray<ReadonlyArray<number> | Float32Array | Float64Array>;
+export type Vector = ReadonlyArray<number> | Float32Array | Float64Array;
+
+/** "causal": key j > query i is masked; window k: query i sees keys i-k < j <= i; matrix: 0 = masked. */
+export type Mask = 'none' | 'causal' | { window: number } | { matrix: Matrix };
+export type Positional = 'none' | 'sinusoidal' | { learned: Matrix };
+
+/** What to compute. Math convention Q = X·W_q; every W is d_model × d_model. */
+export interface Spec {
+  /** Query-side inputs, n_q × d_model. */
+  x: Matrix;
+  /** Key/value-side inputs, n_k × d_model (cross-attention); absent = self-attention. */
+  memory?: Matrix | null;
+  /** Labels only. */
+  tokens?: { query?: string[]; key?: string[] };
+  /** Each optional; an absent projection is the identity. bo needs wo. */
+  weights?: { wq?: Matrix; bq?: Vector; wk?: Matrix; bk?: Vector; wv?: Matrix; bv?: Vector; wo?: Matrix; bo?: Vector };
+  /** Default "scaled_dot". */
+  score?: ScoreKind;
+  /** e_ij = tanh(q_i·W1 + k_j·W2)·v; W1, W2: d_head × d_a, v: d_a. */
+  additive?: { w1: Matrix; w2: Matrix; v: Vector };
+  /** e_ij = q_i·W·k_jᵀ; W: d_head × d_head. */
+  bilinear?: { w: Matrix };
+  /** Default 1; must divide d_model. */
+  heads?: number;
+  /** Default "none". */
+  mask?: Mask;
+  /** Written into masked scores before softmax; default -1e9. */
+  mask_value?: number;
+  /** Default "none"; added to x and to memory. */
+  positional?: Positional;
+}
+
+/** The spec as the core read it: every default written out, rows as plain arrays. */
+export interface NormalisedSpec extends Spec {
+  x: number[][];
+  memory?: number[][];
+  score: ScoreKind;
+  heads: number;
+  mask: Mask;
+  mask_value: number;
+  positional: Positional;
+}
+
+export interface Bilingual {
+  en: string;
+  zh: string;
+}
+
+export interface Stage {
+  id: StageId;
+  /** English title, e.g. "Attention weights α". */
+  title: string;
+  /** Chinese title, e.g. "注意力权重 α". */
+  title_zh: string;
+  /** The formula for this spec, e.g. "α_ij = exp(e_ij − m_i) / s_i". */
+  formula: string;
+  /** What the stage does and why, after the source articles. */
+  explain: Bilingual;
+  /** e.g. [heads, n_q, n_k] for weights, [n_q, d_model] for x. */
+  shape: number[];
+  /** Row-major values, a copy owned by JavaScript. */
+  data: Float32Array;
+}
+
+export interface ExampleDocument {
+  id: ExampleId;
+  source: Bilingual;
+  title: Bilingual;
+  summary: Bilingual;
+  /** How the example's small embeddings were made. */
+  embeddings: Bilingual;
+  dimensions?: Bilingual[];
+  notes?: Partial<Record<StageId, Bilingual>>;
+  variants?: { id: string; title: Bilingual; patch: Partial<Spec> }[];
+  sizes?: number[];
+  d_model?: number;
+}
+
+export interface Trace {
+  spec: NormalisedSpec;
+  stages: Stage[];
+  /** Present for example(): the example's texts (without its spec). */
+  example?: ExampleDocument;
+  /** Present for example(): the variant id, "" for the example's own spec. */
+  variant?: string;
+}
+
+export interface ExampleInfo {
+  id: ExampleId;
+  title: Bilingual;
+  source: Bilingual;
+  variants: string[];
+}
+
+export interface Attention {
+  readonly version: string;
+  readonly stageIds: readonly StageId[];
+  /** Every stage for a spec (an object, or JSON text). Throws AttentionError for a bad spec. */
+  trace(spec: Spec | string): Trace;
+  /** The trace of a worked example, or of one of its variants. Throws AttentionError for an unknown id. */
+  example(id: ExampleId | (string & {}), variant?: string): Trace;
+  /** The worked examples, in DESIGN.md's order. */
+  examples(): ExampleInfo[];
+  /** Diagnostics: bytes in use on the wasm heap, and its size. */
+  memory(): { heapInUse: number; heapSize: number };
+}
+
+/** A refused spec or a wrong call; message is one sentence naming the field. The instance keeps working. */
+export declare class AttentionError extends Error {
+  name: 'AttentionError';
+}
+
+export declare const version: string;
+export declare const stageIds: readonly StageId[];
+
+/**
+ * Instantiates the WebAssembly core (once; later calls share the instance) and returns the API.
+ * In browsers, options.wasmUrl says where attention_core.wasm is if it was moved.
+ */
+export declare function createAttention(options?: { wasmUrl?: string | URL }): Promise<Attention>;
