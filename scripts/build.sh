@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# Builds everything: the native core, CLI and tests (build/native), and the WebAssembly
-# module (build/wasm, copied into web/dist/core with its size printed).
+# Builds everything: the native core, CLI and tests (build/native), the WebAssembly module
+# (build/wasm, copied into web/dist/core with its size printed) and the site's bundle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,3 +9,5 @@ cmake --build --preset native -j "$(nproc)"
 # emcmake: Emscripten's toolchain; NODE_PATH=/usr/share/nodejs comes from the preset (TOOLCHAIN.md)
 emcmake cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j "$(nproc)"
+# the page's one-file bundle: <attention-stepper>, the loader and the wasm, into site/assets/
+node web/build-site.mjs

@@ -12,6 +12,7 @@ packages=(
   python3 python3-numpy            # the independent numpy oracle for the cross-check
   emscripten wabt                  # the WebAssembly build, and wasm-objdump to prove its SIMD
   chromium                         # headless browser tests (driven by npm's playwright-core)
+  fonts-wqy-microhei               # CJK glyphs for the screenshots the tests take
 )
 command -v node >/dev/null || packages+=(nodejs npm)
 

@@ -46,6 +46,12 @@ val packed(const trace& t, bool with_layout) {
         lines += '\t' + std::to_string(all.size()) + '\t' + std::to_string(s.size) + '\n';
         all.insert(all.end(), s.data, s.data + s.size);
     }
+    if (t.mask) {  // the keep matrix rides along as a line of its own, after the stages
+        if (with_layout)
+            lines += "mask\t\t" + std::to_string(t.mask->shape(0)) + "," + std::to_string(t.mask->shape(1)) + '\t' +
+                     std::to_string(all.size()) + '\t' + std::to_string(t.mask->size()) + '\n';
+        all.insert(all.end(), t.mask->begin(), t.mask->end());
+    }
     val out = val::object();
     out.set("stages", lines);
     out.set("spec", with_layout ? spec_to_json(t.spec).dump() : std::string());

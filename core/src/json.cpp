@@ -273,7 +273,12 @@ json trace_to_json(const trace& t) {
                           {"shape", v.shape},
                           {"data", std::move(data)}});
     }
-    return {{"spec", spec_to_json(t.spec)}, {"stages", std::move(stages)}};
+    json out = {{"spec", spec_to_json(t.spec)}, {"stages", std::move(stages)}};
+    if (t.mask) {
+        const std::vector<std::size_t> shape(t.mask->shape().begin(), t.mask->shape().end());
+        out["mask"] = {{"shape", shape}, {"data", std::vector<int>(t.mask->begin(), t.mask->end())}};
+    }
+    return out;
 }
 
 }  // namespace attn

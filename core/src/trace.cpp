@@ -56,7 +56,10 @@ trace compute_trace(const spec& s, const kernel_set& kernels) {
     t.scores = score(s, t.q, t.k, kernels);
     if (s.score == score_kind::scaled_dot) t.scaled = scale(t.scores, s.d_head());
     const tensor3& before_mask = t.scaled ? *t.scaled : t.scores;
-    if (s.mask != mask_kind::none) t.masked = apply_mask(before_mask, mask_keep(s), s.mask_value);
+    if (s.mask != mask_kind::none) {
+        t.mask = mask_keep(s);
+        t.masked = apply_mask(before_mask, *t.mask, s.mask_value);
+    }
 
     // pass 4: softmax in its visible sub-steps
     softmax_steps sm = softmax(t.masked ? *t.masked : before_mask, kernels);

@@ -151,4 +151,6 @@ TEST_CASE("trace.json: stage fields, bilingual titles, flat data") {
     CHECK(masked["data"][1] == -1e9);
     CHECK(!masked["explain"]["zh"].get<std::string>().empty());
     CHECK(j["spec"]["mask"] == "causal");
+    CHECK(j["mask"]["shape"] == attn::json::array({2, 2}));
+    CHECK(j["mask"]["data"] == attn::json::array({1, 0, 1, 1}));
 }

@@ -35,6 +35,8 @@ test('trace: every stage of the contract, in order, with bilingual titles', () =
   assert.equal(masked.title_zh, '掩码');
   assert.match(masked.formula, /mask_value/);
   assert.equal(masked.data[1], -1e9);
+  assert.deepEqual(t.mask.shape, [2, 3]);
+  assert.deepEqual(Array.from(t.mask.data), [1, 0, 0, 1, 1, 0]); // causal: query i sees keys j <= i
   assert.deepEqual(stage(t, 'weights').shape, [1, 2, 3]);
   assert.equal(t.spec.heads, 1);
   assert.equal(t.spec.mask_value, -1e9);

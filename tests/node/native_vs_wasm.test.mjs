@@ -26,6 +26,7 @@ test(`native CLI and wasm agree on ${SPECS} random specs, every stage within ${T
     const wasm = a.trace(spec);
     assert.deepEqual(wasm.stages.map((s) => s.id), native.stages.map((s) => s.id), `spec ${i}: stage ids`);
     assert.deepEqual(wasm.spec, native.spec, `spec ${i}: normalised spec`);
+    assert.deepEqual(wasm.mask && { shape: wasm.mask.shape, data: Array.from(wasm.mask.data) }, native.mask, `spec ${i}: mask`);
     wasm.stages.forEach((s, k) => {
       const n = native.stages[k];
       assert.deepEqual(s.shape, n.shape, `spec ${i} ${s.id}: shape`);

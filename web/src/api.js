@@ -84,7 +84,12 @@ export function makeApi(core) {
 
   /** A trace from a layout and the one Float32Array (JS owns it; each stage views its part). */
   function build(layout, specText, data) {
-    const stages = layout.map((s) => {
+    const trace = { spec: JSON.parse(specText), stages: null };
+    const maskLine = layout.find((s) => s.id === 'mask');
+    if (maskLine) {
+      trace.mask = { shape: maskLine.shape.slice(), data: Uint8Array.from(data.subarray(maskLine.offset, maskLine.offset + maskLine.size)) };
+    }
+    trace.stages = layout.filter((s) => s !== maskLine).map((s) => {
       const text = stageText.get(s.id);
       return {
         id: s.id,
@@ -96,7 +101,7 @@ export function makeApi(core) {
         data: data.subarray(s.offset, s.offset + s.size),
       };
     });
-    return { spec: JSON.parse(specText), stages };
+    return trace;
   }
 
   function check(result) {

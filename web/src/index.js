@@ -1,12 +1,12 @@
-// Entry point for browsers and bundlers (the "default" export condition). The wasm file
-// sits beside the loader; `new URL(…, import.meta.url)` lets Vite and other bundlers find
-// and copy it, and lets a plain <script type="module"> fetch it from the same folder.
+// Entry point for browsers and bundlers (the "default" export condition). The Emscripten
+// loader finds attention_core.wasm beside itself with `new URL(…, import.meta.url)`, which
+// Vite and other bundlers follow (and copy, or inline in a library build), and which a plain
+// <script type="module"> resolves against the package folder.
 import createAttentionCore from '../dist/core/attention_core.js';
 import { makeApi } from './api.js';
 
 export { AttentionError, stageIds, version } from './api.js';
 
-const wasmFile = new URL('../dist/core/attention_core.wasm', import.meta.url);
 let shared = null;
 
 /**
@@ -15,14 +15,15 @@ let shared = null;
  * @returns {Promise<import('../types/index.js').Attention>}
  */
 export function createAttention(options = {}) {
-  const load = () => {
-    const url = String(options.wasmUrl ?? wasmFile);
+  if (options.wasmUrl) {
+    const url = String(options.wasmUrl);
     return createAttentionCore({ locateFile: () => url }).then(makeApi);
-  };
-  if (options.wasmUrl) return load();
-  shared ??= load().catch((error) => {
-    shared = null; // a failed start is not cached: the next call tries again
-    throw error;
-  });
+  }
+  shared ??= createAttentionCore()
+    .then(makeApi)
+    .catch((error) => {
+      shared = null; // a failed start is not cached: the next call tries again
+      throw error;
+    });
   return shared;
 }

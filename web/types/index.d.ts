@@ -95,6 +95,8 @@ export interface ExampleDocument {
 export interface Trace {
   spec: NormalisedSpec;
   stages: Stage[];
+  /** With a mask: 1 where query i sees key j, 0 where it is masked (n_q × n_k, row-major). */
+  mask?: { shape: number[]; data: Uint8Array };
   /** Present for example(): the example's texts (without its spec). */
   example?: ExampleDocument;
   /** Present for example(): the variant id, "" for the example's own spec. */

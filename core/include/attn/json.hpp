@@ -21,7 +21,8 @@ spec parse_spec(std::string_view text);
 /// @brief The normalised spec: every default written out, numbers as the floats computed with.
 json spec_to_json(const spec& s);
 
-/// @brief {"spec": normalised spec, "stages": [{id, title, title_zh, formula, explain, shape, data}, ...]}.
+/// @brief {"spec": normalised spec, "stages": [{id, title, title_zh, formula, explain, shape, data}, ...]},
+/// plus "mask": {shape, data of 0/1} when the spec has a mask.
 json trace_to_json(const trace& t);
 
 /// @brief A float as the shortest decimal that reads back as the same float (0.1f -> 0.1, not 0.100000001).

@@ -1,6 +1,7 @@
 // The trace: every stage of one attention computation, kept as evaluated tensors.
 #pragma once
 
+#include <cstdint>
 #include <optional>
 #include <vector>
 
@@ -32,6 +33,9 @@ struct trace {
     tensor3 context;                 // (h, n_q, d_h) α·V
     matrix concat;                   // (n_q, d) heads merged back
     std::optional<matrix> output;    // (n_q, d) concat·W_o + b_o, only with wo
+    /// (n_q, n_k) 1 where query i sees key j, 0 where it is masked; only with a mask. Not a
+    /// stage (nothing is computed from it alone) but the page draws it beside `masked`.
+    std::optional<xt::xtensor<std::uint8_t, 2>> mask;
 
     /// @brief The stages that apply, in DESIGN.md order.
     std::vector<stage_view> stages() const;

@@ -1,0 +1,35 @@
+// Builds site/assets/attention-stepper.js: the <attention-stepper> element, the package's
+// loader and the wasm core (inlined) in one classic script. One file serves every way the
+// page is opened: <script src> from file:// (double-clicking site/index.html), and
+// <script type="module" src> in a stranger's blog (it has no import or export statements).
+import { statSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { gzipSync } from 'node:zlib';
+import { readFileSync } from 'node:fs';
+
+import { build } from 'vite';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const outDir = path.resolve(here, '../site/assets');
+
+await build({
+  configFile: false,
+  logLevel: 'warn',
+  build: {
+    outDir,
+    emptyOutDir: true,
+    target: 'es2020',
+    minify: true,
+    lib: {
+      entry: path.join(here, 'src/stepper/index.js'),
+      name: 'AttentionStepperBundle',
+      formats: ['iife'],
+      fileName: () => 'attention-stepper.js',
+    },
+  },
+});
+
+const file = path.join(outDir, 'attention-stepper.js');
+const gz = gzipSync(readFileSync(file), { level: 9 }).length;
+console.log(`site: ${path.relative(process.cwd(), file)} ${statSync(file).size} bytes, ${gz} gzipped (element + loader + inlined wasm)`);

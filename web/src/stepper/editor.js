@@ -1,0 +1,156 @@
+// The edit panel: every field of the spec — inputs, weights, token labels, score function,
+// mask, heads, positional encoding. Each change goes to the core through onEdit; a refusal
+// comes back as the core's sentence, shown beside the field that caused it.
+import { clear, h } from './dom.js';
+
+const identity = (d) => Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0)));
+const filled = (r, c, v) => Array.from({ length: r }, () => Array.from({ length: c }, () => v));
+
+/** The spec's shape and kinds: when it changes, the panel is rebuilt; otherwise only values and errors move. */
+function structureOf(spec) {
+  const shape = (m) => (Array.isArray(m) ? [m.length, Array.isArray(m[0]) ? m[0].length : 0] : null);
+  return JSON.stringify({
+    x: shape(spec.x), memory: shape(spec.memory), weights: Object.keys(spec.weights ?? {}).sort(), score: spec.score,
+    additive: !!spec.additive, bilinear: !!spec.bilinear, mask: typeof spec.mask === 'object' ? Object.keys(spec.mask)[0] : spec.mask,
+    positional: typeof spec.positional === 'object' ? 'learned' : spec.positional, heads: spec.heads,
+    tq: spec.tokens?.query?.length, tk: spec.tokens?.key?.length,
+  });
+}
+
+export class Editor {
+  /** @param {{words: object, onEdit: (field: string, change: (spec: object) => void) => void, onReset: () => void}} options */
+  constructor(options) {
+    this.options = options;
+    this.el = h('section', { className: 'editor', attrs: { 'aria-label': 'editor' } });
+    this.structure = '';
+    this.errors = new Map(); // field -> <p role=alert>
+  }
+
+  /** Shows the spec (rebuilding only when its structure changed) and the current error. */
+  update(spec, error, words) {
+    const structure = structureOf(spec) + words.edit;
+    if (structure !== this.structure) {
+      this.structure = structure;
+      this.build(spec, words);
+    } else {
+      this.refreshValues(spec);
+    }
+    for (const [field, p] of this.errors) p.textContent = error && error.field === field ? error.message : '';
+    if (error && !this.errors.has(error.field)) this.errors.get('general').textContent = error.message;
+  }
+
+  field(name, label, ...controls) {
+    const error = h('p', { className: 'error', attrs: { role: 'alert' }, dataset: { field: name } });
+    this.errors.set(name, error);
+    return h('div', { className: 'field', dataset: { field: name } }, h('span', { className: 'field-label', text: label }), ...controls, error);
+  }
+
+  edit(field, change) {
+    this.options.onEdit(field, change);
+  }
+
+  grid(field, label, matrix, set) {
+    const rows = matrix.map((row, i) =>
+      h('tr', {}, row.map((v, j) => h('td', {}, h('input', {
+        className: 'num', value: String(v),
+        attrs: { inputmode: 'decimal', 'aria-label': `${label}[${i + 1}][${j + 1}]` },
+        dataset: { field, i: String(i), j: String(j) },
+        on: { change: (e) => this.edit(field, (spec) => set(spec, i, j, e.target.value.trim() === '' ? NaN : Number(e.target.value))) },
+      })))));
+    return this.field(field, label, h('table', { className: 'grid' }, h('tbody', {}, rows)));
+  }
+
+  build(spec, w) {
+    clear(this.el);
+    this.errors.clear();
+    const general = h('p', { className: 'error', attrs: { role: 'alert' } });
+    this.errors.set('general', general);
+    const d = spec.x[0].length;
+    const select = (field, value, choices, onChange) => h('select', {
+      dataset: { field }, attrs: { 'aria-label': field },
+      on: { change: (e) => onChange(e.target.value) },
+    }, choices.map((c) => h('option', { value: c, text: c, selected: c === value })));
+
+    const maskKind = typeof spec.mask === 'object' ? Object.keys(spec.mask)[0] : spec.mask;
+    const posKind = typeof spec.positional === 'object' ? 'learned' : spec.positional;
+    const nQ = spec.x.length;
+    const nK = spec.memory ? spec.memory.length : nQ;
+    const parts = [
+      h('h3', { text: w.editTitle }),
+      h('button', { className: 'reset', type: 'button', text: w.reset, on: { click: () => this.options.onReset() } }),
+      general,
+      this.field('score', w.score, select('score', spec.score, ['dot', 'scaled_dot', 'additive', 'bilinear'], (v) => this.edit('score', (s) => { s.score = v; }))),
+      this.field('heads', w.heads, h('input', {
+        type: 'number', value: String(spec.heads), attrs: { min: '1', 'aria-label': 'heads' }, dataset: { field: 'heads' },
+        on: { change: (e) => this.edit('heads', (s) => { s.heads = Number(e.target.value); }) },
+      })),
+      this.field('mask', w.mask, select('mask', maskKind, ['none', 'causal', 'window', 'matrix'], (v) => this.edit('mask', (s) => {
+        s.mask = v === 'window' ? { window: 2 } : v === 'matrix' ? { matrix: filled(nQ, nK, 1) } : v;
+      })), maskKind === 'window' && h('label', {}, ` ${w.window} `, h('input', {
+        type: 'number', value: String(spec.mask.window), attrs: { min: '1', 'aria-label': 'window' }, dataset: { field: 'mask.window' },
+        on: { change: (e) => this.edit('mask', (s) => { s.mask = { window: Number(e.target.value) }; }) },
+      }))),
+      maskKind === 'matrix' && this.grid('mask.matrix', 'mask', spec.mask.matrix, (s, i, j, v) => { s.mask.matrix[i][j] = v; }),
+      this.field('mask_value', w.maskValue, h('input', {
+        value: String(spec.mask_value), attrs: { inputmode: 'decimal', 'aria-label': 'mask_value' }, dataset: { field: 'mask_value' },
+        on: { change: (e) => this.edit('mask_value', (s) => { s.mask_value = Number(e.target.value); }) },
+      })),
+      this.field('positional', w.positional, select('positional', posKind, ['none', 'sinusoidal', 'learned'], (v) => this.edit('positional', (s) => {
+        s.positional = v === 'learned' ? { learned: filled(Math.max(nQ, nK), d, 0) } : v;
+      }))),
+      posKind === 'learned' && this.grid('positional.learned', 'PE table', spec.positional.learned, (s, i, j, v) => { s.positional.learned[i][j] = v; }),
+      this.tokens(spec, w, nQ, nK),
+      h('h4', { text: w.inputs }),
+      this.grid('x', 'X', spec.x, (s, i, j, v) => { s.x[i][j] = v; }),
+      spec.memory && this.grid('memory', 'M', spec.memory, (s, i, j, v) => { s.memory[i][j] = v; }),
+    ];
+    for (const p of ['q', 'k', 'v', 'o']) {
+      const wk = `w${p}`, bk = `b${p}`;
+      const has = !!spec.weights?.[wk];
+      parts.push(this.field(`weights.${wk}`, `W_${p}`, h('label', {}, h('input', {
+        type: 'checkbox', checked: has, dataset: { field: `use.${wk}` }, attrs: { 'aria-label': `use W_${p}` },
+        on: { change: (e) => this.edit(`weights.${wk}`, (s) => {
+          s.weights ??= {};
+          if (e.target.checked) s.weights[wk] = identity(d);
+          else { delete s.weights[wk]; if (p === 'o') delete s.weights.bo; }
+        }) },
+      }), ' W')));
+      if (has) parts.push(this.grid(`weights.${wk}`, `W_${p}`, spec.weights[wk], (s, i, j, v) => { s.weights[wk][i][j] = v; }));
+      if (spec.weights?.[bk]) parts.push(this.grid(`weights.${bk}`, `b_${p}`, [spec.weights[bk]], (s, i, j, v) => { s.weights[bk][j] = v; }));
+    }
+    if (spec.additive) {
+      parts.push(this.grid('additive.w1', 'W1', spec.additive.w1, (s, i, j, v) => { s.additive.w1[i][j] = v; }));
+      parts.push(this.grid('additive.w2', 'W2', spec.additive.w2, (s, i, j, v) => { s.additive.w2[i][j] = v; }));
+      parts.push(this.grid('additive.v', 'v', [spec.additive.v], (s, i, j, v) => { s.additive.v[j] = v; }));
+    }
+    if (spec.bilinear) parts.push(this.grid('bilinear.w', 'W (bilinear)', spec.bilinear.w, (s, i, j, v) => { s.bilinear.w[i][j] = v; }));
+    for (const part of parts) if (part) this.el.append(part);
+  }
+
+  tokens(spec, w, nQ, nK) {
+    const list = (field, names, n, key) => h('div', { className: 'tokens' }, Array.from({ length: n }, (_, i) => h('input', {
+      value: names?.[i] ?? '', attrs: { 'aria-label': `${field}[${i + 1}]` }, dataset: { field, i: String(i) },
+      on: { change: (e) => this.edit(field, (s) => {
+        s.tokens ??= {};
+        s.tokens[key] ??= Array.from({ length: n }, (_, k) => String(k + 1));
+        s.tokens[key][i] = e.target.value;
+      }) },
+    })));
+    return h('div', {},
+      this.field('tokens.query', w.queryTokens, list('tokens.query', spec.tokens?.query, nQ, 'query')),
+      spec.memory && this.field('tokens.key', w.keyTokens, list('tokens.key', spec.tokens?.key, nK, 'key')));
+  }
+
+  /** Puts the spec's values back into inputs that are not being typed in. */
+  refreshValues(spec) {
+    for (const input of this.el.querySelectorAll('input.num')) {
+      if (input === this.el.getRootNode().activeElement) continue;
+      const { field, i, j } = input.dataset;
+      const path = field.split('.');
+      let m = path.reduce((o, k) => o?.[k], spec);
+      if (m && !Array.isArray(m[0])) m = [m];
+      const v = m?.[Number(i)]?.[Number(j)];
+      if (v !== undefined && input.value !== String(v) && Number(input.value) !== v) input.value = String(v);
+    }
+  }
+}

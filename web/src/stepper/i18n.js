@@ -1,0 +1,58 @@
+// The stepper's own words in English and Chinese. Stage titles, formulas and explanations
+// come from the core's trace; example texts from the example documents.
+
+const words = {
+  en: {
+    play: 'Play', pause: 'Pause', previous: 'Previous stage', next: 'Next stage', speed: 'Speed',
+    timeline: 'Stage timeline', example: 'Example', variant: 'Variant', language: 'Language', head: 'Head',
+    edit: 'Edit', editTitle: 'Edit the spec', reset: 'Reset to the example', score: 'Score function',
+    heads: 'Heads', mask: 'Mask', window: 'Window k', maskValue: 'Mask value', positional: 'Positional encoding',
+    tokens: 'Token labels', queryTokens: 'Query tokens', keyTokens: 'Key tokens', inputs: 'Inputs and weights',
+    embeddings: 'How the inputs were made', loading: 'Loading the WebAssembly core…', custom: 'Your own spec',
+    hover: 'Hover or focus a cell to see its arithmetic.', operands: 'from', result: 'result',
+    kept: 'kept', masked: 'masked', none: 'none', measure: 'Measure', measuring: 'Measuring…',
+    complexityTitle: 'Measured live in this page: time and trace memory as n grows',
+    time: 'time (ms)', memory: 'trace memory (MiB)', positions: 'n (positions)',
+    stageOf: (i, n) => `Stage ${i} of ${n}`, lastGood: 'The picture shows the last valid spec.',
+    truncated: (r, c) => `showing the first ${r} × ${c} cells`, split: 'split into heads', whole: 'before the split',
+    weightsHeat: 'Attention weights: rows are queries, columns are keys',
+  },
+  zh: {
+    play: '播放', pause: '暂停', previous: '上一阶段', next: '下一阶段', speed: '速度',
+    timeline: '阶段时间轴', example: '示例', variant: '变体', language: '语言', head: '头',
+    edit: '编辑', editTitle: '编辑 spec', reset: '恢复为示例', score: '打分函数',
+    heads: '头数', mask: '掩码', window: '窗口 k', maskValue: '掩码值', positional: '位置编码',
+    tokens: 'Token 标签', queryTokens: 'Query token', keyTokens: 'Key token', inputs: '输入与权重',
+    embeddings: '输入向量是怎样构造的', loading: '正在加载 WebAssembly 内核…', custom: '自定义 spec',
+    hover: '将鼠标悬停或聚焦到格子上，查看它的计算过程。', operands: '来自', result: '结果',
+    kept: '保留', masked: '被掩码', none: '无', measure: '测量', measuring: '测量中…',
+    complexityTitle: '在本页实时测量：随 n 增长的时间与 trace 内存',
+    time: '时间（毫秒）', memory: 'trace 内存（MiB）', positions: 'n（位置数）',
+    stageOf: (i, n) => `第 ${i} / ${n} 阶段`, lastGood: '图中显示的是上一个有效的 spec。',
+    truncated: (r, c) => `只显示前 ${r} × ${c} 个格子`, split: '切分为多个头', whole: '切分之前',
+    weightsHeat: '注意力权重：行是查询，列是键',
+  },
+};
+
+/** 'en' or 'zh': an explicit choice first, else the browser's language. */
+export function pickLanguage(requested) {
+  if (requested === 'en' || requested === 'zh') return requested;
+  const langs = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language];
+  return langs.some((l) => /^zh\b/i.test(l ?? '')) ? 'zh' : 'en';
+}
+
+/** The UI words of one language. */
+export function wordsFor(lang) {
+  return words[lang] ?? words.en;
+}
+
+/** A {en, zh} text in the chosen language. */
+export function pick(text, lang) {
+  if (!text) return '';
+  return text[lang] ?? text.en ?? '';
+}
+
+/** A stage's title in the chosen language. */
+export function stageTitle(stage, lang) {
+  return lang === 'zh' ? stage.title_zh : stage.title;
+}

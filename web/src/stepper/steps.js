@@ -1,0 +1,355 @@
+// The narrative as data: for every stage id, the matrices a reader sees (operands, then the
+// result), the order its cells appear in, and the arithmetic behind each result cell, written
+// out with the real values from the trace. Nothing here computes attention: every result
+// value shown is read from the core's trace; the operands are the trace's own earlier stages
+// and the spec's weights.
+import { num, sum, sumOfProducts } from './format.js';
+
+const range = (n) => Array.from({ length: n }, (_, i) => i);
+const labels = (prefix, n) => range(n).map((i) => `${prefix}${i + 1}`);
+
+/** Everything the scenes need to know about one trace. */
+export function makeContext(trace) {
+  const byId = new Map(trace.stages.map((s) => [s.id, s]));
+  const spec = trace.spec;
+  const [nQ, d] = byId.get('x').shape;
+  const nK = byId.get('k').shape[1];
+  const heads = spec.heads;
+  const dh = d / heads;
+  const cross = byId.has('memory');
+  const qTokens = spec.tokens?.query ?? labels('', nQ);
+  const kTokens = spec.tokens?.key ?? (cross ? labels('k', nK) : qTokens);
+  return { trace, spec, byId, nQ, nK, d, heads, dh, cross, qTokens, kTokens, dims: labels('d', d), headDims: labels('d', dh) };
+}
+
+// ---- matrices -------------------------------------------------------------------------------
+
+/** A 2-D stage of the trace. */
+function stage2(ctx, id, label, rowLabels, colLabels, role = 'operand') {
+  const s = ctx.byId.get(id);
+  const [rows, cols] = s.shape;
+  return { key: id, label, rows, cols, rowLabels, colLabels, role, value: (i, j) => s.data[i * cols + j] };
+}
+
+/** Head h of a 3-D stage (heads × rows × cols). */
+function head(ctx, id, h, label, rowLabels, colLabels, role = 'operand') {
+  const s = ctx.byId.get(id);
+  const [, rows, cols] = s.shape;
+  const base = h * rows * cols;
+  return { key: id, label, rows, cols, rowLabels, colLabels, role, value: (i, j) => s.data[base + i * cols + j] };
+}
+
+/** Head h of a 3-D stage, transposed (for Kᵀ). */
+function headT(ctx, id, h, label, rowLabels, colLabels) {
+  const s = ctx.byId.get(id);
+  const [, rows, cols] = s.shape;
+  const base = h * rows * cols;
+  return { key: `${id}T`, label, rows: cols, cols: rows, rowLabels, colLabels, role: 'operand', value: (i, j) => s.data[base + j * cols + i] };
+}
+
+/** A (heads × n × d_h) stage shown whole, n × d, with its heads as column bands. */
+function merged(ctx, id, label, rowLabels, role = 'result') {
+  const s = ctx.byId.get(id);
+  const [, rows, cols] = s.shape;
+  return {
+    key: `${id}_merged`, label, rows, cols: ctx.d, rowLabels, colLabels: ctx.dims, role, bands: ctx.heads > 1 ? ctx.dh : 0,
+    value: (i, j) => s.data[(Math.floor(j / cols) * rows + i) * cols + (j % cols)],
+  };
+}
+
+/** A matrix of the spec (weights, inputs), editable through its path. */
+function specMatrix(ctx, path, label, rowLabels, colLabels) {
+  const m = path.reduce((o, k) => o?.[k], ctx.spec);
+  if (!m) return null;
+  return { key: path.join('.'), label, rows: m.length, cols: m[0].length, rowLabels, colLabels, role: 'operand', edit: path, value: (i, j) => m[i][j] };
+}
+
+/** A vector of the spec (a bias) as one row. */
+function specVector(ctx, path, label, colLabels) {
+  const v = path.reduce((o, k) => o?.[k], ctx.spec);
+  if (!v) return null;
+  return { key: path.join('.'), label, rows: 1, cols: v.length, rowLabels: [''], colLabels, role: 'operand', edit: path, vector: true, value: (i, j) => v[j] };
+}
+
+// ---- scenes ---------------------------------------------------------------------------------
+
+/** The input that fed the scores' successor: masked, else scaled, else raw scores. */
+function softmaxInput(ctx) {
+  return ['masked', 'scaled', 'scores'].find((id) => ctx.byId.has(id));
+}
+
+function projectionScene(ctx, id, wKey, bKey, inputId, letter) {
+  const rowsIn = inputId === 'memory' ? ctx.kTokens : ctx.qTokens;
+  const input = stage2(ctx, inputId, inputId === 'memory' ? 'M' : 'X', rowsIn, ctx.dims);
+  const w = specMatrix(ctx, ['weights', wKey], `W_${letter}`, ctx.dims, ctx.dims);
+  const b = specVector(ctx, ['weights', bKey], `b_${letter}`, ctx.dims);
+  const result = merged(ctx, id, letter.toUpperCase(), rowsIn);
+  const matrices = [input, w, b, result].filter(Boolean);
+  if (ctx.heads > 1) {
+    for (let hh = 0; hh < ctx.heads; hh++) {
+      matrices.push({ ...head(ctx, id, hh, `${letter.toUpperCase()}${hh + 1}`, rowsIn, ctx.headDims, 'split'), key: `${id}_h${hh}` });
+    }
+  }
+  return {
+    matrices,
+    result: result.key,
+    explain(i, j) {
+      const v = result.value(i, j);
+      const name = `${letter}[${i + 1}][${j + 1}]`;
+      const hl = [{ key: input.key, row: i }];
+      let text;
+      if (w) {
+        const pairs = range(ctx.d).map((k) => [input.value(i, k), w.value(k, j)]);
+        text = `${name} = Σₖ ${input.label === 'M' ? 'm' : 'x'}[${i + 1}][k]·W_${letter}[k][${j + 1}]${b ? ` + b_${letter}[${j + 1}]` : ''} = ${sumOfProducts(pairs)}${b ? ` + ${num(b.value(0, j))}` : ''} = ${num(v)}`;
+        hl.push({ key: w.key, col: j });
+      } else {
+        text = `${name} = ${input.label === 'M' ? 'm' : 'x'}[${i + 1}][${j + 1}]${b ? ` + b_${letter}[${j + 1}]` : ''} = ${num(input.value(i, j))}${b ? ` + ${num(b.value(0, j))}` : ''} = ${num(v)}`;
+        hl.push({ key: input.key, cell: [i, j] });
+      }
+      if (b) hl.push({ key: b.key, col: j });
+      if (ctx.heads > 1) hl.push({ key: `${id}_h${Math.floor(j / ctx.dh)}`, cell: [i, j % ctx.dh] });
+      return { text, highlights: hl };
+    },
+  };
+}
+
+const scenes = {
+  pe(ctx) {
+    const pe = stage2(ctx, 'pe', 'PE', labels('pos ', ctx.byId.get('pe').shape[0]).map((_, i) => `pos ${i}`), ctx.dims, 'result');
+    const learned = typeof ctx.spec.positional === 'object';
+    return {
+      matrices: [pe],
+      result: pe.key,
+      sinusoid: !learned,
+      explain(i, j) {
+        const v = pe.value(i, j);
+        if (learned) return { text: `PE[${i}][${j + 1}] = table[${i}][${j + 1}] = ${num(v)}`, highlights: [] };
+        const even = j % 2 === 0;
+        return {
+          text: `PE(pos=${i}, ${even ? '2i' : '2i+1'}=${j}) = ${even ? 'sin' : 'cos'}(${i} / 10000^(${j - (j % 2)}/${ctx.d})) = ${num(v)}`,
+          highlights: [],
+        };
+      },
+    };
+  },
+
+  x(ctx) { return inputScene(ctx, 'x', ['x'], 'X', ctx.qTokens); },
+  memory(ctx) { return inputScene(ctx, 'memory', ['memory'], 'M', ctx.kTokens); },
+  q(ctx) { return projectionScene(ctx, 'q', 'wq', 'bq', 'x', 'q'); },
+  k(ctx) { return projectionScene(ctx, 'k', 'wk', 'bk', ctx.cross ? 'memory' : 'x', 'k'); },
+  v(ctx) { return projectionScene(ctx, 'v', 'wv', 'bv', ctx.cross ? 'memory' : 'x', 'v'); },
+
+  scores(ctx, h) {
+    const q = head(ctx, 'q', h, 'Q', ctx.qTokens, ctx.headDims);
+    const e = head(ctx, 'scores', h, 'E', ctx.qTokens, ctx.kTokens, 'result');
+    const kind = ctx.spec.score;
+    if (kind === 'additive') {
+      const k = head(ctx, 'k', h, 'K', ctx.kTokens, ctx.headDims);
+      const w1 = specMatrix(ctx, ['additive', 'w1'], 'W1', ctx.headDims, null);
+      const w2 = specMatrix(ctx, ['additive', 'w2'], 'W2', ctx.headDims, null);
+      const v = specVector(ctx, ['additive', 'v'], 'v', null);
+      return {
+        matrices: [q, k, w1, w2, v, e].filter(Boolean),
+        result: e.key,
+        explain: (i, j) => ({
+          text: `e[${i + 1}][${j + 1}] = Σₐ v[a]·tanh((q${i + 1}·W1)[a] + (k${j + 1}·W2)[a]) = ${num(e.value(i, j))}`,
+          highlights: [{ key: q.key, row: i }, { key: k.key, row: j }, { key: w1.key }, { key: w2.key }, { key: v.key }],
+        }),
+      };
+    }
+    const kt = headT(ctx, 'k', h, 'Kᵀ', ctx.headDims, ctx.kTokens);
+    if (kind === 'bilinear') {
+      const w = specMatrix(ctx, ['bilinear', 'w'], 'W', ctx.headDims, ctx.headDims);
+      return {
+        matrices: [q, w, kt, e],
+        result: e.key,
+        explain: (i, j) => ({
+          text: `e[${i + 1}][${j + 1}] = q${i + 1}·W·k${j + 1}ᵀ = ${num(e.value(i, j))}`,
+          highlights: [{ key: q.key, row: i }, { key: w.key }, { key: kt.key, col: j }],
+        }),
+      };
+    }
+    return {
+      matrices: [q, kt, e],
+      result: e.key,
+      explain: (i, j) => ({
+        text: `e[${i + 1}][${j + 1}] = q${i + 1}·k${j + 1} = ${sumOfProducts(range(ctx.dh).map((c) => [q.value(i, c), kt.value(c, j)]))} = ${num(e.value(i, j))}`,
+        highlights: [{ key: q.key, row: i }, { key: kt.key, col: j }],
+      }),
+    };
+  },
+
+  scaled(ctx, h) {
+    const e = head(ctx, 'scores', h, 'E', ctx.qTokens, ctx.kTokens);
+    const s = head(ctx, 'scaled', h, 'E / √d_k', ctx.qTokens, ctx.kTokens, 'result');
+    return {
+      matrices: [e, s],
+      result: s.key,
+      explain: (i, j) => ({
+        text: `${num(e.value(i, j))} ÷ √${ctx.dh} = ${num(e.value(i, j))} ÷ ${num(Math.sqrt(ctx.dh))} = ${num(s.value(i, j))}`,
+        highlights: [{ key: e.key, cell: [i, j] }],
+      }),
+    };
+  },
+
+  masked(ctx, h) {
+    const before = head(ctx, ctx.byId.has('scaled') ? 'scaled' : 'scores', h, ctx.byId.has('scaled') ? 'E / √d_k' : 'E', ctx.qTokens, ctx.kTokens);
+    const keep = ctx.trace.mask;
+    const mask = { key: 'mask', label: 'mask', rows: ctx.nQ, cols: ctx.nK, rowLabels: ctx.qTokens, colLabels: ctx.kTokens, role: 'operand', binary: true, value: (i, j) => keep.data[i * ctx.nK + j] };
+    const m = head(ctx, 'masked', h, 'masked', ctx.qTokens, ctx.kTokens, 'result');
+    m.maskOf = mask.value;
+    return {
+      matrices: [mask, before, m],
+      result: m.key,
+      explain: (i, j) => ({
+        text: mask.value(i, j)
+          ? `mask[${i + 1}][${j + 1}] = 1: ${num(before.value(i, j))} is kept`
+          : `mask[${i + 1}][${j + 1}] = 0: ${num(before.value(i, j))} → mask_value = ${num(m.value(i, j))}`,
+        highlights: [{ key: mask.key, cell: [i, j] }, { key: before.key, cell: [i, j] }],
+      }),
+    };
+  },
+
+  row_max(ctx, h) {
+    const inId = softmaxInput(ctx);
+    const e = head(ctx, inId, h, 'e', ctx.qTokens, ctx.kTokens);
+    const m = head(ctx, 'row_max', h, 'max', ctx.qTokens, ['m'], 'result');
+    return {
+      matrices: [e, m],
+      result: m.key,
+      order: 'rows',
+      explain: (i) => {
+        const row = range(ctx.nK).map((j) => e.value(i, j));
+        const at = row.indexOf(Math.max(...row));
+        return { text: `m${i + 1} = max(${sum(row)}) = ${num(m.value(i, 0))}`, highlights: [{ key: e.key, row: i }, { key: e.key, cell: [i, at] }] };
+      },
+    };
+  },
+
+  exp(ctx, h) {
+    const e = head(ctx, softmaxInput(ctx), h, 'e', ctx.qTokens, ctx.kTokens);
+    const m = head(ctx, 'row_max', h, 'max', ctx.qTokens, ['m']);
+    const x = head(ctx, 'exp', h, 'exp', ctx.qTokens, ctx.kTokens, 'result');
+    return {
+      matrices: [e, m, x],
+      result: x.key,
+      explain: (i, j) => ({
+        text: `exp(e[${i + 1}][${j + 1}] − m${i + 1}) = exp(${num(e.value(i, j))} − ${num(m.value(i, 0))}) = ${num(x.value(i, j))}`,
+        highlights: [{ key: e.key, cell: [i, j] }, { key: m.key, cell: [i, 0] }],
+      }),
+    };
+  },
+
+  row_sum(ctx, h) {
+    const x = head(ctx, 'exp', h, 'exp', ctx.qTokens, ctx.kTokens);
+    const s = head(ctx, 'row_sum', h, 'sum', ctx.qTokens, ['s'], 'result');
+    return {
+      matrices: [x, s],
+      result: s.key,
+      order: 'rows',
+      explain: (i) => ({
+        text: `s${i + 1} = ${sum(range(ctx.nK).map((j) => x.value(i, j)))} = ${num(s.value(i, 0))}`,
+        highlights: [{ key: x.key, row: i }],
+      }),
+    };
+  },
+
+  weights(ctx, h) {
+    const x = head(ctx, 'exp', h, 'exp', ctx.qTokens, ctx.kTokens);
+    const s = head(ctx, 'row_sum', h, 'sum', ctx.qTokens, ['s']);
+    const w = head(ctx, 'weights', h, 'α', ctx.qTokens, ctx.kTokens, 'result');
+    w.heat = 'weights';
+    return {
+      matrices: [x, s, w],
+      result: w.key,
+      explain: (i, j) => ({
+        text: `α[${i + 1}][${j + 1}] = ${num(x.value(i, j))} ÷ ${num(s.value(i, 0))} = ${num(w.value(i, j))}`,
+        highlights: [{ key: x.key, cell: [i, j] }, { key: s.key, cell: [i, 0] }],
+      }),
+    };
+  },
+
+  context(ctx, h) {
+    const w = head(ctx, 'weights', h, 'α', ctx.qTokens, ctx.kTokens);
+    w.heat = 'weights';
+    const v = head(ctx, 'v', h, 'V', ctx.kTokens, ctx.headDims);
+    const c = head(ctx, 'context', h, 'C', ctx.qTokens, ctx.headDims, 'result');
+    return {
+      matrices: [w, v, c],
+      result: c.key,
+      explain: (i, j) => ({
+        text: `c[${i + 1}][${j + 1}] = Σₖ α[${i + 1}][k]·v[k][${j + 1}] = ${sumOfProducts(range(ctx.nK).map((k) => [w.value(i, k), v.value(k, j)]))} = ${num(c.value(i, j))}`,
+        highlights: [{ key: w.key, row: i }, { key: v.key, col: j }],
+      }),
+    };
+  },
+
+  concat(ctx) {
+    const parts = range(ctx.heads).map((hh) => ({ ...head(ctx, 'context', hh, `C${ctx.heads > 1 ? hh + 1 : ''}`, ctx.qTokens, ctx.headDims), key: `context_h${hh}` }));
+    const c = stage2(ctx, 'concat', 'concat', ctx.qTokens, ctx.dims, 'result');
+    c.bands = ctx.heads > 1 ? ctx.dh : 0;
+    return {
+      matrices: [...parts, c],
+      result: c.key,
+      explain: (i, j) => {
+        const hh = Math.floor(j / ctx.dh);
+        return {
+          text: `concat[${i + 1}][${j + 1}] = head ${hh + 1}: c[${i + 1}][${(j % ctx.dh) + 1}] = ${num(c.value(i, j))}`,
+          highlights: [{ key: `context_h${hh}`, cell: [i, j % ctx.dh] }],
+        };
+      },
+    };
+  },
+
+  output(ctx) {
+    const c = stage2(ctx, 'concat', 'concat', ctx.qTokens, ctx.dims);
+    const w = specMatrix(ctx, ['weights', 'wo'], 'W_o', ctx.dims, ctx.dims);
+    const b = specVector(ctx, ['weights', 'bo'], 'b_o', ctx.dims);
+    const o = stage2(ctx, 'output', 'output', ctx.qTokens, ctx.dims, 'result');
+    return {
+      matrices: [c, w, b, o].filter(Boolean),
+      result: o.key,
+      explain: (i, j) => ({
+        text: `output[${i + 1}][${j + 1}] = Σₖ concat[${i + 1}][k]·W_o[k][${j + 1}]${b ? ` + b_o[${j + 1}]` : ''} = ${sumOfProducts(range(ctx.d).map((k) => [c.value(i, k), w.value(k, j)]))}${b ? ` + ${num(b.value(0, j))}` : ''} = ${num(o.value(i, j))}`,
+        highlights: [{ key: c.key, row: i }, { key: w.key, col: j }, b && { key: b.key, col: j }].filter(Boolean),
+      }),
+    };
+  },
+};
+
+function inputScene(ctx, id, path, label, rowLabels) {
+  const result = stage2(ctx, id, label, rowLabels, ctx.dims, 'result');
+  const raw = specMatrix(ctx, path, `${label}₀`, rowLabels, ctx.dims);
+  if (!ctx.byId.has('pe')) {
+    result.edit = path;
+    return {
+      matrices: [result],
+      result: result.key,
+      explain: (i, j) => ({ text: `${label.toLowerCase()}[${i + 1}][${j + 1}] = ${num(result.value(i, j))}`, highlights: [] }),
+    };
+  }
+  const pe = stage2(ctx, 'pe', 'PE', rowLabels, ctx.dims);
+  return {
+    matrices: [raw, pe, result],
+    result: result.key,
+    explain: (i, j) => ({
+      text: `${label.toLowerCase()}[${i + 1}][${j + 1}] = ${num(raw.value(i, j))} + PE[${i}][${j + 1}] ${num(pe.value(i, j))} = ${num(result.value(i, j))}`,
+      highlights: [{ key: raw.key, cell: [i, j] }, { key: pe.key, cell: [i, j] }],
+    }),
+  };
+}
+
+/** Stages whose data are per head (the head selector applies to them). */
+export const perHead = new Set(['scores', 'scaled', 'masked', 'row_max', 'exp', 'row_sum', 'weights', 'context']);
+
+/**
+ * The scene of one stage for head h: {matrices, result, order, explain(i, j), sinusoid?}.
+ * @param {ReturnType<typeof makeContext>} ctx
+ */
+export function sceneFor(ctx, id, h = 0) {
+  const scene = scenes[id](ctx, Math.min(h, ctx.heads - 1));
+  scene.order ??= 'cells';
+  scene.resultMatrix = scene.matrices.find((m) => m.key === scene.result);
+  scene.steps = scene.order === 'rows' ? scene.resultMatrix.rows : scene.resultMatrix.rows * scene.resultMatrix.cols;
+  return scene;
+}

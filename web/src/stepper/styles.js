@@ -1,0 +1,62 @@
+// The stepper's styles, inside its shadow root: a blog's CSS cannot reach in, and `all: initial`
+// on the host stops inherited fonts, colours and spacing from leaking through.
+export const css = `
+:host { all: initial; display: block; contain: content; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif; color: #1b1f24; background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 12px; box-sizing: border-box; text-align: left; }
+:host([hidden]) { display: none; }
+* { box-sizing: border-box; }
+button, select, input { font: inherit; }
+button { border: 1px solid #8c959f; background: #f6f8fa; border-radius: 6px; padding: 3px 10px; cursor: pointer; color: #1b1f24; }
+button:hover { background: #eef1f4; }
+button[aria-pressed="true"] { background: #1f6feb; color: #fff; border-color: #1f6feb; }
+:focus-visible { outline: 2px solid #1f6feb; outline-offset: 1px; }
+.bar { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 8px; }
+.bar .grow { flex: 1; }
+h2 { font-size: 17px; margin: 2px 0 4px; }
+h3 { font-size: 15px; margin: 10px 0 4px; }
+h4 { font-size: 14px; margin: 10px 0 4px; }
+p { margin: 4px 0; }
+.summary { color: #333; }
+details { margin: 4px 0; color: #444; }
+.stage-head { border-top: 1px solid #eaeef2; padding-top: 8px; margin-top: 8px; }
+.stage-title { font-weight: 600; font-size: 16px; }
+.formula { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; background: #f6f8fa; padding: 1px 6px; border-radius: 4px; margin-left: 8px; white-space: nowrap; }
+.explain { color: #333; }
+.note { color: #555; font-style: italic; }
+.heads { display: flex; gap: 4px; margin: 6px 0; }
+.scene { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; margin: 8px 0; overflow-x: auto; }
+.op { align-self: center; font-size: 20px; color: #57606a; }
+figure.matrix { margin: 0; }
+figure.matrix figcaption { font-size: 12px; color: #57606a; margin-bottom: 2px; }
+figure.matrix figcaption .label { font-weight: 600; color: #1b1f24; }
+figure.role-result figcaption .label { color: #8250df; }
+figure.role-split { opacity: 0.9; }
+table { border-collapse: collapse; }
+th { font-weight: 500; font-size: 11px; color: #57606a; padding: 1px 4px; white-space: nowrap; max-width: 9em; overflow: hidden; text-overflow: ellipsis; }
+th.row { text-align: right; }
+td.cell { font: 12px ui-monospace, Menlo, Consolas, monospace; padding: 3px 5px; text-align: right; min-width: 3.6em; border: 1px solid rgba(255,255,255,0.6); transition: opacity 120ms; }
+td.cell.band { box-shadow: inset 0 -3px 0 rgba(130,80,223,0.45); }
+td.cell.masked { background-image: repeating-linear-gradient(45deg, transparent 0 4px, rgba(255,255,255,0.35) 4px 6px); }
+td.cell.hidden { color: transparent !important; background: #f3f4f6 !important; }
+td.cell.hl { outline: 2px solid #bf8700; outline-offset: -2px; }
+td.cell.current { outline: 3px solid #1f6feb; outline-offset: -3px; }
+td.cell:focus { outline: 3px solid #1f6feb; outline-offset: -3px; }
+.caption { min-height: 2.6em; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; background: #fbfbfc; border: 1px solid #eaeef2; border-radius: 6px; padding: 6px 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.timeline { display: flex; flex-direction: column; gap: 4px; margin-top: 8px; }
+.timeline input[type=range] { width: 100%; }
+.stages { display: flex; flex-wrap: wrap; gap: 3px; }
+.stages button { font-size: 11px; padding: 1px 6px; }
+.stages button.done { background: #ddf4ff; }
+.status { font-size: 12px; color: #57606a; }
+.editor { border-top: 1px solid #eaeef2; margin-top: 10px; padding-top: 6px; }
+.editor .field { margin: 6px 0; }
+.editor .field-label { display: inline-block; min-width: 9em; font-weight: 500; }
+.editor input.num { width: 5.2em; font: 12px ui-monospace, Menlo, monospace; padding: 1px 3px; }
+.editor .tokens input { width: 6em; margin: 1px; }
+.error { color: #cf222e; font-weight: 500; }
+.error:empty { display: none; }
+.loading { color: #57606a; }
+.sinusoid { display: block; margin-top: 4px; }
+.chart { width: 100%; max-width: 480px; height: auto; }
+.figures td, .figures th { padding: 1px 8px; text-align: right; font-size: 12px; }
+@media (prefers-reduced-motion: reduce) { td.cell { transition: none; } }
+`;
