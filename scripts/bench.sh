@@ -13,3 +13,6 @@ build/native/bin/attn bench
 echo
 echo "== node: wasm SIMD, wasm no-SIMD, plain JS, TF.js wasm, native"
 node web/bench/forward.mjs
+echo
+echo "== page: first render and edit → frame, per example (headless Chromium)"
+node web/bench/page.mjs

@@ -100,7 +100,11 @@ export async function serveStatic(dir) {
     }
   });
   await new Promise((resolve) => server.listen(0, '127.0.0.1', resolve));
-  return { url: `http://127.0.0.1:${server.address().port}/`, close: () => new Promise((r) => server.close(r)) };
+  const close = () => {
+    server.closeAllConnections(); // a browser's keep-alive connections would hold close() open for minutes
+    return new Promise((r) => server.close(r));
+  };
+  return { url: `http://127.0.0.1:${server.address().port}/`, close };
 }
 
 /** Headless Debian Chromium through playwright-core, with the flags TOOLCHAIN.md found to work here. */

@@ -186,12 +186,21 @@ export class AttentionStepper extends HTMLElement {
       change(next);
       const trace = this.attention.trace(next);
       const ids = trace.stages.map((st) => st.id);
+      const sameStages = ids.join() === this.stageIds().join();
       const keep = ids.indexOf(this.stageId);
       this.store.set({
         spec: trace.spec, trace, edited: true, error: null, head: Math.min(s.head, trace.spec.heads - 1),
         stageIndex: keep >= 0 ? keep : Math.min(s.stageIndex, ids.length - 1), progress: 0,
       });
-      this.renderAll();
+      if (sameStages) {
+        // the common case, a value edited: only the stage picture and the panel's values move
+        this.renderStage();
+        this.editor?.update(trace.spec, null, wordsFor(s.lang));
+        this.renderProgress();
+      } else {
+        this.renderAll();
+      }
+      performance.mark('attention-stepper:edit-done'); // DOM updated; the frame that shows it follows
       requestAnimationFrame(() => performance.mark('attention-stepper:edit-rendered'));
       this.play(); // re-animate from the current stage
     } catch (error) {

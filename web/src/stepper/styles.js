@@ -1,7 +1,9 @@
-// The stepper's styles, inside its shadow root: a blog's CSS cannot reach in, and `all: initial`
-// on the host stops inherited fonts, colours and spacing from leaking through.
+// The stepper's styles, inside its shadow root: a blog's selectors cannot reach in. Inherited
+// properties still can (a blog's "* { font-size: 40px !important }" lands on the host and would
+// flow down), so the wrapper starts from \`all: initial\` and sets its own font, colour and spacing.
 export const css = `
-:host { all: initial; display: block; contain: content; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif; color: #1b1f24; background: #fff; border: 1px solid #d0d7de; border-radius: 8px; padding: 12px; box-sizing: border-box; text-align: left; }
+:host { display: block; contain: content; border: 1px solid #d0d7de; border-radius: 8px; background: #fff; box-sizing: border-box; }
+.stepper { all: initial; display: block; padding: 12px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif; color: #1b1f24; background: #fff; border-radius: 8px; text-align: left; }
 :host([hidden]) { display: none; }
 * { box-sizing: border-box; }
 button, select, input { font: inherit; }

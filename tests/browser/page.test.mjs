@@ -1,0 +1,357 @@
+// The playground, the iframe route and <attention-stepper> in headless Debian Chromium, looked
+// at the way readers and blog authors use them: what the page shows is compared with the core's
+// trace (and with the native CLI), screenshots are checked for real pictures, and hostile input
+// stays text.
+import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, writeFileSync, copyFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+
+import { createAttention } from '../../web/src/node.js';
+import { cell } from '../../web/src/stepper/format.js';
+import { launchChromium, nativeTrace, repo, serveStatic } from '../node/helpers.mjs';
+
+const site = path.join(repo, 'site');
+const artifacts = path.join(repo, 'build/test-artifacts');
+let browser, server, a;
+const problems = []; // console errors and page errors, from every page of every test
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  a = await createAttention();
+  server = await serveStatic(site);
+  browser = await launchChromium();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+async function open(url, { reducedMotion } = {}) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  if (reducedMotion) await page.emulateMedia({ reducedMotion: 'reduce' });
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(`${url}: ${m.text()}`); });
+  page.on('pageerror', (e) => problems.push(`${url}: ${e.message}`));
+  await page.goto(url.startsWith('file:') || url.startsWith('http') ? url : server.url + url);
+  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
+  return page;
+}
+
+/** What the (first) stepper shows: stage id, title, the result matrix's cells, the caption. */
+function shown(page, index = 0) {
+  return page.evaluate((k) => {
+    const el = document.querySelectorAll('attention-stepper')[k];
+    const root = el.shadowRoot;
+    const result = root.querySelector('figure.role-result');
+    return {
+      stage: el.stageId,
+      title: root.querySelector('.stage-title')?.textContent,
+      label: result.querySelector('.label').textContent,
+      cells: [...result.querySelectorAll('td.cell')].map((td) => ({ i: +td.dataset.i, j: +td.dataset.j, text: td.textContent, value: +td.dataset.value, hidden: td.classList.contains('hidden') })),
+      caption: root.querySelector('.caption')?.textContent,
+    };
+  }, index);
+}
+
+/** The value the page should show at (i, j) of a stage: q/k/v whole (heads side by side), head h of other per-head stages. */
+function expected(stage, spec, i, j, h = 0) {
+  const s = stage.shape;
+  if (s.length === 2) return stage.data[i * s[1] + j];
+  if (['q', 'k', 'v'].includes(stage.id)) return stage.data[(Math.floor(j / s[2]) * s[1] + i) * s[2] + (j % s[2])];
+  return stage.data[(h * s[1] + i) * s[2] + j];
+}
+
+test('every example, every stage: the numbers shown are the trace\'s, and the native CLI agrees within 1e-5', async () => {
+  let compared = 0;
+  for (const { id } of a.examples()) {
+    const trace = a.example(id);
+    const native = nativeTrace(trace.spec);
+    const page = await open(`index.html?example=${id}&lang=en`);
+    for (let k = 0; k < trace.stages.length; k++) {
+      const stage = trace.stages[k];
+      const got = await shown(page);
+      assert.equal(got.stage, stage.id, `${id}: stage ${k}`);
+      assert.equal(got.title, stage.title);
+      assert.ok(got.cells.length > 0);
+      for (const c of got.cells) {
+        const want = expected(stage, trace.spec, c.i, c.j);
+        assert.equal(c.text, cell(want), `${id} ${stage.id}[${c.i}][${c.j}]: shows ${c.text}, trace has ${want}`);
+        assert.equal(c.value, want);
+        const nat = expected(native.stages[k], trace.spec, c.i, c.j);
+        assert.ok(Math.abs(c.value - nat) <= 1e-5, `${id} ${stage.id}[${c.i}][${c.j}]: browser ${c.value}, native ${nat}`);
+        assert.equal(c.hidden, false, 'a stage reached by the keyboard is shown whole');
+        compared++;
+      }
+      await page.keyboard.press('ArrowRight');
+    }
+    if (id === 'multi-head') { // the second head of a per-head stage
+      await page.goto(`${server.url}index.html?example=multi-head&stage=weights&head=2`);
+      await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
+      const w = trace.stages.find((s) => s.id === 'weights');
+      for (const c of (await shown(page)).cells) assert.equal(c.value, expected(w, trace.spec, c.i, c.j, 1));
+    }
+    await page.close();
+  }
+  console.log(`page: ${compared} cells compared with the trace and the native CLI`);
+});
+
+test('screenshots of key stages are real pictures, and the weights heatmap has its colours', async () => {
+  const shots = [['numpy-3x4', 'weights'], ['translation', 'weights'], ['multi-head', 'q'], ['masking', 'masked'],
+    ['positional-encoding', 'pe'], ['coreference', 'weights']];
+  const signatures = new Set();
+  for (const [id, stage] of shots) {
+    const page = await open(`index.html?example=${id}&stage=${stage}&lang=zh`);
+    const file = path.join(artifacts, `page-${id}-${stage}.png`);
+    const png = await page.screenshot({ path: file, fullPage: true });
+    const stats = await page.evaluate(async (b64) => {
+      const img = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+      const c = new OffscreenCanvas(img.width, img.height);
+      const g = c.getContext('2d');
+      g.drawImage(img, 0, 0);
+      const px = g.getImageData(0, 0, img.width, img.height).data;
+      const colours = new Set();
+      let heat = 0;
+      for (let p = 0; p < px.length; p += 16) {
+        colours.add((px[p] >> 4) * 256 + (px[p + 1] >> 4) * 16 + (px[p + 2] >> 4));
+        if (px[p] > 150 && px[p + 1] > 120 && px[p + 2] < 100) heat++; // the weights palette's yellow-olive cells
+      }
+      return { colours: colours.size, heat, width: img.width, height: img.height };
+    }, png.toString('base64'));
+    assert.ok(stats.colours > 40, `${file} has only ${stats.colours} colours: blank?`);
+    if (stage === 'weights') assert.ok(stats.heat > 200, `${file}: the weights heatmap is not drawn (${stats.heat} heat pixels)`);
+    signatures.add(`${stats.colours}:${stats.height}`);
+    await page.close();
+  }
+  assert.ok(signatures.size >= 4, 'different stages give different pictures');
+});
+
+test('hovering or focusing a cell shows its arithmetic with the real values', async () => {
+  const page = await open('index.html?example=numpy-3x4&stage=scores&lang=en');
+  const td = await page.locator('attention-stepper').locator('figure.role-result td.cell[data-i="0"][data-j="1"]');
+  await td.hover();
+  assert.equal((await shown(page)).caption, 'e[1][2] = q1·k2 = 1×0 + 0×1 + 1×0 + 0×1 = 0');
+  const highlighted = await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('td.hl').length);
+  assert.equal(highlighted, 8, 'a row of Q and a column of Kᵀ light up');
+  await page.keyboard.press('ArrowRight'); // the page keeps the keyboard: on to "scaled"
+  await page.locator('attention-stepper').locator('figure.role-result td.cell[data-i="0"][data-j="2"]').focus();
+  assert.equal((await shown(page)).caption, '1 ÷ √4 = 1 ÷ 2 = 0.5');
+  await page.close();
+});
+
+test('the URL holds the whole state: example, variant, stage, language, head and edits round-trip', async () => {
+  const page = await open('index.html?example=bank&variant=finance&stage=weights&lang=zh');
+  const root = page.locator('attention-stepper');
+  await root.locator('button.edit').click();
+  const input = root.locator('input[data-field="x"][data-i="0"][data-j="1"]');
+  await input.fill('2.5');
+  await input.press('Enter');
+  await page.waitForFunction(() => location.search.includes('spec='));
+  const before = await shown(page);
+  const link = page.url();
+  const again = await open(link);
+  const after = await shown(again);
+  assert.equal(after.stage, 'weights');
+  assert.deepEqual(after.cells.map((c) => c.text), before.cells.map((c) => c.text));
+  assert.equal(after.title, '注意力权重 α');
+  const spec = await again.evaluate(() => document.querySelector('attention-stepper').trace.spec);
+  assert.equal(spec.x[0][1], 2.5);
+  assert.deepEqual(spec.tokens.query, ['银行', '的', '存款', '利率']);
+  const edited = a.trace(spec);
+  const w = edited.stages.find((s) => s.id === 'weights');
+  after.cells.forEach((c) => assert.equal(c.value, w.data[c.i * w.shape[2] + c.j]));
+  await page.close();
+  await again.close();
+});
+
+test('an invalid edit shows the core\'s sentence beside the field and keeps the last good picture', async () => {
+  const page = await open('index.html?example=numpy-3x4&stage=weights');
+  const root = page.locator('attention-stepper');
+  const before = await shown(page);
+  await root.locator('button.edit').click();
+  await root.locator('input[data-field="heads"]').fill('3');
+  await root.locator('input[data-field="heads"]').press('Enter');
+  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.error[data-field="heads"]')?.textContent);
+  const message = await root.locator('.error[data-field="heads"]').textContent();
+  assert.equal(message, 'heads is 3 but d_model 4 is not divisible by it.');
+  assert.deepEqual((await shown(page)).cells.map((c) => c.text), before.cells.map((c) => c.text));
+  const x = root.locator('input[data-field="x"][data-i="1"][data-j="0"]');
+  await x.fill('abc');
+  await x.press('Enter');
+  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.error[data-field="x"]')?.textContent);
+  assert.equal(await root.locator('.error[data-field="x"]').textContent(), 'x[1][0] is NaN, not a finite number.');
+  await x.fill('3');
+  await x.press('Enter');
+  await page.waitForFunction(() => !document.querySelector('attention-stepper').shadowRoot.querySelector('.error[data-field="x"]')?.textContent);
+  await page.close();
+});
+
+test('a token label with HTML in it stays text, from the URL and from the spec attribute', async (t) => {
+  const evil = '<img src=x onerror="window.__xss=1">';
+  const spec = { x: [[1, 0], [0, 1]], tokens: { query: [evil, '<b>bold</b>'] } };
+  const page = await open(`index.html?spec=${encodeURIComponent(JSON.stringify(spec))}&stage=weights`);
+  const found = await page.evaluate(() => {
+    const root = document.querySelector('attention-stepper').shadowRoot;
+    return { imgs: root.querySelectorAll('img, b').length, labels: [...root.querySelectorAll('th.row')].map((t) => t.textContent), xss: window.__xss };
+  });
+  assert.equal(found.imgs, 0);
+  assert.ok(found.labels.includes(evil));
+  assert.equal(found.xss, undefined);
+  // the same through an attribute on a stranger's page
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-xss-'));
+  copyFileSync(path.join(site, 'assets/attention-stepper.js'), path.join(dir, 'attention-stepper.js'));
+  const attr = JSON.stringify(spec).replace(/&/g, '&amp;').replace(/'/g, '&#39;').replace(/</g, '&lt;');
+  writeFileSync(path.join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><script type="module" src="attention-stepper.js"></script>
+    <attention-stepper stage="weights" spec='${attr}'></attention-stepper>`);
+  const s2 = await serveStatic(dir);
+  t.after(() => s2.close()); // also when an assertion fails: an open server would keep the run alive
+  const p2 = await open(`${s2.url}index.html`);
+  const f2 = await p2.evaluate(() => ({ imgs: document.querySelector('attention-stepper').shadowRoot.querySelectorAll('img').length, xss: window.__xss,
+    labels: [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('th.row')].map((t) => t.textContent) }));
+  assert.equal(f2.imgs, 0);
+  assert.equal(f2.xss, undefined);
+  assert.ok(f2.labels.includes(evil));
+  await page.close();
+  await p2.close();
+});
+
+test('a plain blog page with hostile CSS and two embeds renders both, sharing one wasm instance', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-blog-'));
+  copyFileSync(path.join(site, 'assets/attention-stepper.js'), path.join(dir, 'attention-stepper.js'));
+  writeFileSync(path.join(dir, 'post.html'), `<!doctype html><html><head><meta charset="utf-8"><title>My blog</title>
+<style>
+  * { font-size: 40px !important; color: red !important; background: yellow !important; line-height: 0.2 !important; }
+  table, td, th, figure, button { display: inline !important; border: 9px dotted green !important; padding: 30px !important; }
+  attention-stepper { width: 700px; }
+  div { transform: rotate(3deg); }
+</style></head><body>
+<h1>Why attention?</h1><p>Here is the NumPy example:</p>
+<script type="module" src="attention-stepper.js"></script>
+<attention-stepper example="numpy-3x4" stage="weights" lang="en" controls="play,timeline"></attention-stepper>
+<p>And the translation one, in Chinese:</p>
+<attention-stepper example="translation" stage="weights" lang="zh"></attention-stepper>
+</body></html>`);
+  const blog = await serveStatic(dir);
+  t.after(() => blog.close());
+  const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
+  await page.addInitScript(() => {
+    window.__instantiations = 0;
+    for (const name of ['instantiate', 'instantiateStreaming']) {
+      const original = WebAssembly[name];
+      WebAssembly[name] = function (...args) { window.__instantiations++; return original.apply(this, args); };
+    }
+  });
+  page.on('pageerror', (e) => problems.push(`blog: ${e.message}`));
+  await page.goto(`${blog.url}post.html`);
+  await page.waitForFunction(() => [...document.querySelectorAll('attention-stepper')].every((e) => e.shadowRoot.querySelector('figure.role-result')));
+  const first = await shown(page, 0), second = await shown(page, 1);
+  assert.deepEqual(first.cells.slice(0, 3).map((c) => c.text), ['0.5065', '0.1863', '0.3072']);
+  assert.equal(second.title, '注意力权重 α');
+  assert.equal(second.cells[1].text, '0.8874'); // 猫 → cat
+  const look = await page.evaluate(() => {
+    const td = document.querySelector('attention-stepper').shadowRoot.querySelector('td.cell');
+    const cs = getComputedStyle(td);
+    const root = document.querySelector('attention-stepper').shadowRoot;
+    const title = getComputedStyle(root.querySelector('.stage-title'));
+    const play = getComputedStyle(root.querySelector('button.play'));
+    return { display: cs.display, size: cs.fontSize, instantiations: window.__instantiations,
+      title: [title.fontSize, title.color, title.lineHeight], play: play.fontSize,
+      controls: [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('button')].map((b) => b.className) };
+  });
+  assert.equal(look.display, 'table-cell', 'the blog\'s CSS does not reach inside');
+  assert.equal(look.size, '12px');
+  assert.deepEqual(look.title, ['16px', 'rgb(27, 31, 36)', '23.2px'], 'inherited fonts and colours do not leak in either');
+  assert.equal(look.play, '14px');
+  assert.equal(look.instantiations, 1, 'two elements, one wasm instance');
+  assert.ok(look.controls.includes('play') && !look.controls.includes('edit') && !look.controls.includes('prev'));
+  await page.screenshot({ path: path.join(artifacts, 'blog-two-embeds.png'), fullPage: true });
+  await page.close();
+});
+
+test('keyboard only: tab in, arrows step, space plays and pauses, arrows move between cells', async () => {
+  const page = await open('embed.html?example=numpy-3x4&lang=en');
+  await page.keyboard.press('Tab'); // the element itself is the first tab stop
+  assert.equal(await page.evaluate(() => document.activeElement?.tagName), 'ATTENTION-STEPPER');
+  assert.equal((await shown(page)).stage, 'x');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal((await shown(page)).stage, 'k');
+  await page.keyboard.press('ArrowLeft');
+  assert.equal((await shown(page)).stage, 'q');
+  await page.keyboard.press(' ');
+  assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').store.get().playing), true);
+  await page.keyboard.press(' ');
+  assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').store.get().playing), false);
+  // tab into the first matrix, then arrows walk its cells and the caption follows
+  await page.evaluate(() => document.querySelector('attention-stepper').goTo('scores'));
+  for (let t = 0; t < 12; t++) {
+    await page.keyboard.press('Tab');
+    const inCell = await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.activeElement?.closest?.('figure.role-result') != null);
+    if (inCell) break;
+  }
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowDown');
+  assert.match((await shown(page)).caption, /^e\[2\]\[2\] = q2·k2 = /);
+  await page.close();
+});
+
+test('play animates cell by cell; prefers-reduced-motion shows each stage whole', async () => {
+  const page = await open('index.html?example=numpy-3x4&stage=q');
+  await page.evaluate(() => document.querySelector('attention-stepper').play());
+  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('td.cell.hidden').length > 0);
+  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('td.cell.current'));
+  await page.close();
+  const still = await open('index.html?example=numpy-3x4&stage=q', { reducedMotion: true });
+  await still.evaluate(() => document.querySelector('attention-stepper').play());
+  for (let t = 0; t < 8; t++) {
+    await still.waitForTimeout(100);
+    assert.equal(await still.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('td.cell.hidden').length), 0);
+  }
+  await still.close();
+});
+
+test('the iframe route takes the same options as query parameters', async () => {
+  const spec = { x: [[1, 0], [0, 1], [1, 1]], tokens: { query: ['a', 'b', 'c'] }, mask: 'causal' };
+  const page = await open(`embed.html?example=translation&stage=weights&lang=zh&controls=play,timeline`);
+  const got = await shown(page);
+  assert.equal(got.stage, 'weights');
+  assert.equal(got.title, '注意力权重 α');
+  const buttons = await page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.controls button')].map((b) => b.className));
+  assert.deepEqual(buttons, ['play']);
+  await page.close();
+  const custom = await open(`embed.html?spec=${encodeURIComponent(JSON.stringify(spec))}&stage=masked`);
+  const m = await shown(custom);
+  assert.equal(m.stage, 'masked');
+  assert.deepEqual(m.cells.map((c) => c.text).slice(0, 3), ['0.7071', '−1e9', '−1e9']);
+  await custom.close();
+});
+
+test('site/index.html opens from file:// after a build, with no server', async () => {
+  const url = `${pathToFileURL(path.join(site, 'index.html'))}?example=bank&stage=context`;
+  const page = await open(url);
+  const got = await shown(page);
+  assert.equal(got.stage, 'context');
+  const ctx = a.example('bank').stages.find((s) => s.id === 'context');
+  got.cells.forEach((c) => assert.equal(c.value, ctx.data[c.i * ctx.shape[2] + c.j]));
+  await page.close();
+});
+
+test('the complexity example measures n² growth live; docs page shows the snippets and a live embed', async () => {
+  const page = await open('index.html?example=complexity&stage=scores');
+  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.figures tbody tr').length === 8, null, { timeout: 30000 });
+  const rows = await page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.figures tbody tr')].map((r) => [...r.children].map((c) => +c.textContent)));
+  assert.deepEqual(rows.map((r) => r[0]), [8, 16, 32, 64, 128, 256, 512, 1024]);
+  assert.ok(rows[7][2] / rows[6][2] > 3.5, 'memory quadruples when n doubles');
+  await page.close();
+  const docs = await open('docs.html');
+  const text = await docs.evaluate(() => document.body.innerText);
+  assert.match(text, /<attention-stepper example="numpy-3x4" stage="weights" lang="zh"><\/attention-stepper>/);
+  assert.match(text, /npm install attention-playground/);
+  await docs.close();
+});
+
+test('no console errors on any page', () => {
+  assert.deepEqual(problems, []);
+});
