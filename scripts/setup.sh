@@ -12,7 +12,10 @@ packages=(
   python3 python3-numpy            # the independent numpy oracle for the cross-check
   emscripten wabt                  # the WebAssembly build, and wasm-objdump to prove its SIMD
   chromium                         # headless browser tests (driven by npm's playwright-core)
-  fonts-wqy-microhei               # CJK glyphs for the screenshots the tests take
+  fonts-wqy-microhei               # CJK glyphs: the tests' screenshots, and the lab's font (subset)
+  python3-fonttools                # subsets that font for the lab at build time
+  libimgui-dev libglfw3-dev libstb-dev   # the native lab: Dear ImGui 1.86, GLFW, stb_image_write
+  xvfb                             # the native lab's screenshot test, headless
 )
 command -v node >/dev/null || packages+=(nodejs npm)
 
@@ -35,4 +38,22 @@ node -e 'const [a, b] = process.versions.node.split(".").map(Number); process.ex
 if [[ ! -f web/node_modules/.package-lock.json || web/package-lock.json -nt web/node_modules/.package-lock.json ]]; then
   echo "setup: npm ci in web/"
   (cd web && npm ci --no-audit --no-fund --loglevel=error)
+fi
+
+# Dear ImGui's sources for the web lab, from Debian's source package (never committed):
+# apt-get source needs a deb-src entry, which a fresh Debian image does not have.
+if [[ ! -f build/deps/imgui-1.86/imgui.cpp ]]; then
+  echo "setup: fetching Dear ImGui 1.86 sources (apt-get source imgui)"
+  if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
+    cat > /etc/apt/sources.list.d/attention-playground-deb-src.sources <<'SRC'
+Types: deb-src
+URIs: http://deb.debian.org/debian
+Suites: bookworm
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SRC
+    apt-get update -qq
+  fi
+  mkdir -p build/deps
+  (cd build/deps && apt-get source --download-only imgui >/dev/null 2>&1 && tar xf imgui_1.86+ds.orig.tar.xz)
 fi

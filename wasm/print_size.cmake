@@ -1,7 +1,12 @@
-# Prints the module's size as users download it: raw and gzipped, wasm + loader.
+# Prints a build's size as users download it: each file raw and gzipped, and the total.
+# cmake -DDIR=… [-DFILES="a.wasm;a.js"] [-DBUDGET="150 KB"] -P print_size.cmake
 find_program(GZIP gzip REQUIRED)
+if(NOT FILES)
+  set(FILES attention_core.wasm attention_core.js)
+  set(BUDGET "150 KB")
+endif()
 set(total 0)
-foreach(f attention_core.wasm attention_core.js)
+foreach(f IN LISTS FILES)
   file(SIZE "${DIR}/${f}" raw)
   execute_process(COMMAND ${GZIP} -9 -c "${DIR}/${f}" OUTPUT_FILE "${DIR}/.${f}.gz")
   file(SIZE "${DIR}/.${f}.gz" gz)
@@ -10,4 +15,4 @@ foreach(f attention_core.wasm attention_core.js)
   message(STATUS "size: ${f} ${raw} bytes, ${gz} gzipped")
 endforeach()
 math(EXPR kb "${total} / 1024")
-message(STATUS "size: core wasm + loader ${total} bytes gzipped (${kb} KiB; budget 150 KB)")
+message(STATUS "size: ${FILES} together ${total} bytes gzipped (${kb} KiB; budget ${BUDGET})")

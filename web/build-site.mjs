@@ -18,7 +18,7 @@ await build({
   logLevel: 'warn',
   build: {
     outDir,
-    emptyOutDir: true,
+    emptyOutDir: false, // site/assets/lab/ (the ImGui lab) is built there too
     target: 'es2020',
     minify: true,
     lib: {

@@ -11,7 +11,7 @@ import { pathToFileURL } from 'node:url';
 
 import { createAttention } from '../../web/src/node.js';
 import { cell } from '../../web/src/stepper/format.js';
-import { launchChromium, nativeTrace, repo, serveStatic } from '../node/helpers.mjs';
+import { imageStats, launchChromium, nativeTrace, repo, serveStatic } from '../node/helpers.mjs';
 
 const site = path.join(repo, 'site');
 const artifacts = path.join(repo, 'build/test-artifacts');
@@ -106,20 +106,7 @@ test('screenshots of key stages are real pictures, and the weights heatmap has i
     const page = await open(`index.html?example=${id}&stage=${stage}&lang=zh`);
     const file = path.join(artifacts, `page-${id}-${stage}.png`);
     const png = await page.screenshot({ path: file, fullPage: true });
-    const stats = await page.evaluate(async (b64) => {
-      const img = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
-      const c = new OffscreenCanvas(img.width, img.height);
-      const g = c.getContext('2d');
-      g.drawImage(img, 0, 0);
-      const px = g.getImageData(0, 0, img.width, img.height).data;
-      const colours = new Set();
-      let heat = 0;
-      for (let p = 0; p < px.length; p += 16) {
-        colours.add((px[p] >> 4) * 256 + (px[p + 1] >> 4) * 16 + (px[p + 2] >> 4));
-        if (px[p] > 150 && px[p + 1] > 120 && px[p + 2] < 100) heat++; // the weights palette's yellow-olive cells
-      }
-      return { colours: colours.size, heat, width: img.width, height: img.height };
-    }, png.toString('base64'));
+    const stats = await imageStats(page, png);
     assert.ok(stats.colours > 40, `${file} has only ${stats.colours} colours: blank?`);
     if (stage === 'weights') assert.ok(stats.heat > 200, `${file}: the weights heatmap is not drawn (${stats.heat} heat pixels)`);
     signatures.add(`${stats.colours}:${stats.height}`);

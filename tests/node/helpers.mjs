@@ -120,3 +120,24 @@ export async function launchChromium() {
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
   });
 }
+
+/**
+ * Pixel statistics of a PNG, decoded by the browser itself: how many distinct colours (coarse),
+ * and how many pixels carry the attention-weights palette's low end (yellow-olive cells).
+ */
+export function imageStats(page, png) {
+  return page.evaluate(async (b64) => {
+    const img = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
+    const canvas = new OffscreenCanvas(img.width, img.height);
+    const g = canvas.getContext('2d');
+    g.drawImage(img, 0, 0);
+    const px = g.getImageData(0, 0, img.width, img.height).data;
+    const colours = new Set();
+    let heat = 0;
+    for (let p = 0; p < px.length; p += 16) {
+      colours.add((px[p] >> 4) * 256 + (px[p + 1] >> 4) * 16 + (px[p + 2] >> 4));
+      if (px[p] > 150 && px[p + 1] > 120 && px[p + 2] < 100) heat++;
+    }
+    return { colours: colours.size, heat, width: img.width, height: img.height };
+  }, Buffer.from(png).toString('base64'));
+}

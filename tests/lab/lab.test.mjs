@@ -1,0 +1,85 @@
+// Attention Lab as people run it: the desktop program under Xvfb (Mesa) writing screenshots,
+// and the web build on WebGL2 in headless Chromium, clicked like a user would.
+import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { imageStats, launchChromium, repo, serveStatic } from '../node/helpers.mjs';
+
+const lab = process.env.ATTN_LAB || path.join(repo, 'build/native/bin/attention-lab');
+const artifacts = path.join(repo, 'build/test-artifacts');
+let browser, server;
+
+before(async () => {
+  mkdirSync(artifacts, { recursive: true });
+  browser = await launchChromium();
+  server = await serveStatic(path.join(repo, 'site'));
+});
+after(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+function screenshot(file, ...args) {
+  const run = spawnSync('xvfb-run', ['-a', '-s', '-screen 0 1280x800x24', lab, ...args, '--screenshot', file], { timeout: 120000 });
+  assert.equal(run.status, 0, `attention-lab ${args.join(' ')}: ${run.stderr}`);
+  return { png: readFileSync(file), out: run.stdout.toString() };
+}
+
+test('native: screenshots under Xvfb are real pictures, and another stage gives another picture', async () => {
+  const page = await browser.newPage();
+  const weights = screenshot(path.join(artifacts, 'lab-native-translation-weights.png'), '--example', 'translation', '--stage', 'weights');
+  const q = screenshot(path.join(artifacts, 'lab-native-translation-q.png'), '--example', 'translation', '--stage', 'q');
+  const zh = screenshot(path.join(artifacts, 'lab-native-masking-zh.png'), '--example', 'masking', '--stage', 'masked', '--lang', 'zh');
+  assert.match(weights.out, /wrote .* \(1280x800, stage weights\)/);
+  const a = await imageStats(page, weights.png), b = await imageStats(page, q.png), c = await imageStats(page, zh.png);
+  assert.deepEqual([a.width, a.height], [1280, 800]);
+  for (const s of [a, b, c]) assert.ok(s.colours > 40, `only ${s.colours} colours: blank?`);
+  assert.ok(a.heat > 2000, `the weights heatmap's colours are missing (${a.heat} pixels)`);
+  assert.notDeepEqual(weights.png, q.png);
+  assert.ok(Math.abs(a.heat - b.heat) > 1000, 'the q stage shows no weights heatmap in the stage panel');
+  await page.close();
+});
+
+test('native: bad arguments get one sentence and exit code 2', () => {
+  for (const [args, says] of [[['--example', 'nope'], 'example "nope" is unknown'], [['--frobnicate'], 'unknown argument "--frobnicate"'], [['--stage'], '--stage needs a value']]) {
+    const run = spawnSync(lab, args, { timeout: 30000 });
+    assert.equal(run.status, 2);
+    assert.match(run.stderr.toString(), new RegExp(says));
+  }
+});
+
+test('web: the lab draws on WebGL2 with the example\'s heatmap colours, and a click on a control changes the picture', async () => {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  await page.goto(`${server.url}lab.html?example=translation&stage=weights`);
+  await page.waitForFunction(() => window.Module?.labStage === 'weights', null, { timeout: 60000 });
+  const renderer = await page.evaluate(() => {
+    const gl = document.createElement('canvas').getContext('webgl2');
+    const info = gl.getExtension('WEBGL_debug_renderer_info');
+    return info ? gl.getParameter(info.UNMASKED_RENDERER_WEBGL) : gl.getParameter(gl.RENDERER);
+  });
+  const canvas = page.locator('#canvas');
+  await page.waitForTimeout(300);
+  const before = await canvas.screenshot({ path: path.join(artifacts, 'lab-web-weights.png') });
+  const s1 = await imageStats(page, before);
+  assert.ok(s1.colours > 40 && s1.heat > 1000, `the lab's weights heatmap is not on the canvas (${JSON.stringify(s1)}; ${renderer})`);
+  // the "next stage" button, where the lab says it drew it (canvas pixels → CSS pixels)
+  const [x, y, w, h] = await page.evaluate(() => {
+    const r = Module.labNext, k = Module.canvas.clientWidth / Module.canvas.width;
+    return [r[0] * k, r[1] * k, r[2] * k, r[3] * k];
+  });
+  await canvas.click({ position: { x: x + w / 2, y: y + h / 2 } });
+  await page.waitForFunction(() => Module.labStage === 'context', null, { timeout: 10000 });
+  await page.waitForTimeout(300);
+  const afterClick = await canvas.screenshot({ path: path.join(artifacts, 'lab-web-context.png') });
+  const s2 = await imageStats(page, afterClick);
+  assert.notDeepEqual(afterClick, before);
+  assert.notEqual(s2.heat, s1.heat);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -1,0 +1,69 @@
+// Attention Lab: a Dear ImGui workbench over the core. The same code runs natively (GLFW +
+// OpenGL 3) and in the browser (Emscripten, WebGL2); main_native.cpp and main_web.cpp only
+// open the window and drive frames.
+//
+// [SECTION] state and loading      (lab.cpp)
+// [SECTION] panels                 (lab.cpp): spec, timeline, stage, all stages, what-if, complexity
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attn/attn.hpp"
+
+namespace lab {
+
+struct options {
+    std::string example = "numpy-3x4";
+    std::string stage;      // a stage id to open at; empty: the first
+    bool zh = false;        // Chinese texts
+};
+
+/// A rectangle of a control, in framebuffer pixels, for tests that click it.
+struct rect {
+    float x = 0, y = 0, w = 0, h = 0;
+};
+
+class Lab {
+public:
+    explicit Lab(const options& o);
+
+    /// @brief One frame of UI, between ImGui::NewFrame and ImGui::Render; dt in seconds.
+    void frame(float dt);
+
+    /// @brief Where the "next stage" button was drawn in the last frame.
+    rect next_button() const { return next_button_; }
+    const std::string& current_stage() const { return stage_name_; }
+
+private:
+    void load(const std::string& id, const std::string& variant);
+    void load_blank();
+    void recompute();
+    void panel_spec();
+    void panel_timeline(float dt);
+    void panel_stage();
+    void panel_all_stages();
+    void panel_what_if();
+    void panel_complexity();
+    void draw_stage(attn::stage_id id, float progress, bool small);
+    const char* tr(const char* en, const char* zh) const { return zh_ ? zh : en; }
+
+    attn::spec spec_;
+    std::optional<attn::trace> trace_;      // the last good trace
+    std::string error_;                     // the core's sentence for the current edit, if refused
+    std::string example_, variant_;
+    std::vector<std::string> example_ids_;
+    int stage_ = 0;
+    float progress_ = 1.0f;
+    bool playing_ = false;
+    float speed_ = 1.0f;
+    int head_ = 0;
+    bool zh_ = false;
+    std::string stage_name_;
+    rect next_button_;
+    struct measurement { int n; float ms; float mib; };
+    std::vector<measurement> complexity_;
+};
+
+}  // namespace lab

@@ -1,0 +1,107 @@
+// attention-lab, the desktop build: GLFW + OpenGL 3.
+//   attention-lab [--example ID] [--stage ID] [--lang en|zh] [--screenshot FILE.png]
+// --screenshot renders a few frames, writes the window as a PNG and exits 0 (for docs and tests).
+#include <cstdio>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+#include <stb_image_write.h>
+
+#include "lab.hpp"
+#include "style.hpp"
+
+namespace {
+
+int usage(const char* why) {
+    std::fprintf(stderr, "attention-lab: %s\nusage: attention-lab [--example ID] [--stage ID] [--lang en|zh] [--screenshot FILE.png]\n", why);
+    return 2;
+}
+
+/// The back buffer as a PNG, read before the swap (TOOLCHAIN.md), rows flipped to top-down.
+bool write_png(const char* file, int w, int h) {
+    std::vector<unsigned char> pixels(std::size_t(w) * h * 3);
+    glPixelStorei(GL_PACK_ALIGNMENT, 1);
+    glReadPixels(0, 0, w, h, GL_RGB, GL_UNSIGNED_BYTE, pixels.data());
+    std::vector<unsigned char> flipped(pixels.size());
+    for (int y = 0; y < h; ++y) std::memcpy(&flipped[std::size_t(y) * w * 3], &pixels[std::size_t(h - 1 - y) * w * 3], std::size_t(w) * 3);
+    return stbi_write_png(file, w, h, 3, flipped.data(), w * 3) != 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    lab::options options;
+    std::string screenshot;
+    for (int i = 1; i < argc; ++i) {
+        const std::string a = argv[i];
+        const bool known = a == "--example" || a == "--stage" || a == "--lang" || a == "--screenshot";
+        if (!known) return usage(("unknown argument \"" + a + "\".").c_str());
+        if (i + 1 >= argc) return usage((a + " needs a value.").c_str());
+        if (a == "--example") options.example = argv[++i];
+        else if (a == "--stage") options.stage = argv[++i];
+        else if (a == "--lang") options.zh = std::string(argv[++i]) == "zh";
+        else screenshot = argv[++i];
+    }
+    {  // refuse a bad example before a window opens
+        const auto ids = attn::example_ids();
+        bool known = false;
+        for (const auto& id : ids) known |= id == options.example;
+        if (!known) return usage(("example \"" + options.example + "\" is unknown; see `attn examples`.").c_str());
+    }
+    if (!glfwInit()) return usage("cannot open a window (no display?).");
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 3);
+    glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
+    if (!screenshot.empty()) glfwWindowHint(GLFW_RESIZABLE, GLFW_FALSE);
+    GLFWwindow* window = glfwCreateWindow(1280, 800, "Attention Lab", nullptr, nullptr);
+    if (!window) return usage("cannot create an OpenGL 3.3 window.");
+    glfwMakeContextCurrent(window);
+    glfwSwapInterval(1);
+    float sx = 1, sy = 1;
+    glfwGetWindowContentScale(window, &sx, &sy);
+
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    lab::setup_style(sx);
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 330");
+    lab::Lab app(options);
+
+    int frames = 0;
+    double last = glfwGetTime();
+    while (!glfwWindowShouldClose(window)) {
+        glfwPollEvents();
+        const double now = glfwGetTime();
+        ImGui_ImplOpenGL3_NewFrame();
+        ImGui_ImplGlfw_NewFrame();
+        ImGui::NewFrame();
+        app.frame(float(now - last));
+        last = now;
+        ImGui::Render();
+        int w = 0, h = 0;
+        glfwGetFramebufferSize(window, &w, &h);
+        glViewport(0, 0, w, h);
+        glClearColor(0.93f, 0.94f, 0.95f, 1.0f);
+        glClear(GL_COLOR_BUFFER_BIT);
+        ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+        if (!screenshot.empty() && ++frames == 4) {  // a few frames: windows settle their sizes first
+            const bool ok = write_png(screenshot.c_str(), w, h);
+            std::printf("%s %s (%dx%d, stage %s)\n", ok ? "wrote" : "could not write", screenshot.c_str(), w, h, app.current_stage().c_str());
+            glfwSetWindowShouldClose(window, GLFW_TRUE);
+            if (!ok) return 1;
+        }
+        glfwSwapBuffers(window);
+        if (screenshot.empty()) glfwWaitEventsTimeout(1.0 / 60.0);  // vsync is ignored under Xvfb: cap frames
+    }
+    ImGui_ImplOpenGL3_Shutdown();
+    ImGui_ImplGlfw_Shutdown();
+    ImGui::DestroyContext();
+    glfwDestroyWindow(window);
+    glfwTerminate();
+    return 0;
+}

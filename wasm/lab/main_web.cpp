@@ -1,0 +1,97 @@
+// The lab in the browser: Emscripten's GLFW on a WebGL2 canvas, one frame per browser frame
+// (emscripten_set_main_loop), drawn at the device's pixel ratio and resized with the window.
+#include <cstdio>
+#include <string>
+
+#include <GLFW/glfw3.h>
+#include <emscripten.h>
+#include <emscripten/html5.h>
+#include <imgui.h>
+#include <imgui_impl_glfw.h>
+#include <imgui_impl_opengl3.h>
+
+#include "lab.hpp"
+#include "style.hpp"
+
+namespace {
+
+GLFWwindow* window = nullptr;
+lab::Lab* app = nullptr;
+int canvas_w = 0, canvas_h = 0;
+double last = 0;
+
+/// Canvas backing store = CSS size × devicePixelRatio, so text is sharp on high-DPI screens; the
+/// page's CSS gives the canvas its size (the whole window), this follows it on every resize.
+/// (Not glfwSetWindowSize: Emscripten's version also toggles fullscreen and pins inline styles.)
+void fit_canvas() {
+    double w = 0, h = 0;
+    emscripten_get_element_css_size("#canvas", &w, &h);
+    const double dpr = emscripten_get_device_pixel_ratio();
+    const int bw = int(w * dpr + 0.5), bh = int(h * dpr + 0.5);
+    if (bw != canvas_w || bh != canvas_h) emscripten_set_canvas_element_size("#canvas", bw, bh);
+    canvas_w = bw, canvas_h = bh;
+}
+
+void frame() {
+    fit_canvas();
+    const double now = emscripten_get_now() / 1000.0;
+    ImGui_ImplOpenGL3_NewFrame();
+    ImGui_ImplGlfw_NewFrame();
+    // GLFW's idea of the window size is the one it was created with; the canvas is what counts.
+    // Mouse positions from Emscripten's GLFW are already in canvas pixels.
+    ImGui::GetIO().DisplaySize = ImVec2(float(canvas_w), float(canvas_h));
+    ImGui::GetIO().DisplayFramebufferScale = ImVec2(1.0f, 1.0f);
+    ImGui::NewFrame();
+    app->frame(last ? float(now - last) : 0.0f);
+    last = now;
+    ImGui::Render();
+    glViewport(0, 0, canvas_w, canvas_h);
+    glClearColor(0.93f, 0.94f, 0.95f, 1.0f);
+    glClear(GL_COLOR_BUFFER_BIT);
+    ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // where the "next stage" button is, and the stage shown, for the page's tests
+    const lab::rect r = app->next_button();
+    // (no bare commas in EM_ASM's code: the macro would split its argument there)
+    EM_ASM({
+        Module.labNext = new Array($0, $1, $2, $3);
+        Module.labStage = UTF8ToString($4);
+    }, r.x, r.y, r.w, r.h, app->current_stage().c_str());
+}
+
+}  // namespace
+
+int main() {
+    if (!glfwInit()) return 1;
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_OPENGL_ES_API);
+    glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
+    window = glfwCreateWindow(1280, 800, "Attention Lab", nullptr, nullptr);
+    if (!window) return 1;
+    glfwMakeContextCurrent(window);
+    EM_ASM({  // glfwCreateWindow pinned the canvas to 1280 × 800 CSS pixels; let the page's CSS size it
+        Module.canvas.style.removeProperty("width");
+        Module.canvas.style.removeProperty("height");
+    });
+    IMGUI_CHECKVERSION();
+    ImGui::CreateContext();
+    lab::setup_style(float(emscripten_get_device_pixel_ratio()));
+    ImGui_ImplGlfw_InitForOpenGL(window, true);
+    ImGui_ImplOpenGL3_Init("#version 300 es");
+    // ?example=…&stage=…&lang=zh from the page's URL
+    lab::options options;
+    char buf[256];
+    const auto param = [&](const char* name) -> std::string {
+        const int n = EM_ASM_INT({
+            const v = new URLSearchParams(location.search).get(UTF8ToString($0)) || '';
+            stringToUTF8(v.slice(0, 200), $1, $2);
+            return v.length;
+        }, name, buf, int(sizeof buf));
+        return n ? std::string(buf) : std::string();
+    };
+    if (!param("example").empty()) options.example = param("example");
+    options.stage = param("stage");
+    options.zh = param("lang") == "zh";
+    static lab::Lab lab_app(options);
+    app = &lab_app;
+    emscripten_set_main_loop(frame, 0, false);
+    return 0;
+}

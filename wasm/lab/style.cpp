@@ -1,0 +1,29 @@
+#include "style.hpp"
+
+#include <imgui.h>
+
+#include "lab_font_data.hpp"  // generated: the subset of WenQuanYi Micro Hei the lab needs
+
+namespace lab {
+
+void setup_style(float scale) {
+    ImGuiIO& io = ImGui::GetIO();
+    io.IniFilename = nullptr;  // the same layout every time (and no file system on the web)
+    ImGui::StyleColorsLight();
+    ImGuiStyle& style = ImGui::GetStyle();
+    style.WindowRounding = 6.0f;
+    style.FrameRounding = 4.0f;
+    style.ScaleAllSizes(scale);
+    // glyph ranges: exactly the characters the lab can show, so the atlas stays small
+    static ImVector<ImWchar> ranges;
+    ImFontGlyphRangesBuilder builder;
+    builder.AddRanges(io.Fonts->GetGlyphRangesDefault());
+    builder.AddText(lab_font_chars);
+    builder.BuildRanges(&ranges);
+    ImFontConfig config;
+    config.FontDataOwnedByAtlas = false;  // the bytes are static data of the program
+    config.OversampleH = 1;
+    io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(lab_font_ttf), int(lab_font_ttf_size), 15.0f * scale, &config, ranges.Data);
+}
+
+}  // namespace lab
