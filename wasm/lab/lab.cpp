@@ -264,6 +264,8 @@ void Lab::panel_spec() {
         changed |= edit_vector("av", *spec_.additive.v);
     }
     if (spec_.bilinear && ImGui::CollapsingHeader("bilinear W")) changed |= edit_grid("bw", *spec_.bilinear);
+    if (spec_.positional == attn::positional_kind::learned && ImGui::CollapsingHeader(tr("learned PE table", "可学习位置表")))
+        changed |= edit_grid("pe", spec_.learned);
     if (changed) recompute();
     ImGui::End();
 }
