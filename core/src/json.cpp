@@ -23,10 +23,20 @@ float read_number(const json& j, const std::string& name) {
     return static_cast<float>(v);
 }
 
+/// read_number for the elements of a matrix or vector: the field's name is only spelled out
+/// when the value is refused (building "x[3][7]" for every number costs more than reading it).
+float read_element(const json& j, const std::string& name, std::size_t i, std::size_t c, bool matrix) {
+    if (j.is_number()) {
+        const double v = j.get<double>();
+        if (std::isfinite(v) && std::fabs(v) <= std::numeric_limits<float>::max()) return static_cast<float>(v);
+    }
+    return read_number(j, matrix ? at(at(name, i), c) : at(name, i));  // throws, naming the element
+}
+
 vector read_vector(const json& j, const std::string& name) {
     if (!j.is_array()) fail(name + " must be an array of numbers.");
     vector v = vector::from_shape({j.size()});
-    for (std::size_t i = 0; i < j.size(); ++i) v(i) = read_number(j[i], at(name, i));
+    for (std::size_t i = 0; i < j.size(); ++i) v(i) = read_element(j[i], name, i, 0, false);
     return v;
 }
 
@@ -43,7 +53,7 @@ matrix read_matrix(const json& j, const std::string& name) {
                  std::to_string(cols) + ": every row needs the same length.");
     matrix m = matrix::from_shape({j.size(), cols});
     for (std::size_t i = 0; i < j.size(); ++i)
-        for (std::size_t c = 0; c < cols; ++c) m(i, c) = read_number(j[i][c], at(at(name, i), c));
+        for (std::size_t c = 0; c < cols; ++c) m(i, c) = read_element(j[i][c], name, i, c, true);
     return m;
 }
 

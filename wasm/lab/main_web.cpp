@@ -81,7 +81,7 @@ int main() {
     char buf[256];
     const auto param = [&](const char* name) -> std::string {
         const int n = EM_ASM_INT({
-            const v = new URLSearchParams(location.search).get(UTF8ToString($0)) || '';
+            const v = new URLSearchParams(location.search).get(UTF8ToString($0)) || "";
             stringToUTF8(v.slice(0, 200), $1, $2);
             return v.length;
         }, name, buf, int(sizeof buf));

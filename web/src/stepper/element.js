@@ -136,7 +136,7 @@ export class AttentionStepper extends HTMLElement {
         try {
           spec = JSON.parse(options.spec);
         } catch (e) {
-          throw new Error(`the spec attribute is not valid JSON (${e.message}).`);
+          throw new Error(`the spec is not valid JSON (${e.message}).`);
         }
         trace = this.attention.trace(spec);
         if (exampleId && !this.examples.some((e) => e.id === exampleId)) exampleId = '';
