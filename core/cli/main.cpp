@@ -1,6 +1,6 @@
 // attn: the command-line face of the core (DESIGN.md, Interfaces).
 //   attn trace SPEC.json|-      the trace as JSON
-//   attn examples               the worked examples, one per line: id, then title
+//   attn examples [--long]      the worked examples' ids, one a line (--long: with titles)
 //   attn example ID [--json] [--variant V] [--lang en|zh]
 //   attn bench [--n 128,512,2048] [--d 64]
 // Exit codes: 0 done, 2 bad input (one sentence on stderr, nothing on stdout).
@@ -16,7 +16,7 @@ namespace {
 
 const char* const usage =
     "usage: attn trace SPEC.json|-\n"
-    "       attn examples\n"
+    "       attn examples [--long]\n"
     "       attn example ID [--json] [--variant NAME] [--lang en|zh]\n"
     "       attn bench [--n 128,512,2048] [--d 64]\n";
 
@@ -41,9 +41,13 @@ int trace_command(const std::vector<std::string>& args) {
 }
 
 int examples_command(const std::vector<std::string>& args) {
-    if (!args.empty()) throw usage_error("examples takes no arguments.");
-    for (const std::string& id : attn::example_ids())
-        std::cout << id << "  " << attn::example_document(id)["title"]["en"].get<std::string>() << '\n';
+    const bool long_form = args.size() == 1 && args[0] == "--long";
+    if (!args.empty() && !long_form) throw usage_error("examples takes no arguments but --long.");
+    for (const std::string& id : attn::example_ids()) {
+        std::cout << id;  // one id a line: what scripts read
+        if (long_form) std::cout << "  " << attn::example_document(id)["title"]["en"].get<std::string>();
+        std::cout << '\n';
+    }
     return 0;
 }
 

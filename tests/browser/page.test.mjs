@@ -66,7 +66,7 @@ function expected(stage, spec, i, j, h = 0) {
 
 test('every example, every stage: the numbers shown are the trace\'s, and the native CLI agrees within 1e-5', async () => {
   let compared = 0;
-  for (const { id } of a.examples()) {
+  for (const id of a.examples()) {
     const trace = a.example(id);
     const native = nativeTrace(trace.spec);
     const page = await open(`index.html?example=${id}&lang=en`);

@@ -100,8 +100,10 @@ class Commands(unittest.TestCase):
         self.assertEqual(trace["spec"]["score"], "scaled_dot")
 
     def test_examples_list(self):
-        done = attn("examples")
-        ids = [line.split()[0] for line in done.stdout.decode().splitlines()]
+        ids = attn("examples").stdout.decode().splitlines()
+        titled = attn("examples", "--long").stdout.decode().splitlines()
+        self.assertTrue(titled[2].startswith("translation  Cross-attention in translation"))
+        self.assertEqual([line.split()[0] for line in titled], ids)
         self.assertEqual(ids, ["numpy-3x4", "basic-attention", "translation", "long-range", "bank", "coreference",
                                "score-functions", "multi-head", "masking", "positional-encoding", "complexity"])
 

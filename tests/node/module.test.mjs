@@ -75,16 +75,22 @@ test('errors: the core\'s sentence as an AttentionError, and the instance keeps 
   assert.throws(() => a.example(42), AttentionError);
 });
 
-test('examples(): the eleven of DESIGN.md with their variants', () => {
-  const list = a.examples();
-  assert.deepEqual(list.map((e) => e.id), ['numpy-3x4', 'basic-attention', 'translation', 'long-range', 'bank',
+test('examples() and catalog(): the eleven of DESIGN.md with their variants', () => {
+  const ids = a.examples();
+  assert.deepEqual(ids, ['numpy-3x4', 'basic-attention', 'translation', 'long-range', 'bank',
     'coreference', 'score-functions', 'multi-head', 'masking', 'positional-encoding', 'complexity']);
+  for (const id of ids) assert.equal(a.example(id).example.id, id);
+  const list = a.catalog();
+  assert.deepEqual(list.map((e) => e.id), ids);
+  assert.equal(list[2].title.zh, '翻译中的交叉注意力：每个中文词回看英文句子');
   assert.deepEqual(list.find((e) => e.id === 'masking').variants, ['causal', 'padding', 'window']);
   const finance = a.example('bank', 'finance');
   assert.equal(finance.variant, 'finance');
   assert.deepEqual(finance.spec.tokens.query, ['银行', '的', '存款', '利率']);
-  list[0].id = 'changed'; // a copy: the next call is unaffected
-  assert.equal(a.examples()[0].id, 'numpy-3x4');
+  list[0].id = 'changed'; // copies: the next calls are unaffected
+  ids[0] = 'changed';
+  assert.equal(a.catalog()[0].id, 'numpy-3x4');
+  assert.equal(a.examples()[0], 'numpy-3x4');
 });
 
 test('data are copies JS owns: changing one does not change the next trace', () => {

@@ -59,7 +59,7 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
     const data: Float32Array = t.stages[0].data;
     const zh: string = t.stages[0].explain.zh + t.stages[0].title_zh;
     const e: Error = new AttentionError('x');
-    console.log(id, data.length, zh, e.message, a.examples()[0].title.en, t.spec.mask_value);
+    console.log(id, data.length, zh, e.message, a.catalog()[0].title.en, a.examples()[0].length, t.spec.mask_value);
   `);
   const good = tsc('good.mts');
   assert.equal(good.status, 0, good.stdout.toString());

@@ -136,7 +136,7 @@ async function main() {
 
   console.log('\nfull trace of each worked example through the npm API (every stage copied out), median per call:');
   const a = await createAttention();
-  for (const { id } of a.examples()) {
+  for (const id of a.examples()) {
     const spec = a.example(id).spec;
     const [byId, bySpec] = measure([{ run: () => a.example(id) }, { run: () => a.trace(spec) }], 0.3);
     console.log(`  ${id.padEnd(20)} example(id) ${pad(fmtTime(byId), 10)}   trace(spec) ${pad(fmtTime(bySpec), 10)}`);

@@ -134,8 +134,12 @@ export function makeApi(core) {
       trace.variant = variant;
       return trace;
     },
-    /** The worked examples: id, title and source in English and Chinese, variant ids. */
+    /** The worked examples' ids, in DESIGN.md's order: each one is a valid example(id). */
     examples() {
+      return [...exampleIds];
+    },
+    /** The worked examples with their titles and sources in English and Chinese, and their variant ids. */
+    catalog() {
       return JSON.parse(examplesJson);
     },
     /** Diagnostics: bytes in use on the wasm heap, and the heap's size. */

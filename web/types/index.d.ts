@@ -117,8 +117,10 @@ export interface Attention {
   trace(spec: Spec | string): Trace;
   /** The trace of a worked example, or of one of its variants. Throws AttentionError for an unknown id. */
   example(id: ExampleId | (string & {}), variant?: string): Trace;
-  /** The worked examples, in DESIGN.md's order. */
-  examples(): ExampleInfo[];
+  /** The worked examples' ids, in DESIGN.md's order; each is a valid example(id). */
+  examples(): ExampleId[];
+  /** The worked examples with titles and sources in English and Chinese, and their variants. */
+  catalog(): ExampleInfo[];
   /** Diagnostics: bytes in use on the wasm heap, and its size. */
   memory(): { heapInUse: number; heapSize: number };
 }

@@ -69,7 +69,7 @@ export class AttentionStepper extends HTMLElement {
     createAttention()
       .then((attention) => {
         this.attention = attention;
-        this.examples = attention.examples();
+        this.examples = attention.catalog();
         this.load(options);
       })
       .catch((error) => clear(this.view).append(h('p', { className: 'error', text: String(error?.message ?? error) })));
