@@ -28,7 +28,7 @@ test('the tarball holds the loader, the wasm, the types and the README, and noth
   const files = [...tarball.files].sort();
   const stepper = ['animator.js', 'complexity.js', 'dom.js', 'editor.js', 'element.js', 'format.js', 'i18n.js', 'index.js',
     'matrix_view.js', 'steps.js', 'store.js', 'styles.js', 'url_state.js'].map((f) => `src/stepper/${f}`);
-  assert.deepEqual(files, ['README.md', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', 'package.json',
+  assert.deepEqual(files, ['README.md', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', 'package.json',
     'src/api.js', 'src/index.js', 'src/node.js', ...stepper, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
   console.log(`tarball: ${tarball.size} bytes packed`);
 });
@@ -73,6 +73,25 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
   assert.notEqual(bad.status, 0);
   assert.match(bad.stdout.toString(), /'"weight"' is not assignable to type 'StageId'/);
   assert.match(bad.stdout.toString(), /'"cosine"' is not assignable to type 'ScoreKind/);
+});
+
+test('the one-file element from the installed package, dropped into a plain page with no build step', async (t) => {
+  const blog = path.join(project, 'blog');
+  execFileSync('mkdir', ['-p', blog]);
+  execFileSync('cp', [path.join(project, 'node_modules/attention-playground/dist/attention-stepper.js'), blog]);
+  writeFileSync(path.join(blog, 'post.html'), '<!doctype html><meta charset="utf-8"><p>My post</p>' +
+    '<script type="module" src="attention-stepper.js"></script>' +
+    '<attention-stepper example="long-range" stage="weights" lang="en"></attention-stepper>');
+  const server = await serveStatic(blog);
+  const browser = await launchChromium();
+  t.after(async () => { await browser.close(); await server.close(); });
+  const page = await browser.newPage();
+  await page.goto(`${server.url}post.html`);
+  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
+  const row = await page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot
+    .querySelectorAll('figure.role-result tr')].find((r) => r.querySelector('th')?.textContent === 'was')
+    .querySelectorAll('td')[1].textContent);
+  assert.equal(row, '0.4523'); // was → cat, from the article's long-range sentence
 });
 
 test('Vite 7: a page bundling the package runs a trace in headless Chromium', async (t) => {
