@@ -26,18 +26,24 @@ function deepFreeze(value) {
   return value;
 }
 
-/** Path of the first NaN or ±Infinity in a spec, e.g. "x[0][1]": JSON would silently turn it into null. */
-function findNonFinite(value, path) {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : { path, value };
-  if (ArrayBuffer.isView(value) || Array.isArray(value)) {
+/**
+ * Walks a spec once: the first NaN or ±Infinity (JSON would silently turn it into null) with its
+ * path, e.g. ".x[0][1]", and whether any typed arrays need converting. The path is only spelled
+ * out for the value that is refused.
+ */
+function inspect(value, seen) {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { path: '', value };
+  const typed = ArrayBuffer.isView(value);
+  if (typed || Array.isArray(value)) {
+    if (typed) seen.typed = true;
     for (let i = 0; i < value.length; i++) {
-      const found = findNonFinite(value[i], `${path}[${i}]`);
-      if (found) return found;
+      const found = inspect(value[i], seen);
+      if (found) return { path: `[${i}]${found.path}`, value: found.value };
     }
   } else if (value && typeof value === 'object') {
-    for (const [key, v] of Object.entries(value)) {
-      const found = findNonFinite(v, path ? `${path}.${key}` : key);
-      if (found) return found;
+    for (const key of Object.keys(value)) {
+      const found = inspect(value[key], seen);
+      if (found) return { path: `.${key}${found.path}`, value: found.value };
     }
   }
   return null;
@@ -53,9 +59,10 @@ function specText(spec) {
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) {
     throw new AttentionError('the spec must be an object (or JSON text) with at least "x".');
   }
-  const bad = findNonFinite(spec, '');
-  if (bad) throw new AttentionError(`${bad.path} is ${bad.value}, not a finite number.`);
-  return JSON.stringify(spec, typedArraysAsLists);
+  const seen = { typed: false };
+  const bad = inspect(spec, seen);
+  if (bad) throw new AttentionError(`${bad.path.slice(1)} is ${bad.value}, not a finite number.`);
+  return seen.typed ? JSON.stringify(spec, typedArraysAsLists) : JSON.stringify(spec); // a replacer is slow
 }
 
 /**
