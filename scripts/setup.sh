@@ -15,7 +15,7 @@ packages=(
   fonts-wqy-microhei               # CJK glyphs: the tests' screenshots, and the lab's font (subset)
   python3-fonttools                # subsets that font for the lab at build time
   libimgui-dev libglfw3-dev libstb-dev   # the native lab: Dear ImGui 1.86, GLFW, stb_image_write
-  xvfb                             # the native lab's screenshot test, headless
+  xvfb libgl1-mesa-dri             # the native lab's screenshot test: Xvfb with Mesa's llvmpipe OpenGL
 )
 command -v node >/dev/null || packages+=(nodejs npm)
 
