@@ -121,6 +121,18 @@ void Lab::recompute() {
             if (was == attn::stage_name(stages[i].id)) stage_ = int(i);
         head_ = std::min(head_, spec_.heads - 1);
         complexity_.clear();
+        // the what-if pair: the same spec with and without the ÷√d_k, computed here, not every frame
+        attn::spec with = trace_->spec, without = trace_->spec;
+        with.score = attn::score_kind::scaled_dot;
+        without.score = attn::score_kind::dot;
+        what_if_error_.clear();
+        try {
+            with_scaling_ = attn::compute_trace(with);
+            without_scaling_ = attn::compute_trace(without);
+        } catch (const attn::spec_error& e) {
+            with_scaling_.reset(), without_scaling_.reset();
+            what_if_error_ = e.what();
+        }
     } catch (const attn::spec_error& e) {
         error_ = e.what();  // the picture keeps the last good trace
     }
@@ -429,19 +441,15 @@ void Lab::panel_all_stages() {
 void Lab::panel_what_if() {
     ImGui::Begin(tr("What if###whatif", "如果###whatif"));
     ImGui::TextDisabled("%s", tr("weights with ÷√d_k (left) and without (right)", "权重：除以 √d_k（左）与不除（右）"));
-    if (trace_) {
-        attn::spec with = trace_->spec, without = trace_->spec;
-        with.score = attn::score_kind::scaled_dot;
-        without.score = attn::score_kind::dot;
-        try {
-            const attn::trace a = attn::compute_trace(with), b = attn::compute_trace(without);
-            const int r = int(a.weights.shape(1)), c = int(a.weights.shape(2));
-            heatmap({"##with", "÷√d_k", a.weights.data(), r, c, a.spec.query_tokens, {}, true, -1, 22.0f});
-            ImGui::SameLine(0, 24);
-            heatmap({"##without", tr("no scaling", "不缩放"), b.weights.data(), r, c, b.spec.query_tokens, {}, true, -1, 22.0f});
-        } catch (const attn::spec_error& e) {
-            ImGui::TextUnformatted(e.what());
-        }
+    if (with_scaling_ && without_scaling_) {
+        const attn::trace& a = *with_scaling_;
+        const attn::trace& b = *without_scaling_;
+        const int r = int(a.weights.shape(1)), c = int(a.weights.shape(2));
+        heatmap({"##with", "÷√d_k", a.weights.data(), r, c, a.spec.query_tokens, {}, true, -1, 22.0f});
+        ImGui::SameLine(0, 24);
+        heatmap({"##without", tr("no scaling", "不缩放"), b.weights.data(), r, c, b.spec.query_tokens, {}, true, -1, 22.0f});
+    } else {
+        ImGui::TextUnformatted(what_if_error_.c_str());
     }
     ImGui::End();
 }

@@ -64,6 +64,8 @@ private:
     rect next_button_;
     struct measurement { int n; float ms; float mib; };
     std::vector<measurement> complexity_;
+    std::optional<attn::trace> with_scaling_, without_scaling_;  // the what-if pair, made once per edit
+    std::string what_if_error_;
 };
 
 }  // namespace lab

@@ -115,7 +115,8 @@ function projectionScene(ctx, id, wKey, bKey, inputId, letter) {
 
 const scenes = {
   pe(ctx) {
-    const pe = stage2(ctx, 'pe', 'PE', labels('pos ', ctx.byId.get('pe').shape[0]).map((_, i) => `pos ${i}`), ctx.dims, 'result');
+    const positions = Array.from({ length: ctx.byId.get('pe').shape[0] }, (_, i) => `pos ${i}`); // 0-based, as in PE(pos, ·)
+    const pe = stage2(ctx, 'pe', 'PE', positions, ctx.dims, 'result');
     const learned = typeof ctx.spec.positional === 'object';
     return {
       matrices: [pe],
