@@ -339,6 +339,23 @@ test('the complexity example measures n² growth live; docs page shows the snipp
   await docs.close();
 });
 
+test('the language follows the reader\'s browser unless the page says otherwise', async (t) => {
+  const zhBrowser = await launchChromium({ locale: 'zh-CN' });
+  t.after(() => zhBrowser.close());
+  const page = await zhBrowser.newPage();
+  await page.goto(`${server.url}index.html?example=numpy-3x4&stage=weights`);
+  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.stage-title'));
+  assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.stage-title').textContent), '注意力权重 α');
+  await page.goto(`${server.url}index.html?example=numpy-3x4&stage=weights&lang=en`);
+  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.stage-title'));
+  assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.stage-title').textContent), 'Attention weights α');
+  const english = await open('embed.html?example=numpy-3x4&stage=weights'); // the default browser here is en-US
+  assert.equal((await shown(english)).title, 'Attention weights α');
+  await english.click('attention-stepper >> button.lang-zh');
+  assert.equal((await shown(english)).title, '注意力权重 α');
+  await english.close();
+});
+
 test('no console errors on any page', () => {
   assert.deepEqual(problems, []);
 });

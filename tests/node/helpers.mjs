@@ -108,7 +108,7 @@ export async function serveStatic(dir) {
 }
 
 /** Headless Debian Chromium through playwright-core, with the flags TOOLCHAIN.md found to work here. */
-export async function launchChromium() {
+export async function launchChromium(options = {}) {
   const { createRequire } = await import('node:module');
   const { mkdtempSync } = await import('node:fs');
   const os = await import('node:os');
@@ -118,6 +118,7 @@ export async function launchChromium() {
     headless: true,
     args: ['--no-sandbox', '--disable-gpu', '--enable-unsafe-swiftshader', '--disable-quic', '--no-first-run',
       '--disable-background-networking', '--disable-component-update', '--disable-sync'],
+    ...options,
   });
 }
 
