@@ -220,6 +220,8 @@ void Lab::panel_spec() {
         changed = true;
     }
     if (spec_.mask == attn::mask_kind::window) changed |= ImGui::SliderInt(tr("window", "窗口"), &spec_.window, 1, 8);
+    if (spec_.mask != attn::mask_kind::none)
+        changed |= ImGui::InputFloat(tr("mask value", "掩码值"), &spec_.mask_value, 0, 0, "%g", ImGuiInputTextFlags_EnterReturnsTrue);
     if (spec_.mask == attn::mask_kind::matrix) {
         ImGui::TextDisabled("%s", tr("click cells to draw the mask", "点击格子绘制掩码"));
         const int k = heatmap({"##maskdraw", "mask", spec_.mask_matrix.data(), int(spec_.n_q()), int(spec_.n_k()),
@@ -246,6 +248,13 @@ void Lab::panel_spec() {
         ImGui::TextUnformatted(error_.c_str());
         ImGui::PopTextWrapPos();
         ImGui::PopStyleColor();
+    }
+    bool cross = spec_.memory.has_value();
+    if (ImGui::Checkbox(tr("cross-attention (K, V from a memory)", "交叉注意力（K、V 来自 memory）"), &cross)) {
+        if (cross) spec_.memory = spec_.x;  // start from a copy of X: the same numbers, now on the key side
+        else spec_.memory.reset(), spec_.key_tokens.clear();
+        if (spec_.mask == attn::mask_kind::matrix) spec_.mask = attn::mask_kind::none;  // its shape was n_q × n_k
+        changed = true;
     }
     if (ImGui::CollapsingHeader("X", ImGuiTreeNodeFlags_DefaultOpen)) changed |= edit_grid("x", spec_.x);
     if (spec_.memory && ImGui::CollapsingHeader("memory")) changed |= edit_grid("memory", *spec_.memory);
