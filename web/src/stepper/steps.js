@@ -3,6 +3,9 @@
 // out with the real values from the trace. Nothing here computes attention: every result
 // value shown is read from the core's trace; the operands are the trace's own earlier stages
 // and the spec's weights.
+//
+// [SECTION] matrices: views of trace stages and spec fields
+// [SECTION] scenes: one per stage id
 import { num, sum, sumOfProducts } from './format.js';
 
 const range = (n) => Array.from({ length: n }, (_, i) => i);
@@ -22,7 +25,7 @@ export function makeContext(trace) {
   return { trace, spec, byId, nQ, nK, d, heads, dh, cross, qTokens, kTokens, dims: labels('d', d), headDims: labels('d', dh) };
 }
 
-// ---- matrices -------------------------------------------------------------------------------
+// [SECTION] matrices: views of trace stages and spec fields
 
 /** A 2-D stage of the trace. */
 function stage2(ctx, id, label, rowLabels, colLabels, role = 'operand') {
@@ -71,7 +74,7 @@ function specVector(ctx, path, label, colLabels) {
   return { key: path.join('.'), label, rows: 1, cols: v.length, rowLabels: [''], colLabels, role: 'operand', edit: path, vector: true, value: (i, j) => v[j] };
 }
 
-// ---- scenes ---------------------------------------------------------------------------------
+// [SECTION] scenes: one per stage id
 
 /** The input that fed the scores' successor: masked, else scaled, else raw scores. */
 function softmaxInput(ctx) {
