@@ -2,7 +2,6 @@
 
 #include <malloc.h>
 
-#include <cmath>
 #include <new>
 #include <vector>
 
@@ -116,18 +115,14 @@ std::size_t heap_in_use() { return mallinfo().uordblks; }
 
 void forward(std::uintptr_t out, std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t scratch,
              int n, int d, bool simd) {
-    const kernel_set& ks = simd ? simd_kernels() : scalar_kernels();
     const std::size_t un = static_cast<std::size_t>(n), ud = static_cast<std::size_t>(d);
     float* scores = reinterpret_cast<float*>(scratch);  // (n, n), then exp (n, n), row_max (n), row_sum (n)
     float* exp = scores + un * un;
     float* row_max = exp + un * un;
-    float* row_sum = row_max + un;
-    const float root = std::sqrt(static_cast<float>(d));
-    ks.matmul_bt(scores, reinterpret_cast<const float*>(q), reinterpret_cast<const float*>(k), un, ud, un);
-    for (std::size_t i = 0; i < un * un; ++i) scores[i] /= root;
-    // weights overwrite the scores in place: the softmax kernel reads each row before it writes it
-    ks.softmax_rows(scores, exp, row_max, row_sum, scores, un, un);
-    ks.matmul(reinterpret_cast<float*>(out), scores, reinterpret_cast<const float*>(v), un, un, ud);
+    // the weights overwrite the scores in place, so the scratch needs no third n × n block
+    attention_forward(reinterpret_cast<float*>(out), scores, exp, scores, row_max, row_max + un,
+                      reinterpret_cast<const float*>(q), reinterpret_cast<const float*>(k),
+                      reinterpret_cast<const float*>(v), un, ud, simd ? simd_kernels() : scalar_kernels());
 }
 
 }  // namespace attn::wasm

@@ -3,7 +3,6 @@
 // A benchmark, not a test: it prints figures and judges nothing.
 #include <algorithm>
 #include <chrono>
-#include <cmath>
 #include <cstdio>
 #include <iostream>
 #include <random>
@@ -34,13 +33,9 @@ workload make_workload(std::size_t n, std::size_t d) {
     return w;
 }
 
-/// One forward pass: the same four steps compute_trace takes for one head.
 void forward(workload& w, const kernel_set& ks) {
-    const float root = std::sqrt(static_cast<float>(w.d));
-    ks.matmul_bt(w.scores.data(), w.q.data(), w.k.data(), w.n, w.d, w.n);
-    for (float& s : w.scores) s /= root;
-    ks.softmax_rows(w.weights.data(), w.exp.data(), w.row_max.data(), w.row_sum.data(), w.scores.data(), w.n, w.n);
-    ks.matmul(w.out.data(), w.weights.data(), w.v.data(), w.n, w.n, w.d);
+    attention_forward(w.out.data(), w.scores.data(), w.exp.data(), w.weights.data(), w.row_max.data(),
+                      w.row_sum.data(), w.q.data(), w.k.data(), w.v.data(), w.n, w.d, ks);
 }
 
 /// Seconds per forward pass, averaged over reps back-to-back passes (small n needs many to time).

@@ -4,6 +4,7 @@
 // -ffast-math (see TOOLCHAIN.md), so the lanes are spelled out here.
 #include "attn/kernels.hpp"
 
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -197,6 +198,16 @@ void softmax_rows(float* weights, float* exp, float* row_max, float* row_sum,
 }  // namespace attn::simd
 
 namespace attn {
+
+void attention_forward(float* out, float* scores, float* exp, float* weights, float* row_max, float* row_sum,
+                       const float* q, const float* k, const float* v, std::size_t n, std::size_t d,
+                       const kernel_set& kernels) {
+    const float root = std::sqrt(static_cast<float>(d));
+    kernels.matmul_bt(scores, q, k, n, d, n);
+    for (std::size_t i = 0; i < n * n; ++i) scores[i] /= root;  // divided, as scale() does
+    kernels.softmax_rows(weights, exp, row_max, row_sum, scores, n, n);
+    kernels.matmul(out, weights, v, n, n, d);
+}
 
 const kernel_set& simd_kernels() {
     static const kernel_set set{"simd", simd::matmul, simd::matmul_bt, simd::softmax_rows};

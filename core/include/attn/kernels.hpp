@@ -23,6 +23,13 @@ struct kernel_set {
                          const float* in, std::size_t rows, std::size_t cols);
 };
 
+/// @brief One head of softmax(q·kᵀ/√d)·v on raw buffers, the four steps compute_trace takes,
+/// without keeping a trace: what the benchmarks time. q, k, v, out (n, d); scores, exp, weights
+/// (n, n); row_max, row_sum (n). weights may be scores (softmax_rows reads a row before writing it).
+void attention_forward(float* out, float* scores, float* exp, float* weights, float* row_max, float* row_sum,
+                       const float* q, const float* k, const float* v, std::size_t n, std::size_t d,
+                       const kernel_set& kernels);
+
 /// @brief The explicit-SIMD kernels (the default everywhere).
 const kernel_set& simd_kernels();
 /// @brief The scalar twins: plain loops, one multiply-add at a time.
