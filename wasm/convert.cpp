@@ -33,16 +33,14 @@ val packed(const trace& t, bool with_layout) {
     all.reserve(total);
     std::string lines;
     for (const stage_view& s : views) {
-        if (!with_layout) {
-            all.insert(all.end(), s.data, s.data + s.size);
-            continue;
+        if (with_layout) {
+            lines += stage_name(s.id);
+            lines += '\t';
+            lines += stage_formula(s.id, t.spec);
+            lines += '\t';
+            for (std::size_t i = 0; i < s.shape.size(); ++i) (lines += i ? "," : "") += std::to_string(s.shape[i]);
+            lines += '\t' + std::to_string(all.size()) + '\t' + std::to_string(s.size) + '\n';
         }
-        lines += stage_name(s.id);
-        lines += '\t';
-        lines += stage_formula(s.id, t.spec);
-        lines += '\t';
-        for (std::size_t i = 0; i < s.shape.size(); ++i) (lines += i ? "," : "") += std::to_string(s.shape[i]);
-        lines += '\t' + std::to_string(all.size()) + '\t' + std::to_string(s.size) + '\n';
         all.insert(all.end(), s.data, s.data + s.size);
     }
     if (t.mask) {  // the keep matrix rides along as a line of its own, after the stages

@@ -192,14 +192,10 @@ export class AttentionStepper extends HTMLElement {
         spec: trace.spec, trace, edited: true, error: null, head: Math.min(s.head, trace.spec.heads - 1),
         stageIndex: keep >= 0 ? keep : Math.min(s.stageIndex, ids.length - 1), progress: 0,
       });
-      if (sameStages) {
-        // the common case, a value edited: only the stage picture and the panel's values move
-        this.renderStage();
-        this.editor?.update(trace.spec, null, wordsFor(s.lang));
-        this.renderProgress();
-      } else {
-        this.renderAll();
-      }
+      // the store's subscriber has redrawn the stage; a value edit moves only the panel's values,
+      // a change of the stage list (a mask or PE switched) needs the timeline rebuilt too
+      if (sameStages) this.editor?.update(trace.spec, null, wordsFor(s.lang));
+      else this.renderAll();
       performance.mark('attention-stepper:edit-done'); // DOM updated; the frame that shows it follows
       requestAnimationFrame(() => performance.mark('attention-stepper:edit-rendered'));
       this.play(); // re-animate from the current stage
@@ -220,7 +216,7 @@ export class AttentionStepper extends HTMLElement {
   onState(state, changed) {
     if (!state.trace) return;
     if (changed.has('lang') || changed.has('editing')) this.renderAll();
-    else if (changed.has('stageIndex') || changed.has('head')) this.renderStage();
+    else if (changed.has('stageIndex') || changed.has('head') || changed.has('trace')) this.renderStage();
     if (changed.has('progress') || changed.has('playing') || changed.has('stageIndex') || changed.has('speed')) this.renderProgress();
     if (this.hasAttribute('url-state') && ['exampleId', 'variant', 'stageIndex', 'lang', 'spec', 'head', 'speed'].some((k) => changed.has(k))) {
       history.replaceState(history.state, '', writeUrl(state, this.stageId) + location.hash);
