@@ -10,6 +10,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("examplesJson", &attn::wasm::examples_json);
     emscripten::function("exampleDocumentJson", &attn::wasm::example_document_json);
     emscripten::function("stagesJson", &attn::wasm::stages_json);
+    emscripten::function("limitsJson", &attn::wasm::limits_json);
     emscripten::function("heapInUse", &attn::wasm::heap_in_use);
     emscripten::function("forward", &attn::wasm::forward);
 }

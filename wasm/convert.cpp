@@ -43,6 +43,8 @@ val packed(const trace& t, bool with_layout) {
         }
         all.insert(all.end(), s.data, s.data + s.size);
     }
+    val empty_rows = val::array();
+    for (std::size_t row : t.empty_rows) empty_rows.call<void>("push", row);
     if (t.mask) {  // the keep matrix rides along as a line of its own, after the stages
         if (with_layout)
             lines += "mask\t\t" + std::to_string(t.mask->shape(0)) + "," + std::to_string(t.mask->shape(1)) + '\t' +
@@ -51,6 +53,7 @@ val packed(const trace& t, bool with_layout) {
     }
     val out = val::object();
     out.set("stages", lines);
+    out.set("emptyRows", empty_rows);
     out.set("spec", with_layout ? spec_to_json(t.spec).dump() : std::string());
     // slice() copies out of the wasm heap: the array belongs to JS, the vector is freed on return
     out.set("data", val(emscripten::typed_memory_view(all.size(), all.data())).call<val>("slice"));
@@ -70,8 +73,12 @@ val guarded(F&& compute) {
 
 }  // namespace
 
-val trace_result(const std::string& spec_json) {
-    return guarded([&] { return packed(compute_trace(parse_spec(spec_json)), true); });
+val trace_result(const std::string& spec_json, bool interactive) {
+    return guarded([&] {
+        const spec s = parse_spec(spec_json);
+        if (interactive) validate(s, interactive_budget);  // the page's lower limits: it never freezes
+        return packed(compute_trace(s), true);
+    });
 }
 
 val example_result(const std::string& id, const std::string& variant, bool with_layout) {
@@ -107,6 +114,19 @@ std::string stages_json() {
                         {"explain", {{"en", explain.en}, {"zh", explain.zh}}}});
     }
     return list.dump();
+}
+
+std::string limits_json() {
+    const auto budget_json = [](const budget& b) {
+        return json{{"traceBytes", b.trace_bytes}, {"multiplyAdds", b.multiply_adds}, {"tanhCalls", b.tanh_calls}};
+    };
+    return json{{"maxSpecBytes", max_spec_bytes},     {"maxSpecValues", max_spec_values},
+                {"maxNesting", max_nesting},          {"maxArrayLength", max_array_length},
+                {"maxObjectFields", max_object_fields}, {"maxStringBytes", max_string_bytes},
+                {"maxPositions", max_positions},      {"maxDModel", max_d_model},
+                {"maxHeads", max_heads},              {"maxAdditiveWidth", max_additive_width},
+                {"budget", {{"default", budget_json(default_budget)}, {"interactive", budget_json(interactive_budget)}}}}
+        .dump();
 }
 
 std::size_t heap_in_use() { return mallinfo().uordblks; }

@@ -11,8 +11,9 @@
 namespace attn::wasm {
 
 /// @brief {stages: "id\tformula\tshape\toffset\tsize" lines, spec: normalised spec as JSON text,
-/// data: Float32Array with every stage's values one after another}, or {error: sentence}.
-emscripten::val trace_result(const std::string& spec_json);
+/// data: Float32Array with every stage's values one after another, emptyRows: query rows that see
+/// no key}, or {error: sentence}. interactive: the playground's lower budget (attn/limits.hpp).
+emscripten::val trace_result(const std::string& spec_json, bool interactive);
 
 /// @brief As trace_result, for a worked example; with_layout = false leaves the stage lines and the
 /// spec out (both ""): they never change for an example, so JS keeps them from the first call.
@@ -26,6 +27,9 @@ std::string examples_json();
 
 /// @brief JSON text: [{id, title, title_zh, explain: {en, zh}}] for every stage id, in trace order.
 std::string stages_json();
+
+/// @brief JSON text: every documented limit of attn/limits.hpp, camelCase, for the package's `limits`.
+std::string limits_json();
 
 /// @brief Bytes malloc has handed out and not taken back: the leak check's measure.
 std::size_t heap_in_use();

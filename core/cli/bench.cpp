@@ -45,14 +45,16 @@ double seconds_of(workload& w, const kernel_set& ks, std::size_t reps) {
     return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / reps;
 }
 
-std::vector<std::size_t> parse_list(const std::string& text) {
+/// "128,512": sizes from 1 to max_positions; option names the flag in the refusal.
+std::vector<std::size_t> parse_list(const std::string& text, const char* option) {
     std::vector<std::size_t> out;
     std::stringstream in(text);
     for (std::string item; std::getline(in, item, ',');) {
         char* end = nullptr;
         const unsigned long v = std::strtoul(item.c_str(), &end, 10);
         if (item.empty() || *end || v == 0 || v > max_positions)
-            throw spec_error("--n takes sizes from 1 to " + std::to_string(max_positions) + ", not \"" + item + "\".");
+            throw spec_error(std::string(option) + " takes sizes from 1 to " + std::to_string(max_positions) +
+                             ", not \"" + user_text(item) + "\".");
         out.push_back(v);
     }
     return out;
@@ -70,10 +72,10 @@ int run_bench(const std::vector<std::string>& args) {
     std::size_t d = 64;
     bool as_json = false;  // for the node benchmark, which puts native beside wasm and JS
     for (std::size_t i = 0; i < args.size(); ++i) {
-        if (args[i] == "--n" && i + 1 < args.size()) sizes = parse_list(args[++i]);
-        else if (args[i] == "--d" && i + 1 < args.size()) d = parse_list(args[++i]).at(0);
+        if (args[i] == "--n" && i + 1 < args.size()) sizes = parse_list(args[++i], "--n");
+        else if (args[i] == "--d" && i + 1 < args.size()) d = parse_list(args[++i], "--d").at(0);
         else if (args[i] == "--json") as_json = true;
-        else throw spec_error("bench does not know the argument \"" + args[i] + "\" (use --n 128,512, --d 64, --json).");
+        else throw spec_error("bench does not know the argument \"" + user_text(args[i]) + "\" (use --n 128,512, --d 64, --json).");
     }
     char line[160];
     json rows = json::array();

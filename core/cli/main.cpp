@@ -24,19 +24,25 @@ struct usage_error : std::runtime_error {
     using std::runtime_error::runtime_error;
 };
 
+/// The spec text, read up to one byte past the limit: a larger file is refused by parse_spec
+/// without being read whole (a 162 MB spec must not cost 162 MB first).
 std::string read_input(const std::string& path) {
-    if (path == "-") return std::string(std::istreambuf_iterator<char>(std::cin), {});
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw usage_error("cannot read the spec file \"" + path + "\".");
-    std::ostringstream text;
-    text << in.rdbuf();
-    return text.str();
+    std::ifstream file;
+    if (path != "-") {
+        file.open(path, std::ios::binary);
+        if (!file) throw usage_error("cannot read the spec file \"" + attn::user_text(path) + "\".");
+    }
+    std::istream& in = path == "-" ? std::cin : file;
+    std::string text(attn::max_spec_bytes + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    return text;
 }
 
 int trace_command(const std::vector<std::string>& args) {
     if (args.size() != 1) throw usage_error("trace takes one argument: a spec file, or - for standard input.");
-    const attn::json out = attn::trace_to_json(attn::compute_trace(attn::parse_spec(read_input(args[0]))));
-    std::cout << out.dump() << '\n';
+    attn::write_trace_json(std::cout, attn::compute_trace(attn::parse_spec(read_input(args[0]))));
+    std::cout << '\n';
     return 0;
 }
 
@@ -58,14 +64,16 @@ int example_command(const std::vector<std::string>& args) {
         const std::string& a = args[i];
         if (a == "--json") as_json = true;
         else if ((a == "--variant" || a == "--lang") && i + 1 < args.size()) (a == "--variant" ? variant : lang) = args[++i];
-        else if (!a.empty() && a[0] == '-') throw usage_error("example does not know the option \"" + a + "\".");
+        else if (!a.empty() && a[0] == '-') throw usage_error("example does not know the option \"" + attn::user_text(a) + "\".");
         else if (id.empty()) id = a;
-        else throw usage_error("example takes one id; \"" + a + "\" is one too many.");
+        else throw usage_error("example takes one id; \"" + attn::user_text(a) + "\" is one too many.");
     }
     if (id.empty()) throw usage_error("example needs an id: see `attn examples`.");
-    if (lang != "en" && lang != "zh") throw usage_error("--lang must be en or zh, not \"" + lang + "\".");
+    if (lang != "en" && lang != "zh") throw usage_error("--lang must be en or zh, not \"" + attn::user_text(lang) + "\".");
     if (!as_json) return attn::cli::print_example_table(id, variant, lang);
-    std::cout << attn::example_trace_json(id, variant).dump() << '\n';
+    attn::write_trace_json(std::cout, attn::compute_trace(attn::example_spec(id, variant)),
+                           attn::example_about_json(id, variant));
+    std::cout << '\n';
     return 0;
 }
 
@@ -85,7 +93,7 @@ int main(int argc, char** argv) {
         if (command == "examples") return examples_command(args);
         if (command == "example") return example_command(args);
         if (command == "bench") return attn::cli::run_bench(args);
-        throw usage_error("unknown command \"" + command + "\".");
+        throw usage_error("unknown command \"" + attn::user_text(command) + "\".");
     } catch (const attn::spec_error& e) {
         std::cerr << "attn: " << e.what() << '\n';
         return 2;

@@ -3,6 +3,7 @@
 #include <cmath>
 #include <map>
 
+#include "attn/text.hpp"
 #include "attn/examples_data.hpp"  // generated from core/examples/*.json by cmake/embed_examples.cmake
 
 namespace attn {
@@ -40,7 +41,7 @@ std::vector<std::string> example_ids() {
 const json& example_document(std::string_view id) {
     auto it = documents().find(id);
     if (it == documents().end())
-        throw spec_error("example \"" + std::string(id) + "\" is unknown (known: " + known_ids() + ").");
+        throw spec_error("example \"" + user_text(id) + "\" is unknown (known: " + known_ids() + ").");
     return it->second;
 }
 
@@ -70,7 +71,7 @@ json example_spec_json(std::string_view id, std::string_view variant) {
     std::string list;
     if (doc.contains("variants"))
         for (const json& v : doc["variants"]) list += (list.empty() ? "" : ", ") + v.at("id").get<std::string>();
-    throw spec_error("example \"" + std::string(id) + "\" has no variant \"" + std::string(variant) + "\" (" +
+    throw spec_error("example \"" + user_text(id) + "\" has no variant \"" + user_text(variant) + "\" (" +
                      (list.empty() ? std::string("it has none") : "known: " + list) + ").");
 }
 
@@ -83,12 +84,16 @@ spec example_spec(std::string_view id, std::string_view variant) {
     return it->second;
 }
 
-json example_trace_json(std::string_view id, std::string_view variant) {
-    json out = trace_to_json(compute_trace(example_spec(id, variant)));
+json example_about_json(std::string_view id, std::string_view variant) {
     json about = example_document(id);
     about.erase("spec");
-    out["example"] = std::move(about);
-    out["variant"] = std::string(variant);
+    return {{"example", std::move(about)}, {"variant", std::string(variant)}};
+}
+
+json example_trace_json(std::string_view id, std::string_view variant) {
+    json out = trace_to_json(compute_trace(example_spec(id, variant)));
+    const json about = example_about_json(id, variant);  // items() of a temporary would dangle
+    for (auto it = about.begin(); it != about.end(); ++it) out[it.key()] = *it;
     return out;
 }
 

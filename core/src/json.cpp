@@ -1,11 +1,15 @@
 // Spec <-> JSON. Every refusal is one sentence naming the field, e.g. "x[1] has 3 values but x[0] has 4."
 #include "attn/json.hpp"
 
+#include <charconv>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <limits>
 #include <set>
+#include <vector>
+
+#include "attn/text.hpp"
 
 namespace attn {
 namespace {
@@ -19,7 +23,7 @@ float read_number(const json& j, const std::string& name) {
     const double v = j.get<double>();
     if (!std::isfinite(v)) fail(name + " is not a finite number.");
     if (std::fabs(v) > std::numeric_limits<float>::max())
-        fail(name + " is " + j.dump() + ", outside the float range (±3.4e38).");
+        fail(name + " is " + user_text(j.dump()) + ", outside the float range (±3.4e38).");
     return static_cast<float>(v);
 }
 
@@ -57,9 +61,23 @@ matrix read_matrix(const json& j, const std::string& name) {
     return m;
 }
 
-int read_whole(const json& j, const std::string& name) {
-    const float v = read_number(j, name);
-    if (std::floor(v) != v || std::fabs(v) > 1e9f) fail(name + " is " + j.dump() + " but must be a whole number.");
+/// A whole number in [lo, hi], read from the JSON value itself (not through float, so 16777217
+/// stays 16777217 and 2.00000001 is not taken for 2).
+int read_whole(const json& j, const std::string& name, long long lo, long long hi) {
+    if (!j.is_number()) fail(name + " is " + std::string(j.type_name()) + " but must be a whole number.");
+    const std::string written = user_text(j.dump());
+    if (j.is_number_float()) {
+        const double v = j.get<double>();
+        if (!std::isfinite(v) || std::floor(v) != v) fail(name + " is " + written + " but must be a whole number.");
+        if (v < static_cast<double>(lo) || v > static_cast<double>(hi))
+            fail(name + " is " + written + "; " + (v < lo ? "at least " + std::to_string(lo) : "at most " + std::to_string(hi)) + ".");
+        return static_cast<int>(v);
+    }
+    if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
+        fail(name + " is " + written + "; at most " + std::to_string(hi) + ".");
+    const long long v = j.get<long long>();
+    if (v < lo) fail(name + " is " + written + "; at least " + std::to_string(lo) + ".");
+    if (v > hi) fail(name + " is " + written + "; at most " + std::to_string(hi) + ".");
     return static_cast<int>(v);
 }
 
@@ -78,7 +96,7 @@ void refuse_unknown(const json& j, const std::string& where, const std::set<std:
         if (!known.count(it.key())) {
             std::string list;
             for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-            fail(where + " has an unknown field \"" + it.key() + "\" (known: " + list + ").");
+            fail(where + " has an unknown field \"" + user_text(it.key()) + "\" (known: " + list + ").");
         }
 }
 
@@ -91,7 +109,7 @@ score_kind read_score(const json& j) {
     const std::string s = j.get<std::string>();
     for (score_kind k : {score_kind::dot, score_kind::scaled_dot, score_kind::additive, score_kind::bilinear})
         if (s == to_string(k)) return k;
-    fail("score \"" + s + "\" is unknown: use \"dot\", \"scaled_dot\", \"additive\" or \"bilinear\".");
+    fail("score \"" + user_text(s) + "\" is unknown: use \"dot\", \"scaled_dot\", \"additive\" or \"bilinear\".");
 }
 
 void read_mask(const json& j, spec& s) {
@@ -100,18 +118,25 @@ void read_mask(const json& j, spec& s) {
         const std::string m = j.get<std::string>();
         if (m == "none") s.mask = mask_kind::none;
         else if (m == "causal") s.mask = mask_kind::causal;
-        else fail("mask \"" + m + "\" is unknown: " + choices + ".");
+        else fail("mask \"" + user_text(m) + "\" is unknown: " + choices + ".");
         return;
     }
     if (!j.is_object() || j.size() != 1) fail("mask must be one of these: " + choices + ".");
     if (j.contains("window")) {
         s.mask = mask_kind::window;
-        s.window = read_whole(j["window"], "mask.window");
+        s.window = read_whole(j["window"], "mask.window", 1, static_cast<long long>(max_positions));
     } else if (j.contains("matrix")) {
         s.mask = mask_kind::matrix;
-        s.mask_matrix = read_matrix(j["matrix"], "mask.matrix");
+        const json& m = j["matrix"];
+        s.mask_matrix = read_matrix(m, "mask.matrix");
+        // exactly 0 or 1 as written: 1e-46 would become 0 as a float and silently mean "masked"
+        for (std::size_t i = 0; i < m.size(); ++i)
+            for (std::size_t c = 0; c < m[i].size(); ++c)
+                if (const double v = m[i][c].get<double>(); v != 0.0 && v != 1.0)
+                    fail(at(at("mask.matrix", i), c) + " is " + user_text(m[i][c].dump()) +
+                         " but must be 0 (masked) or 1 (kept).");
     } else {
-        fail("mask has an unknown field \"" + j.begin().key() + "\": " + choices + ".");
+        fail("mask has an unknown field \"" + user_text(j.begin().key()) + "\": " + choices + ".");
     }
 }
 
@@ -121,7 +146,7 @@ void read_positional(const json& j, spec& s) {
         const std::string p = j.get<std::string>();
         if (p == "none") s.positional = positional_kind::none;
         else if (p == "sinusoidal") s.positional = positional_kind::sinusoidal;
-        else fail("positional \"" + p + "\" is unknown: " + choices + ".");
+        else fail("positional \"" + user_text(p) + "\" is unknown: " + choices + ".");
         return;
     }
     if (!j.is_object() || j.size() != 1 || !j.contains("learned")) fail("positional must be one of these: " + choices + ".");
@@ -155,6 +180,84 @@ json vector_json(const vector& v) {
     for (float f : v) out.push_back(shortest_decimal(f));
     return out;
 }
+
+
+/// Checks the limits of attn/limits.hpp while nlohmann parses, so a hostile text is refused
+/// before its tree is built: nesting, array and object sizes, string sizes, the number of
+/// values, and fields given twice (which the tree would silently collapse to the last one).
+class parse_guard {
+public:
+    using callback_t = json::parser_callback_t;
+
+    callback_t callback() {
+        return [this](int, json::parse_event_t event, json& parsed) {
+            switch (event) {
+                case json::parse_event_t::object_start: enter(true); break;
+                case json::parse_event_t::array_start: enter(false); break;
+                case json::parse_event_t::object_end:
+                case json::parse_event_t::array_end: frames_.pop_back(); break;
+                case json::parse_event_t::key: add_key(parsed.get_ref<const std::string&>()); break;
+                case json::parse_event_t::value: add_value(parsed); break;
+            }
+            return true;
+        };
+    }
+
+private:
+    struct frame {
+        bool object;
+        std::size_t count = 0;            // entries so far (array) or fields so far (object)
+        std::vector<std::string> keys;    // the object's fields so far (at most max_object_fields)
+    };
+
+    /// "weights.wq[3]": where the parser is, for the sentence (built only when refusing); the
+    /// first `depth` frames only, so path(frames_.size() - 1) names the innermost array or object.
+    std::string path(std::size_t depth) const {
+        std::string out;
+        for (std::size_t i = 0; i < depth; ++i) {
+            const frame& f = frames_[i];
+            if (f.object && !f.keys.empty()) out += (out.empty() ? "" : ".") + user_text(f.keys.back());
+            else if (!f.object && f.count > 0) out += "[" + std::to_string(f.count - 1) + "]";
+        }
+        return out.empty() ? "the spec" : out;
+    }
+
+    void count_value() {
+        if (++values_ > max_spec_values)
+            fail("the spec holds more than " + std::to_string(max_spec_values) + " values, over the limit.");
+        if (frames_.empty() || frames_.back().object) return;
+        if (++frames_.back().count > max_array_length)
+            fail(path(frames_.size() - 1) + " has more than " + std::to_string(max_array_length) + " entries, over the limit of " +
+                 std::to_string(max_array_length) + " (positions, rows or columns).");
+    }
+
+    void enter(bool object) {
+        count_value();  // a nested array or object is an entry of its parent
+        if (frames_.size() >= max_nesting)
+            fail(path(frames_.size()) + " nests arrays and objects more than " + std::to_string(max_nesting) + " levels deep.");
+        frames_.push_back(frame{object, 0, {}});
+    }
+
+    void add_key(const std::string& key) {
+        frame& f = frames_.back();
+        for (const std::string& k : f.keys)
+            if (k == key) fail(path(frames_.size() - 1) + " has the field \"" + user_text(key) + "\" twice: give each field once.");
+        if (f.keys.size() >= max_object_fields)
+            fail(path(frames_.size() - 1) + " has more than " + std::to_string(max_object_fields) + " fields.");
+        f.keys.push_back(key);
+    }
+
+    void add_value(const json& v) {
+        if (v.is_structured()) return;  // its end was counted at its start
+        count_value();
+        if (v.is_string() && v.get_ref<const std::string&>().size() > max_string_bytes)
+            fail(path(frames_.size()) + " is a text of " + std::to_string(v.get_ref<const std::string&>().size()) +
+                 " bytes, over the limit of " + std::to_string(max_string_bytes) + ".");
+    }
+
+    std::vector<frame> frames_;
+    std::size_t values_ = 0;
+};
 
 }  // namespace
 
@@ -200,6 +303,11 @@ spec spec_from_json(const json& j) {
     }
     if (j.contains("weights")) read_weights(j["weights"], s);
     if (j.contains("score")) s.score = read_score(j["score"]);
+    // parameters of a score the spec does not use are a mistake (a typo in score, or a leftover)
+    for (const char* params : {"additive", "bilinear"})
+        if (j.contains(params) && std::string(params) != to_string(s.score))
+            fail(std::string(params) + " is given but score is \"" + to_string(s.score) + "\": remove " + params +
+                 ", or set score to \"" + params + "\".");
     if (j.contains("additive")) {
         const json& a = j["additive"];
         require_object(a, "additive");
@@ -214,7 +322,7 @@ spec spec_from_json(const json& j) {
         refuse_unknown(b, "bilinear", {"w"});
         if (b.contains("w")) s.bilinear = read_matrix(b["w"], "bilinear.w");
     }
-    if (j.contains("heads")) s.heads = read_whole(j["heads"], "heads");
+    if (j.contains("heads")) s.heads = read_whole(j["heads"], "heads", 1, static_cast<long long>(max_heads));
     if (j.contains("mask")) read_mask(j["mask"], s);
     if (j.contains("mask_value")) s.mask_value = read_number(j["mask_value"], "mask_value");
     if (j.contains("positional")) read_positional(j["positional"], s);
@@ -222,19 +330,29 @@ spec spec_from_json(const json& j) {
     return s;
 }
 
-spec parse_spec(std::string_view text) {
-    json j;
+json parse_spec_json(std::string_view text) {
+    if (text.size() > max_spec_bytes)
+        fail("the spec text is longer than the limit of " + std::to_string(max_spec_bytes >> 20) + " MiB.");
+    parse_guard guard;
     try {
-        j = json::parse(text.begin(), text.end());
+        return json::parse(text.begin(), text.end(), guard.callback());
     } catch (const nlohmann::json::exception& e) {
-        // parse_error names the byte, out_of_range a number too large for a double;
-        // keep nlohmann's detail, without its "[json.exception...]" prefix, after our sentence
+        // parse_error names the byte, out_of_range a number too large for a double; keep nlohmann's
+        // detail without its "[json.exception...]" prefix, cut short and made valid UTF-8 (it can
+        // quote the raw bytes it stopped at)
         std::string what = e.what();
         const auto bracket = what.find("] ");
-        fail("the spec is not valid JSON (" + (bracket == std::string::npos ? what : what.substr(bracket + 2)) + ").");
+        if (bracket != std::string::npos) what = what.substr(bracket + 2);
+        const std::string read = "last read: '";  // the user's bytes sit between these quotes
+        const auto from = what.find(read), to = what.rfind('\'');
+        if (from != std::string::npos && to > from + read.size())
+            what = what.substr(0, from + read.size()) + user_text(what.substr(from + read.size(), to - from - read.size())) +
+                   what.substr(to);
+        fail("the spec is not valid JSON (" + user_text(what, 4 * max_quoted_chars) + ").");
     }
-    return spec_from_json(j);
 }
+
+spec parse_spec(std::string_view text) { return spec_from_json(parse_spec_json(text)); }
 
 json spec_to_json(const spec& s) {
     json j;
@@ -269,26 +387,78 @@ json spec_to_json(const spec& s) {
     return j;
 }
 
+namespace {
+
+/// The shortest decimal that reads back as f. libstdc++ has float std::to_chars (Ryu), several
+/// times faster than the double route and what a trace of millions of numbers spends its time on;
+/// Emscripten's libc++ has none, so elsewhere the number is written as dump() writes it.
+char* write_float(char* first, char* last, float f) {
+#if defined(__GLIBCXX__) && defined(__cpp_lib_to_chars)
+    return std::to_chars(first, last, f).ptr;
+#else
+    return nlohmann::detail::to_chars(first, last, shortest_decimal(f));
+#endif
+}
+
+/// A stage's fields but its data: the one definition both trace writers use.
+json stage_header(const stage_view& v, const spec& s) {
+    const bilingual title = stage_title(v.id), explain = stage_explanation(v.id);
+    return {{"id", stage_name(v.id)},
+            {"title", title.en},
+            {"title_zh", title.zh},
+            {"formula", stage_formula(v.id, s)},
+            {"explain", {{"en", explain.en}, {"zh", explain.zh}}},
+            {"shape", v.shape}};
+}
+
+/// The fields after "stages": the mask and the rows that see no key.
+json trace_tail(const trace& t) {
+    json tail = json::object();
+    if (t.mask) {
+        const std::vector<std::size_t> shape(t.mask->shape().begin(), t.mask->shape().end());
+        tail["mask"] = {{"shape", shape}, {"data", std::vector<int>(t.mask->begin(), t.mask->end())}};
+        tail["empty_rows"] = t.empty_rows;
+    }
+    return tail;
+}
+
+}  // namespace
+
 json trace_to_json(const trace& t) {
     json stages = json::array();
     for (const stage_view& v : t.stages()) {
-        json data = json::array();
+        json stage = stage_header(v, t.spec), data = json::array();
         for (std::size_t i = 0; i < v.size; ++i) data.push_back(shortest_decimal(v.data[i]));
-        const bilingual title = stage_title(v.id), explain = stage_explanation(v.id);
-        stages.push_back({{"id", stage_name(v.id)},
-                          {"title", title.en},
-                          {"title_zh", title.zh},
-                          {"formula", stage_formula(v.id, t.spec)},
-                          {"explain", {{"en", explain.en}, {"zh", explain.zh}}},
-                          {"shape", v.shape},
-                          {"data", std::move(data)}});
+        stage["data"] = std::move(data);
+        stages.push_back(std::move(stage));
     }
     json out = {{"spec", spec_to_json(t.spec)}, {"stages", std::move(stages)}};
-    if (t.mask) {
-        const std::vector<std::size_t> shape(t.mask->shape().begin(), t.mask->shape().end());
-        out["mask"] = {{"shape", shape}, {"data", std::vector<int>(t.mask->begin(), t.mask->end())}};
-    }
+    const json tail = trace_tail(t);  // items() of a temporary would dangle
+    for (auto it = tail.begin(); it != tail.end(); ++it) out[it.key()] = *it;
     return out;
+}
+
+void write_trace_json(std::ostream& out, const trace& t, const json& extra) {
+    out << "{\"spec\":" << spec_to_json(t.spec).dump() << ",\"stages\":[";
+    char number[64];
+    bool first_stage = true;
+    for (const stage_view& v : t.stages()) {
+        std::string header = stage_header(v, t.spec).dump();
+        header.pop_back();  // the closing brace: "data" follows
+        out << (first_stage ? "" : ",") << header << ",\"data\":[";
+        first_stage = false;
+        for (std::size_t i = 0; i < v.size; ++i) {
+            if (i) out.put(',');
+            const char* end = write_float(number, number + sizeof number, v.data[i]);
+            out.write(number, end - number);
+        }
+        out << "]}";
+    }
+    out << ']';
+    const json tail = trace_tail(t);
+    for (const json* fields : {&tail, &extra})
+        for (auto it = fields->begin(); it != fields->end(); ++it) out << ',' << json(it.key()).dump() << ':' << it->dump();
+    out << '}';
 }
 
 }  // namespace attn

@@ -1,5 +1,10 @@
 #include "attn/mask.hpp"
 
+#include <limits>
+
+#include <xtensor/xoperation.hpp>
+#include <xtensor/xview.hpp>
+
 namespace attn {
 
 xt::xtensor<std::uint8_t, 2> mask_keep(const spec& s) {
@@ -26,6 +31,26 @@ tensor3 apply_mask(const tensor3& scores, const xt::xtensor<std::uint8_t, 2>& ke
         for (std::size_t i = 0; i < n_q; ++i)
             for (std::size_t j = 0; j < n_k; ++j)
                 if (!keep(i, j)) out(h, i, j) = mask_value;
+    return out;
+}
+
+std::vector<std::size_t> rows_without_keys(const xt::xtensor<std::uint8_t, 2>& keep) {
+    std::vector<std::size_t> rows;
+    for (std::size_t i = 0; i < keep.shape(0); ++i)
+        if (xt::all(xt::equal(xt::view(keep, i, xt::all()), std::uint8_t{0}))) rows.push_back(i);
+    return rows;
+}
+
+tensor3 softmax_input(const tensor3& masked, const xt::xtensor<std::uint8_t, 2>& keep) {
+    const std::size_t heads = masked.shape(0), n_q = masked.shape(1), n_k = masked.shape(2);
+    const float hidden = -std::numeric_limits<float>::infinity();
+    tensor3 out = masked;
+    for (std::size_t i = 0; i < n_q; ++i) {
+        if (xt::all(xt::equal(xt::view(keep, i, xt::all()), std::uint8_t{0}))) continue;  // uniform row
+        for (std::size_t h = 0; h < heads; ++h)
+            for (std::size_t j = 0; j < n_k; ++j)
+                if (!keep(i, j)) out(h, i, j) = hidden;
+    }
     return out;
 }
 

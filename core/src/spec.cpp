@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 
 namespace attn {
 namespace {
@@ -11,6 +12,17 @@ namespace {
 
 std::string shape_text(std::size_t rows, std::size_t cols) {
     return std::to_string(rows) + " × " + std::to_string(cols);
+}
+
+std::string mebibytes(std::uint64_t bytes) {
+    return std::to_string((bytes + (std::uint64_t{1} << 20) - 1) >> 20) + " MiB";
+}
+
+/// 1.5e9 rather than 1500000000: the budget's figures are read, not counted digit by digit.
+std::string approx(std::uint64_t n) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, n < 100000 ? "%.0f" : "%.2g", static_cast<double>(n));
+    return buf;
 }
 
 void require_finite(const xt::xtensor<float, 2>& m, const std::string& name) {
@@ -58,7 +70,29 @@ std::uint64_t trace_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::
     return (per_position + quadratic) * sizeof(float);
 }
 
-void validate(const spec& s) {
+std::uint64_t multiply_adds(const spec& s) {
+    const std::uint64_t n_q = s.n_q(), n_k = s.n_k(), d = s.d_model(), h = static_cast<std::uint64_t>(s.heads);
+    const std::uint64_t d_h = d / h;
+    std::uint64_t total = 0;
+    for (const projection* p : {&s.wq, &s.wo}) total += p->w ? n_q * d * d : 0;
+    for (const projection* p : {&s.wk, &s.wv}) total += p->w ? n_k * d * d : 0;
+    total += n_q * n_k * d;      // q·kᵀ over all heads (additive: v·tanh(…), below)
+    total += 3 * h * n_q * n_k;  // mask, softmax's exp and divide
+    total += n_q * n_k * d;      // α·V over all heads
+    if (s.score == score_kind::bilinear) total += n_q * d_h * d_h * h;
+    if (s.score == score_kind::additive && s.additive.v) {
+        const std::uint64_t d_a = s.additive.v->size();
+        total += (n_q + n_k) * d_h * d_a * h + h * n_q * n_k * d_a;
+    }
+    return total;
+}
+
+std::uint64_t tanh_calls(const spec& s) {
+    if (s.score != score_kind::additive || !s.additive.v) return 0;
+    return static_cast<std::uint64_t>(s.heads) * s.n_q() * s.n_k() * s.additive.v->size();
+}
+
+void validate(const spec& s, const budget& b) {
     // pass 1: inputs, their sizes and the limits, before anything else is looked at
     if (s.x.shape(0) == 0 || s.x.shape(1) == 0) fail("x is empty: it needs at least one row of at least one number.");
     const std::size_t d = s.d_model(), n_q = s.n_q(), n_k = s.n_k();
@@ -77,13 +111,15 @@ void validate(const spec& s) {
         require_finite(*s.memory, "memory");
     }
     if (s.heads < 1) fail("heads is " + std::to_string(s.heads) + " but must be at least 1.");
+    if (static_cast<std::size_t>(s.heads) > max_heads)
+        fail("heads is " + std::to_string(s.heads) + "; at most " + std::to_string(max_heads) + ".");
     if (d % static_cast<std::size_t>(s.heads) != 0)
         fail("heads is " + std::to_string(s.heads) + " but d_model " + std::to_string(d) + " is not divisible by it.");
     const std::uint64_t bytes = trace_bytes(n_q, n_k, d, static_cast<std::size_t>(s.heads));
-    if (bytes > max_trace_bytes)
-        fail("the trace for n_q " + std::to_string(n_q) + ", n_k " + std::to_string(n_k) + " and " +
-             std::to_string(s.heads) + " heads would need " + std::to_string(bytes >> 20) + " MiB, over the limit of " +
-             std::to_string(max_trace_bytes >> 20) + " MiB: use fewer positions or heads.");
+    if (bytes > b.trace_bytes)
+        fail("the trace for n_q " + std::to_string(n_q) + ", n_k " + std::to_string(n_k) + ", d_model " +
+             std::to_string(d) + " and " + std::to_string(s.heads) + " heads would need " + mebibytes(bytes) +
+             ", over " + b.who + " of " + mebibytes(b.trace_bytes) + ": use fewer positions or heads.");
 
     // pass 2: labels
     if (!s.query_tokens.empty() && s.query_tokens.size() != n_q)
@@ -98,7 +134,7 @@ void validate(const spec& s) {
     check_projection(s.wo, "wo", "bo", d);
     if (s.wo.b && !s.wo.w) fail("weights.bo is given without weights.wo: the output projection needs wo.");
 
-    // pass 4: score function parameters (checked whenever given, needed only by their score)
+    // pass 4: score function parameters, given only with the score that uses them
     const std::size_t d_h = s.d_head();
     const std::string head_why = "d_head is " + std::to_string(d_h);
     if (s.score == score_kind::additive) {
@@ -106,11 +142,21 @@ void validate(const spec& s) {
         if (!s.additive.w2) fail("score is \"additive\" but additive.w2 is missing.");
         if (!s.additive.v) fail("score is \"additive\" but additive.v is missing.");
     }
-    if (s.additive.w1 || s.additive.w2 || s.additive.v) {
+    const bool has_additive = s.additive.w1 || s.additive.w2 || s.additive.v;
+    if (has_additive && s.score != score_kind::additive)
+        fail(std::string("additive is given but score is \"") + to_string(s.score) +
+             "\": remove additive, or set score to \"additive\".");
+    if (s.bilinear && s.score != score_kind::bilinear)
+        fail(std::string("bilinear is given but score is \"") + to_string(s.score) +
+             "\": remove bilinear, or set score to \"bilinear\".");
+    if (has_additive) {
         if (!s.additive.w1 || !s.additive.w2 || !s.additive.v)
             fail("additive needs all of w1, w2 and v.");
         const std::size_t d_a = s.additive.v->size();
         if (d_a == 0) fail("additive.v is empty: it needs at least one value.");
+        if (d_a > max_additive_width)
+            fail("additive.v has " + std::to_string(d_a) + " values; the additive width d_a is at most " +
+                 std::to_string(max_additive_width) + ".");
         require_shape(*s.additive.w1, d_h, d_a, "additive.w1", head_why + " and additive.v has " + std::to_string(d_a) + " values");
         require_shape(*s.additive.w2, d_h, d_a, "additive.w2", head_why + " and additive.v has " + std::to_string(d_a) + " values");
         require_finite(*s.additive.v, "additive.v");
@@ -121,6 +167,8 @@ void validate(const spec& s) {
     // pass 5: mask
     if (s.mask == mask_kind::window && s.window < 1)
         fail("mask.window is " + std::to_string(s.window) + " but must be at least 1.");
+    if (s.mask == mask_kind::window && static_cast<std::size_t>(s.window) > max_positions)
+        fail("mask.window is " + std::to_string(s.window) + "; at most " + std::to_string(max_positions) + ".");
     if (s.mask == mask_kind::matrix) {
         require_shape(s.mask_matrix, n_q, n_k, "mask.matrix", "n_q × n_k");
         for (std::size_t i = 0; i < n_q; ++i)
@@ -130,10 +178,15 @@ void validate(const spec& s) {
                          "] must be 0 (masked) or 1 (kept).");
     }
     if (!std::isfinite(s.mask_value)) fail("mask_value is not a finite number.");
+    // a positive mask_value would hand the masked keys the weight instead of taking it away
+    if (!(s.mask_value < 0.0f)) fail("mask_value must be negative (seed 000 uses -1e9).");
 
     // pass 6: positional encoding
     if (s.positional == positional_kind::learned) {
         const std::size_t n = std::max(n_q, n_k);
+        if (s.learned.shape(0) > max_positions)
+            fail("positional.learned has " + std::to_string(s.learned.shape(0)) + " rows; at most " +
+                 std::to_string(max_positions) + ", one per position.");
         if (s.learned.shape(0) < n)
             fail("positional.learned has " + std::to_string(s.learned.shape(0)) + " rows but needs at least " +
                  std::to_string(n) + ", one per position.");
@@ -142,6 +195,15 @@ void validate(const spec& s) {
                  std::to_string(d) + ".");
         require_finite(s.learned, "positional.learned");
     }
+
+    // pass 7: the work, now that every size is known
+    const std::uint64_t work = multiply_adds(s), tanhs = tanh_calls(s);
+    if (tanhs > b.tanh_calls)
+        fail("the additive score would evaluate tanh " + approx(tanhs) + " times (heads · n_q · n_k · d_a), over " +
+             b.who + " of " + approx(b.tanh_calls) + ": use fewer positions or a narrower additive.v.");
+    if (work > b.multiply_adds)
+        fail("this spec needs about " + approx(work) + " multiply-adds, over " + b.who + " of " +
+             approx(b.multiply_adds) + ": use fewer positions or a smaller d_model.");
 }
 
 const char* to_string(score_kind k) {

@@ -59,10 +59,11 @@ trace compute_trace(const spec& s, const kernel_set& kernels) {
     if (s.mask != mask_kind::none) {
         t.mask = mask_keep(s);
         t.masked = apply_mask(before_mask, *t.mask, s.mask_value);
+        t.empty_rows = rows_without_keys(*t.mask);
     }
 
-    // pass 4: softmax in its visible sub-steps
-    softmax_steps sm = softmax(t.masked ? *t.masked : before_mask, kernels);
+    // pass 4: softmax in its visible sub-steps; a masked key never wins (see softmax_input)
+    softmax_steps sm = softmax(t.masked ? softmax_input(*t.masked, *t.mask) : before_mask, kernels);
     t.row_max = std::move(sm.row_max);
     t.exp = std::move(sm.exp);
     t.row_sum = std::move(sm.row_sum);

@@ -6,55 +6,21 @@ import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync, copyFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { after, before, test } from 'node:test';
+import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { createAttention } from '../../web/src/node.js';
 import { cell } from '../../web/src/stepper/format.js';
 import { imageStats, launchChromium, nativeTrace, repo, serveStatic } from '../node/helpers.mjs';
+import { artifacts, browserSession, shown, site } from './session.mjs';
 
-const site = path.join(repo, 'site');
-const artifacts = path.join(repo, 'build/test-artifacts');
-let browser, server, a;
-const problems = []; // console errors and page errors, from every page of every test
+const session = browserSession();
+const { open, problems } = session;
+let a;
 
 before(async () => {
-  mkdirSync(artifacts, { recursive: true });
   a = await createAttention();
-  server = await serveStatic(site);
-  browser = await launchChromium();
 });
-
-after(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-async function open(url, { reducedMotion } = {}) {
-  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  if (reducedMotion) await page.emulateMedia({ reducedMotion: 'reduce' });
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(`${url}: ${m.text()}`); });
-  page.on('pageerror', (e) => problems.push(`${url}: ${e.message}`));
-  await page.goto(url.startsWith('file:') || url.startsWith('http') ? url : server.url + url);
-  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
-  return page;
-}
-
-/** What the (first) stepper shows: stage id, title, the result matrix's cells, the caption. */
-function shown(page, index = 0) {
-  return page.evaluate((k) => {
-    const el = document.querySelectorAll('attention-stepper')[k];
-    const root = el.shadowRoot;
-    const result = root.querySelector('figure.role-result');
-    return {
-      stage: el.stageId,
-      title: root.querySelector('.stage-title')?.textContent,
-      label: result.querySelector('.label').textContent,
-      cells: [...result.querySelectorAll('td.cell')].map((td) => ({ i: +td.dataset.i, j: +td.dataset.j, text: td.textContent, value: +td.dataset.value, hidden: td.classList.contains('hidden') })),
-      caption: root.querySelector('.caption')?.textContent,
-    };
-  }, index);
-}
 
 /** The value the page should show at (i, j) of a stage: q/k/v whole (heads side by side), head h of other per-head stages. */
 function expected(stage, spec, i, j, h = 0) {
@@ -88,7 +54,7 @@ test('every example, every stage: the numbers shown are the trace\'s, and the na
       await page.keyboard.press('ArrowRight');
     }
     if (id === 'multi-head') { // the second head of a per-head stage
-      await page.goto(`${server.url}index.html?example=multi-head&stage=weights&head=2`);
+      await page.goto(`${session.server.url}index.html?example=multi-head&stage=weights&head=2`);
       await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
       const w = trace.stages.find((s) => s.id === 'weights');
       for (const c of (await shown(page)).cells) assert.equal(c.value, expected(w, trace.spec, c.i, c.j, 1));
@@ -135,7 +101,7 @@ test('the URL holds the whole state: example, variant, stage, language, head and
   const input = root.locator('input[data-field="x"][data-i="0"][data-j="1"]');
   await input.fill('2.5');
   await input.press('Enter');
-  await page.waitForFunction(() => location.search.includes('spec='));
+  await page.waitForFunction(() => location.hash.startsWith('#spec=z.'));
   const before = await shown(page);
   const link = page.url();
   const again = await open(link);
@@ -222,7 +188,7 @@ test('a plain blog page with hostile CSS and two embeds renders both, sharing on
 </body></html>`);
   const blog = await serveStatic(dir);
   t.after(() => blog.close());
-  const page = await browser.newPage({ viewport: { width: 1000, height: 1400 } });
+  const page = await session.browser.newPage({ viewport: { width: 1000, height: 1400 } });
   await page.addInitScript(() => {
     window.__instantiations = 0;
     for (const name of ['instantiate', 'instantiateStreaming']) {
@@ -343,10 +309,10 @@ test('the language follows the reader\'s browser unless the page says otherwise'
   const zhBrowser = await launchChromium({ locale: 'zh-CN' });
   t.after(() => zhBrowser.close());
   const page = await zhBrowser.newPage();
-  await page.goto(`${server.url}index.html?example=numpy-3x4&stage=weights`);
+  await page.goto(`${session.server.url}index.html?example=numpy-3x4&stage=weights`);
   await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.stage-title'));
   assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.stage-title').textContent), '注意力权重 α');
-  await page.goto(`${server.url}index.html?example=numpy-3x4&stage=weights&lang=en`);
+  await page.goto(`${session.server.url}index.html?example=numpy-3x4&stage=weights&lang=en`);
   await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.stage-title'));
   assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.stage-title').textContent), 'Attention weights α');
   const english = await open('embed.html?example=numpy-3x4&stage=weights'); // the default browser here is en-US

@@ -5,10 +5,12 @@ usage: /usr/bin/python3 test_cli.py path/to/attn
 """
 import json
 import os
+import random
 import resource
 import subprocess
 import sys
 import tempfile
+import time
 import unittest
 
 ATTN = None
@@ -41,11 +43,11 @@ class Refusals(unittest.TestCase):
             "empty x": ('{"x": []}', "x is empty"),
             "no x": ('{}', 'no "x"'),
             "heads do not divide": ('{"x": [[1, 2, 3]], "heads": 2}', "not divisible"),
-            "heads zero": ('{"x": [[1, 2]], "heads": 0}', "heads is 0 but must be at least 1"),
+            "heads zero": ('{"x": [[1, 2]], "heads": 0}', "heads is 0; at least 1."),
             "heads negative": ('{"x": [[1, 2]], "heads": -1}', "heads is -1"),
             "unknown score": ('{"x": [[1, 2]], "score": "cosine"}', 'score "cosine" is unknown'),
             "unknown mask": ('{"x": [[1, 2]], "mask": "diagonal"}', 'mask "diagonal" is unknown'),
-            "window below 1": ('{"x": [[1, 2]], "mask": {"window": 0}}', "mask.window is 0 but must be at least 1"),
+            "window below 1": ('{"x": [[1, 2]], "mask": {"window": 0}}', "mask.window is 0; at least 1."),
             "not JSON": ('x = [[1]]', "not valid JSON"),
             "empty input": ('', "not valid JSON"),
             "additive without params": ('{"x": [[1, 2]], "score": "additive"}', "additive.w1 is missing"),
@@ -58,10 +60,10 @@ class Refusals(unittest.TestCase):
     def test_too_large_is_refused_before_allocating(self):
         # 4097 positions: over the documented limit of 4096
         rows = json.dumps({"x": [[0.5]] * 4097})
-        self.refused(rows, "x has 4097 rows, over the limit of 4096 positions")
-        # 2048 positions × 8 heads: 5 stages × 8 × 2048² floats = 640 MiB, over the 256 MiB limit
+        self.refused(rows, "x has more than 4096 entries, over the limit of 4096 (positions, rows or columns).")
+        # 2048 positions × 8 heads: 5 stages × 8 × 2048² floats = 640 MiB, over the 64 MiB limit
         before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-        self.refused(json.dumps({"x": [[0.1] * 8] * 2048, "heads": 8}), "over the limit of 256 MiB")
+        self.refused(json.dumps({"x": [[0.1] * 8] * 2048, "heads": 8}), "over the limit of 64 MiB")
         peak_kib = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
         self.assertLess(max(before, peak_kib), 200 * 1024, "the refusal must come before the n² stages are allocated")
 
@@ -79,6 +81,48 @@ class Refusals(unittest.TestCase):
                 self.assertEqual(done.returncode, 2, done.stderr)
                 self.assertEqual(done.stdout, b"")
                 self.assertIn(names, done.stderr.decode())
+
+
+class Largest(unittest.TestCase):
+    """The largest specs the documented limits accept finish in bounded time and memory, their
+    JSON output included (docs/limits.md: seconds and well under 512 MiB on a 2-core machine)."""
+
+    def run_measured(self, spec_text):
+        with tempfile.TemporaryFile() as out:
+            started = time.monotonic()
+            child = subprocess.Popen([ATTN, "trace", "-"], stdin=subprocess.PIPE, stdout=out, stderr=subprocess.PIPE)
+            child.stdin.write(spec_text.encode())
+            child.stdin.close()
+            _, status, usage = os.wait4(child.pid, 0)  # this child's own peak memory, not all children's
+            seconds = time.monotonic() - started
+            child.returncode = os.waitstatus_to_exitcode(status)
+            err = child.stderr.read()
+            child.stderr.close()
+            out.seek(0, os.SEEK_END)
+            return child.returncode, seconds, usage.ru_maxrss / 1024, out.tell(), err
+
+    def test_largest_accepted_specs(self):
+        rng = random.Random(15)
+        value = lambda: round(rng.uniform(-1, 1), 3)
+        cases = {
+            # 9·n·d + 5·n² floats just under the 64 MiB trace budget
+            "trace budget (n 1800, d 1)": {"x": [[value()] for _ in range(1800)]},
+            # 2^21 values at most: x 700 × 1024 and a 1024 × 1024 W_q, 1.7e9 multiply-adds
+            "values and work (700 × 1024, wq)": {"x": [[value() for _ in range(1024)] for _ in range(700)],
+                                                 "weights": {"wq": [[round(value() / 32, 4) for _ in range(1024)] for _ in range(1024)]}},
+            # 180² · 1024 tanh, just under the 2^25 budget
+            "tanh budget (n 180, d_a 1024)": {"x": [[value()] for _ in range(180)], "score": "additive",
+                                              "additive": {"w1": [[value() for _ in range(1024)]],
+                                                           "w2": [[value() for _ in range(1024)]],
+                                                           "v": [value() for _ in range(1024)]}},
+        }
+        for what, spec in cases.items():
+            with self.subTest(what):
+                code, seconds, peak_mib, out_bytes, err = self.run_measured(json.dumps(spec))
+                print(f"\n  {what}: {seconds:.2f} s, peak {peak_mib:.0f} MiB, {out_bytes / 2**20:.0f} MiB of JSON", end="")
+                self.assertEqual(code, 0, err)
+                self.assertLess(peak_mib, 512)
+                self.assertLess(seconds, 30, "a hang, not a speed goal: the benchmark measures speed")
 
 
 class Commands(unittest.TestCase):

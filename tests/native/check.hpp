@@ -1,4 +1,5 @@
-// Comparisons that say what differs: the first differing value and the largest difference.
+// Test helpers: comparisons that say what differs (the first differing value and the largest
+// difference), and the sentence a refused spec gets.
 #pragma once
 
 #include <cmath>
@@ -9,7 +10,20 @@
 
 #include <doctest/doctest.h>
 
+#include "attn/json.hpp"
+#include "attn/trace.hpp"
+
 namespace attn_test {
+
+/// @brief The sentence parsing and tracing text throws, or "" when the spec is accepted.
+inline std::string refusal(const std::string& text) {
+    try {
+        attn::compute_trace(attn::parse_spec(text));
+    } catch (const attn::spec_error& e) {
+        return e.what();
+    }
+    return "";
+}
 
 /// @brief Fails the test unless |a[i] - b[i]| <= tol for every i, printing the first miss and the max difference.
 inline void check_close(const float* a, const float* b, std::size_t n, double tol, const std::string& what) {

@@ -11,15 +11,7 @@
 
 namespace {
 
-/// The sentence parse_spec throws for text, or "" when it accepts it.
-std::string refusal(const std::string& text) {
-    try {
-        attn::compute_trace(attn::parse_spec(text));
-    } catch (const attn::spec_error& e) {
-        return e.what();
-    }
-    return "";
-}
+using attn_test::refusal;
 
 struct bad_case {
     const char* what;
@@ -40,7 +32,7 @@ const bad_case bad_cases[] = {
     {"float overflow", R"({"x": [[1, 1e39]]})", "x[0][1] is 1e+39, outside the float range"},
     {"double overflow", R"({"x": [[1, 1e999]]})", "number overflow parsing '1e999'"},
     {"memory width", R"({"x": [[1, 2]], "memory": [[1, 2, 3]]})", "memory rows have 3 values but x rows have 2"},
-    {"heads zero", R"({"x": [[1, 2]], "heads": 0})", "heads is 0 but must be at least 1"},
+    {"heads zero", R"({"x": [[1, 2]], "heads": 0})", "heads is 0; at least 1."},
     {"heads negative", R"({"x": [[1, 2]], "heads": -2})", "heads is -2"},
     {"heads fraction", R"({"x": [[1, 2]], "heads": 1.5})", "heads is 1.5 but must be a whole number"},
     {"heads divide", R"({"x": [[1, 2, 3]], "heads": 2})", "d_model 3 is not divisible"},
@@ -48,7 +40,7 @@ const bad_case bad_cases[] = {
     {"unknown mask", R"({"x": [[1, 2]], "mask": "future"})", "mask \"future\" is unknown"},
     {"window zero", R"({"x": [[1, 2]], "mask": {"window": 0}})", "mask.window is 0"},
     {"mask matrix shape", R"({"x": [[1, 2], [3, 4]], "mask": {"matrix": [[1, 0]]}})", "mask.matrix is 1 × 2 but must be 2 × 2"},
-    {"mask matrix value", R"({"x": [[1, 2]], "mask": {"matrix": [[0.5]]}})", "mask.matrix[0][0] must be 0"},
+    {"mask matrix value", R"({"x": [[1, 2]], "mask": {"matrix": [[0.5]]}})", "mask.matrix[0][0] is 0.5 but must be 0 (masked) or 1 (kept)."},
     {"unknown positional", R"({"x": [[1, 2]], "positional": "rotary"})", "positional \"rotary\" is unknown"},
     {"learned too short", R"({"x": [[1, 2], [3, 4]], "positional": {"learned": [[0, 0]]}})", "positional.learned has 1 rows but needs at least 2"},
     {"wq shape", R"({"x": [[1, 2]], "weights": {"wq": [[1, 0, 0], [0, 1, 0]]}})", "weights.wq is 2 × 3 but must be 2 × 2"},
@@ -59,7 +51,7 @@ const bad_case bad_cases[] = {
     {"additive missing", R"({"x": [[1, 2]], "score": "additive"})", "additive.w1 is missing"},
     {"additive shape", R"({"x": [[1, 2]], "score": "additive", "additive": {"w1": [[1], [1]], "w2": [[1]], "v": [1]}})", "additive.w2 is 1 × 1 but must be 2 × 1"},
     {"bilinear missing", R"({"x": [[1, 2]], "score": "bilinear"})", "bilinear.w is missing"},
-    {"bilinear shape", R"({"x": [[1, 2]], "heads": 2, "bilinear": {"w": [[1, 0], [0, 1]]}})", "bilinear.w is 2 × 2 but must be 1 × 1"},
+    {"bilinear shape", R"({"x": [[1, 2]], "heads": 2, "score": "bilinear", "bilinear": {"w": [[1, 0], [0, 1]]}})", "bilinear.w is 2 × 2 but must be 1 × 1"},
     {"token count", R"({"x": [[1, 2]], "tokens": {"query": ["a", "b"]}})", "tokens.query has 2 labels but x has 1 rows"},
     {"token type", R"({"x": [[1, 2]], "tokens": {"query": [3]}})", "tokens.query[0] is number but must be a string"},
     {"mask_value string", R"({"x": [[1, 2]], "mask_value": "-inf"})", "mask_value is string"},
@@ -88,14 +80,14 @@ TEST_CASE("spec.limits: a trace over the memory limit is refused before it is co
         attn::validate(s);
         FAIL("validate accepted a 2.5 GiB trace");
     } catch (const attn::spec_error& e) {
-        CHECK(std::string(e.what()).find("over the limit of 256 MiB") != std::string::npos);
+        CHECK(std::string(e.what()).find("over the limit of 64 MiB") != std::string::npos);
     }
     s.x = attn::matrix::from_shape({attn::max_positions + 1, 2});
     s.x.fill(1.0f);
     s.heads = 1;
     CHECK_THROWS_WITH_AS(attn::validate(s), "x has 4097 rows, over the limit of 4096 positions.", attn::spec_error);
-    CHECK(attn::trace_bytes(4096, 4096, 8, 8) > attn::max_trace_bytes);
-    CHECK(attn::trace_bytes(1024, 1024, 64, 8) < attn::max_trace_bytes);
+    CHECK(attn::trace_bytes(4096, 4096, 8, 8) > attn::default_budget.trace_bytes);
+    CHECK(attn::trace_bytes(1024, 1024, 64, 2) < attn::default_budget.trace_bytes);
 }
 
 TEST_CASE("spec.validate: NaN from C++ callers is refused too") {

@@ -86,8 +86,12 @@ def trace(spec):
         e = e / np.sqrt(d_h)
         out["scaled"] = e
     if spec.get("mask", "none") != "none":
-        e = np.where(keep_mask(spec, n_q, n_k)[None], e, spec.get("mask_value", -1e9))
-        out["masked"] = e
+        keep = keep_mask(spec, n_q, n_k)[None]
+        out["masked"] = np.where(keep, e, spec.get("mask_value", -1e9))
+        # the softmax sees only the kept keys of a row that has one (a masked key never wins, even
+        # against a kept score below mask_value); a row with none is all mask_value: uniform, as in seed 000
+        sees_a_key = keep.any(axis=-1, keepdims=True)
+        e = np.where(keep | ~sees_a_key, out["masked"], -np.inf)
     # seed 002: exp(scores - scores.max(axis=-1, keepdims=True)) / sum
     m = e.max(axis=-1, keepdims=True)
     ex = np.exp(e - m)

@@ -46,10 +46,10 @@ def random_spec(rng, i):
     # cycle through the four scores so each gets a quarter of the specs
     score = ["dot", "scaled_dot", "additive", "bilinear"][i % 4]
     spec["score"] = score
-    if score == "additive" or rng.random() < 0.2:
+    if score == "additive":  # parameters only with the score that uses them (the core refuses others)
         d_a = int(rng.integers(1, 6))
         spec["additive"] = {"w1": rounded(rng, (d_h, d_a)), "w2": rounded(rng, (d_h, d_a)), "v": rounded(rng, (d_a,))}
-    if score == "bilinear" or rng.random() < 0.2:
+    if score == "bilinear":
         spec["bilinear"] = {"w": rounded(rng, (d_h, d_h), 1.0 / np.sqrt(d_h))}
     spec["heads"] = heads
     mask = (i // 4) % 4
@@ -60,7 +60,8 @@ def random_spec(rng, i):
     elif mask == 3:
         spec["mask"] = {"matrix": rng.integers(0, 2, size=(n_q, n_k)).tolist()}
     if mask and rng.random() < 0.5:
-        spec["mask_value"] = float(rng.choice([-1e9, -1e4, -30.0]))
+        # -1.0 sits among the kept scores: a masked key must still never win against one below it
+        spec["mask_value"] = float(rng.choice([-1e9, -1e4, -30.0, -1.0]))
     pe = (i // 16) % 3
     if pe == 1:
         spec["positional"] = "sinusoidal"

@@ -29,6 +29,22 @@ attn::matrix identity(std::size_t d) {
     return m;
 }
 
+/// The score's own parameters and no others (the core refuses the rest): identity ones at the
+/// current d_head when they are missing or were made for another width, so switching the score
+/// or the heads never starts from an error.
+void fit_score_params(attn::spec& s) {
+    const std::size_t dh = s.d_model() / std::size_t(std::max(1, s.heads));
+    if (s.score != attn::score_kind::additive) s.additive = {};
+    else if (!s.additive.w1 || s.additive.w1->shape(0) != dh) {
+        s.additive.w1 = identity(dh);
+        s.additive.w2 = identity(dh);
+        s.additive.v = attn::vector::from_shape({dh});
+        s.additive.v->fill(1.0f);
+    }
+    if (s.score != attn::score_kind::bilinear) s.bilinear.reset();
+    else if (!s.bilinear || s.bilinear->shape(0) != dh) s.bilinear = identity(dh);
+}
+
 /// A grid of draggable values; returns true when one changed.
 bool edit_grid(const char* id, attn::matrix& m) {
     bool changed = false;
@@ -125,6 +141,8 @@ void Lab::recompute() {
         attn::spec with = trace_->spec, without = trace_->spec;
         with.score = attn::score_kind::scaled_dot;
         without.score = attn::score_kind::dot;
+        fit_score_params(with);
+        fit_score_params(without);
         what_if_error_.clear();
         try {
             with_scaling_ = attn::compute_trace(with);
@@ -195,18 +213,13 @@ void Lab::panel_spec() {
     int score = int(spec_.score);
     if (ImGui::Combo(tr("score", "打分函数"), &score, scores, 4)) {
         spec_.score = attn::score_kind(score);
-        const std::size_t dh = spec_.d_model() / std::size_t(std::max(1, spec_.heads));
-        // the lab fills in parameters a score needs, so switching never starts from an error
-        if (spec_.score == attn::score_kind::additive && !spec_.additive.w1) {
-            spec_.additive.w1 = identity(dh);
-            spec_.additive.w2 = identity(dh);
-            spec_.additive.v = attn::vector::from_shape({dh});
-            spec_.additive.v->fill(1.0f);
-        }
-        if (spec_.score == attn::score_kind::bilinear && !spec_.bilinear) spec_.bilinear = identity(dh);
+        fit_score_params(spec_);
         changed = true;
     }
-    changed |= ImGui::SliderInt(tr("heads", "头数"), &spec_.heads, 1, 8);
+    if (ImGui::SliderInt(tr("heads", "头数"), &spec_.heads, 1, 8)) {
+        fit_score_params(spec_);  // d_head changed with the heads
+        changed = true;
+    }
     const char* masks[] = {"none", "causal", "window", "matrix"};
     int mask = int(spec_.mask);
     if (ImGui::Combo(tr("mask", "掩码"), &mask, masks, 4)) {

@@ -26,27 +26,55 @@ function deepFreeze(value) {
   return value;
 }
 
+/** Nesting deeper than the core accepts is refused here too, before a cycle could recurse forever. */
+const MAX_DEPTH = 32;
+
+function describe(value) {
+  if (typeof value === 'bigint') return `a BigInt (${String(value).slice(0, 40)}n); use a Number`;
+  if (typeof value === 'number') return `${value}, not a finite number`;
+  return 'a text with a lone UTF-16 surrogate (half of a character), which is not valid Unicode';
+}
+
 /**
- * Walks a spec once: the first NaN or ±Infinity (JSON would silently turn it into null) with its
- * path, e.g. ".x[0][1]", and whether any typed arrays need converting. The path is only spelled
- * out for the value that is refused.
+ * Walks a spec once and returns the first value JSON cannot carry faithfully, with its path
+ * (".x[0][1]"): NaN and ±Infinity (JSON.stringify would write null), BigInt (it would throw a
+ * TypeError), strings with a lone surrogate (text specs are checked the same way), a cycle or
+ * nesting deeper than MAX_DEPTH (it would overflow the stack). `seen.typed` tells whether typed
+ * arrays need converting. The path is only spelled out for the value that is refused.
  */
-function inspect(value, seen) {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : { path: '', value };
-  const typed = ArrayBuffer.isView(value);
-  if (typed || Array.isArray(value)) {
-    if (typed) seen.typed = true;
-    for (let i = 0; i < value.length; i++) {
-      const found = inspect(value[i], seen);
-      if (found) return { path: `[${i}]${found.path}`, value: found.value };
+function inspect(value, seen, depth) {
+  if (typeof value === 'number') return Number.isFinite(value) ? null : { path: '', problem: describe(value) };
+  if (typeof value === 'bigint') return { path: '', problem: describe(value) };
+  if (typeof value === 'string') return value.isWellFormed() ? null : { path: '', problem: describe(value) };
+  if (!value || typeof value !== 'object') return null;
+  if (depth >= MAX_DEPTH) return { path: '', problem: `nested more than ${MAX_DEPTH} levels deep (or refers to itself)` };
+  if (seen.open.has(value)) return { path: '', problem: 'the same object again inside itself (a cycle), which JSON cannot write' };
+  seen.open.add(value);
+  let found = null;
+  if (ArrayBuffer.isView(value)) {
+    seen.typed = true;
+    if (!(value instanceof DataView)) {
+      for (let i = 0; i < value.length && !found; i++) {
+        const inner = inspect(value[i], seen, depth + 1);
+        if (inner) found = { path: `[${i}]${inner.path}`, problem: inner.problem };
+      }
     }
-  } else if (value && typeof value === 'object') {
+  } else if (Array.isArray(value)) {
+    for (let i = 0; i < value.length && !found; i++) {
+      const inner = inspect(value[i], seen, depth + 1);
+      if (inner) found = { path: `[${i}]${inner.path}`, problem: inner.problem };
+    }
+  } else {
     for (const key of Object.keys(value)) {
-      const found = inspect(value[key], seen);
-      if (found) return { path: `.${key}${found.path}`, value: found.value };
+      const inner = key.isWellFormed() ? inspect(value[key], seen, depth + 1) : { path: '', problem: `a field name that is ${describe(key)}` };
+      if (inner) {
+        found = { path: `.${key.isWellFormed() ? key : '?'}${inner.path}`, problem: inner.problem };
+        break;
+      }
     }
   }
-  return null;
+  seen.open.delete(value);
+  return found;
 }
 
 /** Typed arrays are welcome as rows; JSON.stringify would write them as {"0": …} objects. */
@@ -54,15 +82,28 @@ function typedArraysAsLists(_key, value) {
   return ArrayBuffer.isView(value) ? Array.from(value) : value;
 }
 
-function specText(spec) {
-  if (typeof spec === 'string') return spec;
+/** At most 80 characters of a user's text in a sentence (a 10 MB key must not become a 10 MB message). */
+function shortText(text) {
+  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+}
+
+function specText(spec, maxBytes) {
+  if (typeof spec === 'string') {
+    // each UTF-16 unit is at least one UTF-8 byte, so this refuses before anything crosses into wasm
+    if (spec.length > maxBytes) {
+      throw new AttentionError(`the spec is ${Math.ceil(spec.length / 2 ** 20)} MiB of text, over the limit of ${maxBytes / 2 ** 20} MiB.`);
+    }
+    if (!spec.isWellFormed()) throw new AttentionError(`the spec is ${describe(spec)}.`);
+    return spec;
+  }
   if (!spec || typeof spec !== 'object' || Array.isArray(spec)) {
     throw new AttentionError('the spec must be an object (or JSON text) with at least "x".');
   }
-  const seen = { typed: false };
-  const bad = inspect(spec, seen);
-  if (bad) throw new AttentionError(`${bad.path.slice(1)} is ${bad.value}, not a finite number.`);
-  return seen.typed ? JSON.stringify(spec, typedArraysAsLists) : JSON.stringify(spec); // a replacer is slow
+  const seen = { typed: false, open: new Set() };
+  const bad = inspect(spec, seen, 0);
+  if (bad) throw new AttentionError(`${shortText(bad.path.slice(1)) || 'the spec'} is ${bad.problem}.`);
+  const text = seen.typed ? JSON.stringify(spec, typedArraysAsLists) : JSON.stringify(spec); // a replacer is slow
+  return specText(text, maxBytes);
 }
 
 /**
@@ -72,6 +113,7 @@ function specText(spec) {
 export function makeApi(core) {
   // stage titles and explanations are the same in every trace: read them once
   const stageText = new Map(JSON.parse(core.stagesJson()).map((s) => [s.id, deepFreeze(s)]));
+  const limits = deepFreeze(JSON.parse(core.limitsJson()));
   const examplesJson = core.examplesJson();
   const exampleIds = new Set(JSON.parse(examplesJson).map((e) => e.id));
   const documents = new Map(); // example id -> its texts, read from the core once
@@ -121,15 +163,29 @@ export function makeApi(core) {
   return Object.freeze({
     version,
     stageIds,
-    /** Every stage of one attention computation for a spec (object or JSON text). */
-    trace(spec) {
-      const result = check(core.traceResult(specText(spec)));
-      return build(layoutOf(result), result.spec, result.data);
+    /** The documented limits of a spec (attn/limits.hpp), e.g. limits.maxPositions. */
+    limits,
+    /**
+     * Every stage of one attention computation for a spec (object or JSON text).
+     * options.budget "interactive" applies the playground's lower limits on work and memory.
+     */
+    trace(spec, options = {}) {
+      const budget = options?.budget ?? 'default';
+      if (budget !== 'default' && budget !== 'interactive') {
+        throw new AttentionError(`options.budget is "${shortText(String(budget))}" but must be "default" or "interactive".`);
+      }
+      const result = check(core.traceResult(specText(spec, limits.maxSpecBytes), budget === 'interactive'));
+      const trace = build(layoutOf(result), result.spec, result.data);
+      if (trace.mask) trace.empty_rows = result.emptyRows;
+      return trace;
     },
     /** The trace of a worked example, optionally one of its variants. */
     example(id, variant = '') {
       if (typeof id !== 'string' || typeof variant !== 'string') {
         throw new AttentionError('example(id, variant) takes strings, e.g. example("bank", "finance").');
+      }
+      if (id.length > 256 || variant.length > 256) {
+        throw new AttentionError(`example "${shortText(id)}" with variant "${shortText(variant)}" is unknown: see examples().`);
       }
       const key = `${id}\n${variant}`;
       const known = exampleLayouts.get(key);
@@ -137,6 +193,7 @@ export function makeApi(core) {
       if (!known) exampleLayouts.set(key, { layout: layoutOf(result), spec: result.spec });
       const { layout, spec } = exampleLayouts.get(key);
       const trace = build(layout, spec, result.data);
+      if (trace.mask) trace.empty_rows = result.emptyRows;
       trace.example = exampleIds.has(id) ? exampleDocument(id) : undefined;
       trace.variant = variant;
       return trace;

@@ -32,15 +32,16 @@ export interface Spec {
   weights?: { wq?: Matrix; bq?: Vector; wk?: Matrix; bk?: Vector; wv?: Matrix; bv?: Vector; wo?: Matrix; bo?: Vector };
   /** Default "scaled_dot". */
   score?: ScoreKind;
-  /** e_ij = tanh(q_i·W1 + k_j·W2)·v; W1, W2: d_head × d_a, v: d_a. */
+  /** e_ij = tanh(q_i·W1 + k_j·W2)·v; W1, W2: d_head × d_a, v: d_a. Only with score "additive". */
   additive?: { w1: Matrix; w2: Matrix; v: Vector };
-  /** e_ij = q_i·W·k_jᵀ; W: d_head × d_head. */
+  /** e_ij = q_i·W·k_jᵀ; W: d_head × d_head. Only with score "bilinear". */
   bilinear?: { w: Matrix };
-  /** Default 1; must divide d_model. */
+  /** Default 1, at most 64; must divide d_model. */
   heads?: number;
   /** Default "none". */
   mask?: Mask;
-  /** Written into masked scores before softmax; default -1e9. */
+  /** Written into masked scores before softmax; negative; default -1e9. A masked key never gets weight
+   * while its row keeps a key, even when a kept score is below mask_value. */
   mask_value?: number;
   /** Default "none"; added to x and to memory. */
   positional?: Positional;
@@ -97,6 +98,8 @@ export interface Trace {
   stages: Stage[];
   /** With a mask: 1 where query i sees key j, 0 where it is masked (n_q × n_k, row-major). */
   mask?: { shape: number[]; data: Uint8Array };
+  /** With a mask: the query rows (0-based) that see no key; their weights are uniform, as in seed 000's code. */
+  empty_rows?: number[];
   /** Present for example(): the example's texts (without its spec). */
   example?: ExampleDocument;
   /** Present for example(): the variant id, "" for the example's own spec. */
@@ -110,11 +113,56 @@ export interface ExampleInfo {
   variants: string[];
 }
 
+/** What one trace may cost (docs/limits.md). */
+export interface Budget {
+  /** Every stage kept, float32. */
+  traceBytes: number;
+  /** Projections, scores, softmax and weighted sum. */
+  multiplyAdds: number;
+  /** The additive score's tanh evaluations (heads · n_q · n_k · d_a). */
+  tanhCalls: number;
+}
+
+/** Every documented limit of a spec, read from the core. */
+export interface Limits {
+  /** Bytes of spec text (16 MiB); checked before anything crosses into WebAssembly. */
+  maxSpecBytes: number;
+  /** Numbers, strings, arrays and objects in one spec. */
+  maxSpecValues: number;
+  maxNesting: number;
+  maxArrayLength: number;
+  maxObjectFields: number;
+  /** Bytes of one string (a token label), UTF-8. */
+  maxStringBytes: number;
+  /** n_q, n_k and rows of a learned positional table. */
+  maxPositions: number;
+  maxDModel: number;
+  maxHeads: number;
+  /** d_a, the additive score's hidden width. */
+  maxAdditiveWidth: number;
+  budget: {
+    /** What trace() accepts by default. */
+    default: Budget;
+    /** The playground's lower budget: a trace computed between two frames. */
+    interactive: Budget;
+  };
+}
+
+export interface TraceOptions {
+  /** "interactive" applies the playground's lower budget; default "default". */
+  budget?: 'default' | 'interactive';
+}
+
 export interface Attention {
   readonly version: string;
   readonly stageIds: readonly StageId[];
-  /** Every stage for a spec (an object, or JSON text). Throws AttentionError for a bad spec. */
-  trace(spec: Spec | string): Trace;
+  /** The documented limits of a spec (the core's own numbers). */
+  readonly limits: Limits;
+  /**
+   * Every stage for a spec (an object, or JSON text). Throws AttentionError for a bad spec, for
+   * values JSON cannot carry (NaN, BigInt, a cycle, a lone surrogate) and for a spec over the limits.
+   */
+  trace(spec: Spec | string, options?: TraceOptions): Trace;
   /** The trace of a worked example, or of one of its variants. Throws AttentionError for an unknown id. */
   example(id: ExampleId | (string & {}), variant?: string): Trace;
   /** The worked examples' ids, in DESIGN.md's order; each is a valid example(id). */

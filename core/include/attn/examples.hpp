@@ -24,6 +24,9 @@ json example_spec_json(std::string_view id, std::string_view variant = "");
 /// @brief The example's spec, validated.
 spec example_spec(std::string_view id, std::string_view variant = "");
 
+/// @brief {"example": document without its spec, "variant": id}: what an example's trace carries besides the trace.
+json example_about_json(std::string_view id, std::string_view variant = "");
+
 /// @brief The trace of an example plus {"example": document without its spec, "variant": id}.
 json example_trace_json(std::string_view id, std::string_view variant = "");
 

@@ -1,6 +1,7 @@
 // The JSON side of the contract (nlohmann::ordered_json): spec in, trace out, field names as DESIGN.md.
 #pragma once
 
+#include <ostream>
 #include <string_view>
 
 #include <nlohmann/json.hpp>
@@ -15,6 +16,10 @@ using json = nlohmann::ordered_json;
 /// @brief Reads a spec from parsed JSON and validates it; throws spec_error naming the field.
 spec spec_from_json(const json& j);
 
+/// @brief Parses spec text into a tree under the limits of attn/limits.hpp (text size, nesting,
+/// array and object sizes, fields given twice), refusing as soon as one is crossed.
+json parse_spec_json(std::string_view text);
+
 /// @brief Parses JSON text into a validated spec; malformed JSON is a spec_error too.
 spec parse_spec(std::string_view text);
 
@@ -22,8 +27,12 @@ spec parse_spec(std::string_view text);
 json spec_to_json(const spec& s);
 
 /// @brief {"spec": normalised spec, "stages": [{id, title, title_zh, formula, explain, shape, data}, ...]},
-/// plus "mask": {shape, data of 0/1} when the spec has a mask.
+/// plus "mask": {shape, data of 0/1} and "empty_rows" (query rows that see no key) when the spec has a mask.
 json trace_to_json(const trace& t);
+
+/// @brief The same text as trace_to_json(t) plus extra's fields, written straight to out: a trace
+/// can hold millions of numbers, whose JSON tree would take many times their memory.
+void write_trace_json(std::ostream& out, const trace& t, const json& extra = json::object());
 
 /// @brief A float as the shortest decimal that reads back as the same float (0.1f -> 0.1, not 0.100000001).
 double shortest_decimal(float f);

@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 #include "attn/spec.hpp"
 
@@ -14,5 +15,13 @@ xt::xtensor<std::uint8_t, 2> mask_keep(const spec& s);
 
 /// @brief The scores with mask_value written wherever keep is 0: (h, n_q, n_k).
 tensor3 apply_mask(const tensor3& scores, const xt::xtensor<std::uint8_t, 2>& keep, float mask_value);
+
+/// @brief The query rows (0-based) that keep no key at all: their softmax is uniform, as in seed 000.
+std::vector<std::size_t> rows_without_keys(const xt::xtensor<std::uint8_t, 2>& keep);
+
+/// @brief What softmax reads: the masked scores with -inf on the masked keys of every row that
+/// keeps a key, so those get weight exactly 0 even where a kept score is below mask_value
+/// (e.g. -1e10 against -1e9). Rows that keep no key stay all mask_value: uniform, as in seed 000.
+tensor3 softmax_input(const tensor3& masked, const xt::xtensor<std::uint8_t, 2>& keep);
 
 }  // namespace attn

@@ -9,6 +9,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/limits.hpp"
 #include "attn/types.hpp"
 
 namespace attn {
@@ -49,7 +50,7 @@ struct spec {
     mask_kind mask = mask_kind::none;
     int window = 0;                           // mask_kind::window: query i sees keys i-window < j <= i
     matrix mask_matrix;                       // mask_kind::matrix: (n_q, n_k) of 0 (masked) and 1
-    float mask_value = -1e9f;                 // written into masked scores before softmax (seed 000)
+    float mask_value = -1e9f;                 // written into masked scores before softmax (seed 000); < 0
     positional_kind positional = positional_kind::none;
     matrix learned;                           // positional_kind::learned: (>= max(n_q, n_k), d)
 
@@ -59,18 +60,19 @@ struct spec {
     std::size_t d_head() const { return d_model() / static_cast<std::size_t>(heads); }
 };
 
-/// Documented limits, checked before anything is allocated.
-/// A trace keeps five (h, n_q, n_k) stages (scores, scaled, masked, exp, weights); all of
-/// it must fit in max_trace_bytes, so a browser tab or the wasm heap never runs out.
-inline constexpr std::size_t max_positions = 4096;           // n_q and n_k
-inline constexpr std::size_t max_d_model = 1024;             // d
-inline constexpr std::uint64_t max_trace_bytes = std::uint64_t{256} << 20;   // 256 MiB for the whole trace
-
 /// @brief Bytes the trace of a spec of these sizes would hold (every stage, float32).
+/// A trace keeps five (h, n_q, n_k) stages (scores, scaled, masked, exp, weights), which dominate it.
 std::uint64_t trace_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads);
 
-/// @brief Checks every field against the contract; throws spec_error naming the first bad one.
-void validate(const spec& s);
+/// @brief Multiply-adds of one trace: projections, scores, softmax, weighted sum (what budget bounds).
+std::uint64_t multiply_adds(const spec& s);
+
+/// @brief tanh evaluations of the additive score: h·n_q·n_k·d_a (0 for the other scores).
+std::uint64_t tanh_calls(const spec& s);
+
+/// @brief Checks every field against the contract and the cost against a budget (attn/limits.hpp);
+/// throws spec_error naming the first bad one.
+void validate(const spec& s, const budget& b = default_budget);
 
 const char* to_string(score_kind k);
 const char* to_string(mask_kind k);

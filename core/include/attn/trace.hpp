@@ -36,6 +36,8 @@ struct trace {
     /// (n_q, n_k) 1 where query i sees key j, 0 where it is masked; only with a mask. Not a
     /// stage (nothing is computed from it alone) but the page draws it beside `masked`.
     std::optional<xt::xtensor<std::uint8_t, 2>> mask;
+    /// Query rows (0-based) that see no key: every score is mask_value and the softmax is uniform.
+    std::vector<std::size_t> empty_rows;
 
     /// @brief The stages that apply, in DESIGN.md order.
     std::vector<stage_view> stages() const;

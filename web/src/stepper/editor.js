@@ -3,6 +3,11 @@
 // comes back as the core's sentence, shown beside the field that caused it.
 import { clear, h } from './dom.js';
 
+/** Beyond this many values a matrix is edited as pasted text: a grid of 65,536 inputs would freeze the page. */
+const MAX_GRID_CELLS = 400;
+/** Likewise for token labels: beyond this many, one text box with a label a line. */
+const MAX_TOKEN_FIELDS = 64;
+
 const identity = (d) => Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0)));
 const filled = (r, c, v) => Array.from({ length: r }, () => Array.from({ length: c }, () => v));
 
@@ -15,6 +20,23 @@ function structureOf(spec) {
     positional: typeof spec.positional === 'object' ? 'learned' : spec.positional, heads: spec.heads,
     tq: spec.tokens?.query?.length, tk: spec.tokens?.key?.length,
   });
+}
+
+/** A matrix as CSV text: a row a line. */
+function asCsv(matrix) {
+  return matrix.map((row) => row.join(', ')).join('\n');
+}
+
+/** Rows from pasted text: JSON ([[…], …]) or CSV-like (a row a line; commas, semicolons, tabs or spaces between values). */
+function parseRows(text) {
+  const trimmed = text.trim();
+  if (trimmed.startsWith('[')) {
+    try {
+      const rows = JSON.parse(trimmed);
+      if (Array.isArray(rows)) return rows.map((r) => (Array.isArray(r) ? r.map(Number) : [Number(r)]));
+    } catch { /* not JSON after all: read it as CSV */ }
+  }
+  return trimmed.split(/\r?\n/).filter((line) => line.trim()).map((line) => line.split(/[,;\s]+/).filter(Boolean).map(Number));
 }
 
 export class Editor {
@@ -50,6 +72,7 @@ export class Editor {
   }
 
   grid(field, label, matrix, set) {
+    if (matrix.length * (matrix[0]?.length ?? 0) > MAX_GRID_CELLS) return this.pasteBox(field, label, matrix, set);
     const rows = matrix.map((row, i) =>
       h('tr', {}, row.map((v, j) => h('td', {}, h('input', {
         className: 'num', value: String(v),
@@ -60,7 +83,27 @@ export class Editor {
     return this.field(field, label, h('table', { className: 'grid' }, h('tbody', {}, rows)));
   }
 
+  /** A large matrix as text: CSV (a row a line) or JSON, applied when the box loses focus. */
+  pasteBox(field, label, matrix, set) {
+    const rows = matrix.length, cols = matrix[0].length;
+    const box = h('textarea', {
+      className: 'paste', value: asCsv(matrix), attrs: { 'aria-label': label, rows: '6', spellcheck: 'false' }, dataset: { field },
+      on: { change: (e) => {
+        const parsed = parseRows(e.target.value);
+        const problem = parsed.length !== rows || parsed.some((r) => r.length !== cols)
+          ? `${label} needs ${rows} rows of ${cols} values; the text has ${parsed.length} rows${parsed.length ? ` (the first of ${parsed[0].length})` : ''}.`
+          : null;
+        this.edit(field, (spec) => {
+          if (problem) throw new Error(problem);
+          parsed.forEach((row, i) => row.forEach((v, j) => set(spec, i, j, v)));
+        });
+      } },
+    });
+    return this.field(field, label, h('p', { className: 'hint', text: this.words.pasteHint(rows, cols) }), box);
+  }
+
   build(spec, w) {
+    this.words = w;
     clear(this.el);
     this.errors.clear();
     const general = h('p', { className: 'error', attrs: { role: 'alert' } });
@@ -79,7 +122,15 @@ export class Editor {
       h('h3', { text: w.editTitle }),
       h('button', { className: 'reset', type: 'button', text: w.reset, on: { click: () => this.options.onReset() } }),
       general,
-      this.field('score', w.score, select('score', spec.score, ['dot', 'scaled_dot', 'additive', 'bilinear'], (v) => this.edit('score', (s) => { s.score = v; }))),
+      this.field('score', w.score, select('score', spec.score, ['dot', 'scaled_dot', 'additive', 'bilinear'], (v) => this.edit('score', (s) => {
+        // each score takes only its own parameters: switching starts from identity ones and drops the others
+        const dHead = Math.max(1, Math.floor(d / s.heads));
+        s.score = v;
+        if (v === 'additive') s.additive ??= { w1: identity(dHead), w2: identity(dHead), v: Array(dHead).fill(1) };
+        else delete s.additive;
+        if (v === 'bilinear') s.bilinear ??= { w: identity(dHead) };
+        else delete s.bilinear;
+      }))),
       this.field('heads', w.heads, h('input', {
         type: 'number', value: String(spec.heads), attrs: { min: '1', 'aria-label': 'heads' }, dataset: { field: 'heads' },
         on: { change: (e) => this.edit('heads', (s) => { s.heads = Number(e.target.value); }) },
@@ -128,21 +179,38 @@ export class Editor {
   }
 
   tokens(spec, w, nQ, nK) {
-    const list = (field, names, n, key) => h('div', { className: 'tokens' }, Array.from({ length: n }, (_, i) => h('input', {
+    const list = (field, names, n, key) => (n > MAX_TOKEN_FIELDS ? this.labelBox(field, names, n, key) : h('div', { className: 'tokens' }, Array.from({ length: n }, (_, i) => h('input', {
       value: names?.[i] ?? '', attrs: { 'aria-label': `${field}[${i + 1}]` }, dataset: { field, i: String(i) },
       on: { change: (e) => this.edit(field, (s) => {
         s.tokens ??= {};
         s.tokens[key] ??= Array.from({ length: n }, (_, k) => String(k + 1));
         s.tokens[key][i] = e.target.value;
       }) },
-    })));
+    }))));
     return h('div', {},
       this.field('tokens.query', w.queryTokens, list('tokens.query', spec.tokens?.query, nQ, 'query')),
       spec.memory && this.field('tokens.key', w.keyTokens, list('tokens.key', spec.tokens?.key, nK, 'key')));
   }
 
+  /** Many token labels as text, one a line (applied when the box loses focus). */
+  labelBox(field, names, n, key) {
+    return h('textarea', {
+      className: 'labels', value: (names ?? Array.from({ length: n }, (_, k) => String(k + 1))).join('\n'),
+      attrs: { 'aria-label': field, rows: '4', spellcheck: 'false' }, dataset: { field },
+      on: { change: (e) => this.edit(field, (s) => {
+        s.tokens ??= {};
+        s.tokens[key] = e.target.value.split(/\r?\n/);
+      }) },
+    });
+  }
+
   /** Puts the spec's values back into inputs that are not being typed in. */
   refreshValues(spec) {
+    for (const box of this.el.querySelectorAll('textarea.paste')) {
+      if (box === this.el.getRootNode().activeElement) continue;
+      const m = box.dataset.field.split('.').reduce((o, k) => o?.[k], spec);
+      if (Array.isArray(m)) box.value = asCsv(Array.isArray(m[0]) ? m : [m]);
+    }
     for (const input of this.el.querySelectorAll('input.num')) {
       if (input === this.el.getRootNode().activeElement) continue;
       const { field, i, j } = input.dataset;

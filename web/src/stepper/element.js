@@ -20,11 +20,16 @@ import { renderMatrix } from './matrix_view.js';
 import { makeContext, perHead, sceneFor } from './steps.js';
 import { createStore } from './store.js';
 import { css } from './styles.js';
-import { readUrl, writeUrl } from './url_state.js';
+import { readUrl, specFragment, writeUrl } from './url_state.js';
 
 const ALL_CONTROLS = ['examples', 'play', 'nav', 'timeline', 'speed', 'lang', 'edit', 'text', 'heads'];
 const DEFAULT_CONTROLS = ['play', 'nav', 'timeline', 'speed', 'lang', 'text', 'heads'];
 const SPEEDS = [0.5, 1, 2, 4];
+/** Every trace the page computes stays within the core's interactive budget, so no edit freezes it. */
+const PAGE_BUDGET = { budget: 'interactive' };
+
+/** A user's text inside a notice: at most 80 characters (it is shown as text, never as markup). */
+const short = (text) => (String(text).length > 80 ? `${String(text).slice(0, 80)}…` : String(text));
 
 /** The controls an attribute asks for: "all", "none", or a comma/space separated list. */
 export function parseControls(value) {
@@ -62,12 +67,11 @@ export class AttentionStepper extends HTMLElement {
     this.started = true;
     if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
     this.controls = parseControls(this.getAttribute('controls'));
-    const options = this.options();
-    if (options.controls !== undefined) this.controls = parseControls(options.controls);
-    this.store.set({ lang: pickLanguage(options.lang) });
-    clear(this.view).append(h('p', { className: 'loading', text: wordsFor(this.store.get().lang).loading }));
-    createAttention()
-      .then((attention) => {
+    clear(this.view).append(h('p', { className: 'loading', text: wordsFor(pickLanguage(this.getAttribute('lang'))).loading }));
+    Promise.all([createAttention(), this.options()])
+      .then(([attention, options]) => {
+        if (options.controls !== undefined) this.controls = parseControls(options.controls);
+        this.store.set({ lang: pickLanguage(options.lang) });
         this.attention = attention;
         this.examples = attention.catalog();
         this.load(options);
@@ -87,18 +91,18 @@ export class AttentionStepper extends HTMLElement {
       this.renderAll();
     } else if (name === 'stage') this.goTo(value);
     else if (name === 'autoplay') (value === null ? this.pause() : this.play());
-    else this.load(this.options());
+    else this.options().then((options) => this.load(options));
   }
 
-  /** Attributes, then (with url-state) the page's URL on top. */
-  options() {
+  /** Attributes, then (with url-state) the page's URL on top (async: a shared spec is compressed). */
+  async options() {
     const a = (n) => this.getAttribute(n) ?? undefined;
     const fromAttrs = {
       example: a('example'), variant: a('variant'), spec: a('spec'), stage: a('stage'), lang: a('lang'),
       autoplay: this.hasAttribute('autoplay'), controls: undefined,
     };
     if (!this.hasAttribute('url-state')) return fromAttrs;
-    const url = readUrl(location.search);
+    const url = await readUrl(location.search, location.hash);
     // a URL that names an example without a spec means the example itself, not the attribute's spec
     if (url.example && !url.spec) fromAttrs.spec = undefined;
     return { ...fromAttrs, ...url };
@@ -130,6 +134,8 @@ export class AttentionStepper extends HTMLElement {
     let variant = options.variant ?? '';
     let trace;
     let edited = false;
+    const ignored = []; // [option, value]: what a link or an attribute asked for and did not get
+    if (options.lang !== undefined && options.lang !== 'en' && options.lang !== 'zh') ignored.push(['lang', options.lang]);
     try {
       if (options.spec !== undefined && options.spec !== null && options.spec !== '') {
         let spec;
@@ -138,13 +144,22 @@ export class AttentionStepper extends HTMLElement {
         } catch (e) {
           throw new Error(`the spec is not valid JSON (${e.message}).`);
         }
-        trace = this.attention.trace(spec);
-        if (exampleId && !this.examples.some((e) => e.id === exampleId)) exampleId = '';
+        trace = this.attention.trace(spec, PAGE_BUDGET);
+        if (exampleId && !this.examples.some((e) => e.id === exampleId)) {
+          ignored.push(['example', exampleId]);
+          exampleId = '';
+        }
         edited = !!exampleId;
       } else {
-        if (!this.examples.some((e) => e.id === exampleId)) exampleId = 'numpy-3x4';
+        if (!this.examples.some((e) => e.id === exampleId)) {
+          if (exampleId) ignored.push(['example', exampleId]);
+          exampleId = 'numpy-3x4';
+        }
         const known = this.examples.find((e) => e.id === exampleId).variants;
-        if (!known.includes(variant)) variant = '';
+        if (!known.includes(variant)) {
+          if (variant) ignored.push(['variant', variant]);
+          variant = '';
+        }
         trace = this.attention.example(exampleId, variant);
         this.docs.set(exampleId, trace.example);
       }
@@ -157,9 +172,15 @@ export class AttentionStepper extends HTMLElement {
     }
     const ids = trace.stages.map((s) => s.id);
     const stageIndex = Math.max(0, ids.indexOf(options.stage));
+    if (options.stage && !ids.includes(options.stage)) ignored.push(['stage', options.stage]);
     const headParam = Number(options.head);
-    const head = Number.isInteger(headParam) && headParam >= 1 && headParam <= trace.spec.heads ? headParam - 1 : 0;
-    const speed = SPEEDS.includes(Number(options.speed)) ? Number(options.speed) : this.store.get().speed;
+    const headOk = Number.isInteger(headParam) && headParam >= 1 && headParam <= trace.spec.heads;
+    if (options.head !== undefined && !headOk) ignored.push(['head', options.head]);
+    const head = headOk ? headParam - 1 : 0;
+    const speedOk = SPEEDS.includes(Number(options.speed));
+    if (options.speed !== undefined && !speedOk) ignored.push(['speed', options.speed]);
+    const speed = speedOk ? Number(options.speed) : this.store.get().speed;
+    this.ignored = ignored.map(([option, value]) => `${option} "${short(value)}"`);
     this.store.set({
       exampleId, variant, spec: trace.spec, trace, edited, error: null, stageIndex, head, speed,
       progress: options.autoplay ? 0 : 1, playing: false,
@@ -184,7 +205,7 @@ export class AttentionStepper extends HTMLElement {
     performance.mark('attention-stepper:edit');
     try {
       change(next);
-      const trace = this.attention.trace(next);
+      const trace = this.attention.trace(next, PAGE_BUDGET);
       const ids = trace.stages.map((st) => st.id);
       const sameStages = ids.join() === this.stageIds().join();
       const keep = ids.indexOf(this.stageId);
@@ -219,7 +240,12 @@ export class AttentionStepper extends HTMLElement {
     else if (changed.has('stageIndex') || changed.has('head') || changed.has('trace')) this.renderStage();
     if (changed.has('progress') || changed.has('playing') || changed.has('stageIndex') || changed.has('speed')) this.renderProgress();
     if (this.hasAttribute('url-state') && ['exampleId', 'variant', 'stageIndex', 'lang', 'spec', 'head', 'speed'].some((k) => changed.has(k))) {
-      history.replaceState(history.state, '', writeUrl(state, this.stageId) + location.hash);
+      // the spec is compressed asynchronously: only the newest state's URL is written
+      const query = writeUrl(state, this.stageId);
+      const token = (this.urlToken = (this.urlToken ?? 0) + 1);
+      specFragment(state).then((hash) => {
+        if (token === this.urlToken) history.replaceState(history.state, '', query + hash);
+      });
     }
     if (changed.has('stageIndex')) this.dispatchEvent(new CustomEvent('stagechange', { detail: { stage: this.stageId } }));
   }
@@ -232,6 +258,7 @@ export class AttentionStepper extends HTMLElement {
     const doc = this.doc(s.exampleId);
     this.host = {};
     const parts = [];
+    if (this.ignored?.length) parts.push(h('p', { className: 'notice', attrs: { role: 'status' }, text: w.ignored(this.ignored) }));
 
     if (c.has('examples') || c.has('lang') || c.has('edit')) {
       const bar = h('div', { className: 'bar top' });

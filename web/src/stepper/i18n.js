@@ -16,6 +16,8 @@ const words = {
     stageOf: (i, n) => `Stage ${i} of ${n}`, lastGood: 'The picture shows the last valid spec.',
     truncated: (r, c) => `showing the first ${r} × ${c} cells`, split: 'split into heads', whole: 'before the split',
     weightsHeat: 'Attention weights: rows are queries, columns are keys',
+    ignored: (list) => `Ignored, as this page does not know it: ${list.join(', ')}.`,
+    pasteHint: (r, c) => `${r} × ${c} values: too many for a grid of fields. Paste rows here, as CSV (one row a line) or JSON ([[…], …]), then leave the box.`,
   },
   zh: {
     play: '播放', pause: '暂停', previous: '上一阶段', next: '下一阶段', speed: '速度',
@@ -31,6 +33,8 @@ const words = {
     stageOf: (i, n) => `第 ${i} / ${n} 阶段`, lastGood: '图中显示的是上一个有效的 spec。',
     truncated: (r, c) => `只显示前 ${r} × ${c} 个格子`, split: '切分为多个头', whole: '切分之前',
     weightsHeat: '注意力权重：行是查询，列是键',
+    ignored: (list) => `以下设置本页无法识别，已忽略：${list.join('，')}。`,
+    pasteHint: (r, c) => `${r} × ${c} 个数值，逐格编辑不便。请在此粘贴各行：CSV（每行一行）或 JSON（[[…], …]），然后离开输入框。`,
   },
 };
 

@@ -56,6 +56,9 @@ td.cell:focus { outline: 3px solid #1f6feb; outline-offset: -3px; }
 .editor .tokens input { width: 6em; margin: 1px; }
 .error { color: #cf222e; font-weight: 500; }
 .error:empty { display: none; }
+.notice { background: #fff8c5; border: 1px solid #d4a72c; padding: 4px 8px; border-radius: 4px; }
+textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12px/1.4 ui-monospace, monospace; }
+.hint { font-size: 12px; color: #57606a; margin: 2px 0; }
 .loading { color: #57606a; }
 .sinusoid { display: block; margin-top: 4px; }
 .chart { width: 100%; max-width: 480px; height: auto; }

@@ -1,41 +1,53 @@
 // The stepper's state in a URL, so any view can be shared: ?example=bank&variant=finance
-// &stage=weights&lang=zh&head=1 and, after edits, &spec=<base64url of the spec's JSON>.
+// &stage=weights&lang=zh&head=1 and, after edits, #spec=z.<base64url of the spec's JSON,
+// deflate-compressed>. The spec rides in the fragment: browsers never send it to a server
+// (which would refuse request lines over about 64 KB), and compression keeps long specs short.
+// Links written by hand or by older versions may carry ?spec= as plain JSON or base64url JSON.
 // Everything read here is data: labels from it are only ever shown as text.
 
-function toBase64Url(text) {
-  const bytes = new TextEncoder().encode(text);
+const COMPRESSED = 'z.';
+
+function toBase64Url(bytes) {
   let bin = '';
-  for (const b of bytes) bin += String.fromCharCode(b);
+  for (let i = 0; i < bytes.length; i += 0x8000) bin += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
   return btoa(bin).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
 }
 
 function fromBase64Url(text) {
   const bin = atob(text.replace(/-/g, '+').replace(/_/g, '/'));
-  return new TextDecoder().decode(Uint8Array.from(bin, (c) => c.charCodeAt(0)));
+  return Uint8Array.from(bin, (c) => c.charCodeAt(0));
 }
 
-/** The options a URL holds; absent ones are undefined. spec comes back as JSON text. */
-export function readUrl(search) {
+async function through(stream, bytes) {
+  return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
+}
+
+/** A spec parameter's value as JSON text: plain JSON, base64url JSON, or z.<deflate-raw, base64url>. */
+async function specText(raw) {
+  if (raw.trim().startsWith('{')) return raw;
+  try {
+    if (raw.startsWith(COMPRESSED)) {
+      return new TextDecoder().decode(await through(new DecompressionStream('deflate-raw'), fromBase64Url(raw.slice(COMPRESSED.length))));
+    }
+    return new TextDecoder().decode(fromBase64Url(raw));
+  } catch {
+    return raw; // the core will say what is wrong with it
+  }
+}
+
+/** The options a URL holds (its query and its fragment); absent ones are undefined. spec comes back as JSON text. */
+export async function readUrl(search, hash = '') {
   const p = new URLSearchParams(search);
+  const fragment = new URLSearchParams(hash.replace(/^#/, ''));
   const out = {};
   for (const key of ['example', 'variant', 'stage', 'lang', 'controls', 'speed', 'head']) if (p.has(key)) out[key] = p.get(key);
   if (p.has('autoplay')) out.autoplay = p.get('autoplay') !== '0' && p.get('autoplay') !== 'false';
-  if (p.has('spec')) {
-    const raw = p.get('spec');
-    // a spec is base64url JSON when the page wrote it; hand-written links may use plain JSON
-    if (raw.trim().startsWith('{')) out.spec = raw;
-    else {
-      try {
-        out.spec = fromBase64Url(raw);
-      } catch {
-        out.spec = raw; // the core will say what is wrong with it
-      }
-    }
-  }
+  const raw = fragment.get('spec') ?? p.get('spec');
+  if (raw !== null) out.spec = await specText(raw);
   return out;
 }
 
-/** The query string for a state (only what differs from the defaults). */
+/** The query string for a state (only what differs from the defaults); the spec goes to specFragment. */
 export function writeUrl(state, stageId) {
   const p = new URLSearchParams();
   if (state.exampleId) p.set('example', state.exampleId);
@@ -44,6 +56,12 @@ export function writeUrl(state, stageId) {
   p.set('lang', state.lang);
   if (state.head) p.set('head', String(state.head + 1));
   if (state.speed !== 1) p.set('speed', String(state.speed));
-  if ((state.edited || !state.exampleId) && state.spec) p.set('spec', toBase64Url(JSON.stringify(state.spec)));
   return `?${p}`;
+}
+
+/** "#spec=z.…" for an edited (or custom) spec, "" otherwise. */
+export async function specFragment(state) {
+  if (!((state.edited || !state.exampleId) && state.spec)) return '';
+  const packed = await through(new CompressionStream('deflate-raw'), new TextEncoder().encode(JSON.stringify(state.spec)));
+  return `#spec=${COMPRESSED}${toBase64Url(packed)}`;
 }

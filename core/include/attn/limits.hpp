@@ -1,0 +1,42 @@
+// Every documented limit of a spec, in one place: the parser, validate(), the CLI, the
+// wasm module and docs/limits.md all read these. Each is checked before the work it bounds,
+// so a refusal is fast and a spec that passes finishes in seconds and a bounded amount of memory.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+namespace attn {
+
+// [SECTION] The spec's text, checked while it is parsed, before any tree is built
+inline constexpr std::size_t max_spec_bytes = std::size_t{16} << 20;  // 16 MiB of JSON text
+inline constexpr std::size_t max_spec_values = std::size_t{1} << 21;  // 2,097,152 numbers, strings, … in one spec
+inline constexpr std::size_t max_nesting = 32;                       // arrays and objects inside each other
+inline constexpr std::size_t max_array_length = 4096;                // entries in one array
+inline constexpr std::size_t max_object_fields = 64;                 // fields in one object
+inline constexpr std::size_t max_string_bytes = 1024;                // one string (a token label), UTF-8
+inline constexpr std::size_t max_quoted_chars = 80;                  // of a user's text repeated in a refusal
+
+// [SECTION] The spec's dimensions
+inline constexpr std::size_t max_positions = 4096;       // n_q and n_k (and rows of a learned table)
+inline constexpr std::size_t max_d_model = 1024;         // d
+inline constexpr std::size_t max_heads = 64;             // h
+inline constexpr std::size_t max_additive_width = 1024;  // d_a, the additive score's hidden width
+
+// [SECTION] The work and the memory of one trace
+/// What one trace may cost. The default is what the CLI and the npm module accept: on a
+/// 2-core machine such a trace, with its JSON written out, takes seconds and well under
+/// 512 MiB. The interactive budget is the playground's: a trace the page computes between
+/// two frames, so editing never freezes it.
+struct budget {
+    std::uint64_t trace_bytes;    // every stage kept, float32 (see trace_bytes())
+    std::uint64_t multiply_adds;  // projections, scores, weighted sum (see multiply_adds())
+    std::uint64_t tanh_calls;     // the additive score's tanh(q·W1 + k·W2), the slowest step per element
+    const char* who;              // names the limit in a refusal
+};
+inline constexpr budget default_budget{std::uint64_t{64} << 20, std::uint64_t{4} << 30, std::uint64_t{1} << 25,
+                                       "the limit"};
+inline constexpr budget interactive_budget{std::uint64_t{16} << 20, std::uint64_t{1} << 28, std::uint64_t{1} << 21,
+                                           "the playground's limit (the npm module and the attn CLI go further)"};
+
+}  // namespace attn

@@ -1,0 +1,55 @@
+// One headless Chromium and one static server for a browser test file, and the page helpers
+// every such file uses: open a page and wait for the stepper, read what the stepper shows.
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import { after, before } from 'node:test';
+
+import { launchChromium, repo, serveStatic } from '../node/helpers.mjs';
+
+export const site = path.join(repo, 'site');
+export const artifacts = path.join(repo, 'build/test-artifacts');
+
+/**
+ * Starts the browser and the server before the file's tests and stops them after.
+ * problems collects console errors and page errors from every page opened.
+ */
+export function browserSession() {
+  const session = { browser: null, server: null, problems: [] };
+  before(async () => {
+    mkdirSync(artifacts, { recursive: true });
+    session.server = await serveStatic(site);
+    session.browser = await launchChromium();
+  });
+  after(async () => {
+    await session.browser?.close();
+    await session.server?.close();
+  });
+
+  /** A new page at url (relative to the site, or absolute), once a stepper shows a stage (unless wait is false). */
+  session.open = async (url, { reducedMotion, viewport = { width: 1280, height: 900 }, wait = true } = {}) => {
+    const page = await session.browser.newPage({ viewport });
+    if (reducedMotion) await page.emulateMedia({ reducedMotion: 'reduce' });
+    page.on('console', (m) => { if (m.type() === 'error') session.problems.push(`${url}: ${m.text()}`); });
+    page.on('pageerror', (e) => session.problems.push(`${url}: ${e.message}`));
+    await page.goto(url.startsWith('file:') || url.startsWith('http') ? url : session.server.url + url);
+    if (wait) await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
+    return page;
+  };
+  return session;
+}
+
+/** What the (first) stepper shows: stage id, title, the result matrix's cells, the caption. */
+export function shown(page, index = 0) {
+  return page.evaluate((k) => {
+    const el = document.querySelectorAll('attention-stepper')[k];
+    const root = el.shadowRoot;
+    const result = root.querySelector('figure.role-result');
+    return {
+      stage: el.stageId,
+      title: root.querySelector('.stage-title')?.textContent,
+      label: result.querySelector('.label').textContent,
+      cells: [...result.querySelectorAll('td.cell')].map((td) => ({ i: +td.dataset.i, j: +td.dataset.j, text: td.textContent, value: +td.dataset.value, hidden: td.classList.contains('hidden') })),
+      caption: root.querySelector('.caption')?.textContent,
+    };
+  }, index);
+}
