@@ -40,20 +40,23 @@ if [[ ! -f web/node_modules/.package-lock.json || web/package-lock.json -nt web/
   (cd web && npm ci --no-audit --no-fund --loglevel=error)
 fi
 
-# Dear ImGui's sources for the web lab, from Debian's source package (never committed):
-# apt-get source needs a deb-src entry, which a fresh Debian image does not have.
+# Dear ImGui's sources for the web lab, from Debian's source package (never committed). apt-get
+# source needs deb-src entries, which a fresh Debian image does not have: they are derived from the
+# machine's own deb entries into a private apt directory under build/deps, so nothing under /etc is
+# written, no host is named here, and no root is needed for this step.
 if [[ ! -f build/deps/imgui-1.86/imgui.cpp ]]; then
   echo "setup: fetching Dear ImGui 1.86 sources (apt-get source imgui)"
-  if ! grep -rqs '^Types:.*deb-src' /etc/apt/sources.list.d/ && ! grep -qs '^deb-src' /etc/apt/sources.list; then
-    cat > /etc/apt/sources.list.d/attention-playground-deb-src.sources <<'SRC'
-Types: deb-src
-URIs: http://deb.debian.org/debian
-Suites: bookworm
-Components: main
-Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
-SRC
-    apt-get update -qq
-  fi
+  apt_dir="$PWD/build/deps/apt"
+  rm -rf "$apt_dir" && mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"
+  for f in /etc/apt/sources.list.d/*.sources; do
+    [[ -f "$f" ]] && sed 's/^Types:.*/Types: deb-src/' "$f" > "$apt_dir/sources.list.d/$(basename "$f")"
+  done
+  for f in /etc/apt/sources.list /etc/apt/sources.list.d/*.list; do
+    [[ -f "$f" ]] && sed -n 's/^deb\s/deb-src /p' "$f" > "$apt_dir/sources.list.d/$(basename "$f").list"
+  done
+  apt_private=(-o "Dir::Etc::SourceList=/dev/null" -o "Dir::Etc::SourceParts=$apt_dir/sources.list.d"
+               -o "Dir::State::Lists=$apt_dir/lists" -o "Dir::Cache=$apt_dir/cache" -o "APT::Sandbox::User=$(id -un)")
+  apt-get "${apt_private[@]}" update -qq
   mkdir -p build/deps
-  (cd build/deps && apt-get source --download-only imgui >/dev/null 2>&1 && tar xf imgui_1.86+ds.orig.tar.xz)
+  (cd build/deps && apt-get "${apt_private[@]}" source --download-only imgui >/dev/null 2>&1 && tar xf imgui_1.86+ds.orig.tar.xz)
 fi

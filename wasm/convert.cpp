@@ -20,41 +20,54 @@ val error_result(const char* sentence) {
     return out;
 }
 
-/// One Float32Array holding every stage back to back, a line per stage saying where it is
-/// ("id\tformula\tshape,…\toffset\tsize"; ids and formulas are the core's own constants,
-/// never tabs or newlines), and the normalised spec as JSON text. Both are "" when the
-/// caller already has them (examples, after the first call). No JSON tree is built per
-/// call: this path runs on every edit the page makes.
+template <class T>
+val js_array(const std::vector<T>& items) {
+    val out = val::array();
+    for (const T& item : items) out.call<void>("push", item);
+    return out;
+}
+
+/// A trace as typed JS values: one Float32Array holding every stage back to back and, with_layout,
+/// where each stage sits ({id, formula, operands, shape, offset, size}), the normalised spec as JSON
+/// text and the axis labels. Without the layout (an example's second call) those stay undefined:
+/// they never change for an example, so JS keeps them from the first call. No JSON tree is built
+/// for the data: this path runs on every edit the page makes.
 val packed(const trace& t, bool with_layout) {
     const std::vector<stage_view> views = t.stages();
     std::size_t total = 0;
     for (const stage_view& s : views) total += s.size;
     std::vector<float> all;
     all.reserve(total);
-    std::string lines;
+    val layout = val::array();
     for (const stage_view& s : views) {
         if (with_layout) {
-            lines += stage_name(s.id);
-            lines += '\t';
-            lines += stage_formula(s.id, t.spec);
-            lines += '\t';
-            for (std::size_t i = 0; i < s.shape.size(); ++i) (lines += i ? "," : "") += std::to_string(s.shape[i]);
-            lines += '\t' + std::to_string(all.size()) + '\t' + std::to_string(s.size) + '\n';
+            std::vector<std::string> operands;
+            for (stage_id id : stage_operands(s.id, t.spec)) operands.emplace_back(stage_name(id));
+            val stage = val::object();
+            stage.set("id", val(stage_name(s.id)));
+            stage.set("formula", stage_formula(s.id, t.spec));
+            stage.set("operands", js_array(operands));
+            stage.set("shape", js_array(s.shape));
+            stage.set("offset", all.size());
+            stage.set("size", s.size);
+            layout.call<void>("push", stage);
         }
         all.insert(all.end(), s.data, s.data + s.size);
     }
-    val empty_rows = val::array();
-    for (std::size_t row : t.empty_rows) empty_rows.call<void>("push", row);
-    if (t.mask) {  // the keep matrix rides along as a line of its own, after the stages
-        if (with_layout)
-            lines += "mask\t\t" + std::to_string(t.mask->shape(0)) + "," + std::to_string(t.mask->shape(1)) + '\t' +
-                     std::to_string(all.size()) + '\t' + std::to_string(t.mask->size()) + '\n';
-        all.insert(all.end(), t.mask->begin(), t.mask->end());
-    }
     val out = val::object();
-    out.set("stages", lines);
-    out.set("emptyRows", empty_rows);
-    out.set("spec", with_layout ? spec_to_json(t.spec).dump() : std::string());
+    if (with_layout) {
+        out.set("stages", layout);
+        out.set("spec", spec_to_json(t.spec).dump());
+        out.set("axes", axes_json(t.spec).dump());
+    }
+    if (t.mask) {
+        val mask = val::object();
+        mask.set("shape", js_array(std::vector<std::size_t>{t.mask->shape(0), t.mask->shape(1)}));
+        mask.set("data", val(emscripten::typed_memory_view(t.mask->size(), t.mask->data())).call<val>("slice"));
+        out.set("mask", mask);
+        out.set("emptyRows", js_array(t.empty_rows));
+    }
+    out.set("bytes", t.bytes());
     // slice() copies out of the wasm heap: the array belongs to JS, the vector is freed on return
     out.set("data", val(emscripten::typed_memory_view(all.size(), all.data())).call<val>("slice"));
     return out;
@@ -87,9 +100,7 @@ val example_result(const std::string& id, const std::string& variant, bool with_
 }
 
 std::string example_document_json(const std::string& id) {
-    json about = example_document(id);  // callers ask only for ids from examples_json
-    about.erase("spec");
-    return about.dump();
+    return example_about_json(id)["example"].dump();  // callers ask only for ids from examples_json
 }
 
 std::string examples_json() {
@@ -104,17 +115,7 @@ std::string examples_json() {
     return list.dump();
 }
 
-std::string stages_json() {
-    json list = json::array();
-    for (stage_id id : all_stages) {
-        const bilingual title = stage_title(id), explain = stage_explanation(id);
-        list.push_back({{"id", stage_name(id)},
-                        {"title", title.en},
-                        {"title_zh", title.zh},
-                        {"explain", {{"en", explain.en}, {"zh", explain.zh}}}});
-    }
-    return list.dump();
-}
+std::string stages_json() { return stage_registry_json().dump(); }
 
 std::string limits_json() {
     const auto budget_json = [](const budget& b) {

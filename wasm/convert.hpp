@@ -10,13 +10,14 @@
 
 namespace attn::wasm {
 
-/// @brief {stages: "id\tformula\tshape\toffset\tsize" lines, spec: normalised spec as JSON text,
-/// data: Float32Array with every stage's values one after another, emptyRows: query rows that see
-/// no key}, or {error: sentence}. interactive: the playground's lower budget (attn/limits.hpp).
+/// @brief {stages: [{id, formula, operands, shape, offset, size}], spec: normalised spec as JSON text,
+/// axes: axis labels as JSON text, data: Float32Array with every stage's values one after another,
+/// bytes: what the stages hold, and with a mask: mask: {shape, data: Uint8Array}, emptyRows: query rows
+/// that see no key}, or {error: sentence}. interactive: the playground's lower budget (attn/limits.hpp).
 emscripten::val trace_result(const std::string& spec_json, bool interactive);
 
-/// @brief As trace_result, for a worked example; with_layout = false leaves the stage lines and the
-/// spec out (both ""): they never change for an example, so JS keeps them from the first call.
+/// @brief As trace_result, for a worked example; with_layout = false leaves stages, spec and axes out
+/// (undefined): they never change for an example, so JS keeps them from the first call.
 emscripten::val example_result(const std::string& id, const std::string& variant, bool with_layout);
 
 /// @brief JSON text: the example's document (texts, variants) without its spec.
@@ -25,7 +26,7 @@ std::string example_document_json(const std::string& id);
 /// @brief JSON text: [{id, title: {en, zh}, source: {en, zh}, variants: [ids]}] in DESIGN.md order.
 std::string examples_json();
 
-/// @brief JSON text: [{id, title, title_zh, explain: {en, zh}}] for every stage id, in trace order.
+/// @brief JSON text: the stage registry (stage_registry_json), in trace order.
 std::string stages_json();
 
 /// @brief JSON text: every documented limit of attn/limits.hpp, camelCase, for the package's `limits`.

@@ -1,6 +1,7 @@
 // attn: the command-line face of the core (DESIGN.md, Interfaces).
 //   attn trace SPEC.json|-      the trace as JSON
 //   attn examples [--long]      the worked examples' ids, one a line (--long: with titles)
+//   attn stages                 the stage registry as JSON (ids in trace order, symbols, titles, axes)
 //   attn example ID [--json] [--variant V] [--lang en|zh]
 //   attn bench [--n 128,512,2048] [--d 64]
 // Exit codes: 0 done, 2 bad input (one sentence on stderr, nothing on stdout).
@@ -17,6 +18,7 @@ namespace {
 const char* const usage =
     "usage: attn trace SPEC.json|-\n"
     "       attn examples [--long]\n"
+    "       attn stages\n"
     "       attn example ID [--json] [--variant NAME] [--lang en|zh]\n"
     "       attn bench [--n 128,512,2048] [--d 64]\n";
 
@@ -57,6 +59,12 @@ int examples_command(const std::vector<std::string>& args) {
     return 0;
 }
 
+int stages_command(const std::vector<std::string>& args) {
+    if (!args.empty()) throw usage_error("stages takes no arguments.");
+    std::cout << attn::stage_registry_json().dump() << '\n';
+    return 0;
+}
+
 int example_command(const std::vector<std::string>& args) {
     std::string id, variant, lang = "en";
     bool as_json = false;
@@ -92,6 +100,7 @@ int main(int argc, char** argv) {
         if (command == "trace") return trace_command(args);
         if (command == "examples") return examples_command(args);
         if (command == "example") return example_command(args);
+        if (command == "stages") return stages_command(args);
         if (command == "bench") return attn::cli::run_bench(args);
         throw usage_error("unknown command \"" + attn::user_text(command) + "\".");
     } catch (const attn::spec_error& e) {

@@ -40,26 +40,6 @@ std::string number(float v) {
     return buf;
 }
 
-std::vector<std::string> numbered(const char* prefix, std::size_t n) {
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < n; ++i) out.push_back(prefix + std::to_string(i + 1));
-    return out;
-}
-
-/// Row and column labels of a stage: tokens where the axis is positions, d1, d2, ... where it is features.
-void axis_labels(const spec& s, stage_id id, std::size_t rows, std::size_t cols, std::vector<std::string>& row_labels,
-                 std::vector<std::string>& col_labels) {
-    const std::vector<std::string> queries = s.query_tokens.empty() ? numbered("q", s.n_q()) : s.query_tokens;
-    std::vector<std::string> keys = s.key_tokens;
-    if (keys.empty()) keys = s.memory ? numbered("k", s.n_k()) : queries;
-    const bool key_rows = id == stage_id::k || id == stage_id::v || id == stage_id::memory;
-    row_labels = id == stage_id::pe ? numbered("pos ", rows) : key_rows ? keys : queries;
-    row_labels.resize(rows);
-    const bool key_cols = id == stage_id::scores || id == stage_id::scaled || id == stage_id::masked ||
-                          id == stage_id::exp || id == stage_id::weights;
-    col_labels = key_cols ? keys : cols == 1 ? std::vector<std::string>{stage_name(id)} : numbered("d", cols);
-}
-
 void print_matrix(const float* data, const std::vector<std::string>& rows, const std::vector<std::string>& cols) {
     std::size_t label_w = 0, cell_w = 10;
     for (const std::string& r : rows) label_w = std::max(label_w, display_width(r));
@@ -87,8 +67,7 @@ void print_complexity(const json& doc, const std::string& lang) {
         const auto start = std::chrono::steady_clock::now();
         const trace t = compute_trace(s);
         const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
-        std::snprintf(line, sizeof line, "%8zu %12zu %14llu %12.3f\n", n.get<std::size_t>(), t.weights.size(),
-                      static_cast<unsigned long long>(trace_bytes(s.n_q(), s.n_k(), s.d_model(), 1)), ms);
+        std::snprintf(line, sizeof line, "%8zu %12zu %14zu %12.3f\n", n.get<std::size_t>(), t.weights.size(), t.bytes(), ms);
         std::cout << line;
     }
 }
@@ -108,14 +87,15 @@ int print_example_table(const std::string& id, const std::string& variant, const
     }
     for (const stage_view& v : t.stages()) {
         const std::size_t heads = v.shape.size() == 3 ? v.shape[0] : 1;
-        const std::size_t rows = v.shape[v.shape.size() - 2], cols = v.shape.back();
+        const std::size_t rows = v.shape[v.shape.size() - 2], cols = v.shape.back();  // one head's matrix
         const bilingual title = stage_title(v.id);
         std::cout << "\n== " << stage_name(v.id) << ": " << (lang == "zh" ? title.zh : title.en) << "   "
                   << stage_formula(v.id, t.spec) << "\n";
         if (doc.contains("notes") && doc["notes"].contains(stage_name(v.id)))
             std::cout << "   " << text(doc["notes"][stage_name(v.id)], lang) << "\n";
-        std::vector<std::string> row_labels, col_labels;
-        axis_labels(t.spec, v.id, rows, cols, row_labels, col_labels);
+        const stage_info& info = stage_info_of(v.id);
+        const std::vector<std::string> row_labels = axis_labels(info.rows, info, t.spec);
+        const std::vector<std::string> col_labels = axis_labels(info.cols, info, t.spec);
         for (std::size_t h = 0; h < heads; ++h) {
             if (heads > 1) std::cout << (lang == "zh" ? "-- 头 " : "-- head ") << h + 1 << "\n";
             print_matrix(v.data + h * rows * cols, row_labels, col_labels);

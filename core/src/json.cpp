@@ -107,8 +107,8 @@ void require_object(const json& j, const std::string& name) {
 score_kind read_score(const json& j) {
     if (!j.is_string()) fail("score must be a string: \"dot\", \"scaled_dot\", \"additive\" or \"bilinear\".");
     const std::string s = j.get<std::string>();
-    for (score_kind k : {score_kind::dot, score_kind::scaled_dot, score_kind::additive, score_kind::bilinear})
-        if (s == to_string(k)) return k;
+    for (const named<score_kind>& k : score_names)
+        if (s == k.name) return k.value;
     fail("score \"" + user_text(s) + "\" is unknown: use \"dot\", \"scaled_dot\", \"additive\" or \"bilinear\".");
 }
 
@@ -400,14 +400,21 @@ char* write_float(char* first, char* last, float f) {
 #endif
 }
 
+std::vector<std::string> names(const std::vector<stage_id>& ids) {
+    std::vector<std::string> out;
+    for (stage_id id : ids) out.emplace_back(stage_name(id));
+    return out;
+}
+
 /// A stage's fields but its data: the one definition both trace writers use.
 json stage_header(const stage_view& v, const spec& s) {
-    const bilingual title = stage_title(v.id), explain = stage_explanation(v.id);
-    return {{"id", stage_name(v.id)},
-            {"title", title.en},
-            {"title_zh", title.zh},
+    const stage_info& info = stage_info_of(v.id);
+    return {{"id", info.name},
+            {"title", info.title.en},
+            {"title_zh", info.title.zh},
             {"formula", stage_formula(v.id, s)},
-            {"explain", {{"en", explain.en}, {"zh", explain.zh}}},
+            {"explain", {{"en", info.explanation.en}, {"zh", info.explanation.zh}}},
+            {"operands", names(stage_operands(v.id, s))},
             {"shape", v.shape}};
 }
 
@@ -424,6 +431,28 @@ json trace_tail(const trace& t) {
 
 }  // namespace
 
+json stage_registry_json() {
+    json list = json::array();
+    for (const stage_info& info : stage_registry())
+        list.push_back({{"id", info.name},
+                        {"symbol", info.symbol},
+                        {"title", info.title.en},
+                        {"title_zh", info.title.zh},
+                        {"explain", {{"en", info.explanation.en}, {"zh", info.explanation.zh}}},
+                        {"per_head", info.per_head},
+                        {"rows", axis_name(info.rows)},
+                        {"cols", axis_name(info.cols)}});
+    return list;
+}
+
+json axes_json(const spec& s) {
+    json axes = json::object();
+    const stage_info& any = stage_registry()[0];
+    for (axis_kind kind : {axis_kind::query, axis_kind::key, axis_kind::position, axis_kind::feature, axis_kind::head_feature})
+        axes[axis_name(kind)] = axis_labels(kind, any, s);
+    return axes;
+}
+
 json trace_to_json(const trace& t) {
     json stages = json::array();
     for (const stage_view& v : t.stages()) {
@@ -432,14 +461,14 @@ json trace_to_json(const trace& t) {
         stage["data"] = std::move(data);
         stages.push_back(std::move(stage));
     }
-    json out = {{"spec", spec_to_json(t.spec)}, {"stages", std::move(stages)}};
+    json out = {{"spec", spec_to_json(t.spec)}, {"axes", axes_json(t.spec)}, {"stages", std::move(stages)}};
     const json tail = trace_tail(t);  // items() of a temporary would dangle
     for (auto it = tail.begin(); it != tail.end(); ++it) out[it.key()] = *it;
     return out;
 }
 
 void write_trace_json(std::ostream& out, const trace& t, const json& extra) {
-    out << "{\"spec\":" << spec_to_json(t.spec).dump() << ",\"stages\":[";
+    out << "{\"spec\":" << spec_to_json(t.spec).dump() << ",\"axes\":" << axes_json(t.spec).dump() << ",\"stages\":[";
     char number[64];
     bool first_stage = true;
     for (const stage_view& v : t.stages()) {

@@ -206,33 +206,19 @@ void validate(const spec& s, const budget& b) {
              approx(b.multiply_adds) + ": use fewer positions or a smaller d_model.");
 }
 
-const char* to_string(score_kind k) {
-    switch (k) {
-        case score_kind::dot: return "dot";
-        case score_kind::scaled_dot: return "scaled_dot";
-        case score_kind::additive: return "additive";
-        case score_kind::bilinear: return "bilinear";
-    }
+namespace {
+
+template <class E, std::size_t N>
+const char* name_of(E value, const named<E> (&table)[N]) {
+    for (const named<E>& n : table)
+        if (n.value == value) return n.name;
     return "";
 }
 
-const char* to_string(mask_kind k) {
-    switch (k) {
-        case mask_kind::none: return "none";
-        case mask_kind::causal: return "causal";
-        case mask_kind::window: return "window";
-        case mask_kind::matrix: return "matrix";
-    }
-    return "";
-}
+}  // namespace
 
-const char* to_string(positional_kind k) {
-    switch (k) {
-        case positional_kind::none: return "none";
-        case positional_kind::sinusoidal: return "sinusoidal";
-        case positional_kind::learned: return "learned";
-    }
-    return "";
-}
+const char* to_string(score_kind k) { return name_of(k, score_names); }
+const char* to_string(mask_kind k) { return name_of(k, mask_names); }
+const char* to_string(positional_kind k) { return name_of(k, positional_names); }
 
 }  // namespace attn

@@ -1,104 +1,122 @@
-// Titles, formulas and explanations of every stage. The explanations follow the two
-// source articles (seeds 000 and 002) and say why each step is there, not only what it does.
+// The stage registry: symbols, titles, explanations, axes, formulas and operands of every stage.
+// The explanations follow the two source articles (docs/sources.md: seeds 000 and 002) and say
+// why each step is there, not only what it does.
 #include "attn/stages.hpp"
+
+#include <algorithm>
 
 namespace attn {
 namespace {
 
-struct stage_text {
-    stage_id id;
-    const char* name;
-    bilingual title;
-    bilingual explanation;
-};
-
-// One row per stage, in trace order; the names are DESIGN.md's ids.
-const stage_text texts[] = {
-    {stage_id::pe, "pe", {"Positional encoding", "位置编码"},
+// One row per stage, in trace order: id, name, symbol, title, explanation, per head, row and column axes.
+const std::array<stage_info, 16> registry{{
+    {stage_id::pe, "pe", "PE", {"Positional encoding", "位置编码"},
      {"Attention by itself ignores order: shuffle the tokens and every score stays the same. So a position "
       "signal is added to each input row: sines and cosines of different frequencies (Transformer), or a learned table.",
       "Attention 本身与位置无关：打乱 token 顺序，每个分数都不变。因此要给每个输入行加上位置信号："
-      "不同频率的正弦和余弦（Transformer 的做法），或一张可学习的位置表。"}},
-    {stage_id::x, "x", {"Inputs X", "输入 X"},
+      "不同频率的正弦和余弦（Transformer 的做法），或一张可学习的位置表。"},
+     false, axis_kind::position, axis_kind::feature},
+    {stage_id::x, "x", "X", {"Inputs X", "输入 X"},
      {"One row per token: the vectors the query side is made of (after the positional encoding, if any). "
       "In self-attention, queries, keys and values all come from these rows.",
-      "每个 token 一行：查询一侧的输入向量（若有位置编码，则已加上）。自注意力中，Q、K、V 都来自这些行。"}},
-    {stage_id::memory, "memory", {"Source sequence (memory)", "源序列（memory）"},
+      "每个 token 一行：查询一侧的输入向量（若有位置编码，则已加上）。自注意力中，Q、K、V 都来自这些行。"},
+     false, axis_kind::query, axis_kind::feature},
+    {stage_id::memory, "memory", "M", {"Source sequence (memory)", "源序列（memory）"},
      {"Cross-attention: keys and values come from another sequence, e.g. the encoder's states of the source "
       "sentence in machine translation, while queries come from the target side.",
-      "交叉注意力：Key 和 Value 来自另一个序列（例如机器翻译中源句子的编码器状态），Query 来自目标一侧。"}},
-    {stage_id::q, "q", {"Queries Q", "查询 Q"},
+      "交叉注意力：Key 和 Value 来自另一个序列（例如机器翻译中源句子的编码器状态），Query 来自目标一侧。"},
+     false, axis_kind::key, axis_kind::feature},
+    {stage_id::q, "q", "Q", {"Queries Q", "查询 Q"},
      {"Q = X·W_q: what each position is looking for (\"what do I need?\"). Split into heads, each head gets its own "
       "slice of the columns.",
-      "Q = X·W_q：每个位置想找什么（“我需要什么？”）。多头时按列切分，每个头得到自己的一段。"}},
-    {stage_id::k, "k", {"Keys K", "键 K"},
+      "Q = X·W_q：每个位置想找什么（“我需要什么？”）。多头时按列切分，每个头得到自己的一段。"},
+     true, axis_kind::query, axis_kind::head_feature},
+    {stage_id::k, "k", "K", {"Keys K", "键 K"},
      {"K = X·W_k: what each position offers to be matched against (\"what am I?\"), like the titles and tags of "
       "web pages in a search engine.",
-      "K = X·W_k：每个位置可供匹配的内容（“我是什么？”），好比搜索引擎里网页的标题和标签。"}},
-    {stage_id::v, "v", {"Values V", "值 V"},
+      "K = X·W_k：每个位置可供匹配的内容（“我是什么？”），好比搜索引擎里网页的标题和标签。"},
+     true, axis_kind::key, axis_kind::head_feature},
+    {stage_id::v, "v", "V", {"Values V", "值 V"},
      {"V = X·W_v: the content each position hands over when it is matched (\"what do I have?\"), like the body "
       "of a web page.",
-      "V = X·W_v：匹配上之后每个位置提供的内容（“我有什么？”），好比网页正文。"}},
-    {stage_id::scores, "scores", {"Similarity scores", "相似度分数"},
+      "V = X·W_v：匹配上之后每个位置提供的内容（“我有什么？”），好比网页正文。"},
+     true, axis_kind::key, axis_kind::head_feature},
+    {stage_id::scores, "scores", "E", {"Similarity scores", "相似度分数"},
      {"Step 1: how well query i matches key j. Every query meets every key directly, however far apart, which "
       "is why attention handles long-range dependencies, and why it costs O(n²).",
       "第 1 步：查询 i 与键 j 的匹配程度。每个查询都直接与每个键相遇，无论相隔多远：这就是注意力能处理长距离依赖的原因，"
-      "也是 O(n²) 代价的来源。"}},
-    {stage_id::scaled, "scaled", {"Scaled by √d_k", "除以 √d_k 缩放"},
+      "也是 O(n²) 代价的来源。"},
+     true, axis_kind::query, axis_kind::key},
+    {stage_id::scaled, "scaled", "E / √d_k", {"Scaled by √d_k", "除以 √d_k 缩放"},
      {"Dot products grow with the vector width d_k; large scores push softmax towards one-hot, where gradients "
       "vanish. Dividing by √d_k brings them back to a gentle range.",
       "点积随向量维度 d_k 增大而变大；分数过大时 softmax 趋向 one-hot 分布，梯度很小，不利于训练。除以 √d_k "
-      "把数值拉回平缓区间。"}},
-    {stage_id::masked, "masked", {"Masked", "掩码"},
+      "把数值拉回平缓区间。"},
+     true, axis_kind::query, axis_kind::key},
+    {stage_id::masked, "masked", "masked", {"Masked", "掩码"},
      {"Positions a query must not see (the future in a decoder, padding, outside a context window) get a huge "
       "negative score, −1e9 in seed 000's code, so softmax gives them weight 0.",
       "查询不应看到的位置（解码器中的未来位置、padding、上下文窗口之外）被写入一个极大的负数（文中代码为 −1e9），"
-      "softmax 之后它们的权重为 0。"}},
-    {stage_id::row_max, "row_max", {"Row maximum", "行最大值"},
+      "softmax 之后它们的权重为 0。"},
+     true, axis_kind::query, axis_kind::key},
+    {stage_id::row_max, "row_max", "m", {"Row maximum", "行最大值"},
      {"Numerically stable softmax, first sub-step: subtract each row's maximum so no exponential overflows. "
       "The result is unchanged, since softmax ignores a constant shift.",
-      "数值稳定的 softmax 第一步：每行减去最大值，避免指数溢出。softmax 对整行平移不变，结果不受影响。"}},
-    {stage_id::exp, "exp", {"Exponentials", "指数"},
+      "数值稳定的 softmax 第一步：每行减去最大值，避免指数溢出。softmax 对整行平移不变，结果不受影响。"},
+     true, axis_kind::query, axis_kind::single},
+    {stage_id::exp, "exp", "exp", {"Exponentials", "指数"},
      {"exp(e_ij − max): every score becomes positive; the largest becomes 1, masked ones become 0.",
-      "exp(e_ij − max)：每个分数变为正数；最大者变为 1，被掩码的变为 0。"}},
-    {stage_id::row_sum, "row_sum", {"Row sum", "行求和"},
-     {"The sum of each row of exponentials: the normaliser of softmax.", "每行指数之和：softmax 的归一化分母。"}},
-    {stage_id::weights, "weights", {"Attention weights α", "注意力权重 α"},
+      "exp(e_ij − max)：每个分数变为正数；最大者变为 1，被掩码的变为 0。"},
+     true, axis_kind::query, axis_kind::key},
+    {stage_id::row_sum, "row_sum", "s", {"Row sum", "行求和"},
+     {"The sum of each row of exponentials: the normaliser of softmax.", "每行指数之和：softmax 的归一化分母。"},
+     true, axis_kind::query, axis_kind::single},
+    {stage_id::weights, "weights", "α", {"Attention weights α", "注意力权重 α"},
      {"Step 2: softmax turns scores into a probability distribution: each row sums to 1. This decides whom the "
       "model attends to and whom it ignores, and it is what attention heatmaps show.",
-      "第 2 步：softmax 把分数变成概率分布，每一行之和为 1。它决定模型“关注谁、忽略谁”，也是注意力可解释性的来源。"}},
-    {stage_id::context, "context", {"Weighted sum (context)", "加权求和（上下文向量）"},
+      "第 2 步：softmax 把分数变成概率分布，每一行之和为 1。它决定模型“关注谁、忽略谁”，也是注意力可解释性的来源。"},
+     true, axis_kind::query, axis_kind::key},
+    {stage_id::context, "context", "C", {"Weighted sum (context)", "加权求和（上下文向量）"},
      {"Step 3: c_i = Σ_j α_ij v_j. Each output row is a mix of the value rows, weighted by relevance: "
       "\"weight information by relevance and sum it up\".",
-      "第 3 步：c_i = Σ_j α_ij v_j。每个输出行是各 Value 行按相关性加权的混合：按相关性加权汇总信息。"}},
-    {stage_id::concat, "concat", {"Heads merged (concat)", "合并多头（concat）"},
+      "第 3 步：c_i = Σ_j α_ij v_j。每个输出行是各 Value 行按相关性加权的混合：按相关性加权汇总信息。"},
+     true, axis_kind::query, axis_kind::head_feature},
+    {stage_id::concat, "concat", "concat", {"Heads merged (concat)", "合并多头（concat）"},
      {"The heads' contexts placed side by side again, back to d_model columns. With several heads, each head can "
       "capture a different relation.",
-      "各头的上下文向量重新并排拼接，回到 d_model 列。多个头可以各自捕获不同的关系。"}},
-    {stage_id::output, "output", {"Output projection", "输出投影"},
+      "各头的上下文向量重新并排拼接，回到 d_model 列。多个头可以各自捕获不同的关系。"},
+     false, axis_kind::query, axis_kind::feature},
+    {stage_id::output, "output", "output", {"Output projection", "输出投影"},
      {"output = concat·W_o + b_o mixes what the heads found into one representation per position.",
-      "output = concat·W_o + b_o，把各头的发现融合为每个位置的一个表示。"}},
-};
+      "output = concat·W_o + b_o，把各头的发现融合为每个位置的一个表示。"},
+     false, axis_kind::query, axis_kind::feature},
+}};
 
-const stage_text& text_of(stage_id id) {
-    for (const stage_text& t : texts)
-        if (t.id == id) return t;
-    return texts[0];  // unreachable: every enumerator has a row
+std::vector<std::string> numbered(const std::string& prefix, std::size_t n, std::size_t first = 1) {
+    std::vector<std::string> out;
+    for (std::size_t i = 0; i < n; ++i) out.push_back(prefix + std::to_string(first + i));
+    return out;
 }
 
 }  // namespace
 
-const char* stage_name(stage_id id) { return text_of(id).name; }
+const std::array<stage_info, 16>& stage_registry() { return registry; }
+
+const stage_info& stage_info_of(stage_id id) {
+    return registry[static_cast<std::size_t>(id)];  // the rows follow the enum's order (a test checks)
+}
+
+const char* stage_name(stage_id id) { return stage_info_of(id).name; }
 
 std::optional<stage_id> stage_from_name(std::string_view name) {
-    for (const stage_text& t : texts)
+    for (const stage_info& t : registry)
         if (name == t.name) return t.id;
     return std::nullopt;
 }
 
-bilingual stage_title(stage_id id) { return text_of(id).title; }
+bilingual stage_title(stage_id id) { return stage_info_of(id).title; }
 
-bilingual stage_explanation(stage_id id) { return text_of(id).explanation; }
+bilingual stage_explanation(stage_id id) { return stage_info_of(id).explanation; }
 
 std::string stage_formula(stage_id id, const spec& s) {
     switch (id) {
@@ -136,6 +154,62 @@ std::string stage_formula(stage_id id, const spec& s) {
         case stage_id::output: return s.wo.b ? "output = concat·W_o + b_o" : "output = concat·W_o";
     }
     return "";
+}
+
+std::vector<stage_id> stage_operands(stage_id id, const spec& s) {
+    const stage_id source = s.memory ? stage_id::memory : stage_id::x;
+    // the input of the softmax: the last of scores, scaled, masked that the spec has
+    const stage_id softmax_in = s.mask != mask_kind::none          ? stage_id::masked
+                                : s.score == score_kind::scaled_dot ? stage_id::scaled
+                                                                    : stage_id::scores;
+    switch (id) {
+        case stage_id::pe: return {};
+        case stage_id::x:
+        case stage_id::memory:
+            if (s.positional == positional_kind::none) return {};
+            return {stage_id::pe};
+        case stage_id::q: return {stage_id::x};
+        case stage_id::k:
+        case stage_id::v: return {source};
+        case stage_id::scores: return {stage_id::q, stage_id::k};
+        case stage_id::scaled: return {stage_id::scores};
+        case stage_id::masked: return {s.score == score_kind::scaled_dot ? stage_id::scaled : stage_id::scores};
+        case stage_id::row_max: return {softmax_in};
+        case stage_id::exp: return {softmax_in, stage_id::row_max};
+        case stage_id::row_sum: return {stage_id::exp};
+        case stage_id::weights: return {stage_id::exp, stage_id::row_sum};
+        case stage_id::context: return {stage_id::weights, stage_id::v};
+        case stage_id::concat: return {stage_id::context};
+        case stage_id::output: return {stage_id::concat};
+    }
+    return {};
+}
+
+const char* axis_name(axis_kind kind) {
+    switch (kind) {
+        case axis_kind::query: return "query";
+        case axis_kind::key: return "key";
+        case axis_kind::position: return "position";
+        case axis_kind::feature: return "feature";
+        case axis_kind::head_feature: return "head_feature";
+        case axis_kind::single: return "single";
+    }
+    return "";
+}
+
+std::vector<std::string> axis_labels(axis_kind kind, const stage_info& stage, const spec& s) {
+    switch (kind) {
+        case axis_kind::query: return s.query_tokens.empty() ? numbered("q", s.n_q()) : s.query_tokens;
+        case axis_kind::key:
+            if (!s.key_tokens.empty()) return s.key_tokens;
+            if (!s.memory && !s.query_tokens.empty()) return s.query_tokens;  // self-attention: the same tokens
+            return numbered("k", s.n_k());
+        case axis_kind::position: return numbered("pos ", std::max(s.n_q(), s.n_k()), 0);
+        case axis_kind::feature: return numbered("d", s.d_model());
+        case axis_kind::head_feature: return numbered("d", s.d_head());
+        case axis_kind::single: return {stage.symbol};
+    }
+    return {};
 }
 
 }  // namespace attn

@@ -103,6 +103,12 @@ std::vector<stage_view> trace::stages() const {
     return out;
 }
 
+std::size_t trace::bytes() const {
+    std::size_t total = 0;
+    for (const stage_view& v : stages()) total += v.size * sizeof(float);
+    return total;
+}
+
 std::optional<stage_view> trace::stage(stage_id id) const {
     for (const stage_view& v : stages())
         if (v.id == id) return v;

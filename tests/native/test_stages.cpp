@@ -18,7 +18,7 @@ attn::trace run(const std::string& text) { return attn::compute_trace(attn::pars
 
 }  // namespace
 
-TEST_CASE("trace.stages: present in DESIGN.md order, absent when they do not apply") {
+TEST_CASE("trace.stages: present in the registry's order, absent when they do not apply") {
     CHECK(stage_list(run(R"({"x": [[1, 0], [0, 1]]})")) ==
           "x q k v scores scaled row_max exp row_sum weights context concat");
     CHECK(stage_list(run(R"({"x": [[1, 0], [0, 1]], "score": "dot", "mask": "causal"})")) ==
@@ -26,7 +26,37 @@ TEST_CASE("trace.stages: present in DESIGN.md order, absent when they do not app
     CHECK(stage_list(run(R"({"x": [[1, 0]], "memory": [[1, 0], [0, 1]], "positional": "sinusoidal",
                              "weights": {"wo": [[1, 0], [0, 1]]}})")) ==
           "pe x memory q k v scores scaled row_max exp row_sum weights context concat output");
-    for (attn::stage_id id : attn::all_stages) CHECK(attn::stage_from_name(attn::stage_name(id)) == id);
+}
+
+TEST_CASE("stages.registry: one row per stage, in the enum's order, with what every view reads") {
+    const auto& registry = attn::stage_registry();
+    for (std::size_t i = 0; i < registry.size(); ++i) {
+        CHECK(static_cast<std::size_t>(registry[i].id) == i);  // stage_info_of indexes by the enum
+        CHECK(attn::stage_from_name(registry[i].name) == registry[i].id);
+        CHECK(std::string(registry[i].symbol).size() > 0);
+    }
+    // every stage's per-head flag and axes agree with the shapes a trace really has
+    const attn::trace t = run(R"({"x": [[1, 0, 1, 0]], "memory": [[1, 1, 0, 0], [0, 1, 0, 1]], "heads": 2,
+        "positional": "sinusoidal", "mask": "causal", "weights": {"wo": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}})");
+    CHECK(t.stages().size() == registry.size());
+    for (const attn::stage_view& v : t.stages()) {
+        const attn::stage_info& info = attn::stage_info_of(v.id);
+        INFO(info.name);
+        CHECK(v.shape.size() == (info.per_head ? 3u : 2u));
+        CHECK(attn::axis_labels(info.rows, info, t.spec).size() == v.shape[v.shape.size() - 2]);
+        CHECK(attn::axis_labels(info.cols, info, t.spec).size() == v.shape.back());
+        for (attn::stage_id operand : attn::stage_operands(v.id, t.spec)) CHECK(t.stage(operand).has_value());
+    }
+    using labels = std::vector<std::string>;
+    const attn::stage_info& pe = attn::stage_info_of(attn::stage_id::pe);
+    CHECK(attn::axis_labels(pe.rows, pe, t.spec) == labels{"pos 0", "pos 1"});
+    CHECK(attn::axis_labels(attn::axis_kind::query, pe, t.spec) == labels{"q1"});
+    CHECK(attn::axis_labels(attn::axis_kind::key, pe, t.spec) == labels{"k1", "k2"});
+    const attn::stage_info& row_max = attn::stage_info_of(attn::stage_id::row_max);
+    CHECK(attn::axis_labels(row_max.cols, row_max, t.spec) == labels{"m"});
+    using ids = std::vector<attn::stage_id>;
+    CHECK(attn::stage_operands(attn::stage_id::row_max, t.spec) == ids{attn::stage_id::masked});
+    CHECK(attn::stage_operands(attn::stage_id::k, t.spec) == ids{attn::stage_id::memory});
 }
 
 TEST_CASE("trace.shapes: heads × n × d_head, and n_q × n_k for the quadratic stages") {

@@ -1,12 +1,13 @@
 // The npm module's API as a Node user calls it (imported by file path; package.test.mjs
 // covers the installed tarball).
 import assert from 'node:assert/strict';
+import { spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { AttentionError, createAttention, stageIds, version } from '../../web/src/node.js';
-import { webDir } from './helpers.mjs';
+import { AttentionError, createAttention, version } from '../../web/src/node.js';
+import { attnCli, webDir } from './helpers.mjs';
 
 const a = await createAttention();
 const stage = (trace, id) => trace.stages.find((s) => s.id === id);
@@ -30,7 +31,7 @@ test('trace: every stage of the contract, in order, with bilingual titles', () =
     x: [[1, 0], [0, 1]], memory: [[1, 1], [0, 1], [1, 0]], positional: 'sinusoidal', mask: 'causal',
     weights: { wo: [[1, 0], [0, 1]] },
   });
-  assert.deepEqual(t.stages.map((s) => s.id), [...stageIds]); // this spec uses every stage
+  assert.deepEqual(t.stages.map((s) => s.id), [...a.stageIds]); // this spec uses every stage
   const masked = stage(t, 'masked');
   assert.equal(masked.title_zh, '掩码');
   assert.match(masked.formula, /mask_value/);
@@ -105,4 +106,22 @@ test('version matches package.json, one shared instance', async () => {
   assert.equal(version, pkg.version);
   assert.equal(a.version, pkg.version);
   assert.equal(await createAttention(), a);
+});
+
+test('the stage registry is the core\'s: ids in trace order, and index.d.ts spells the same union', () => {
+  const cli = JSON.parse(spawnSync(attnCli, ['stages']).stdout);
+  assert.deepEqual(a.stages().map((s) => s.id), cli.map((s) => s.id)); // the module reads what the CLI prints
+  assert.deepEqual([...a.stageIds], cli.map((s) => s.id));
+  const dts = readFileSync(path.join(webDir, 'types/index.d.ts'), 'utf8');
+  const union = dts.match(/export type StageId =([^;]+);/)[1].match(/'([a-z_]+)'/g).map((q) => q.slice(1, -1));
+  assert.deepEqual(union, [...a.stageIds], 'types/index.d.ts StageId must list the registry\'s ids in order');
+  const weights = a.stages().find((s) => s.id === 'weights');
+  assert.deepEqual([weights.symbol, weights.per_head, weights.rows, weights.cols], ['α', true, 'query', 'key']);
+  const t = a.example('translation');
+  assert.deepEqual(t.stages.find((s) => s.id === 'weights').operands, ['exp', 'row_sum']);
+  assert.deepEqual(t.axes.query, ['猫', '坐', '在', '垫子', '上']);
+  assert.deepEqual(t.axes.key, ['The', 'cat', 'sat', 'on', 'the', 'mat']);
+  assert.equal(t.bytes, t.stages.reduce((sum, s) => sum + s.data.byteLength, 0));
+  assert.equal(a.exampleDocument('bank').id, 'bank');
+  assert.throws(() => a.exampleDocument('nope'), { name: 'AttentionError' });
 });

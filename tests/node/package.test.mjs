@@ -26,8 +26,9 @@ before(() => {
 
 test('the tarball holds the loader, the wasm, the types and the README, and nothing else', () => {
   const files = [...tarball.files].sort();
-  const stepper = ['animator.js', 'complexity.js', 'dom.js', 'editor.js', 'element.js', 'format.js', 'i18n.js', 'index.js',
-    'matrix_view.js', 'steps.js', 'store.js', 'styles.js', 'url_state.js'].map((f) => `src/stepper/${f}`);
+  const stepper = ['animator.js', 'chrome.js', 'complexity.js', 'dom.js', 'editor.js', 'element.js', 'format.js', 'i18n.js',
+    'index.js', 'keyboard.js', 'matrix_view.js', 'options.js', 'stage_view.js', 'steps.js', 'store.js', 'styles.js',
+    'url_state.js'].map((f) => `src/stepper/${f}`);
   assert.deepEqual(files, ['README.md', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', 'package.json',
     'src/api.js', 'src/index.js', 'src/node.js', ...stepper, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
   console.log(`tarball: ${tarball.size} bytes packed`);

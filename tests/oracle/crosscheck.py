@@ -77,12 +77,15 @@ def run_attn(attn, spec):
     return json.loads(done.stdout)
 
 
-def compare(spec, got):
+def registry_order(attn):
+    """The stage ids in trace order, as the core's registry has them (`attn stages`)."""
+    return [s["id"] for s in json.loads(subprocess.run([attn, "stages"], capture_output=True, check=True).stdout)]
+
+
+def compare(spec, got, order):
     """Returns (stages compared, largest difference); raises AssertionError with the details on a mismatch."""
     want = oracle_trace(spec)
     ids = [s["id"] for s in got["stages"]]
-    order = ["pe", "x", "memory", "q", "k", "v", "scores", "scaled", "masked", "row_max", "exp", "row_sum",
-             "weights", "context", "concat", "output"]
     expected_ids = [s for s in order if s in want]
     if ids != expected_ids:
         raise AssertionError(f"stages {ids} but the oracle has {expected_ids}")
@@ -110,6 +113,7 @@ def main():
     ap.add_argument("--keep", help="write each spec here, for a failure to be replayed")
     args = ap.parse_args()
     rng = np.random.default_rng(args.seed)
+    order = registry_order(args.attn)
     stages = failed = 0
     worst = 0.0
     seen = {"score": set(), "mask": set(), "heads": set(), "cross": set(), "pe": set()}
@@ -125,7 +129,7 @@ def main():
             with open(os.path.join(args.keep, f"spec{i:04d}.json"), "w") as f:
                 json.dump(spec, f)
         try:
-            n, w = compare(spec, run_attn(args.attn, spec))
+            n, w = compare(spec, run_attn(args.attn, spec), order)
             stages += n
             worst = max(worst, w)
         except AssertionError as e:

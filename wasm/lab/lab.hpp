@@ -2,8 +2,8 @@
 // OpenGL 3) and in the browser (Emscripten, WebGL2); main_native.cpp and main_web.cpp only
 // open the window and drive frames.
 //
-// [SECTION] state and loading      (lab.cpp)
-// [SECTION] panels                 (lab.cpp): spec, timeline, stage, all stages, what-if, complexity
+// Files: lab.cpp (state, loading, layout, timeline), panel_spec.cpp (the spec panel),
+// panel_stage.cpp (stage, all stages, what-if, complexity), widgets.cpp, heatmap.cpp.
 #pragma once
 
 #include <optional>
@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attn/attn.hpp"
+#include "heatmap.hpp"
 
 namespace lab {
 
@@ -40,13 +41,22 @@ private:
     void load(const std::string& id, const std::string& variant);
     void load_blank();
     void recompute();
+    // panel_spec.cpp
     void panel_spec();
+    void spec_source();     // language, example, variant
+    bool spec_options();    // score, heads, mask, positional, cross-attention; true when one changed
+    bool mask_options();
+    bool spec_matrices();   // X, memory, the W's, score parameters, the learned table
+    // lab.cpp
     void panel_timeline(float dt);
+    // panel_stage.cpp
     void panel_stage();
     void panel_all_stages();
     void panel_what_if();
     void panel_complexity();
     void draw_stage(attn::stage_id id, float progress, bool small);
+    heatmap_args stage_heatmap(attn::stage_id id, const std::string& title, float cell) const;
+    void empty_rows_note(attn::stage_id id) const;
     const char* tr(const char* en, const char* zh) const { return zh_ ? zh : en; }
 
     attn::spec spec_;

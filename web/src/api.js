@@ -4,12 +4,6 @@
 /** The package version (kept equal to package.json by a test). */
 export const version = '0.1.0';
 
-/** Every stage id, in trace order (DESIGN.md). */
-export const stageIds = Object.freeze([
-  'pe', 'x', 'memory', 'q', 'k', 'v', 'scores', 'scaled', 'masked',
-  'row_max', 'exp', 'row_sum', 'weights', 'context', 'concat', 'output',
-]);
-
 /** A spec the core refused, or a call made wrongly; `message` is one sentence naming the field. */
 export class AttentionError extends Error {
   constructor(message) {
@@ -111,8 +105,10 @@ function specText(spec, maxBytes) {
  * @param {object} core the module from createAttentionCore()
  */
 export function makeApi(core) {
-  // stage titles and explanations are the same in every trace: read them once
-  const stageText = new Map(JSON.parse(core.stagesJson()).map((s) => [s.id, deepFreeze(s)]));
+  // the stage registry (ids, symbols, titles, explanations, axes) is the core's: read it once
+  const registry = deepFreeze(JSON.parse(core.stagesJson()));
+  const stageInfo = new Map(registry.map((s) => [s.id, s]));
+  const stageIds = Object.freeze(registry.map((s) => s.id));
   const limits = deepFreeze(JSON.parse(core.limitsJson()));
   const examplesJson = core.examplesJson();
   const exampleIds = new Set(JSON.parse(examplesJson).map((e) => e.id));
@@ -123,33 +119,28 @@ export function makeApi(core) {
     return documents.get(id);
   }
 
-  /** The stage lines of a result ("id\tformula\tshape\toffset\tsize") as objects without data. */
-  function layoutOf(result) {
-    return result.stages.split('\n').filter(Boolean).map((line) => {
-      const [id, formula, shape, offset, size] = line.split('\t');
-      return { id, formula, shape: shape.split(',').map(Number), offset: Number(offset), size: Number(size) };
-    });
-  }
-
-  /** A trace from a layout and the one Float32Array (JS owns it; each stage views its part). */
-  function build(layout, specText, data) {
-    const trace = { spec: JSON.parse(specText), stages: null };
-    const maskLine = layout.find((s) => s.id === 'mask');
-    if (maskLine) {
-      trace.mask = { shape: maskLine.shape.slice(), data: Uint8Array.from(data.subarray(maskLine.offset, maskLine.offset + maskLine.size)) };
+  /**
+   * A trace from the core's typed result: layout {stages: [{id, formula, operands, shape, offset,
+   * size}], spec, axes} (kept per example) and the one Float32Array (JS owns it; each stage views its part).
+   */
+  function build(layout, result) {
+    const { data } = result;
+    const trace = {
+      spec: JSON.parse(layout.spec),
+      axes: JSON.parse(layout.axes),
+      stages: layout.stages.map((s) => {
+        const info = stageInfo.get(s.id);
+        return {
+          id: s.id, title: info.title, title_zh: info.title_zh, formula: s.formula, explain: info.explain,
+          operands: s.operands.slice(), shape: s.shape.slice(), data: data.subarray(s.offset, s.offset + s.size),
+        };
+      }),
+      bytes: result.bytes,
+    };
+    if (result.mask) {
+      trace.mask = { shape: result.mask.shape, data: result.mask.data };
+      trace.empty_rows = result.emptyRows;
     }
-    trace.stages = layout.filter((s) => s !== maskLine).map((s) => {
-      const text = stageText.get(s.id);
-      return {
-        id: s.id,
-        title: text.title,
-        title_zh: text.title_zh,
-        formula: s.formula,
-        explain: text.explain,
-        shape: s.shape.slice(),
-        data: data.subarray(s.offset, s.offset + s.size),
-      };
-    });
     return trace;
   }
 
@@ -158,11 +149,16 @@ export function makeApi(core) {
     return result;
   }
 
-  const exampleLayouts = new Map(); // "id\nvariant" -> {layout, spec}: the same on every call
+  const exampleLayouts = new Map(); // "id\nvariant" -> {stages, spec, axes}: the same on every call
 
   return Object.freeze({
     version,
+    /** Every stage id, in trace order: the core's registry. */
     stageIds,
+    /** The stage registry: [{id, symbol, title, title_zh, explain, per_head, rows, cols}] in trace order. */
+    stages() {
+      return registry;
+    },
     /** The documented limits of a spec (attn/limits.hpp), e.g. limits.maxPositions. */
     limits,
     /**
@@ -175,9 +171,7 @@ export function makeApi(core) {
         throw new AttentionError(`options.budget is "${shortText(String(budget))}" but must be "default" or "interactive".`);
       }
       const result = check(core.traceResult(specText(spec, limits.maxSpecBytes), budget === 'interactive'));
-      const trace = build(layoutOf(result), result.spec, result.data);
-      if (trace.mask) trace.empty_rows = result.emptyRows;
-      return trace;
+      return build(result, result);
     },
     /** The trace of a worked example, optionally one of its variants. */
     example(id, variant = '') {
@@ -190,13 +184,16 @@ export function makeApi(core) {
       const key = `${id}\n${variant}`;
       const known = exampleLayouts.get(key);
       const result = check(core.exampleResult(id, variant, !known)); // refuses unknown ids and variants
-      if (!known) exampleLayouts.set(key, { layout: layoutOf(result), spec: result.spec });
-      const { layout, spec } = exampleLayouts.get(key);
-      const trace = build(layout, spec, result.data);
-      if (trace.mask) trace.empty_rows = result.emptyRows;
-      trace.example = exampleIds.has(id) ? exampleDocument(id) : undefined;
+      if (!known) exampleLayouts.set(key, { stages: result.stages, spec: result.spec, axes: result.axes });
+      const trace = build(exampleLayouts.get(key), result);
+      trace.example = exampleDocument(id); // known: the core has just computed it
       trace.variant = variant;
       return trace;
+    },
+    /** An example's texts (title, summary, embeddings, notes, variants) without computing its trace. */
+    exampleDocument(id) {
+      if (!exampleIds.has(id)) throw new AttentionError(`example "${shortText(String(id))}" is unknown: see examples().`);
+      return exampleDocument(id);
     },
     /** The worked examples' ids, in DESIGN.md's order: each one is a valid example(id). */
     examples() {

@@ -5,7 +5,7 @@
 import createAttentionCore from '../dist/core/attention_core.js';
 import { makeApi } from './api.js';
 
-export { AttentionError, stageIds, version } from './api.js';
+export { AttentionError, version } from './api.js';
 
 let shared = null;
 

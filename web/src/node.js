@@ -6,7 +6,7 @@ import { readFile } from 'node:fs/promises';
 import createAttentionCore from '../dist/core/attention_core.js';
 import { makeApi } from './api.js';
 
-export { AttentionError, stageIds, version } from './api.js';
+export { AttentionError, version } from './api.js';
 
 const wasmFile = new URL('../dist/core/attention_core.wasm', import.meta.url);
 let shared = null;

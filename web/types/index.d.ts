@@ -73,6 +73,8 @@ export interface Stage {
   formula: string;
   /** What the stage does and why, after the source articles. */
   explain: Bilingual;
+  /** The stages this one is computed from, for this spec (e.g. weights: ["exp", "row_sum"]). */
+  operands: StageId[];
   /** e.g. [heads, n_q, n_k] for weights, [n_q, d_model] for x. */
   shape: number[];
   /** Row-major values, a copy owned by JavaScript. */
@@ -93,9 +95,30 @@ export interface ExampleDocument {
   d_model?: number;
 }
 
+/** What the rows or columns of a stage's (one head's) matrix stand for. */
+export type AxisKind = 'query' | 'key' | 'position' | 'feature' | 'head_feature' | 'single';
+
+/** One row of the core's stage registry. */
+export interface StageInfo {
+  id: StageId;
+  /** The matrix's name in formulas and pictures, e.g. "α". */
+  symbol: string;
+  title: string;
+  title_zh: string;
+  explain: Bilingual;
+  /** Shape heads × rows × cols; otherwise rows × cols. */
+  per_head: boolean;
+  rows: AxisKind;
+  cols: AxisKind;
+}
+
 export interface Trace {
   spec: NormalisedSpec;
+  /** The labels people read along each axis kind, for this spec (a single column is named by the stage's symbol). */
+  axes: Record<Exclude<AxisKind, 'single'>, string[]>;
   stages: Stage[];
+  /** Bytes the stages hold (float32). */
+  bytes: number;
   /** With a mask: 1 where query i sees key j, 0 where it is masked (n_q × n_k, row-major). */
   mask?: { shape: number[]; data: Uint8Array };
   /** With a mask: the query rows (0-based) that see no key; their weights are uniform, as in seed 000's code. */
@@ -169,6 +192,10 @@ export interface Attention {
   examples(): ExampleId[];
   /** The worked examples with titles and sources in English and Chinese, and their variants. */
   catalog(): ExampleInfo[];
+  /** An example's texts (title, summary, embeddings, notes, variants), without computing its trace. */
+  exampleDocument(id: ExampleId | (string & {})): ExampleDocument;
+  /** The core's stage registry, in trace order. */
+  stages(): readonly StageInfo[];
   /** Diagnostics: bytes in use on the wasm heap, and its size. */
   memory(): { heapInUse: number; heapSize: number };
 }
@@ -179,7 +206,6 @@ export declare class AttentionError extends Error {
 }
 
 export declare const version: string;
-export declare const stageIds: readonly StageId[];
 
 /**
  * Instantiates the WebAssembly core (once; later calls share the instance) and returns the API.

@@ -26,13 +26,21 @@ spec parse_spec(std::string_view text);
 /// @brief The normalised spec: every default written out, numbers as the floats computed with.
 json spec_to_json(const spec& s);
 
-/// @brief {"spec": normalised spec, "stages": [{id, title, title_zh, formula, explain, shape, data}, ...]},
-/// plus "mask": {shape, data of 0/1} and "empty_rows" (query rows that see no key) when the spec has a mask.
+/// @brief {"spec": normalised spec, "axes": axes_json, "stages": [{id, title, title_zh, formula, explain,
+/// operands, shape, data}, ...]}, plus "mask": {shape, data of 0/1} and "empty_rows" (query rows that see no
+/// key) when the spec has a mask.
 json trace_to_json(const trace& t);
 
 /// @brief The same text as trace_to_json(t) plus extra's fields, written straight to out: a trace
 /// can hold millions of numbers, whose JSON tree would take many times their memory.
 void write_trace_json(std::ostream& out, const trace& t, const json& extra = json::object());
+
+/// @brief The stage registry as JSON: [{id, symbol, title, title_zh, explain: {en, zh}, per_head, rows, cols}]
+/// in trace order (rows and cols are axis kinds: "query", "key", "position", "feature", "head_feature", "single").
+json stage_registry_json();
+
+/// @brief {kind: labels} for every axis kind, for this spec (the single axis is named per stage: absent).
+json axes_json(const spec& s);
 
 /// @brief A float as the shortest decimal that reads back as the same float (0.1f -> 0.1, not 0.100000001).
 double shortest_decimal(float f);

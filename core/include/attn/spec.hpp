@@ -24,6 +24,21 @@ enum class score_kind { dot, scaled_dot, additive, bilinear };
 enum class mask_kind { none, causal, window, matrix };
 enum class positional_kind { none, sinusoidal, learned };
 
+/// @brief One choice of an enum with its spec name: the tables below are the only place the names
+/// are written, for the JSON reader, to_string and the lab's menus alike.
+template <class E>
+struct named {
+    E value;
+    const char* name;
+};
+inline constexpr named<score_kind> score_names[] = {
+    {score_kind::dot, "dot"}, {score_kind::scaled_dot, "scaled_dot"}, {score_kind::additive, "additive"},
+    {score_kind::bilinear, "bilinear"}};
+inline constexpr named<mask_kind> mask_names[] = {
+    {mask_kind::none, "none"}, {mask_kind::causal, "causal"}, {mask_kind::window, "window"}, {mask_kind::matrix, "matrix"}};
+inline constexpr named<positional_kind> positional_names[] = {
+    {positional_kind::none, "none"}, {positional_kind::sinusoidal, "sinusoidal"}, {positional_kind::learned, "learned"}};
+
 /// @brief One projection y = x·w + b; an absent w is the identity, an absent b is zero.
 struct projection {
     std::optional<matrix> w;  // (d, d)

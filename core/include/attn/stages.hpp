@@ -1,11 +1,13 @@
-// The stage vocabulary: the ids of DESIGN.md, word for word, with their titles,
-// formulas and explanations (taken from the two source articles) in English and Chinese.
+// The stage registry: the ids of docs/spec.md, word for word, with their symbols, titles,
+// explanations (after the two source articles, in English and Chinese), formulas, operands and
+// axes. Adding a stage is one registry row plus its compute in trace.cpp.
 #pragma once
 
 #include <array>
 #include <optional>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "attn/spec.hpp"
 
@@ -14,16 +16,39 @@ namespace attn {
 /// @brief Every stage of a trace, in trace order.
 enum class stage_id { pe, x, memory, q, k, v, scores, scaled, masked, row_max, exp, row_sum, weights, context, concat, output };
 
-inline constexpr std::array<stage_id, 16> all_stages{
-    stage_id::pe,      stage_id::x,       stage_id::memory, stage_id::q,      stage_id::k,       stage_id::v,
-    stage_id::scores,  stage_id::scaled,  stage_id::masked, stage_id::row_max, stage_id::exp,    stage_id::row_sum,
-    stage_id::weights, stage_id::context, stage_id::concat, stage_id::output};
-
 /// @brief Text in both languages of the playground.
 struct bilingual {
     const char* en;
     const char* zh;
 };
+
+/// @brief What the rows or the columns of a stage's matrix (one head's, for per-head stages) stand
+/// for, so the CLI, the lab and the page label them alike (axis_labels).
+enum class axis_kind {
+    query,         // the query positions: tokens.query, else q1, q2, ...
+    key,           // the key positions: tokens.key (cross-attention), the query tokens (self), else k1, k2, ...
+    position,      // positions of the positional table: pos 0, pos 1, ... (the pos of PE(pos, i))
+    feature,       // the d_model columns: d1, d2, ...
+    head_feature,  // one head's d_head columns: d1, d2, ...
+    single         // one column, named by the stage's symbol (m, s)
+};
+
+/// @brief Everything fixed about one stage: the registry row the CLI, the lab, the wasm module
+/// and the page read (through the module), so a stage's facts are written once.
+struct stage_info {
+    stage_id id;
+    const char* name;      // DESIGN's id, e.g. "row_max": the trace key, the JS StageId, the view name
+    const char* symbol;    // the matrix's name in formulas and pictures, e.g. "α"
+    bilingual title;       // e.g. {"Scaled by √d_k", "除以 √d_k 缩放"}
+    bilingual explanation; // what the stage does and why, after the source articles
+    bool per_head;         // shape (h, rows, cols); otherwise (rows, cols)
+    axis_kind rows, cols;
+};
+
+/// @brief The registry: every stage, in trace order.
+const std::array<stage_info, 16>& stage_registry();
+/// @brief The registry row of one stage.
+const stage_info& stage_info_of(stage_id id);
 
 /// @brief The fixed id string, e.g. "row_max".
 const char* stage_name(stage_id id);
@@ -35,5 +60,13 @@ bilingual stage_title(stage_id id);
 bilingual stage_explanation(stage_id id);
 /// @brief The stage's formula for this spec (the scores formula follows spec.score).
 std::string stage_formula(stage_id id, const spec& s);
+/// @brief The stages this one is computed from, for this spec (e.g. weights: exp, row_sum; row_max:
+/// whichever of masked, scaled, scores feeds the softmax). Spec fields (W_q, mask, …) are not stages.
+std::vector<stage_id> stage_operands(stage_id id, const spec& s);
+
+/// @brief The axis kind's name, e.g. "head_feature".
+const char* axis_name(axis_kind kind);
+/// @brief The labels people read along an axis of this stage, for this spec (see axis_kind).
+std::vector<std::string> axis_labels(axis_kind kind, const stage_info& stage, const spec& s);
 
 }  // namespace attn

@@ -41,6 +41,8 @@ struct trace {
 
     /// @brief The stages that apply, in DESIGN.md order.
     std::vector<stage_view> stages() const;
+    /// @brief Bytes the stages hold (float32): the memory figure the complexity example plots.
+    std::size_t bytes() const;
     /// @brief One stage by id, or nothing when it does not apply.
     std::optional<stage_view> stage(stage_id id) const;
 };

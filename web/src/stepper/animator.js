@@ -40,7 +40,6 @@ export function createAnimator(store, shape) {
   }
 
   return {
-    reducedMotion,
     /** Starts playing from where the stepper is (from the start of the stage if it was finished). */
     play() {
       const s = store.get();

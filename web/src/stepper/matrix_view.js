@@ -17,7 +17,8 @@ function heat(v, scale, kind) {
   }
   const t = scale > 0 ? Math.max(-1, Math.min(1, v / scale)) : 0;
   const light = Math.round(255 - 150 * Math.abs(t));
-  return t >= 0 ? `rgb(255,${light},${light - 10 > 0 ? light - 10 : 0})` : `rgb(${light - 10 > 0 ? light - 10 : 0},${light},255)`;
+  const deep = Math.max(0, light - 10);
+  return t >= 0 ? `rgb(255,${light},${deep})` : `rgb(${deep},${light},255)`;
 }
 
 function ink(bg) {
@@ -28,7 +29,7 @@ function ink(bg) {
 /**
  * Renders a matrix descriptor from steps.js.
  * @param {object} m descriptor: key, label, rows, cols, value(i, j), rowLabels, colLabels, role, …
- * @param {{maskValue?: number, editable?: boolean, words: object}} options
+ * @param {{words: object}} options
  * @returns {{el: HTMLElement, cells: HTMLElement[][], m: object}}
  */
 export function renderMatrix(m, options) {
@@ -71,7 +72,7 @@ export function renderMatrix(m, options) {
   const size = `${m.rows} × ${m.cols}`;
   const note = m.rows > rows || m.cols > cols ? options.words.truncated(rows, cols) : null;
   const el = h('figure', {
-    className: `matrix role-${m.role}${options.editable && m.edit ? ' editable' : ''}`,
+    className: `matrix role-${m.role}`,
     dataset: { key: m.key },
   },
   h('figcaption', {}, h('span', { className: 'label', text: m.label }), h('span', { className: 'size', text: ` ${size}` }), note && h('span', { className: 'note', text: ` (${note})` })),

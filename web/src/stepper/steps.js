@@ -9,20 +9,29 @@
 import { num, sum, sumOfProducts } from './format.js';
 
 const range = (n) => Array.from({ length: n }, (_, i) => i);
-const labels = (prefix, n) => range(n).map((i) => `${prefix}${i + 1}`);
 
-/** Everything the scenes need to know about one trace. */
-export function makeContext(trace) {
+/**
+ * Everything the scenes need to know about one trace. Axis labels come from the trace (the core
+ * labels them for the CLI and the lab too) and matrix names from the core's stage registry.
+ * @param {object} trace a trace from the package
+ * @param {readonly object[]} registry attention.stages()
+ */
+export function makeContext(trace, registry) {
   const byId = new Map(trace.stages.map((s) => [s.id, s]));
+  const info = new Map(registry.map((s) => [s.id, s]));
   const spec = trace.spec;
   const [nQ, d] = byId.get('x').shape;
   const nK = byId.get('k').shape[1];
   const heads = spec.heads;
   const dh = d / heads;
   const cross = byId.has('memory');
-  const qTokens = spec.tokens?.query ?? labels('', nQ);
-  const kTokens = spec.tokens?.key ?? (cross ? labels('k', nK) : qTokens);
-  return { trace, spec, byId, nQ, nK, d, heads, dh, cross, qTokens, kTokens, dims: labels('d', d), headDims: labels('d', dh) };
+  const { axes } = trace;
+  return {
+    trace, spec, byId, info, nQ, nK, d, heads, dh, cross,
+    qTokens: axes.query, kTokens: axes.key, positions: axes.position, dims: axes.feature, headDims: axes.head_feature,
+    symbol: (id) => info.get(id).symbol,
+    single: (id) => [info.get(id).symbol],
+  };
 }
 
 // [SECTION] matrices: views of trace stages and spec fields
@@ -76,26 +85,22 @@ function specVector(ctx, path, label, colLabels) {
 
 // [SECTION] scenes: one per stage id
 
-/** The input that fed the scores' successor: masked, else scaled, else raw scores. */
-function softmaxInput(ctx) {
-  return ['masked', 'scaled', 'scores'].find((id) => ctx.byId.has(id));
-}
-
 function projectionScene(ctx, id, wKey, bKey, inputId, letter) {
   const rowsIn = inputId === 'memory' ? ctx.kTokens : ctx.qTokens;
-  const input = stage2(ctx, inputId, inputId === 'memory' ? 'M' : 'X', rowsIn, ctx.dims);
+  const input = stage2(ctx, inputId, ctx.symbol(inputId), rowsIn, ctx.dims);
   const w = specMatrix(ctx, ['weights', wKey], `W_${letter}`, ctx.dims, ctx.dims);
   const b = specVector(ctx, ['weights', bKey], `b_${letter}`, ctx.dims);
-  const result = merged(ctx, id, letter.toUpperCase(), rowsIn);
+  const result = merged(ctx, id, ctx.symbol(id), rowsIn);
   const matrices = [input, w, b, result].filter(Boolean);
   if (ctx.heads > 1) {
     for (let hh = 0; hh < ctx.heads; hh++) {
-      matrices.push({ ...head(ctx, id, hh, `${letter.toUpperCase()}${hh + 1}`, rowsIn, ctx.headDims, 'split'), key: `${id}_h${hh}` });
+      matrices.push({ ...head(ctx, id, hh, `${ctx.symbol(id)}${hh + 1}`, rowsIn, ctx.headDims, 'split'), key: `${id}_h${hh}` });
     }
   }
   return {
     matrices,
     result: result.key,
+    allHeads: true, // every head is on show: no head selector
     explain(i, j) {
       const v = result.value(i, j);
       const name = `${letter}[${i + 1}][${j + 1}]`;
@@ -118,8 +123,7 @@ function projectionScene(ctx, id, wKey, bKey, inputId, letter) {
 
 const scenes = {
   pe(ctx) {
-    const positions = Array.from({ length: ctx.byId.get('pe').shape[0] }, (_, i) => `pos ${i}`); // 0-based, as in PE(pos, ·)
-    const pe = stage2(ctx, 'pe', 'PE', positions, ctx.dims, 'result');
+    const pe = stage2(ctx, 'pe', ctx.symbol('pe'), ctx.positions, ctx.dims, 'result');
     const learned = typeof ctx.spec.positional === 'object';
     return {
       matrices: [pe],
@@ -137,18 +141,18 @@ const scenes = {
     };
   },
 
-  x(ctx) { return inputScene(ctx, 'x', ['x'], 'X', ctx.qTokens); },
-  memory(ctx) { return inputScene(ctx, 'memory', ['memory'], 'M', ctx.kTokens); },
+  x(ctx) { return inputScene(ctx, 'x', ['x'], ctx.qTokens); },
+  memory(ctx) { return inputScene(ctx, 'memory', ['memory'], ctx.kTokens); },
   q(ctx) { return projectionScene(ctx, 'q', 'wq', 'bq', 'x', 'q'); },
   k(ctx) { return projectionScene(ctx, 'k', 'wk', 'bk', ctx.cross ? 'memory' : 'x', 'k'); },
   v(ctx) { return projectionScene(ctx, 'v', 'wv', 'bv', ctx.cross ? 'memory' : 'x', 'v'); },
 
   scores(ctx, h) {
-    const q = head(ctx, 'q', h, 'Q', ctx.qTokens, ctx.headDims);
-    const e = head(ctx, 'scores', h, 'E', ctx.qTokens, ctx.kTokens, 'result');
+    const q = head(ctx, 'q', h, ctx.symbol('q'), ctx.qTokens, ctx.headDims);
+    const e = head(ctx, 'scores', h, ctx.symbol('scores'), ctx.qTokens, ctx.kTokens, 'result');
     const kind = ctx.spec.score;
     if (kind === 'additive') {
-      const k = head(ctx, 'k', h, 'K', ctx.kTokens, ctx.headDims);
+      const k = head(ctx, 'k', h, ctx.symbol('k'), ctx.kTokens, ctx.headDims);
       const w1 = specMatrix(ctx, ['additive', 'w1'], 'W1', ctx.headDims, null);
       const w2 = specMatrix(ctx, ['additive', 'w2'], 'W2', ctx.headDims, null);
       const v = specVector(ctx, ['additive', 'v'], 'v', null);
@@ -161,7 +165,7 @@ const scenes = {
         }),
       };
     }
-    const kt = headT(ctx, 'k', h, 'Kᵀ', ctx.headDims, ctx.kTokens);
+    const kt = headT(ctx, 'k', h, `${ctx.symbol('k')}ᵀ`, ctx.headDims, ctx.kTokens);
     if (kind === 'bilinear') {
       const w = specMatrix(ctx, ['bilinear', 'w'], 'W', ctx.headDims, ctx.headDims);
       return {
@@ -184,8 +188,8 @@ const scenes = {
   },
 
   scaled(ctx, h) {
-    const e = head(ctx, 'scores', h, 'E', ctx.qTokens, ctx.kTokens);
-    const s = head(ctx, 'scaled', h, 'E / √d_k', ctx.qTokens, ctx.kTokens, 'result');
+    const e = head(ctx, 'scores', h, ctx.symbol('scores'), ctx.qTokens, ctx.kTokens);
+    const s = head(ctx, 'scaled', h, ctx.symbol('scaled'), ctx.qTokens, ctx.kTokens, 'result');
     return {
       matrices: [e, s],
       result: s.key,
@@ -197,10 +201,11 @@ const scenes = {
   },
 
   masked(ctx, h) {
-    const before = head(ctx, ctx.byId.has('scaled') ? 'scaled' : 'scores', h, ctx.byId.has('scaled') ? 'E / √d_k' : 'E', ctx.qTokens, ctx.kTokens);
+    const [beforeId] = ctx.byId.get('masked').operands;
+    const before = head(ctx, beforeId, h, ctx.symbol(beforeId), ctx.qTokens, ctx.kTokens);
     const keep = ctx.trace.mask;
     const mask = { key: 'mask', label: 'mask', rows: ctx.nQ, cols: ctx.nK, rowLabels: ctx.qTokens, colLabels: ctx.kTokens, role: 'operand', binary: true, value: (i, j) => keep.data[i * ctx.nK + j] };
-    const m = head(ctx, 'masked', h, 'masked', ctx.qTokens, ctx.kTokens, 'result');
+    const m = head(ctx, 'masked', h, ctx.symbol('masked'), ctx.qTokens, ctx.kTokens, 'result');
     m.maskOf = mask.value;
     return {
       matrices: [mask, before, m],
@@ -215,9 +220,9 @@ const scenes = {
   },
 
   row_max(ctx, h) {
-    const inId = softmaxInput(ctx);
-    const e = head(ctx, inId, h, 'e', ctx.qTokens, ctx.kTokens);
-    const m = head(ctx, 'row_max', h, 'max', ctx.qTokens, ['m'], 'result');
+    const [inId] = ctx.byId.get('row_max').operands;
+    const e = head(ctx, inId, h, ctx.symbol(inId), ctx.qTokens, ctx.kTokens);
+    const m = head(ctx, 'row_max', h, ctx.symbol('row_max'), ctx.qTokens, ctx.single('row_max'), 'result');
     return {
       matrices: [e, m],
       result: m.key,
@@ -231,9 +236,10 @@ const scenes = {
   },
 
   exp(ctx, h) {
-    const e = head(ctx, softmaxInput(ctx), h, 'e', ctx.qTokens, ctx.kTokens);
-    const m = head(ctx, 'row_max', h, 'max', ctx.qTokens, ['m']);
-    const x = head(ctx, 'exp', h, 'exp', ctx.qTokens, ctx.kTokens, 'result');
+    const [inId] = ctx.byId.get('exp').operands;
+    const e = head(ctx, inId, h, ctx.symbol(inId), ctx.qTokens, ctx.kTokens);
+    const m = head(ctx, 'row_max', h, ctx.symbol('row_max'), ctx.qTokens, ctx.single('row_max'));
+    const x = head(ctx, 'exp', h, ctx.symbol('exp'), ctx.qTokens, ctx.kTokens, 'result');
     return {
       matrices: [e, m, x],
       result: x.key,
@@ -245,8 +251,8 @@ const scenes = {
   },
 
   row_sum(ctx, h) {
-    const x = head(ctx, 'exp', h, 'exp', ctx.qTokens, ctx.kTokens);
-    const s = head(ctx, 'row_sum', h, 'sum', ctx.qTokens, ['s'], 'result');
+    const x = head(ctx, 'exp', h, ctx.symbol('exp'), ctx.qTokens, ctx.kTokens);
+    const s = head(ctx, 'row_sum', h, ctx.symbol('row_sum'), ctx.qTokens, ctx.single('row_sum'), 'result');
     return {
       matrices: [x, s],
       result: s.key,
@@ -259,9 +265,9 @@ const scenes = {
   },
 
   weights(ctx, h) {
-    const x = head(ctx, 'exp', h, 'exp', ctx.qTokens, ctx.kTokens);
-    const s = head(ctx, 'row_sum', h, 'sum', ctx.qTokens, ['s']);
-    const w = head(ctx, 'weights', h, 'α', ctx.qTokens, ctx.kTokens, 'result');
+    const x = head(ctx, 'exp', h, ctx.symbol('exp'), ctx.qTokens, ctx.kTokens);
+    const s = head(ctx, 'row_sum', h, ctx.symbol('row_sum'), ctx.qTokens, ctx.single('row_sum'));
+    const w = head(ctx, 'weights', h, ctx.symbol('weights'), ctx.qTokens, ctx.kTokens, 'result');
     w.heat = 'weights';
     return {
       matrices: [x, s, w],
@@ -274,10 +280,10 @@ const scenes = {
   },
 
   context(ctx, h) {
-    const w = head(ctx, 'weights', h, 'α', ctx.qTokens, ctx.kTokens);
+    const w = head(ctx, 'weights', h, ctx.symbol('weights'), ctx.qTokens, ctx.kTokens);
     w.heat = 'weights';
-    const v = head(ctx, 'v', h, 'V', ctx.kTokens, ctx.headDims);
-    const c = head(ctx, 'context', h, 'C', ctx.qTokens, ctx.headDims, 'result');
+    const v = head(ctx, 'v', h, ctx.symbol('v'), ctx.kTokens, ctx.headDims);
+    const c = head(ctx, 'context', h, ctx.symbol('context'), ctx.qTokens, ctx.headDims, 'result');
     return {
       matrices: [w, v, c],
       result: c.key,
@@ -289,8 +295,8 @@ const scenes = {
   },
 
   concat(ctx) {
-    const parts = range(ctx.heads).map((hh) => ({ ...head(ctx, 'context', hh, `C${ctx.heads > 1 ? hh + 1 : ''}`, ctx.qTokens, ctx.headDims), key: `context_h${hh}` }));
-    const c = stage2(ctx, 'concat', 'concat', ctx.qTokens, ctx.dims, 'result');
+    const parts = range(ctx.heads).map((hh) => ({ ...head(ctx, 'context', hh, `${ctx.symbol('context')}${ctx.heads > 1 ? hh + 1 : ''}`, ctx.qTokens, ctx.headDims), key: `context_h${hh}` }));
+    const c = stage2(ctx, 'concat', ctx.symbol('concat'), ctx.qTokens, ctx.dims, 'result');
     c.bands = ctx.heads > 1 ? ctx.dh : 0;
     return {
       matrices: [...parts, c],
@@ -306,10 +312,10 @@ const scenes = {
   },
 
   output(ctx) {
-    const c = stage2(ctx, 'concat', 'concat', ctx.qTokens, ctx.dims);
+    const c = stage2(ctx, 'concat', ctx.symbol('concat'), ctx.qTokens, ctx.dims);
     const w = specMatrix(ctx, ['weights', 'wo'], 'W_o', ctx.dims, ctx.dims);
     const b = specVector(ctx, ['weights', 'bo'], 'b_o', ctx.dims);
-    const o = stage2(ctx, 'output', 'output', ctx.qTokens, ctx.dims, 'result');
+    const o = stage2(ctx, 'output', ctx.symbol('output'), ctx.qTokens, ctx.dims, 'result');
     return {
       matrices: [c, w, b, o].filter(Boolean),
       result: o.key,
@@ -321,7 +327,8 @@ const scenes = {
   },
 };
 
-function inputScene(ctx, id, path, label, rowLabels) {
+function inputScene(ctx, id, path, rowLabels) {
+  const label = ctx.symbol(id);
   const result = stage2(ctx, id, label, rowLabels, ctx.dims, 'result');
   const raw = specMatrix(ctx, path, `${label}₀`, rowLabels, ctx.dims);
   if (!ctx.byId.has('pe')) {
@@ -332,7 +339,7 @@ function inputScene(ctx, id, path, label, rowLabels) {
       explain: (i, j) => ({ text: `${label.toLowerCase()}[${i + 1}][${j + 1}] = ${num(result.value(i, j))}`, highlights: [] }),
     };
   }
-  const pe = stage2(ctx, 'pe', 'PE', rowLabels, ctx.dims);
+  const pe = stage2(ctx, 'pe', ctx.symbol('pe'), rowLabels, ctx.dims);
   return {
     matrices: [raw, pe, result],
     result: result.key,
@@ -343,16 +350,14 @@ function inputScene(ctx, id, path, label, rowLabels) {
   };
 }
 
-/** Stages whose data are per head (the head selector applies to them). */
-export const perHead = new Set(['scores', 'scaled', 'masked', 'row_max', 'exp', 'row_sum', 'weights', 'context']);
-
 /**
- * The scene of one stage for head h: {matrices, result, order, explain(i, j), sinusoid?}.
+ * The scene of one stage for head h: {matrices, result, order, perHead, explain(i, j), sinusoid?}.
  * @param {ReturnType<typeof makeContext>} ctx
  */
 export function sceneFor(ctx, id, h = 0) {
   const scene = scenes[id](ctx, Math.min(h, ctx.heads - 1));
   scene.order ??= 'cells';
+  scene.perHead = ctx.info.get(id).per_head && !scene.allHeads; // the head selector applies
   scene.resultMatrix = scene.matrices.find((m) => m.key === scene.result);
   scene.steps = scene.order === 'rows' ? scene.resultMatrix.rows : scene.resultMatrix.rows * scene.resultMatrix.cols;
   return scene;

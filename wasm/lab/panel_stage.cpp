@@ -1,0 +1,154 @@
+// The stage panels: the current stage drawn with its operands (labels and operands from the core's
+// stage registry), every stage at once, the ÷√d_k what-if, and the live complexity measurement.
+#include <algorithm>
+#include <cfloat>
+#include <chrono>
+
+#include <imgui.h>
+
+#include "heatmap.hpp"
+#include "lab.hpp"
+#include "widgets.hpp"
+
+namespace lab {
+
+using attn::stage_id;
+
+heatmap_args Lab::stage_heatmap(stage_id id, const std::string& title, float cell) const {
+    const attn::trace& t = *trace_;
+    const attn::stage_info& info = attn::stage_info_of(id);
+    const attn::stage_view v = *t.stage(id);
+    const int rows = int(v.shape[v.shape.size() - 2]), cols = int(v.shape.back());
+    const int h = info.per_head ? std::min(head_, t.spec.heads - 1) : 0;  // one head's matrix
+    const std::string which = info.per_head && t.spec.heads > 1 ? " (head " + std::to_string(h + 1) + ")" : "";
+    return heatmap_args{info.name, title + which, v.data + std::size_t(h) * std::size_t(rows * cols), rows, cols,
+                        attn::axis_labels(info.rows, info, t.spec), attn::axis_labels(info.cols, info, t.spec),
+                        id == stage_id::weights, -1, cell};
+}
+
+void Lab::draw_stage(stage_id id, float progress, bool small) {
+    const attn::trace& t = *trace_;
+    const float cell = small ? 20.0f : 34.0f;
+    std::vector<heatmap_args> ops;
+    std::vector<float> keep;  // the mask as floats, for its heatmap: what the masked stage applies
+    if (id == stage_id::masked) {
+        keep.assign(t.mask->begin(), t.mask->end());
+        const attn::stage_info& info = attn::stage_info_of(id);
+        ops.push_back({"maskview", "mask", keep.data(), int(t.mask->shape(0)), int(t.mask->shape(1)),
+                       attn::axis_labels(info.rows, info, t.spec), attn::axis_labels(info.cols, info, t.spec), true, -1, cell});
+    }
+    for (stage_id operand : attn::stage_operands(id, t.spec)) {
+        ops.push_back(stage_heatmap(operand, attn::stage_info_of(operand).symbol, cell));
+        ops.back().probabilities = operand == stage_id::weights;
+    }
+    const attn::bilingual title = attn::stage_title(id);
+    heatmap_args result = stage_heatmap(id, zh_ ? title.zh : title.en, cell);
+    if (progress < 1.0f) result.revealed = int(progress * float(result.rows * result.cols)) + 1;
+    for (std::size_t k = 0; k < ops.size(); ++k) {
+        if (k) ImGui::SameLine(0, 16);
+        ops[k].id = small ? "##opsmall" : ops[k].id;
+        ImGui::PushID(int(k));
+        heatmap(ops[k]);
+        ImGui::PopID();
+    }
+    if (!ops.empty()) arrow(progress);
+    ImGui::PushID("result");
+    heatmap(result);
+    ImGui::PopID();
+}
+
+void Lab::empty_rows_note(stage_id id) const {
+    // the softmax stages of a row that sees no key are uniform by the seed's rule: say so
+    const bool softmax_stage = id == stage_id::masked || id == stage_id::row_max || id == stage_id::exp ||
+                               id == stage_id::row_sum || id == stage_id::weights;
+    if (!softmax_stage || trace_->empty_rows.empty()) return;
+    const attn::stage_info& info = attn::stage_info_of(id);
+    const std::vector<std::string> queries = attn::axis_labels(attn::axis_kind::query, info, trace_->spec);
+    for (std::size_t row : trace_->empty_rows)
+        ImGui::TextColored(ImVec4(0.6f, 0.3f, 0.0f, 1.0f), zh_ ? "第 %zu 行（%s）看不到任何键：它的 softmax 是均匀的。"
+                                                              : "Row %zu (%s) sees no key: its softmax is uniform.",
+                           row + 1, queries[row].c_str());
+}
+
+void Lab::panel_stage() {
+    ImGui::Begin(tr("Stage###stage", "阶段###stage"), nullptr, ImGuiWindowFlags_HorizontalScrollbar);
+    if (trace_) {
+        const attn::stage_view v = trace_->stages()[std::size_t(stage_)];
+        const attn::stage_info& info = attn::stage_info_of(v.id);
+        ImGui::Text("%s    %s", zh_ ? info.title.zh : info.title.en, attn::stage_formula(v.id, trace_->spec).c_str());
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextDisabled("%s", zh_ ? info.explanation.zh : info.explanation.en);
+        ImGui::PopTextWrapPos();
+        empty_rows_note(v.id);
+        // q, k and v show every head side by side; the other per-head stages one head at a time
+        const bool shows_all_heads = v.id == stage_id::q || v.id == stage_id::k || v.id == stage_id::v;
+        if (info.per_head && trace_->spec.heads > 1 && !shows_all_heads)
+            ImGui::SliderInt(tr("head", "头"), &head_, 0, trace_->spec.heads - 1);
+        draw_stage(v.id, progress_, false);
+    }
+    ImGui::End();
+}
+
+void Lab::panel_all_stages() {
+    ImGui::Begin(tr("All stages###all", "所有阶段###all"));
+    ImGui::TextDisabled("%s", tr("one panel per stage", "每个阶段一个面板"));
+    if (trace_) {
+        for (const attn::stage_view& v : trace_->stages()) {
+            const attn::stage_info& info = attn::stage_info_of(v.id);
+            const char* text = zh_ ? info.explanation.zh : info.explanation.en;
+            if (ImGui::CollapsingHeader((std::string(zh_ ? info.title.zh : info.title.en) + "###" + info.name).c_str())) {
+                ImGui::PushTextWrapPos(0);
+                ImGui::TextUnformatted(attn::stage_formula(v.id, trace_->spec).c_str());
+                ImGui::TextDisabled("%s", text);
+                ImGui::PopTextWrapPos();
+                ImGui::PushID(info.name);
+                draw_stage(v.id, 1.0f, true);
+                ImGui::PopID();
+            }
+            help_marker(text);
+        }
+    }
+    ImGui::End();
+}
+
+void Lab::panel_what_if() {
+    ImGui::Begin(tr("What if###whatif", "如果###whatif"));
+    ImGui::TextDisabled("%s", tr("weights with ÷√d_k (left) and without (right)", "权重：除以 √d_k（左）与不除（右）"));
+    if (with_scaling_ && without_scaling_) {
+        const attn::trace& a = *with_scaling_;
+        const attn::trace& b = *without_scaling_;
+        const int r = int(a.weights.shape(1)), c = int(a.weights.shape(2));
+        const attn::stage_info& w = attn::stage_info_of(stage_id::weights);
+        const std::vector<std::string> rows = attn::axis_labels(w.rows, w, a.spec), cols = attn::axis_labels(w.cols, w, a.spec);
+        heatmap({"##with", "÷√d_k", a.weights.data(), r, c, rows, cols, true, -1, 22.0f});
+        ImGui::SameLine(0, 24);
+        heatmap({"##without", tr("no scaling", "不缩放"), b.weights.data(), r, c, rows, cols, true, -1, 22.0f});
+    } else {
+        ImGui::TextUnformatted(what_if_error_.c_str());
+    }
+    ImGui::End();
+}
+
+void Lab::panel_complexity() {
+    ImGui::Begin(tr("Complexity###complexity", "复杂度###complexity"));
+    const attn::json& doc = attn::example_document("complexity");
+    if (complexity_.empty() || ImGui::Button(tr("measure", "测量"))) {
+        complexity_.clear();
+        for (const attn::json& n : doc["sizes"]) {
+            const attn::spec s = attn::spec_from_json(attn::complexity_spec_json(n.get<std::size_t>(), doc["d_model"].get<std::size_t>()));
+            const auto start = std::chrono::steady_clock::now();
+            const attn::trace t = attn::compute_trace(s);
+            const float ms = std::chrono::duration<float, std::milli>(std::chrono::steady_clock::now() - start).count();
+            complexity_.push_back({n.get<int>(), ms, float(t.bytes()) / float(1 << 20)});
+        }
+    }
+    std::vector<float> ms, mib;
+    for (const measurement& m : complexity_) ms.push_back(m.ms), mib.push_back(m.mib);
+    const ImVec2 size(-1, 70 * ImGui::GetIO().FontGlobalScale);
+    ImGui::PlotLines(tr("time (ms)", "时间（毫秒）"), ms.data(), int(ms.size()), 0, nullptr, 0.0f, FLT_MAX, size);
+    ImGui::PlotLines(tr("memory (MiB)", "内存（MiB）"), mib.data(), int(mib.size()), 0, nullptr, 0.0f, FLT_MAX, size);
+    for (const measurement& m : complexity_) ImGui::Text("n = %4d   %8.3f ms   %8.3f MiB", m.n, m.ms, m.mib);
+    ImGui::End();
+}
+
+}  // namespace lab

@@ -1,0 +1,92 @@
+// Everything around the stage: the top bar (example, variant, edit, language), the example's
+// texts, the control bar (previous, play, next, speed, status) and the timeline of stages.
+// Each builder returns DOM and records in el.host the nodes renderProgress updates later.
+import { h } from './dom.js';
+import { pick, stageTitle } from './i18n.js';
+import { SPEEDS } from './options.js';
+
+/** Example and variant menus, the edit toggle and the language buttons. */
+export function topBar(el, s, w, doc) {
+  const c = el.controls;
+  const bar = h('div', { className: 'bar top' });
+  if (c.has('examples')) {
+    const options = el.examples.map((e) => h('option', { value: e.id, text: pick(e.title, s.lang), selected: e.id === s.exampleId }));
+    if (!s.exampleId) options.unshift(h('option', { value: '', text: w.custom, selected: true }));
+    bar.append(h('label', {}, `${w.example} `, h('select', {
+      className: 'example', attrs: { 'aria-label': w.example },
+      on: { change: (e) => e.target.value && el.chooseExample(e.target.value) },
+    }, options)));
+    const variants = el.examples.find((e) => e.id === s.exampleId)?.variants ?? [];
+    if (variants.length) {
+      const title = (v) => pick(doc.variants.find((x) => x.id === v)?.title, s.lang) || v;
+      bar.append(h('label', {}, `${w.variant} `, h('select', {
+        className: 'variant', attrs: { 'aria-label': w.variant },
+        on: { change: (e) => el.chooseExample(s.exampleId, e.target.value) },
+      }, h('option', { value: '', text: '—', selected: !s.variant }),
+      variants.map((v) => h('option', { value: v, text: title(v), selected: v === s.variant })))));
+    }
+  }
+  bar.append(h('span', { className: 'grow' }));
+  if (c.has('edit')) {
+    bar.append(h('button', {
+      type: 'button', className: 'edit', text: w.edit, attrs: { 'aria-pressed': String(s.editing) },
+      on: { click: () => el.store.set({ editing: !el.store.get().editing }) },
+    }));
+  }
+  if (c.has('lang')) {
+    for (const [lang, label] of [['en', 'English'], ['zh', '中文']]) {
+      bar.append(h('button', {
+        type: 'button', className: `lang lang-${lang}`, text: label, attrs: { 'aria-pressed': String(s.lang === lang), lang },
+        on: { click: () => el.store.set({ lang }) },
+      }));
+    }
+  }
+  return bar;
+}
+
+/** The example's title, summary and how its inputs were made (or "your own spec"). */
+export function exampleText(s, w, doc) {
+  if (!doc) return [h('h2', { className: 'title', text: w.custom })];
+  return [h('h2', { className: 'title', text: pick(doc.title, s.lang) }),
+    h('p', { className: 'summary', text: pick(doc.summary, s.lang) }),
+    h('details', {}, h('summary', { text: w.embeddings }), h('p', { text: pick(doc.embeddings, s.lang) }))];
+}
+
+/** Previous, play, next, speed and the "stage i of n" status; null when no control asks for it. */
+export function controlBar(el, s, w) {
+  const c = el.controls;
+  const bar = h('div', { className: 'bar controls' });
+  if (c.has('nav')) bar.append(h('button', { type: 'button', className: 'prev', text: '◀', attrs: { 'aria-label': w.previous }, on: { click: () => el.step(-1) } }));
+  if (c.has('play')) {
+    el.host.play = h('button', { type: 'button', className: 'play', on: { click: () => (el.store.get().playing ? el.pause() : el.play()) } });
+    bar.append(el.host.play);
+  }
+  if (c.has('nav')) bar.append(h('button', { type: 'button', className: 'next', text: '▶', attrs: { 'aria-label': w.next }, on: { click: () => el.step(1) } }));
+  if (c.has('speed')) {
+    bar.append(h('label', {}, `${w.speed} `, h('select', {
+      className: 'speed', attrs: { 'aria-label': w.speed },
+      on: { change: (e) => el.store.set({ speed: Number(e.target.value) }) },
+    }, SPEEDS.map((v) => h('option', { value: String(v), text: `${v}×`, selected: v === s.speed })))));
+  }
+  el.host.status = h('span', { className: 'status', attrs: { 'aria-live': 'polite' } });
+  bar.append(el.host.status);
+  return bar.childNodes.length > 1 ? bar : null;
+}
+
+/** The scrubber (a thousand steps a stage) and one button per stage. */
+export function timeline(el, s, w) {
+  const n = s.trace.stages.length;
+  el.host.range = h('input', {
+    type: 'range', className: 'scrub', min: '0', max: String(n * 1000 - 1), step: '1', attrs: { 'aria-label': w.timeline },
+    on: { input: (e) => {
+      const v = Number(e.target.value);
+      el.store.set({ playing: false, stageIndex: Math.floor(v / 1000), progress: Math.min(1, (v % 1000) / 999) });
+    } },
+  });
+  el.host.stageButtons = s.trace.stages.map((st, i) => h('button', {
+    type: 'button', text: stageTitle(st, s.lang), dataset: { stage: st.id }, attrs: { title: st.id },
+    on: { click: () => el.store.set({ stageIndex: i, progress: 1, playing: false }) },
+  }));
+  return h('div', { className: 'timeline', attrs: { role: 'group', 'aria-label': w.timeline } }, el.host.range,
+    h('div', { className: 'stages' }, el.host.stageButtons));
+}

@@ -1,0 +1,140 @@
+// The stage area: the stage's title, formula and explanation, the head selector, its matrices
+// (operands, then the result) from the scene, and the caption with the arithmetic of the hovered
+// or current cell. renderStage builds it; renderProgress moves the animation and the caption.
+import { clear, h, svg } from './dom.js';
+import { pick, stageTitle, wordsFor } from './i18n.js';
+import { renderMatrix } from './matrix_view.js';
+import { makeContext, sceneFor } from './steps.js';
+
+/** Whether a stage shows softmax rows: computed from the masked scores, one row per query, keys or one column. */
+function showsSoftmaxRows(ctx, id) {
+  const fromMask = (x) => x === 'masked' || ctx.byId.get(x).operands.some(fromMask);
+  const info = ctx.info.get(id);
+  return info.rows === 'query' && (info.cols === 'key' || info.cols === 'single') && fromMask(id);
+}
+
+export function renderStage(el) {
+  const s = el.store.get();
+  if (!el.stageEl) return;
+  const w = wordsFor(s.lang);
+  const stage = s.trace.stages[s.stageIndex];
+  const ctx = makeContext(s.trace, el.attention.stages());
+  const doc = el.doc(s.exampleId);
+  el.scene = sceneFor(ctx, stage.id, s.head);
+  el.hovered = null;
+  const parts = [
+    h('div', { className: 'stage-head' },
+      h('span', { className: 'stage-title', text: stageTitle(stage, s.lang) }),
+      h('code', { className: 'formula', text: stage.formula })),
+  ];
+  if (el.controls.has('text')) {
+    parts.push(h('p', { className: 'explain', text: pick(stage.explain, s.lang) }));
+    const note = doc?.notes?.[stage.id];
+    if (note) parts.push(h('p', { className: 'note', text: pick(note, s.lang) }));
+  }
+  if (s.trace.empty_rows?.length && showsSoftmaxRows(ctx, stage.id)) {
+    const rows = s.trace.empty_rows.map((r) => `${r + 1} (${ctx.qTokens[r]})`);
+    parts.push(h('p', { className: 'notice empty-rows', attrs: { role: 'note' }, text: w.emptyRows(rows) }));
+  }
+  if (el.scene.perHead && ctx.heads > 1 && el.controls.has('heads')) {
+    parts.push(h('div', { className: 'heads', attrs: { role: 'group', 'aria-label': w.head } },
+      Array.from({ length: ctx.heads }, (_, i) => h('button', {
+        type: 'button', text: `${w.head} ${i + 1}`, attrs: { 'aria-pressed': String(i === s.head) },
+        on: { click: () => el.store.set({ head: i }) },
+      }))));
+  }
+  const sceneEl = h('div', { className: 'scene', dataset: { stage: stage.id } });
+  el.views = new Map();
+  el.scene.matrices.forEach((m, k) => {
+    const view = renderMatrix(m, { words: w });
+    el.views.set(m.key, view);
+    if (k > 0 && m.role === 'result') sceneEl.append(h('span', { className: 'op', text: '→', attrs: { 'aria-hidden': 'true' } }));
+    sceneEl.append(view.el);
+    if (view.cells[0]?.[0]) view.cells[0][0].tabIndex = 0; // one tab stop per matrix; arrows move inside
+  });
+  if (el.scene.sinusoid) sceneEl.append(sinusoid(ctx));
+  const onCell = (e) => {
+    const td = e.target.closest?.('td.cell');
+    if (!td) return;
+    el.hovered = { key: td.dataset.key, i: Number(td.dataset.i), j: Number(td.dataset.j) };
+    renderProgress(el);
+  };
+  sceneEl.addEventListener('pointerover', onCell);
+  sceneEl.addEventListener('focusin', onCell);
+  sceneEl.addEventListener('pointerleave', () => { el.hovered = null; renderProgress(el); });
+  el.caption = h('div', { className: 'caption', attrs: { 'aria-live': 'polite' } });
+  parts.push(sceneEl, el.caption);
+  clear(el.stageEl).append(...parts);
+  el.host.stageButtons?.forEach((b, i) => {
+    b.classList.toggle('done', i < s.stageIndex);
+    b.setAttribute('aria-current', i === s.stageIndex ? 'step' : 'false');
+  });
+}
+
+/** The first few PE columns as curves over the positions: the sinusoids being added. */
+function sinusoid(ctx) {
+  const pe = ctx.byId.get('pe');
+  const [n, d] = pe.shape;
+  const W = 260, H = 90;
+  const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'sinusoid', role: 'img', 'aria-label': 'PE columns over positions' });
+  const colors = ['#c0392b', '#2c6fbb', '#27ae60', '#8e44ad'];
+  for (let j = 0; j < Math.min(4, d); j++) {
+    const points = Array.from({ length: n }, (_, i) => `${(i / Math.max(1, n - 1)) * (W - 10) + 5},${H / 2 - pe.data[i * d + j] * (H / 2 - 6)}`).join(' ');
+    g.append(svg('polyline', { points, fill: 'none', stroke: colors[j], 'stroke-width': 1.5 }));
+  }
+  return g;
+}
+
+/** The result cell shown at animation step `step`, in the scene's reading order. */
+function stepCell(scene, step) {
+  const { order, resultMatrix } = scene;
+  if (step < 0) return null;
+  if (order === 'rows') return { key: scene.result, i: step, j: 0 };
+  return { key: scene.result, i: Math.floor(step / resultMatrix.cols), j: step % resultMatrix.cols };
+}
+
+function highlight(el, { key, row, col, cell }) {
+  const view = el.views.get(key);
+  if (!view) return;
+  view.cells.forEach((line, i) => line.forEach((td, j) => {
+    const on = cell ? cell[0] === i && cell[1] === j : (row === undefined || row === i) && (col === undefined || col === j);
+    if (on) td.classList.add('hl');
+  }));
+}
+
+/** The caption for a cell: its arithmetic when it is a result cell, its value otherwise. */
+function captionFor(el, target, w) {
+  if (!target) return w.hover;
+  if (target.key === el.scene.result) {
+    const { text, highlights } = el.scene.explain(target.i, target.j);
+    for (const hl of highlights) highlight(el, hl);
+    return text;
+  }
+  const m = el.views.get(target.key)?.m;
+  return m ? `${m.label}[${target.i + 1}][${target.j + 1}] = ${m.value(target.i, target.j)}` : '';
+}
+
+export function renderProgress(el) {
+  const s = el.store.get();
+  if (!el.scene || !el.views) return;
+  const w = wordsFor(s.lang);
+  const { steps, order, resultMatrix } = el.scene;
+  const revealed = s.progress >= 1 ? steps : Math.floor(s.progress * steps) + 1;
+  for (const line of el.views.get(el.scene.result).cells) {
+    for (const td of line) {
+      const i = Number(td.dataset.i), j = Number(td.dataset.j);
+      const index = order === 'rows' ? i : i * resultMatrix.cols + j;
+      td.classList.toggle('hidden', index >= revealed);
+      td.classList.toggle('current', s.progress < 1 && index === revealed - 1);
+    }
+  }
+  for (const v of el.views.values()) for (const line of v.cells) for (const td of line) td.classList.remove('hl');
+  const target = el.hovered ?? (s.progress < 1 ? stepCell(el.scene, revealed - 1) : null);
+  if (el.caption) el.caption.textContent = captionFor(el, target, w);
+  if (el.host.play) {
+    el.host.play.textContent = s.playing ? `❚❚ ${w.pause}` : `► ${w.play}`;
+    el.host.play.setAttribute('aria-pressed', String(s.playing));
+  }
+  if (el.host.range) el.host.range.value = String(s.stageIndex * 1000 + Math.round(Math.min(1, s.progress) * 999));
+  if (el.host.status) el.host.status.textContent = w.stageOf(s.stageIndex + 1, s.trace.stages.length);
+}
