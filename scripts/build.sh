@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 cmake --preset native >/dev/null
 cmake --build --preset native -j "$(nproc)"
-# emcmake: Emscripten's toolchain; NODE_PATH=/usr/share/nodejs comes from the preset (TOOLCHAIN.md)
+# emcmake: Emscripten's toolchain; NODE_PATH=/usr/share/nodejs comes from the preset (docs/toolchain.md)
 emcmake cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j "$(nproc)"
 # the page's one-file bundle: <attention-stepper>, the loader and the wasm, into site/assets/

@@ -1,4 +1,4 @@
-// attn: the command-line face of the core (DESIGN.md, Interfaces).
+// attn: the command-line face of the core (docs/spec.md, Interfaces).
 //   attn trace SPEC.json|-      the trace as JSON
 //   attn examples [--long]      the worked examples' ids, one a line (--long: with titles)
 //   attn stages                 the stage registry as JSON (ids in trace order, symbols, titles, axes)

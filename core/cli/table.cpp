@@ -16,7 +16,10 @@ std::size_t display_width(const std::string& s) {
     std::size_t width = 0;
     for (std::size_t i = 0; i < s.size();) {
         const unsigned char c = static_cast<unsigned char>(s[i]);
-        const std::size_t len = c < 0x80 ? 1 : c < 0xE0 ? 2 : c < 0xF0 ? 3 : 4;
+        std::size_t len = 4;  // the lead byte says how many bytes the character takes
+        if (c < 0xF0) len = 3;
+        if (c < 0xE0) len = 2;
+        if (c < 0x80) len = 1;
         char32_t cp = len == 1 ? c : c & (0xFF >> (len + 1));
         for (std::size_t k = 1; k < len && i + k < s.size(); ++k) cp = (cp << 6) | (s[i + k] & 0x3F);
         const bool wide = (cp >= 0x1100 && cp <= 0x115F) || (cp >= 0x2E80 && cp <= 0xA4CF) ||

@@ -1,6 +1,6 @@
 # The header-only dependencies for the Emscripten build, from Debian's packages.
 # Not find_package and not -I/usr/include: that would drag glibc's headers into the
-# wasm build (TOOLCHAIN.md). Instead a directory holding only links to xtensor/, xtl/
+# wasm build (docs/toolchain.md). Instead a directory holding only links to xtensor/, xtl/
 # and nlohmann/ stands in for /usr/include, and the targets the core links are made here.
 set(ATTN_WASM_INCLUDE "${CMAKE_BINARY_DIR}/deps/include")
 file(MAKE_DIRECTORY "${ATTN_WASM_INCLUDE}")

@@ -9,7 +9,7 @@
 namespace attn {
 namespace {
 
-// DESIGN.md's order, not the alphabetical order of the files
+// docs/spec.md's order, not the alphabetical order of the files
 const char* const order[] = {"numpy-3x4",   "basic-attention", "translation", "long-range",
                              "bank",        "coreference",     "score-functions", "multi-head",
                              "masking",     "positional-encoding", "complexity"};

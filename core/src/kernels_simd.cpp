@@ -1,7 +1,7 @@
 // The explicit-SIMD twins. One generic 4-lane code path written with GCC/Clang vector
 // extensions: natively it compiles to SSE, with `em++ -msimd128` to WebAssembly f32x4.
 // Plain loops would not do: compilers do not vectorise a float reduction without
-// -ffast-math (see TOOLCHAIN.md), so the lanes are spelled out here.
+// -ffast-math (see docs/toolchain.md), so the lanes are spelled out here.
 #include "attn/kernels.hpp"
 
 #include <cmath>
@@ -29,8 +29,10 @@ inline f32x4 vmax(f32x4 a, f32x4 b) { return select(a > b, a, b); }
 inline f32x4 vmin(f32x4 a, f32x4 b) { return select(a < b, a, b); }
 
 /// e^x on four lanes (Cephes expf: range reduction to [-ln2/2, ln2/2], degree-6
-/// polynomial, scale by 2^n through the exponent bits); about 1 ulp. Below the float
-/// range it returns exactly 0, as std::exp does, so masked keys get weight 0, not 1e-38.
+/// polynomial, scale by 2^n through the exponent bits); about 1 ulp. Below about -87.3
+/// (where e^x leaves the normal floats) it returns exactly 0, which std::exp does not: it
+/// goes on through the subnormals to 0 near -103.9. Softmax loses nothing by it (such a term
+/// is below 1e-38 of the row's largest, which is 1), and masked keys get exactly 0.
 inline f32x4 exp4(f32x4 x) {
     const f32x4 hi = splat(88.3762626647949f), lo = splat(-87.3365447505f);
     const i32x4 underflow = x < lo;

@@ -3,6 +3,7 @@
 #include <limits>
 
 #include <xtensor/xoperation.hpp>
+#include <xtensor/xmath.hpp>
 #include <xtensor/xview.hpp>
 
 namespace attn {
@@ -25,33 +26,23 @@ xt::xtensor<std::uint8_t, 2> mask_keep(const spec& s) {
 }
 
 tensor3 apply_mask(const tensor3& scores, const xt::xtensor<std::uint8_t, 2>& keep, float mask_value) {
-    tensor3 out = scores;
-    const std::size_t heads = scores.shape(0), n_q = scores.shape(1), n_k = scores.shape(2);
-    for (std::size_t h = 0; h < heads; ++h)
-        for (std::size_t i = 0; i < n_q; ++i)
-            for (std::size_t j = 0; j < n_k; ++j)
-                if (!keep(i, j)) out(h, i, j) = mask_value;
-    return out;
+    // keep (n_q, n_k) broadcasts over the heads: scores.masked_fill(mask == 0, mask_value)
+    return xt::where(xt::equal(keep, std::uint8_t{0}), mask_value, scores);
 }
 
 std::vector<std::size_t> rows_without_keys(const xt::xtensor<std::uint8_t, 2>& keep) {
+    const xt::xtensor<bool, 1> empty = xt::equal(xt::amax(keep, {1}), std::uint8_t{0});  // no 1 in the row
     std::vector<std::size_t> rows;
-    for (std::size_t i = 0; i < keep.shape(0); ++i)
-        if (xt::all(xt::equal(xt::view(keep, i, xt::all()), std::uint8_t{0}))) rows.push_back(i);
+    for (std::size_t i = 0; i < empty.size(); ++i)
+        if (empty(i)) rows.push_back(i);
     return rows;
 }
 
 tensor3 softmax_input(const tensor3& masked, const xt::xtensor<std::uint8_t, 2>& keep) {
-    const std::size_t heads = masked.shape(0), n_q = masked.shape(1), n_k = masked.shape(2);
-    const float hidden = -std::numeric_limits<float>::infinity();
-    tensor3 out = masked;
-    for (std::size_t i = 0; i < n_q; ++i) {
-        if (xt::all(xt::equal(xt::view(keep, i, xt::all()), std::uint8_t{0}))) continue;  // uniform row
-        for (std::size_t h = 0; h < heads; ++h)
-            for (std::size_t j = 0; j < n_k; ++j)
-                if (!keep(i, j)) out(h, i, j) = hidden;
-    }
-    return out;
+    // hidden where masked and the row keeps some key; an empty row keeps its mask_values (uniform)
+    const xt::xtensor<bool, 2> sees_a_key = xt::view(xt::not_equal(xt::amax(keep, {1}), std::uint8_t{0}), xt::all(), xt::newaxis());
+    const xt::xtensor<bool, 2> hide = xt::equal(keep, std::uint8_t{0}) && sees_a_key;
+    return xt::where(hide, -std::numeric_limits<float>::infinity(), masked);
 }
 
 }  // namespace attn

@@ -2,10 +2,13 @@
 
 #include <cmath>
 
+#include <xtensor/xview.hpp>
+
 namespace attn {
 
 matrix sinusoidal_encoding(std::size_t n, std::size_t d) {
     matrix pe = matrix::from_shape({n, d});
+    // a loop on purpose: computed in double per element and rounded once (see positional.hpp)
     for (std::size_t pos = 0; pos < n; ++pos)
         for (std::size_t c = 0; c < d; ++c) {
             const std::size_t two_i = c - c % 2;  // columns 2i and 2i+1 share a frequency
@@ -16,11 +19,7 @@ matrix sinusoidal_encoding(std::size_t n, std::size_t d) {
 }
 
 matrix learned_encoding(const matrix& table, std::size_t n) {
-    const std::size_t d = table.shape(1);
-    matrix pe = matrix::from_shape({n, d});
-    for (std::size_t pos = 0; pos < n; ++pos)
-        for (std::size_t c = 0; c < d; ++c) pe(pos, c) = table(pos, c);
-    return pe;
+    return xt::view(table, xt::range(0, n), xt::all());  // nn.Embedding looked up at 0 … n-1
 }
 
 }  // namespace attn

@@ -11,9 +11,7 @@ matrix project(const matrix& x, const projection& p, const kernel_set& kernels) 
     } else {
         y = x;  // seed 002: without W, Q = K = V = X
     }
-    if (p.b)
-        for (std::size_t i = 0; i < n; ++i)
-            for (std::size_t j = 0; j < d; ++j) y(i, j) += (*p.b)(j);
+    if (p.b) y += *p.b;  // b (d) broadcasts over the n rows
     return y;
 }
 

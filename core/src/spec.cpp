@@ -5,6 +5,8 @@
 #include <cmath>
 #include <cstdio>
 
+#include <xtensor/xoperation.hpp>
+
 namespace attn {
 namespace {
 
@@ -25,16 +27,19 @@ std::string approx(std::uint64_t n) {
     return buf;
 }
 
-void require_finite(const xt::xtensor<float, 2>& m, const std::string& name) {
-    for (std::size_t i = 0; i < m.shape(0); ++i)
-        for (std::size_t j = 0; j < m.shape(1); ++j)
-            if (!std::isfinite(m(i, j)))
-                fail(name + "[" + std::to_string(i) + "][" + std::to_string(j) + "] is not a finite number.");
-}
-
-void require_finite(const vector& v, const std::string& name) {
-    for (std::size_t i = 0; i < v.size(); ++i)
-        if (!std::isfinite(v(i))) fail(name + "[" + std::to_string(i) + "] is not a finite number.");
+/// name[i][j] (or name[i] for a vector) of the first value that is not finite, refused.
+template <class T>
+void require_finite(const T& t, const std::string& name) {
+    if (xt::all(xt::isfinite(t))) return;
+    // only when refusing: the flat position of the first bad value, as indices
+    std::size_t flat = 0;
+    while (std::isfinite(t.data()[flat])) ++flat;
+    std::string where;
+    for (std::size_t axis = t.dimension(); axis-- > 0;) {
+        where = "[" + std::to_string(flat % t.shape(axis)) + "]" + where;
+        flat /= t.shape(axis);
+    }
+    fail(name + where + " is not a finite number.");
 }
 
 void require_shape(const matrix& m, std::size_t rows, std::size_t cols, const std::string& name,

@@ -126,7 +126,7 @@ std::string stage_formula(stage_id id, const spec& s) {
                        : "PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(pos / 10000^(2i/d))";
         case stage_id::x: return s.positional == positional_kind::none ? "X" : "X + PE";
         case stage_id::memory: return s.positional == positional_kind::none ? "M" : "M + PE";
-        case stage_id::q: return s.wq.w ? (s.wq.b ? "Q = X·W_q + b_q" : "Q = X·W_q") : (s.wq.b ? "Q = X + b_q" : "Q = X");
+        case stage_id::q: return std::string("Q = X") + (s.wq.w ? "·W_q" : "") + (s.wq.b ? " + b_q" : "");
         case stage_id::k: {
             const std::string in = s.memory ? "M" : "X";
             return "K = " + in + (s.wk.w ? "·W_k" : "") + (s.wk.b ? " + b_k" : "");
@@ -159,9 +159,8 @@ std::string stage_formula(stage_id id, const spec& s) {
 std::vector<stage_id> stage_operands(stage_id id, const spec& s) {
     const stage_id source = s.memory ? stage_id::memory : stage_id::x;
     // the input of the softmax: the last of scores, scaled, masked that the spec has
-    const stage_id softmax_in = s.mask != mask_kind::none          ? stage_id::masked
-                                : s.score == score_kind::scaled_dot ? stage_id::scaled
-                                                                    : stage_id::scores;
+    const stage_id before_mask = s.score == score_kind::scaled_dot ? stage_id::scaled : stage_id::scores;
+    const stage_id softmax_in = s.mask != mask_kind::none ? stage_id::masked : before_mask;
     switch (id) {
         case stage_id::pe: return {};
         case stage_id::x:
@@ -173,7 +172,7 @@ std::vector<stage_id> stage_operands(stage_id id, const spec& s) {
         case stage_id::v: return {source};
         case stage_id::scores: return {stage_id::q, stage_id::k};
         case stage_id::scaled: return {stage_id::scores};
-        case stage_id::masked: return {s.score == score_kind::scaled_dot ? stage_id::scaled : stage_id::scores};
+        case stage_id::masked: return {before_mask};
         case stage_id::row_max: return {softmax_in};
         case stage_id::exp: return {softmax_in, stage_id::row_max};
         case stage_id::row_sum: return {stage_id::exp};

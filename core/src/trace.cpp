@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 
+#include <xtensor/xview.hpp>
+
 #include "attn/mask.hpp"
 #include "attn/multi_head.hpp"
 #include "attn/positional.hpp"
@@ -20,11 +22,9 @@ stage_view view_of(stage_id id, const T& t) {
     return {id, std::vector<std::size_t>(t.shape().begin(), t.shape().end()), t.data(), t.size()};
 }
 
+/// x + the first n rows of the positional table (n = x's rows).
 matrix add_rows(const matrix& x, const matrix& pe) {
-    matrix out = x;
-    for (std::size_t i = 0; i < x.shape(0); ++i)
-        for (std::size_t j = 0; j < x.shape(1); ++j) out(i, j) += pe(i, j);
-    return out;
+    return x + xt::view(pe, xt::range(0, x.shape(0)), xt::all());
 }
 
 }  // namespace
@@ -74,7 +74,8 @@ trace compute_trace(const spec& s, const kernel_set& kernels) {
     t.concat = merge_heads(t.context);
     if (s.wo.w) t.output = project(t.concat, s.wo, kernels);
 
-    // finite inputs can still overflow float in a product; refuse rather than draw inf or NaN
+    // finite inputs can still overflow float in a product; refuse rather than draw inf or NaN.
+    // A loop on purpose: the stages are raw views here, one pass each, no temporary.
     for (const stage_view& v : t.stages())
         if (!std::all_of(v.data, v.data + v.size, [](float f) { return std::isfinite(f); }))
             throw spec_error(std::string("stage ") + stage_name(v.id) +

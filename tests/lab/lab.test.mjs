@@ -57,7 +57,8 @@ test('web: the lab draws on WebGL2 with the example\'s heatmap colours, and a cl
   page.on('pageerror', (e) => problems.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
   await page.goto(`${server.url}lab.html?example=translation&stage=weights`);
-  await page.waitForFunction(() => window.Module?.labStage === 'weights', null, { timeout: 60000 });
+  const stage = () => page.evaluate(() => window.Module?.calledRun && Module.ccall('lab_stage', 'string'));
+  await page.waitForFunction(() => window.Module?.calledRun && Module.ccall('lab_stage', 'string') === 'weights', null, { timeout: 60000 });
   const renderer = await page.evaluate(() => {
     const gl = document.createElement('canvas').getContext('webgl2');
     const info = gl.getExtension('WEBGL_debug_renderer_info');
@@ -70,11 +71,12 @@ test('web: the lab draws on WebGL2 with the example\'s heatmap colours, and a cl
   assert.ok(s1.colours > 40 && s1.heat > 1000, `the lab's weights heatmap is not on the canvas (${JSON.stringify(s1)}; ${renderer})`);
   // the "next stage" button, where the lab says it drew it (canvas pixels → CSS pixels)
   const [x, y, w, h] = await page.evaluate(() => {
-    const r = Module.labNext, k = Module.canvas.clientWidth / Module.canvas.width;
-    return [r[0] * k, r[1] * k, r[2] * k, r[3] * k];
+    const k = Module.canvas.clientWidth / Module.canvas.width;
+    return [0, 1, 2, 3].map((part) => Module.ccall('lab_next_button', 'number', ['number'], [part]) * k);
   });
   await canvas.click({ position: { x: x + w / 2, y: y + h / 2 } });
-  await page.waitForFunction(() => Module.labStage === 'context', null, { timeout: 10000 });
+  await page.waitForFunction(() => Module.ccall('lab_stage', 'string') === 'context', null, { timeout: 10000 });
+  assert.equal(await stage(), 'context');
   await page.waitForTimeout(300);
   const afterClick = await canvas.screenshot({ path: path.join(artifacts, 'lab-web-context.png') });
   const s2 = await imageStats(page, afterClick);

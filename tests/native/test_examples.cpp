@@ -1,4 +1,4 @@
-// Each worked example shows what DESIGN.md says it shows, with the articles' numbers.
+// Each worked example shows what docs/spec.md says it shows, with the articles' numbers.
 #include <algorithm>
 #include <cmath>
 #include <string>
@@ -35,7 +35,7 @@ void check_table(const attn::tensor3& t, const std::vector<std::vector<double>>&
 
 }  // namespace
 
-TEST_CASE("examples: all eleven of DESIGN.md, each with both languages and how its inputs were made") {
+TEST_CASE("examples: all eleven of docs/spec.md, each with both languages and how its inputs were made") {
     const std::vector<std::string> expected{"numpy-3x4", "basic-attention", "translation", "long-range",
                                             "bank",      "coreference",     "score-functions", "multi-head",
                                             "masking",   "positional-encoding", "complexity"};
@@ -47,10 +47,24 @@ TEST_CASE("examples: all eleven of DESIGN.md, each with both languages and how i
             CHECK(!doc[field]["en"].get<std::string>().empty());
             CHECK(!doc[field]["zh"].get<std::string>().empty());
         }
-        const attn::trace t = example(id);
-        CHECK(t.weights.size() > 0);
+        // every variant computes, with weights of the spec's shape whose rows each sum to 1
+        std::vector<std::string> variants{""};
         if (doc.contains("variants"))
-            for (const attn::json& v : doc["variants"]) CHECK(example(id, v["id"].get<std::string>()).weights.size() > 0);
+            for (const attn::json& v : doc["variants"]) variants.push_back(v["id"].get<std::string>());
+        for (const std::string& variant : variants) {
+            INFO(variant);
+            const attn::trace t = example(id, variant);
+            const std::size_t heads = std::size_t(t.spec.heads), n_q = t.spec.n_q(), n_k = t.spec.n_k();
+            CHECK(t.weights.shape(0) == heads);
+            CHECK(t.weights.shape(1) == n_q);
+            CHECK(t.weights.shape(2) == n_k);
+            for (std::size_t h = 0; h < heads; ++h)
+                for (std::size_t i = 0; i < n_q; ++i) {
+                    double sum = 0;
+                    for (std::size_t j = 0; j < n_k; ++j) sum += t.weights(h, i, j);
+                    CHECK(sum == doctest::Approx(1.0).epsilon(1e-5));
+                }
+        }
         const attn::json j = attn::example_trace_json(id);
         CHECK(j["example"]["id"] == id);
         CHECK(!j["example"].contains("spec"));

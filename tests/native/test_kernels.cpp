@@ -22,7 +22,6 @@ const std::size_t sizes[] = {1, 2, 3, 4, 5, 7, 8, 13, 16, 17, 31, 32, 33, 64, 67
 
 TEST_CASE("kernels.matmul: simd twin equals scalar twin") {
     std::mt19937 rng(1);
-    int shapes = 0;
     for (std::size_t m : {1, 3, 8, 17})
         for (std::size_t k : sizes)
             for (std::size_t n : sizes) {
@@ -33,9 +32,7 @@ TEST_CASE("kernels.matmul: simd twin equals scalar twin") {
                 // different summation orders: allow a few ulps of a sum of k terms of size <= 1
                 attn_test::check_close(fast, slow, 1e-6 * k,
                                        "matmul m=" + std::to_string(m) + " k=" + std::to_string(k) + " n=" + std::to_string(n));
-                ++shapes;
             }
-    CHECK(shapes == 4 * 15 * 15);
 }
 
 TEST_CASE("kernels.matmul_bt: simd twin equals scalar twin") {

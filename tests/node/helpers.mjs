@@ -107,7 +107,7 @@ export async function serveStatic(dir) {
   return { url: `http://127.0.0.1:${server.address().port}/`, close };
 }
 
-/** Headless Debian Chromium through playwright-core, with the flags TOOLCHAIN.md found to work here. */
+/** Headless Debian Chromium through playwright-core, with the flags docs/toolchain.md found to work here. */
 export async function launchChromium(options = {}) {
   const { createRequire } = await import('node:module');
   const { mkdtempSync } = await import('node:fs');

@@ -1,4 +1,4 @@
-"""An independent implementation of DESIGN.md's spec -> trace contract in numpy (float64).
+"""An independent implementation of docs/spec.md's spec -> trace contract in numpy (float64).
 
 Written from the articles' own code (seed 002's scaled_dot_product_attention, seed 000's
 BasicAttention / MultiHeadAttention / PositionalEncoding), not from the C++ core, so the
@@ -40,7 +40,7 @@ def keep_mask(spec, n_q, n_k):
 
 
 def trace(spec):
-    """Returns {stage id: ndarray} with the shapes of DESIGN.md; absent stages are missing."""
+    """Returns {stage id: ndarray} with the shapes of docs/spec.md; absent stages are missing."""
     x = _m(spec["x"])
     mem = _m(spec["memory"]) if spec.get("memory") is not None else None
     n_q, d = x.shape

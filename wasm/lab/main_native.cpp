@@ -22,7 +22,7 @@ int usage(const char* why) {
     return 2;
 }
 
-/// The back buffer as a PNG, read before the swap (TOOLCHAIN.md), rows flipped to top-down.
+/// The back buffer as a PNG, read before the swap (docs/toolchain.md), rows flipped to top-down.
 bool write_png(const char* file, int w, int h) {
     std::vector<unsigned char> pixels(std::size_t(w) * h * 3);
     glPixelStorei(GL_PACK_ALIGNMENT, 1);

@@ -49,16 +49,22 @@ void frame() {
     glClearColor(0.93f, 0.94f, 0.95f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
-    // where the "next stage" button is, and the stage shown, for the page's tests
-    const lab::rect r = app->next_button();
-    // (no bare commas in EM_ASM's code: the macro would split its argument there)
-    EM_ASM({
-        Module.labNext = new Array($0, $1, $2, $3);
-        Module.labStage = UTF8ToString($4);
-    }, r.x, r.y, r.w, r.h, app->current_stage().c_str());
 }
 
 }  // namespace
+
+// What the page (and its tests) may ask the lab, on demand rather than written every frame:
+// Module.ccall("lab_stage", "string") and lab_next_button(0…3) for x, y, w, h in canvas pixels.
+extern "C" {
+EMSCRIPTEN_KEEPALIVE const char* lab_stage() { return app ? app->current_stage().c_str() : ""; }
+
+EMSCRIPTEN_KEEPALIVE float lab_next_button(int part) {
+    if (!app) return 0.0f;
+    const lab::rect r = app->next_button();
+    const float parts[] = {r.x, r.y, r.w, r.h};
+    return part >= 0 && part < 4 ? parts[part] : 0.0f;
+}
+}
 
 int main() {
     if (!glfwInit()) return 1;

@@ -195,7 +195,7 @@ export function makeApi(core) {
       if (!exampleIds.has(id)) throw new AttentionError(`example "${shortText(String(id))}" is unknown: see examples().`);
       return exampleDocument(id);
     },
-    /** The worked examples' ids, in DESIGN.md's order: each one is a valid example(id). */
+    /** The worked examples' ids, in docs/spec.md's order: each one is a valid example(id). */
     examples() {
       return [...exampleIds];
     },

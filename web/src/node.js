@@ -1,6 +1,6 @@
 // Entry point for Node (the "node" export condition). The Emscripten loader is built for
 // web and workers only, so it has none of the __dirname/require/fetch(file) pitfalls under
-// Node's ESM (TOOLCHAIN.md); here the wasm bytes are read with fs and handed over.
+// Node's ESM (docs/toolchain.md); here the wasm bytes are read with fs and handed over.
 import { readFile } from 'node:fs/promises';
 
 import createAttentionCore from '../dist/core/attention_core.js';

@@ -1,4 +1,4 @@
-// Hand-written declarations for attention-playground. Field names are DESIGN.md's contract.
+// Hand-written declarations for attention-playground. Field names are docs/spec.md's contract.
 
 /** Every stage id, in trace order. A stage that does not apply to a spec is absent from its trace. */
 export type StageId =
@@ -188,7 +188,7 @@ export interface Attention {
   trace(spec: Spec | string, options?: TraceOptions): Trace;
   /** The trace of a worked example, or of one of its variants. Throws AttentionError for an unknown id. */
   example(id: ExampleId | (string & {}), variant?: string): Trace;
-  /** The worked examples' ids, in DESIGN.md's order; each is a valid example(id). */
+  /** The worked examples' ids, in docs/spec.md's order; each is a valid example(id). */
   examples(): ExampleId[];
   /** The worked examples with titles and sources in English and Chinese, and their variants. */
   catalog(): ExampleInfo[];

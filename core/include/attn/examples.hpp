@@ -1,4 +1,4 @@
-// The worked examples of DESIGN.md, kept as data (core/examples/*.json, compiled in):
+// The worked examples of docs/spec.md, kept as data (core/examples/*.json, compiled in):
 // inputs, token labels, and what each example shows, in English and Chinese.
 #pragma once
 
@@ -10,7 +10,7 @@
 
 namespace attn {
 
-/// @brief The example ids, in DESIGN.md's order ("numpy-3x4", "basic-attention", ...).
+/// @brief The example ids, in docs/spec.md's order ("numpy-3x4", "basic-attention", ...).
 std::vector<std::string> example_ids();
 
 /// @brief The whole example document: id, source, title, summary, embeddings, notes, spec, variants.

@@ -1,4 +1,4 @@
-// The JSON side of the contract (nlohmann::ordered_json): spec in, trace out, field names as DESIGN.md.
+// The JSON side of the contract (nlohmann::ordered_json): spec in, trace out, field names as docs/spec.md.
 #pragma once
 
 #include <ostream>
@@ -10,7 +10,7 @@
 
 namespace attn {
 
-/// Insertion-ordered, so printed specs and traces read in DESIGN.md's order.
+/// Insertion-ordered, so printed specs and traces read in docs/spec.md's order.
 using json = nlohmann::ordered_json;
 
 /// @brief Reads a spec from parsed JSON and validates it; throws spec_error naming the field.

@@ -1,4 +1,4 @@
-// The spec: everything one attention computation needs (DESIGN.md, "spec in, trace out").
+// The spec: everything one attention computation needs (docs/spec.md, "spec in, trace out").
 // Math convention Q = X·W_q: every W is (d, d) and multiplies from the right.
 #pragma once
 

@@ -39,7 +39,7 @@ struct trace {
     /// Query rows (0-based) that see no key: every score is mask_value and the softmax is uniform.
     std::vector<std::size_t> empty_rows;
 
-    /// @brief The stages that apply, in DESIGN.md order.
+    /// @brief The stages that apply, in docs/spec.md order.
     std::vector<stage_view> stages() const;
     /// @brief Bytes the stages hold (float32): the memory figure the complexity example plots.
     std::size_t bytes() const;

@@ -136,7 +136,8 @@ export class Editor {
         on: { change: (e) => this.edit('heads', (s) => { s.heads = Number(e.target.value); }) },
       })),
       this.field('mask', w.mask, select('mask', maskKind, ['none', 'causal', 'window', 'matrix'], (v) => this.edit('mask', (s) => {
-        s.mask = v === 'window' ? { window: 2 } : v === 'matrix' ? { matrix: filled(nQ, nK, 1) } : v;
+        const fresh = { window: { window: 2 }, matrix: { matrix: filled(nQ, nK, 1) } }; // a new mask's starting value
+        s.mask = fresh[v] ?? v;
       })), maskKind === 'window' && h('label', {}, ` ${w.window} `, h('input', {
         type: 'number', value: String(spec.mask.window), attrs: { min: '1', 'aria-label': 'window' }, dataset: { field: 'mask.window' },
         on: { change: (e) => this.edit('mask', (s) => { s.mask = { window: Number(e.target.value) }; }) },

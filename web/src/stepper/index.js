@@ -1,8 +1,11 @@
 // Defines <attention-stepper>. One module (or, built, one classic script) per page; every
 // element on the page shares one wasm instance through createAttention().
+import { createAttention } from '../index.js';
 import { AttentionStepper } from './element.js';
 
-export { AttentionStepper };
+// createAttention rides along so a page with only the one-file script can ask the core too
+// (site/docs.html lists the stage ids from it); it returns the element's shared instance.
+export { AttentionStepper, createAttention };
 
 if (typeof customElements !== 'undefined' && !customElements.get('attention-stepper')) {
   customElements.define('attention-stepper', AttentionStepper);

@@ -1,0 +1,25 @@
+# Configures, builds and runs tests/package/subproject, which pulls this repository in with
+# add_subdirectory, without any GUI dependency reachable.
+# cmake -DSOURCE_DIR=... -DWORK_DIR=... -P check_subproject.cmake
+file(REMOVE_RECURSE "${WORK_DIR}")
+function(run)
+  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
+  if(NOT rc EQUAL 0)
+    message(FATAL_ERROR "failed: ${ARGN}\n${out}\n${err}")
+  endif()
+  set(out "${out}" PARENT_SCOPE)
+endfunction()
+run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/subproject" -B "${WORK_DIR}" -DCMAKE_BUILD_TYPE=Debug
+    -DATTN_SOURCE_DIR=${SOURCE_DIR} -DATTN_LAB_FONT=/nonexistent/font.ttc
+    -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON -DCMAKE_DISABLE_FIND_PACKAGE_OpenGL=ON -DCMAKE_DISABLE_FIND_PACKAGE_doctest=ON)
+file(STRINGS "${WORK_DIR}/CMakeCache.txt" gui REGEX "IMGUI|GLFW|OPENGL_gl")
+if(gui)
+  message(FATAL_ERROR "the subproject's cache mentions a GUI dependency: ${gui}")
+endif()
+run(${CMAKE_COMMAND} --build "${WORK_DIR}" --target consumer --parallel 2)
+run("${WORK_DIR}/consumer")
+set(expected "0.5065 0.1863 0.3072\nx[1] has 1 values but x[0] has 2: every row needs the same length.\n")
+if(NOT out STREQUAL expected)
+  message(FATAL_ERROR "the consumer printed:\n${out}\nexpected:\n${expected}")
+endif()
+message(STATUS "add_subdirectory: the core built without ImGui, GLFW, GL or fonts, and the consumer ran: ${out}")
