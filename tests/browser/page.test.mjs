@@ -298,6 +298,18 @@ test('site/index.html opens from file:// after a build, with no server', async (
   await page.close();
 });
 
+test('a query row that sees no key is named, and its uniform softmax explained, at the softmax stages only', async () => {
+  const trace = a.example('masking', 'padding');
+  assert.deepEqual(trace.empty_rows, [3]);
+  const page = await open('index.html?example=masking&variant=padding&stage=weights&lang=en');
+  const note = () => page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.empty-rows')?.textContent ?? null);
+  assert.equal(await note(), `Query row 4 (${trace.axes.query[3]}) sees no key: its softmax is uniform, as in seed 000's code.`);
+  await page.screenshot({ path: path.join(artifacts, 'page-masking-empty-row.png') });
+  await page.evaluate(() => document.querySelector('attention-stepper').goTo('context'));
+  assert.equal(await note(), null, 'the context stage mixes values: no softmax row to explain');
+  await page.close();
+});
+
 test('the complexity example measures n² growth live; docs page shows the snippets and a live embed', async () => {
   const page = await open('index.html?example=complexity&stage=scores');
   await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.figures tbody tr').length === 8, null, { timeout: 30000 });

@@ -37,7 +37,7 @@ enum class axis_kind {
 /// and the page read (through the module), so a stage's facts are written once.
 struct stage_info {
     stage_id id;
-    const char* name;      // DESIGN's id, e.g. "row_max": the trace key, the JS StageId, the view name
+    const char* name;      // docs/spec.md's id, e.g. "row_max": the trace key, the JS StageId, the view name
     const char* symbol;    // the matrix's name in formulas and pictures, e.g. "α"
     bilingual title;       // e.g. {"Scaled by √d_k", "除以 √d_k 缩放"}
     bilingual explanation; // what the stage does and why, after the source articles
