@@ -37,12 +37,6 @@ std::string pad(const std::string& s, std::size_t width) {
     return w >= width ? s : std::string(width - w, ' ') + s;
 }
 
-std::string number(float v) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, std::fabs(v) >= 1e5f ? "%.3g" : "%.4f", static_cast<double>(v));
-    return buf;
-}
-
 void print_matrix(const float* data, const std::vector<std::string>& rows, const std::vector<std::string>& cols) {
     std::size_t label_w = 0, cell_w = 10;
     for (const std::string& r : rows) label_w = std::max(label_w, display_width(r));
@@ -52,7 +46,7 @@ void print_matrix(const float* data, const std::vector<std::string>& rows, const
     std::cout << '\n';
     for (std::size_t i = 0; i < rows.size(); ++i) {
         std::cout << pad(rows[i], label_w);
-        for (std::size_t j = 0; j < cols.size(); ++j) std::cout << pad(number(data[i * cols.size() + j]), cell_w);
+        for (std::size_t j = 0; j < cols.size(); ++j) std::cout << pad(format_cell(data[i * cols.size() + j]), cell_w);
         std::cout << '\n';
     }
 }
@@ -81,7 +75,7 @@ int print_example_table(const std::string& id, const std::string& variant, const
     const json& doc = example_document(id);
     const trace t = compute_trace(example_spec(id, variant));  // throws before anything is printed
     std::cout << text(doc["title"], lang) << "\n" << text(doc["source"], lang) << "\n\n"
-              << text(doc["summary"], lang) << "\n\n"
+              << fill_numbers(text(doc["summary"], lang), t) << "\n\n"
               << (lang == "zh" ? "输入向量：" : "Embeddings: ") << text(doc["embeddings"], lang) << "\n";
     if (doc.contains("variants")) {
         std::cout << (lang == "zh" ? "变体：" : "Variants:");
@@ -95,7 +89,7 @@ int print_example_table(const std::string& id, const std::string& variant, const
         std::cout << "\n== " << stage_name(v.id) << ": " << (lang == "zh" ? title.zh : title.en) << "   "
                   << stage_formula(v.id, t.spec) << "\n";
         if (doc.contains("notes") && doc["notes"].contains(stage_name(v.id)))
-            std::cout << "   " << text(doc["notes"][stage_name(v.id)], lang) << "\n";
+            std::cout << "   " << fill_numbers(text(doc["notes"][stage_name(v.id)], lang), t) << "\n";
         const stage_info& info = stage_info_of(v.id);
         const std::vector<std::string> row_labels = axis_labels(info.rows, info, t.spec);
         const std::vector<std::string> col_labels = axis_labels(info.cols, info, t.spec);

@@ -206,3 +206,16 @@ TEST_CASE("examples.complexity: the n² stages grow with the square of n") {
     const double small = double(attn::trace_bytes(512, 512, 16, 1)), big = double(attn::trace_bytes(1024, 1024, 16, 1));
     CHECK(big / small > 3.8);  // quadratic: doubling n nearly quadruples the trace
 }
+
+TEST_CASE("format.cell and fill_numbers: numbers as people read them, filled from the trace") {
+    CHECK(attn::format_cell(2.0f) == "2");
+    CHECK(attn::format_cell(0.50648f) == "0.5065");
+    CHECK(attn::format_cell(-1e9f) == "−1e9");
+    CHECK(attn::format_cell(123456.0f) == "1.23e5");
+    CHECK(attn::format_cell(1.2e-7f) == "1.2e-7");
+    CHECK(attn::format_cell(-0.0f) == "0");
+    const attn::trace t = example("numpy-3x4");
+    CHECK(attn::fill_numbers("{weights[1][1]} {weights[1][3]} {nope[1][1]} {weights[9][9]} {weights[1]} {", t) ==
+          "0.5065 0.3072 — — {weights[1]} {");
+    CHECK(attn::fill_numbers("e^{scaled[1][3]}", t) == "e^0.5000");
+}

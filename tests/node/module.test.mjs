@@ -7,6 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { AttentionError, createAttention, version } from '../../web/src/node.js';
+import { cell, fillNumbers } from '../../web/src/stepper/format.js';
 import { attnCli, webDir } from './helpers.mjs';
 
 const a = await createAttention();
@@ -129,4 +130,16 @@ test('the stage registry is the core\'s: ids in trace order, and index.d.ts spel
   assert.equal(t.bytes, t.stages.reduce((sum, s) => sum + s.data.byteLength, 0));
   assert.equal(a.exampleDocument('bank').id, 'bank');
   assert.throws(() => a.exampleDocument('nope'), { name: 'AttentionError' });
+});
+
+test('numbers are formatted one way: the CLI table and its notes read as the page\'s cell() and fillNumbers()', () => {
+  const t = a.example('numpy-3x4');
+  const table = spawnSync(attnCli, ['example', 'numpy-3x4']).stdout.toString();
+  const weightsBlock = table.split('== weights')[1].split('\n== ')[0].split('\n');
+  const w = t.stages.find((s) => s.id === 'weights').data;
+  const rows = weightsBlock.filter((line) => line.startsWith('token_')).map((line) => line.trim().split(/\s+/).slice(1));
+  assert.deepEqual(rows.flat(), Array.from(w, cell));
+  const note = fillNumbers(t.example.notes.weights.en, t);
+  assert.ok(table.includes(note), `the CLI prints the same note: ${note}`);
+  assert.match(note, /normalised = 0\.5065, 0\.1863, 0\.3072/);
 });

@@ -1,12 +1,18 @@
-// Drives the stepper's progress with requestAnimationFrame: through each stage's animation,
-// then on to the next stage. With prefers-reduced-motion every stage appears whole and stays
-// a moment instead of building up cell by cell.
+// Drives the stepper's progress with requestAnimationFrame: each stage's animation, a pause on its
+// finished picture, then the next stage. Pacing: a quarter second a step, but at least 1.5 s and
+// at most 8 s a stage (the scene reveals row by row when it has many cells), then at least 1 s on
+// the finished stage with its caption. With prefers-reduced-motion every stage appears whole and
+// stays for 1.5 s instead of building up cell by cell.
 
 const reducedMotion = () => typeof matchMedia === 'function' && matchMedia('(prefers-reduced-motion: reduce)').matches;
 
-/** How long a stage takes at speed 1: a quarter second a step, within 1.2 s … 5 s. */
+export const MIN_STAGE_MS = 1500;
+export const MAX_STAGE_MS = 8000;
+export const HOLD_MS = 1000;
+
+/** How long a stage's animation takes at speed 1: a quarter second a step, within 1.5 s … 8 s. */
 export function stageDuration(steps) {
-  return Math.min(5000, Math.max(1200, steps * 250));
+  return Math.min(MAX_STAGE_MS, Math.max(MIN_STAGE_MS, steps * 250));
 }
 
 /**
@@ -16,6 +22,7 @@ export function stageDuration(steps) {
 export function createAnimator(store, shape) {
   let frame = 0;
   let last = 0;
+  let held = 0; // ms spent on the finished stage so far
 
   function tick(now) {
     const s = store.get();
@@ -24,30 +31,39 @@ export function createAnimator(store, shape) {
     last = now;
     const { steps, stages } = shape();
     const reduce = reducedMotion();
-    const duration = reduce ? 1500 : stageDuration(steps);
-    let progress = s.progress + (dt * s.speed) / duration;
-    if (progress >= 1) {
-      if (s.stageIndex + 1 < stages) {
-        store.set({ stageIndex: s.stageIndex + 1, progress: reduce ? 1 : 0 });
-      } else {
-        store.set({ progress: 1, playing: false });
-        return (frame = 0);
-      }
+    if (s.progress < 1 && !reduce) {
+      store.set({ progress: Math.min(1, s.progress + (dt * s.speed) / stageDuration(steps)) });
     } else {
-      store.set({ progress: reduce ? Math.max(progress, 0.999) : progress });
+      if (s.progress < 1) store.set({ progress: 1 }); // reduced motion: the stage whole at once
+      held += dt;
+      if (held >= (reduce ? MIN_STAGE_MS : HOLD_MS)) {
+        held = 0;
+        if (s.stageIndex + 1 >= stages) {
+          store.set({ playing: false, animated: true });
+          return (frame = 0);
+        }
+        store.set({ stageIndex: s.stageIndex + 1, progress: reduce ? 1 : 0, animated: false });
+      }
     }
+    if (store.get().progress >= 1) store.set({ animated: true });
     frame = requestAnimationFrame(tick);
   }
 
   return {
-    /** Starts playing from where the stepper is (from the start of the stage if it was finished). */
+    /**
+     * Plays from where the stepper is: resumes a stage part-way through, animates from its first
+     * cell a stage that was only looked at (reached by a click or a key), and goes on to the next
+     * stage after one that has finished its animation (back to the first after the last).
+     */
     play() {
       const s = store.get();
       const { stages } = shape();
-      if (s.progress >= 1 && s.stageIndex + 1 >= stages) store.set({ stageIndex: 0, progress: 0 });
-      else if (s.progress >= 1) store.set({ stageIndex: s.stageIndex + 1, progress: 0 });
+      if (s.progress >= 1 && !s.animated) store.set({ progress: 0 });
+      else if (s.progress >= 1 && s.stageIndex + 1 >= stages) store.set({ stageIndex: 0, progress: 0, animated: false });
+      else if (s.progress >= 1) store.set({ stageIndex: s.stageIndex + 1, progress: 0, animated: false });
       store.set({ playing: true });
       last = 0;
+      held = 0;
       if (!frame) frame = requestAnimationFrame(tick);
     },
     pause() {

@@ -2,6 +2,7 @@
 // texts, the control bar (previous, play, next, speed, status) and the timeline of stages.
 // Each builder returns DOM and records in el.host the nodes renderProgress updates later.
 import { h } from './dom.js';
+import { fillNumbers } from './format.js';
 import { pick, stageTitle } from './i18n.js';
 import { SPEEDS } from './options.js';
 
@@ -44,11 +45,11 @@ export function topBar(el, s, w, doc) {
   return bar;
 }
 
-/** The example's title, summary and how its inputs were made (or "your own spec"). */
-export function exampleText(s, w, doc) {
+/** The example's title, summary (its numbers kept current by renderStage) and how its inputs were made. */
+export function exampleText(el, s, w, doc) {
   if (!doc) return [h('h2', { className: 'title', text: w.custom })];
-  return [h('h2', { className: 'title', text: pick(doc.title, s.lang) }),
-    h('p', { className: 'summary', text: pick(doc.summary, s.lang) }),
+  el.host.summary = h('p', { className: 'summary', text: fillNumbers(pick(doc.summary, s.lang), s.trace) });
+  return [h('h2', { className: 'title', text: pick(doc.title, s.lang) }), el.host.summary,
     h('details', {}, h('summary', { text: w.embeddings }), h('p', { text: pick(doc.embeddings, s.lang) }))];
 }
 
@@ -61,7 +62,12 @@ export function controlBar(el, s, w) {
     el.host.play = h('button', { type: 'button', className: 'play', on: { click: () => (el.store.get().playing ? el.pause() : el.play()) } });
     bar.append(el.host.play);
   }
-  if (c.has('nav')) bar.append(h('button', { type: 'button', className: 'next', text: '▶', attrs: { 'aria-label': w.next }, on: { click: () => el.step(1) } }));
+  if (c.has('nav')) {
+    bar.append(h('button', { type: 'button', className: 'next', text: '▶', attrs: { 'aria-label': w.next }, on: { click: () => el.step(1) } }));
+    // one cell (or row) at a time, for a calm look at the arithmetic
+    bar.append(h('button', { type: 'button', className: 'prev-cell', text: '‹', attrs: { 'aria-label': w.previousCell, title: w.previousCell }, on: { click: () => el.stepCell(-1) } }),
+      h('button', { type: 'button', className: 'next-cell', text: '›', attrs: { 'aria-label': w.nextCell, title: w.nextCell }, on: { click: () => el.stepCell(1) } }));
+  }
   if (c.has('speed')) {
     bar.append(h('label', {}, `${w.speed} `, h('select', {
       className: 'speed', attrs: { 'aria-label': w.speed },
@@ -80,12 +86,12 @@ export function timeline(el, s, w) {
     type: 'range', className: 'scrub', min: '0', max: String(n * 1000 - 1), step: '1', attrs: { 'aria-label': w.timeline },
     on: { input: (e) => {
       const v = Number(e.target.value);
-      el.store.set({ playing: false, stageIndex: Math.floor(v / 1000), progress: Math.min(1, (v % 1000) / 999) });
+      el.store.set({ playing: false, animated: false, stageIndex: Math.floor(v / 1000), progress: Math.min(1, (v % 1000) / 999) });
     } },
   });
   el.host.stageButtons = s.trace.stages.map((st, i) => h('button', {
     type: 'button', text: stageTitle(st, s.lang), dataset: { stage: st.id }, attrs: { title: st.id },
-    on: { click: () => el.store.set({ stageIndex: i, progress: 1, playing: false }) },
+    on: { click: () => el.show(i) },
   }));
   return h('div', { className: 'timeline', attrs: { role: 'group', 'aria-label': w.timeline } }, el.host.range,
     h('div', { className: 'stages' }, el.host.stageButtons));

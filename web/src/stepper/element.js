@@ -54,7 +54,7 @@ export class AttentionStepper extends HTMLElement {
     this.root.append(this.view);
     this.store = createStore({
       exampleId: '', variant: '', spec: null, edited: false, trace: null, error: null, lang: pickLanguage(),
-      stageIndex: 0, progress: 1, playing: false, speed: 1, head: 0, editing: false,
+      stageIndex: 0, progress: 1, playing: false, animated: false, speed: 1, head: 0, editing: false,
     });
     this.animator = createAnimator(this.store, () => ({ steps: this.scene?.steps ?? 1, stages: this.stageIds().length }));
     this.store.subscribe((state, changed) => this.onState(state, changed));
@@ -104,7 +104,7 @@ export class AttentionStepper extends HTMLElement {
   /** Shows stage id (complete); unknown ids are ignored. */
   goTo(id) {
     const index = this.stageIds().indexOf(id);
-    if (index >= 0) this.store.set({ stageIndex: index, progress: 1, playing: false });
+    if (index >= 0) this.show(index);
   }
 
   // [SECTION] loading examples and specs
@@ -130,7 +130,7 @@ export class AttentionStepper extends HTMLElement {
     this.ignored = describeIgnored(ignored);
     this.store.set({
       exampleId, variant, spec: trace.spec, trace, edited: hasSpec(options) && !!exampleId, error: null, ...view,
-      progress: options.autoplay ? 0 : 1, playing: false,
+      progress: options.autoplay ? 0 : 1, playing: false, animated: false,
     });
     this.renderAll();
     if (!this.firstRender) {
@@ -165,7 +165,8 @@ export class AttentionStepper extends HTMLElement {
       const keep = ids.indexOf(this.stageId);
       this.store.set({
         spec: trace.spec, trace, edited: true, error: null, head: Math.min(s.head, trace.spec.heads - 1),
-        stageIndex: keep >= 0 ? keep : Math.min(s.stageIndex, ids.length - 1), progress: 0,
+        // the edit is shown in place, finished: the learner stays where they were studying
+        stageIndex: keep >= 0 ? keep : Math.min(s.stageIndex, ids.length - 1), progress: 1, playing: false, animated: false,
       });
       // the store's subscriber has redrawn the stage; a value edit moves only the panel's values,
       // a change of the stage list (a mask or PE switched) needs the timeline rebuilt too
@@ -173,7 +174,6 @@ export class AttentionStepper extends HTMLElement {
       else this.renderAll();
       performance.mark('attention-stepper:edit-done'); // DOM updated; the frame that shows it follows
       requestAnimationFrame(() => performance.mark('attention-stepper:edit-rendered'));
-      this.play(); // re-animate from the current stage
     } catch (error) {
       // the picture keeps the last good trace; the sentence goes beside the field
       this.store.set({ error: { field, message: error.message } });
@@ -214,7 +214,7 @@ export class AttentionStepper extends HTMLElement {
     const parts = [];
     if (this.ignored?.length) parts.push(h('p', { className: 'notice', attrs: { role: 'status' }, text: w.ignored(this.ignored) }));
     if (c.has('examples') || c.has('lang') || c.has('edit')) parts.push(topBar(this, s, w, doc));
-    if (c.has('text')) parts.push(...exampleText(s, w, doc));
+    if (c.has('text')) parts.push(...exampleText(this, s, w, doc));
     this.stageEl = h('div', { className: 'stage' });
     parts.push(this.stageEl);
     const controls = controlBar(this, s, w);
@@ -244,10 +244,28 @@ export class AttentionStepper extends HTMLElement {
 
   renderProgress() { renderProgress(this); }
 
+  /** Shows stage index whole, paused: what a click, a key or a link does (Play then animates it). */
+  show(index) {
+    this.store.set({ stageIndex: index, progress: 1, playing: false, animated: false });
+  }
+
   step(delta) {
     const s = this.store.get();
-    const index = Math.max(0, Math.min(s.trace.stages.length - 1, s.stageIndex + delta));
-    this.store.set({ stageIndex: index, progress: s.playing ? 0 : 1 });
+    this.show(Math.max(0, Math.min(s.trace.stages.length - 1, s.stageIndex + delta)));
+  }
+
+  /** One cell (or row) further or back, paused; across into the next or previous stage at its ends. */
+  stepCell(delta) {
+    const s = this.store.get();
+    const steps = this.scene?.steps ?? 1;
+    const revealed = s.progress >= 1 ? steps : Math.floor(s.progress * steps) + 1;
+    const next = revealed + delta;
+    const last = s.trace.stages.length - 1;
+    let change;
+    if (next > steps) change = s.stageIndex < last ? { stageIndex: s.stageIndex + 1, progress: 1e-9 } : { progress: 1 };
+    else if (next < 1) change = s.stageIndex > 0 ? { stageIndex: s.stageIndex - 1, progress: 1 } : { progress: 1e-9 };
+    else change = { progress: next >= steps ? 1 : (next - 0.5) / steps };
+    this.store.set({ ...change, playing: false, animated: false });
   }
 }
 

@@ -38,3 +38,21 @@ export function sum(values, limit = 8) {
   if (values.length > limit) shown.push(`… (${values.length - limit} more)`);
   return shown.join(' + ');
 }
+
+/**
+ * text with every "{stage[i][j]}" (1-based row and column, head `head`) replaced by that value of
+ * the trace, formatted as a cell; "—" where the trace has no such cell. Example texts quote their
+ * numbers this way, so after an edit they quote the new ones (the core's attn::fill_numbers does
+ * the same for the CLI).
+ */
+export function fillNumbers(text, trace, head = 0) {
+  return text.replace(/\{([a-z_]+)\[(\d+)\]\[(\d+)\]\}/g, (_, id, i, j) => {
+    const stage = trace.stages.find((s) => s.id === id);
+    if (!stage) return '—';
+    const [rows, cols] = stage.shape.slice(-2);
+    const heads = stage.shape.length === 3 ? stage.shape[0] : 1;
+    const r = Number(i), c = Number(j);
+    if (r < 1 || c < 1 || r > rows || c > cols || head >= heads) return '—';
+    return cell(stage.data[(head * rows + r - 1) * cols + c - 1]);
+  });
+}

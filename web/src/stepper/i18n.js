@@ -4,6 +4,7 @@
 const words = {
   en: {
     play: 'Play', pause: 'Pause', previous: 'Previous stage', next: 'Next stage', speed: 'Speed',
+    previousCell: 'Previous cell (,)', nextCell: 'Next cell (.)',
     timeline: 'Stage timeline', example: 'Example', variant: 'Variant', head: 'Head',
     edit: 'Edit', editTitle: 'Edit the spec', reset: 'Reset to the example', score: 'Score function',
     heads: 'Heads', mask: 'Mask', window: 'Window k', maskValue: 'Mask value', positional: 'Positional encoding',
@@ -20,6 +21,7 @@ const words = {
   },
   zh: {
     play: '播放', pause: '暂停', previous: '上一阶段', next: '下一阶段', speed: '速度',
+    previousCell: '上一个格子（,）', nextCell: '下一个格子（.）',
     timeline: '阶段时间轴', example: '示例', variant: '变体', head: '头',
     edit: '编辑', editTitle: '编辑 spec', reset: '恢复为示例', score: '打分函数',
     heads: '头数', mask: '掩码', window: '窗口 k', maskValue: '掩码值', positional: '位置编码',

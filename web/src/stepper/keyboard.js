@@ -1,5 +1,6 @@
-// The stepper's keys: ← → step through stages, space plays and pauses, and inside a matrix the
-// arrows move between cells (one tab stop per matrix). Typing in the edit panel is left alone.
+// The stepper's keys: ← → step through stages, , and . one cell back or on, space plays and pauses,
+// and inside a matrix the arrows move between cells (one tab stop per matrix). Typing in the edit
+// panel is left alone.
 
 /** Handles a keydown on the element. */
 export function onKey(el, e) {
@@ -13,6 +14,9 @@ export function onKey(el, e) {
   }
   if (e.key === 'ArrowLeft' || e.key === 'ArrowRight') {
     el.step(e.key === 'ArrowLeft' ? -1 : 1);
+    e.preventDefault();
+  } else if (e.key === ',' || e.key === '.') {
+    el.stepCell(e.key === ',' ? -1 : 1);
     e.preventDefault();
   } else if (e.key === ' ' && tag !== 'BUTTON') {
     if (el.store.get().playing) el.pause();

@@ -2,6 +2,7 @@
 // (operands, then the result) from the scene, and the caption with the arithmetic of the hovered
 // or current cell. renderStage builds it; renderProgress moves the animation and the caption.
 import { clear, h, svg } from './dom.js';
+import { fillNumbers } from './format.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
 import { renderMatrix } from './matrix_view.js';
 import { makeContext, sceneFor } from './steps.js';
@@ -29,8 +30,10 @@ export function renderStage(el) {
   ];
   if (el.controls.has('text')) {
     parts.push(h('p', { className: 'explain', text: pick(stage.explain, s.lang) }));
+    // example texts quote numbers as {stage[i][j]}: filled from the current trace, edits included
+    if (el.host.summary && doc) el.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
     const note = doc?.notes?.[stage.id];
-    if (note) parts.push(h('p', { className: 'note', text: pick(note, s.lang) }));
+    if (note) parts.push(h('p', { className: 'note', text: fillNumbers(pick(note, s.lang), s.trace, s.head) }));
   }
   if (s.trace.empty_rows?.length && showsSoftmaxRows(ctx, stage.id)) {
     const rows = s.trace.empty_rows.map((r) => `${r + 1} (${ctx.qTokens[r]})`);
@@ -130,7 +133,11 @@ export function renderProgress(el) {
   }
   for (const v of el.views.values()) for (const line of v.cells) for (const td of line) td.classList.remove('hl');
   const target = el.hovered ?? (s.progress < 1 ? stepCell(el.scene, revealed - 1) : null);
-  if (el.caption) el.caption.textContent = captionFor(el, target, w);
+  if (el.caption) {
+    el.caption.textContent = captionFor(el, target, w);
+    // a screen reader hears the caption when the reader acts, not on every animation tick
+    el.caption.setAttribute('aria-live', s.playing ? 'off' : 'polite');
+  }
   if (el.host.play) {
     el.host.play.textContent = s.playing ? `❚❚ ${w.pause}` : `► ${w.play}`;
     el.host.play.setAttribute('aria-pressed', String(s.playing));

@@ -7,8 +7,11 @@
 // [SECTION] matrices: views of trace stages and spec fields
 // [SECTION] scenes: one per stage id
 import { num, sum, sumOfProducts } from './format.js';
+import { MAX_SHOWN } from './matrix_view.js';
 
 const range = (n) => Array.from({ length: n }, (_, i) => i);
+/** Beyond this many result cells a stage animates row by row (a quarter second a step, 8 s at most). */
+const MAX_CELL_STEPS = 32;
 
 /**
  * Everything the scenes need to know about one trace. Axis labels come from the trace (the core
@@ -356,9 +359,12 @@ function inputScene(ctx, id, path, rowLabels) {
  */
 export function sceneFor(ctx, id, h = 0) {
   const scene = scenes[id](ctx, Math.min(h, ctx.heads - 1));
-  scene.order ??= 'cells';
-  scene.perHead = ctx.info.get(id).per_head && !scene.allHeads; // the head selector applies
   scene.resultMatrix = scene.matrices.find((m) => m.key === scene.result);
-  scene.steps = scene.order === 'rows' ? scene.resultMatrix.rows : scene.resultMatrix.rows * scene.resultMatrix.cols;
+  scene.order ??= 'cells';
+  // many cells: reveal a row at a time, so the stage still plays within its 8 s
+  if (scene.order === 'cells' && scene.resultMatrix.rows * scene.resultMatrix.cols > MAX_CELL_STEPS) scene.order = 'rows';
+  scene.perHead = ctx.info.get(id).per_head && !scene.allHeads; // the head selector applies
+  const { rows, cols } = scene.resultMatrix;
+  scene.steps = scene.order === 'rows' ? Math.min(rows, MAX_SHOWN) : rows * cols; // the drawn rows only
   return scene;
 }

@@ -1,0 +1,140 @@
+// The stepper as a learner watches it: edits stay where the learner is, Play plays the stage they
+// chose, each stage takes 1.5–8 s and then holds 1 s, one cell at a time by button or key, and
+// example texts quote the current trace's numbers. Time is Playwright's fake clock, so the pacing
+// is measured exactly, not by a timed test.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { createAttention } from '../../web/src/node.js';
+import { cell } from '../../web/src/stepper/format.js';
+import { browserSession, shown } from './session.mjs';
+
+const session = browserSession();
+const { open, problems } = session;
+const a = await createAttention();
+
+const state = (page) => page.evaluate(() => {
+  const el = document.querySelector('attention-stepper');
+  const s = el.store.get();
+  const root = el.shadowRoot;
+  return {
+    stage: el.stageId, progress: s.progress, playing: s.playing,
+    hidden: root.querySelectorAll('figure.role-result td.cell.hidden').length,
+    cells: root.querySelectorAll('figure.role-result td.cell').length,
+    note: root.querySelector('.note')?.textContent ?? null,
+    summary: root.querySelector('.summary')?.textContent ?? null,
+  };
+});
+
+/** A page whose timers and animation frames run only when the test says. */
+async function openClocked(url) {
+  const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.clock.install();
+  page.on('pageerror', (e) => problems.push(`${url}: ${e.message}`));
+  await page.goto(session.server.url + url);
+  await page.clock.runFor(100);
+  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
+  return page;
+}
+
+test('an edit re-renders the current stage in place, finished: no stage change, no playback', async () => {
+  const page = await open('index.html?example=numpy-3x4&stage=weights');
+  const root = page.locator('attention-stepper');
+  await root.locator('button.edit').click();
+  const input = root.locator('input[data-field="x"][data-i="0"][data-j="1"]');
+  await input.fill('2');
+  await input.press('Enter');
+  await page.waitForFunction(() => document.querySelector('attention-stepper').trace.spec.x[0][1] === 2);
+  await page.waitForTimeout(1200);
+  const after = await state(page);
+  assert.equal(after.stage, 'weights');
+  assert.equal(after.playing, false);
+  assert.equal(after.progress, 1);
+  assert.equal(after.hidden, 0, 'the edited stage is shown whole');
+  await page.close();
+});
+
+test('captions follow the numbers: after an edit the notes quote the new trace', async () => {
+  const page = await open('index.html?example=numpy-3x4&stage=weights&lang=en');
+  const before = await state(page);
+  assert.match(before.note, /normalised = 0\.5065, 0\.1863, 0\.3072/);
+  assert.match(before.summary, /The first row of weights is 0\.5065 0\.1863 0\.3072/);
+  const root = page.locator('attention-stepper');
+  await root.locator('button.edit').click();
+  const input = root.locator('input[data-field="x"][data-i="0"][data-j="1"]');
+  await input.fill('3');
+  await input.press('Enter');
+  await page.waitForFunction(() => document.querySelector('attention-stepper').trace.spec.x[0][1] === 3);
+  const trace = await page.evaluate(() => document.querySelector('attention-stepper').trace.spec);
+  const w = a.trace(trace).stages.find((s) => s.id === 'weights').data;
+  const row = [0, 1, 2].map((j) => cell(w[j]));
+  const after = await state(page);
+  assert.ok(after.note.includes(`normalised = ${row.join(', ')}`), after.note);
+  assert.ok(after.summary.includes(`The first row of weights is ${row.join(' ')}`), after.summary);
+  assert.ok(!after.note.includes('normalised = 0.5065'), 'no stale figure');
+  await page.close();
+});
+
+test('Play animates the stage the learner chose, from its first cell', async () => {
+  const page = await openClocked('index.html?example=numpy-3x4&stage=x');
+  await page.locator('attention-stepper').locator('button[data-stage="scores"]').click();
+  await page.locator('attention-stepper').locator('button.play').click();
+  await page.clock.runFor(50);
+  const s = await state(page);
+  assert.equal(s.stage, 'scores', 'Play stays on the chosen stage');
+  assert.equal(s.playing, true);
+  assert.equal(s.hidden, s.cells - 1, 'from its first cell');
+  await page.close();
+});
+
+test('pacing: a stage animates 1.5–8 s whatever its size, then holds 1 s before the next', async () => {
+  // numpy-3x4's scores: 9 cells, a quarter second each = 2.25 s
+  const small = await openClocked('index.html?example=numpy-3x4&stage=scores');
+  await small.evaluate(() => document.querySelector('attention-stepper').play());
+  await small.clock.runFor(2000);
+  assert.ok((await state(small)).progress < 1, 'still animating after 2 s');
+  await small.clock.runFor(300); // 2.3 s: the animation ended at 2.25 s
+  let s = await state(small);
+  assert.equal(s.progress, 1);
+  assert.equal(s.stage, 'scores', 'finished, and holding with its caption');
+  await small.clock.runFor(800); // held about 0.85 s
+  assert.equal((await state(small)).stage, 'scores', 'still holding before 1 s');
+  await small.clock.runFor(300); // held about 1.15 s
+  s = await state(small);
+  assert.equal(s.stage, 'scaled', 'on to the next stage after the hold');
+  await small.close();
+  // a 40 × 40 stage: row by row, done within 8 s
+  const x = Array.from({ length: 40 }, (_, i) => [Math.sin(i), Math.cos(i)]);
+  const big = await openClocked(`index.html?stage=weights#spec=${encodeURIComponent(JSON.stringify({ x }))}`);
+  await big.evaluate(() => document.querySelector('attention-stepper').play());
+  await big.clock.runFor(100);
+  const rowsHidden = (await state(big)).hidden;
+  assert.equal(rowsHidden % 40, 0, 'whole rows at a time');
+  await big.clock.runFor(8000);
+  assert.equal((await state(big)).progress, 1, 'done within 8 s');
+  await big.close();
+});
+
+test('previous and next cell, by button and by the , and . keys', async () => {
+  const page = await open('index.html?example=numpy-3x4&stage=scores&lang=en');
+  const root = page.locator('attention-stepper');
+  await root.locator('button.next-cell').click(); // the stage was whole: on to the next stage's first cell
+  let s = await state(page);
+  assert.equal(s.stage, 'scaled');
+  assert.equal(s.hidden, 8);
+  await page.keyboard.press('.');
+  assert.equal((await state(page)).hidden, 7);
+  assert.equal((await shown(page)).caption, '0 ÷ √4 = 0 ÷ 2 = 0', 'the caption explains the newest cell');
+  await page.keyboard.press(',');
+  await page.keyboard.press(',');
+  s = await state(page);
+  assert.equal(s.stage, 'scores', 'back across into the previous stage, whole');
+  assert.equal(s.hidden, 0);
+  await root.locator('button.prev-cell').click();
+  assert.equal((await state(page)).hidden, 1);
+  await page.close();
+});
+
+test('no page errors', () => {
+  assert.deepEqual(problems, []);
+});
