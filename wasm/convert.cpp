@@ -108,9 +108,15 @@ std::string examples_json() {
     for (const std::string& id : example_ids()) {
         const json& doc = example_document(id);
         json variants = json::array();
+        std::string same_as_base;  // the variant whose spec is the example's own, if one is
         if (doc.contains("variants"))
-            for (const json& v : doc["variants"]) variants.push_back(v["id"]);
-        list.push_back({{"id", id}, {"title", doc["title"]}, {"source", doc["source"]}, {"variants", variants}});
+            for (const json& v : doc["variants"]) {
+                variants.push_back(v["id"]);
+                const std::string vid = v["id"].get<std::string>();
+                if (same_as_base.empty() && example_spec_json(id, vid) == example_spec_json(id)) same_as_base = vid;
+            }
+        list.push_back({{"id", id}, {"title", doc["title"]}, {"source", doc["source"]}, {"variants", variants},
+                        {"default_variant", same_as_base}});
     }
     return list.dump();
 }

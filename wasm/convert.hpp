@@ -23,7 +23,8 @@ emscripten::val example_result(const std::string& id, const std::string& variant
 /// @brief JSON text: the example's document (texts, variants) without its spec.
 std::string example_document_json(const std::string& id);
 
-/// @brief JSON text: [{id, title: {en, zh}, source: {en, zh}, variants: [ids]}] in docs/spec.md order.
+/// @brief JSON text: [{id, title: {en, zh}, source: {en, zh}, variants: [ids], default_variant}] in
+/// docs/spec.md order; default_variant names the variant whose spec is the example's own ("" if none).
 std::string examples_json();
 
 /// @brief JSON text: the stage registry (stage_registry_json), in trace order.

@@ -10,9 +10,11 @@ import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { createAttention } from '../../web/src/node.js';
+import { VIRIDIS } from '../../web/src/stepper/colors.js';
 import { cell } from '../../web/src/stepper/format.js';
+import { shownStages } from '../../web/src/stepper/steps.js';
 import { imageStats, launchChromium, nativeTrace, repo, serveStatic } from '../node/helpers.mjs';
-import { artifacts, browserSession, shown, site } from './session.mjs';
+import { artifacts, browserSession, editCell, shown, site } from './session.mjs';
 
 const session = browserSession();
 const { open, problems } = session;
@@ -43,8 +45,9 @@ test('every example, every stage: the numbers shown are the trace\'s, and the na
     const trace = a.example(id);
     const native = nativeTrace(trace.spec);
     const page = await open(`index.html?example=${id}&lang=en`);
-    for (let k = 0; k < trace.stages.length; k++) {
-      const stage = trace.stages[k];
+    const stages = shownStages(trace); // with one head, concat is folded into context
+    for (let k = 0; k < stages.length; k++) {
+      const stage = stages[k];
       const got = await shown(page);
       assert.equal(got.stage, stage.id, `${id}: stage ${k}`);
       assert.equal(got.title, stage.title);
@@ -53,7 +56,7 @@ test('every example, every stage: the numbers shown are the trace\'s, and the na
         const want = expected(stage, trace.spec, c.i, c.j);
         assert.equal(c.text, cell(want), `${id} ${stage.id}[${c.i}][${c.j}]: shows ${c.text}, trace has ${want}`);
         assert.equal(c.value, want);
-        const nat = expected(native.stages[k], trace.spec, c.i, c.j);
+        const nat = expected(native.stages.find((n) => n.id === stage.id), trace.spec, c.i, c.j);
         assert.ok(Math.abs(c.value - nat) <= 1e-5, `${id} ${stage.id}[${c.i}][${c.j}]: browser ${c.value}, native ${nat}`);
         assert.equal(c.hidden, false, 'a stage reached by the keyboard is shown whole');
         compared++;
@@ -71,7 +74,7 @@ test('every example, every stage: the numbers shown are the trace\'s, and the na
   console.log(`page: ${compared} cells compared with the trace and the native CLI`);
 });
 
-test('screenshots of key stages are real pictures, and the weights heatmap has its colours', async () => {
+test('screenshots of key stages are real pictures, and the weights heatmap has its viridis colours', async () => {
   const shots = [['numpy-3x4', 'weights'], ['translation', 'weights'], ['multi-head', 'q'], ['masking', 'masked'],
     ['positional-encoding', 'pe'], ['coreference', 'weights']];
   const signatures = new Set();
@@ -79,7 +82,7 @@ test('screenshots of key stages are real pictures, and the weights heatmap has i
     const page = await open(`index.html?example=${id}&stage=${stage}&lang=zh`);
     const file = path.join(artifacts, `page-${id}-${stage}.png`);
     const png = await page.screenshot({ path: file, fullPage: true });
-    const stats = await imageStats(page, png);
+    const stats = await imageStats(page, png, VIRIDIS);
     assert.ok(stats.colours > 40, `${file} has only ${stats.colours} colours: blank?`);
     if (stage === 'weights') assert.ok(stats.heat > 200, `${file}: the weights heatmap is not drawn (${stats.heat} heat pixels)`);
     signatures.add(`${stats.colours}:${stats.height}`);
@@ -97,17 +100,13 @@ test('hovering or focusing a cell shows its arithmetic with the real values', as
   assert.equal(highlighted, 8, 'a row of Q and a column of Kᵀ light up');
   await page.keyboard.press('ArrowRight'); // the page keeps the keyboard: on to "scaled"
   await page.locator('attention-stepper').locator('figure.role-result td.cell[data-i="0"][data-j="2"]').focus();
-  assert.equal((await shown(page)).caption, '1 ÷ √4 = 1 ÷ 2 = 0.5');
+  assert.equal((await shown(page)).caption, 'scaled[1][3] = e[1][3] ÷ √4 = 1 ÷ 2 = 0.5000');
   await page.close();
 });
 
 test('the URL holds the whole state: example, variant, stage, language, head and edits round-trip', async () => {
   const page = await open('index.html?example=bank&variant=finance&stage=weights&lang=zh');
-  const root = page.locator('attention-stepper');
-  await root.locator('button.edit').click();
-  const input = root.locator('input[data-field="x"][data-i="0"][data-j="1"]');
-  await input.fill('2.5');
-  await input.press('Enter');
+  await editCell(page, 'x', 0, 1, 2.5);
   await page.waitForFunction(() => location.hash.startsWith('#spec=z.'));
   const before = await shown(page);
   const link = page.url();

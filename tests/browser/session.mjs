@@ -53,3 +53,12 @@ export function shown(page, index = 0) {
     };
   }, index);
 }
+
+/** Opens the edit panel and types value into the spec's field[i][j] (0-based), as a reader does. */
+export async function editCell(page, field, i, j, value) {
+  const root = page.locator('attention-stepper');
+  if (!(await root.locator('section.editor').count())) await root.locator('button.edit').click();
+  const input = root.locator(`input[data-field="${field}"][data-i="${i}"][data-j="${j}"]`);
+  await input.fill(String(value));
+  await input.press('Enter');
+}

@@ -7,7 +7,7 @@ import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
 import { cell } from '../../web/src/stepper/format.js';
-import { browserSession, shown } from './session.mjs';
+import { browserSession, editCell, shown } from './session.mjs';
 
 const session = browserSession();
 const { open, problems } = session;
@@ -39,11 +39,7 @@ async function openClocked(url) {
 
 test('an edit re-renders the current stage in place, finished: no stage change, no playback', async () => {
   const page = await open('index.html?example=numpy-3x4&stage=weights');
-  const root = page.locator('attention-stepper');
-  await root.locator('button.edit').click();
-  const input = root.locator('input[data-field="x"][data-i="0"][data-j="1"]');
-  await input.fill('2');
-  await input.press('Enter');
+  await editCell(page, 'x', 0, 1, 2);
   await page.waitForFunction(() => document.querySelector('attention-stepper').trace.spec.x[0][1] === 2);
   await page.waitForTimeout(1200);
   const after = await state(page);
@@ -59,11 +55,7 @@ test('captions follow the numbers: after an edit the notes quote the new trace',
   const before = await state(page);
   assert.match(before.note, /normalised = 0\.5065, 0\.1863, 0\.3072/);
   assert.match(before.summary, /The first row of weights is 0\.5065 0\.1863 0\.3072/);
-  const root = page.locator('attention-stepper');
-  await root.locator('button.edit').click();
-  const input = root.locator('input[data-field="x"][data-i="0"][data-j="1"]');
-  await input.fill('3');
-  await input.press('Enter');
+  await editCell(page, 'x', 0, 1, 3);
   await page.waitForFunction(() => document.querySelector('attention-stepper').trace.spec.x[0][1] === 3);
   const trace = await page.evaluate(() => document.querySelector('attention-stepper').trace.spec);
   const w = a.trace(trace).stages.find((s) => s.id === 'weights').data;
@@ -124,7 +116,7 @@ test('previous and next cell, by button and by the , and . keys', async () => {
   assert.equal(s.hidden, 8);
   await page.keyboard.press('.');
   assert.equal((await state(page)).hidden, 7);
-  assert.equal((await shown(page)).caption, '0 ÷ √4 = 0 ÷ 2 = 0', 'the caption explains the newest cell');
+  assert.equal((await shown(page)).caption, 'scaled[1][2] = e[1][2] ÷ √4 = 0 ÷ 2 = 0', 'the caption explains the newest cell');
   await page.keyboard.press(',');
   await page.keyboard.press(',');
   s = await state(page);
@@ -133,6 +125,30 @@ test('previous and next cell, by button and by the , and . keys', async () => {
   await root.locator('button.prev-cell').click();
   assert.equal((await state(page)).hidden, 1);
   await page.close();
+});
+
+test('caption arithmetic: commas in a max, the cell named, long sums and every digit on request, the hovered cell outlined', async () => {
+  const page = await open('index.html?example=numpy-3x4&stage=row_max&lang=en');
+  const root = page.locator('attention-stepper');
+  await root.locator('figure.role-result td.cell[data-i="0"][data-j="0"]').hover();
+  assert.equal((await shown(page)).caption, 'm₁ = max(1, 0, 0.5000) = 1');
+  assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('td.cell.hover').length), 1);
+  await page.close();
+  // 16 dimensions: the q·k sum has 16 terms, 8 shown until the reader asks for all of them
+  const x = Array.from({ length: 3 }, (_, i) => Array.from({ length: 16 }, (_, c) => Math.round(Math.sin(i + c) * 1000) / 1000));
+  const wide = await open(`index.html?stage=scores&lang=en#spec=${encodeURIComponent(JSON.stringify({ x }))}`);
+  const cellAt = wide.locator('attention-stepper').locator('figure.role-result td.cell[data-i="0"][data-j="1"]');
+  await cellAt.hover();
+  const short = (await shown(wide)).caption;
+  assert.equal(short.split('×').length - 1, 8, short);
+  assert.match(short, / \+ … = /);
+  await wide.locator('attention-stepper').locator('button.caption-detail').click();
+  await cellAt.hover();
+  const full = (await shown(wide)).caption;
+  assert.equal(full.split('×').length - 1, 16, full);
+  const t = a.trace({ x }).stages.find((st) => st.id === 'scores');
+  assert.ok(full.endsWith(`= ${String(Number(t.data[1].toPrecision(9))).replace(/^-/, '−')}`), full);
+  await wide.close();
 });
 
 test('no page errors', () => {

@@ -123,11 +123,12 @@ export async function launchChromium(options = {}) {
 }
 
 /**
- * Pixel statistics of a PNG, decoded by the browser itself: how many distinct colours (coarse),
- * and how many pixels carry the attention-weights palette's low end (yellow-olive cells).
+ * Pixel statistics of a PNG, decoded by the browser itself: how many distinct colours (coarse), and
+ * how many pixels carry a heatmap palette: within 40 of one of `palette`'s colours when given (the
+ * page's viridis), else the lab's weights palette's low end (yellow-olive cells).
  */
-export function imageStats(page, png) {
-  return page.evaluate(async (b64) => {
+export function imageStats(page, png, palette = null) {
+  return page.evaluate(async ([b64, stops]) => {
     const img = await createImageBitmap(await (await fetch(`data:image/png;base64,${b64}`)).blob());
     const canvas = new OffscreenCanvas(img.width, img.height);
     const g = canvas.getContext('2d');
@@ -135,10 +136,11 @@ export function imageStats(page, png) {
     const px = g.getImageData(0, 0, img.width, img.height).data;
     const colours = new Set();
     let heat = 0;
+    const near = (r, gg, b) => stops.some(([R, G, B]) => (r - R) ** 2 + (gg - G) ** 2 + (b - B) ** 2 < 1600);
     for (let p = 0; p < px.length; p += 16) {
       colours.add((px[p] >> 4) * 256 + (px[p + 1] >> 4) * 16 + (px[p + 2] >> 4));
-      if (px[p] > 150 && px[p + 1] > 120 && px[p + 2] < 100) heat++;
+      if (stops ? near(px[p], px[p + 1], px[p + 2]) : px[p] > 150 && px[p + 1] > 120 && px[p + 2] < 100) heat++;
     }
     return { colours: colours.size, heat, width: img.width, height: img.height };
-  }, Buffer.from(png).toString('base64'));
+  }, [Buffer.from(png).toString('base64'), palette]);
 }

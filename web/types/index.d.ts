@@ -134,6 +134,8 @@ export interface ExampleInfo {
   title: Bilingual;
   source: Bilingual;
   variants: string[];
+  /** The variant whose spec is the example's own, if one is (masking: "causal"); "" otherwise. */
+  default_variant: string;
 }
 
 /** What one trace may cost (docs/limits.md). */

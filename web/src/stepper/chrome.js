@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { fillNumbers } from './format.js';
 import { pick, stageTitle } from './i18n.js';
 import { SPEEDS } from './options.js';
+import { shownStages } from './steps.js';
 
 /** Example and variant menus, the edit toggle and the language buttons. */
 export function topBar(el, s, w, doc) {
@@ -23,8 +24,8 @@ export function topBar(el, s, w, doc) {
       bar.append(h('label', {}, `${w.variant} `, h('select', {
         className: 'variant', attrs: { 'aria-label': w.variant },
         on: { change: (e) => el.chooseExample(s.exampleId, e.target.value) },
-      }, h('option', { value: '', text: '—', selected: !s.variant }),
-      variants.map((v) => h('option', { value: v, text: title(v), selected: v === s.variant })))));
+      }, ownOption(el, s, w),
+      variants.map((v) => h('option', { value: v, text: title(v), selected: v === s.variant || (!s.variant && v === own(el, s)) })))));
     }
   }
   bar.append(h('span', { className: 'grow' }));
@@ -43,6 +44,16 @@ export function topBar(el, s, w, doc) {
     }
   }
   return bar;
+}
+
+/** The variant that is the example's own spec (the catalog's default_variant), if one is. */
+function own(el, s) {
+  return el.examples.find((e) => e.id === s.exampleId)?.default_variant ?? '';
+}
+
+/** The menu's entry for the example's own spec: folded into its variant when one equals it, else named. */
+function ownOption(el, s, w) {
+  return own(el, s) ? null : h('option', { value: '', text: w.exampleOwn, selected: !s.variant });
 }
 
 /** The example's title, summary (its numbers kept current by renderStage) and how its inputs were made. */
@@ -81,7 +92,8 @@ export function controlBar(el, s, w) {
 
 /** The scrubber (a thousand steps a stage) and one button per stage. */
 export function timeline(el, s, w) {
-  const n = s.trace.stages.length;
+  const stages = shownStages(s.trace);
+  const n = stages.length;
   el.host.range = h('input', {
     type: 'range', className: 'scrub', min: '0', max: String(n * 1000 - 1), step: '1', attrs: { 'aria-label': w.timeline },
     on: { input: (e) => {
@@ -89,7 +101,7 @@ export function timeline(el, s, w) {
       el.store.set({ playing: false, animated: false, stageIndex: Math.floor(v / 1000), progress: Math.min(1, (v % 1000) / 999) });
     } },
   });
-  el.host.stageButtons = s.trace.stages.map((st, i) => h('button', {
+  el.host.stageButtons = stages.map((st, i) => h('button', {
     type: 'button', text: stageTitle(st, s.lang), dataset: { stage: st.id }, attrs: { title: st.id },
     on: { click: () => el.show(i) },
   }));

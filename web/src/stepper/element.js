@@ -23,6 +23,7 @@ import { pickLanguage, wordsFor } from './i18n.js';
 import { onKey } from './keyboard.js';
 import { describeIgnored, hasSpec, pickExample, pickView, readOptions } from './options.js';
 import { renderProgress, renderStage } from './stage_view.js';
+import { shownStageFor, shownStages } from './steps.js';
 import { createStore } from './store.js';
 import { css } from './styles.js';
 import { specFragment, writeUrl } from './url_state.js';
@@ -98,12 +99,14 @@ export class AttentionStepper extends HTMLElement {
   // public, for pages and tests
   get trace() { return this.store.get().trace; }
   get stageId() { return this.stageIds()[this.store.get().stageIndex]; }
-  stageIds() { return this.store.get().trace?.stages.map((s) => s.id) ?? []; }
+  /** The stages a reader steps through (shownStages: with one head, concat is folded into context). */
+  stageIds() { return this.store.get().trace ? shownStages(this.store.get().trace).map((s) => s.id) : []; }
   play() { this.animator.play(); }
   pause() { this.animator.pause(); }
   /** Shows stage id (complete); unknown ids are ignored. */
   goTo(id) {
-    const index = this.stageIds().indexOf(id);
+    const trace = this.store.get().trace;
+    const index = trace ? this.stageIds().indexOf(shownStageFor(trace, id)) : -1;
     if (index >= 0) this.show(index);
   }
 
@@ -160,7 +163,7 @@ export class AttentionStepper extends HTMLElement {
     try {
       change(next);
       const trace = this.attention.trace(next, PAGE_BUDGET);
-      const ids = trace.stages.map((st) => st.id);
+      const ids = shownStages(trace).map((st) => st.id);
       const sameStages = ids.join() === this.stageIds().join();
       const keep = ids.indexOf(this.stageId);
       this.store.set({
@@ -251,7 +254,7 @@ export class AttentionStepper extends HTMLElement {
 
   step(delta) {
     const s = this.store.get();
-    this.show(Math.max(0, Math.min(s.trace.stages.length - 1, s.stageIndex + delta)));
+    this.show(Math.max(0, Math.min(this.stageIds().length - 1, s.stageIndex + delta)));
   }
 
   /** One cell (or row) further or back, paused; across into the next or previous stage at its ends. */
@@ -260,7 +263,7 @@ export class AttentionStepper extends HTMLElement {
     const steps = this.scene?.steps ?? 1;
     const revealed = s.progress >= 1 ? steps : Math.floor(s.progress * steps) + 1;
     const next = revealed + delta;
-    const last = s.trace.stages.length - 1;
+    const last = this.stageIds().length - 1;
     let change;
     if (next > steps) change = s.stageIndex < last ? { stageIndex: s.stageIndex + 1, progress: 1e-9 } : { progress: 1 };
     else if (next < 1) change = s.stageIndex > 0 ? { stageIndex: s.stageIndex - 1, progress: 1 } : { progress: 1e-9 };

@@ -15,28 +15,40 @@ export function cell(v) {
   return s.replace(/^-/, MINUS);
 }
 
-/** A value inside a formula: up to 6 significant digits, no trailing zeros. */
-export function num(v) {
+/** A float32 value with every digit it has (at most 9 significant: enough to read the float back). */
+export function exact(v) {
   if (!Number.isFinite(v)) return String(v);
-  const a = Math.abs(v);
-  let s;
-  if (a !== 0 && (a >= 1e6 || a < 1e-4)) s = v.toExponential(3).replace(/\.?0+e/, 'e').replace('e+', 'e');
-  else s = String(Number(v.toPrecision(6)));
-  return s.replace(/^-/, MINUS);
+  return String(Number(v.toPrecision(9))).replace('e+', 'e').replace(/^-/, MINUS);
 }
 
-/** "a×b + c×d + …": at most `limit` terms, then an ellipsis with how many were left out. */
-export function sumOfProducts(pairs, limit = 8) {
-  const shown = pairs.slice(0, limit).map(([a, b]) => `${num(a)}×${num(b)}`);
-  if (pairs.length > limit) shown.push(`… (${pairs.length - limit} more)`);
-  return shown.join(' + ');
+const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
+
+/** 12 -> "₁₂": row numbers in m₂, s₂. */
+export function sub(n) {
+  return String(n).replace(/\d/g, (d) => SUBSCRIPTS[d]);
 }
 
-/** "a + b + …" with the same limit. */
-export function sum(values, limit = 8) {
-  const shown = values.slice(0, limit).map(num);
-  if (values.length > limit) shown.push(`… (${values.length - limit} more)`);
-  return shown.join(' + ');
+/**
+ * How a caption writes its numbers and its long lists. Short: numbers as the cells show them, at
+ * most 8 terms then "…" (clipped is set); detail: every term, every digit.
+ */
+export function captionFormat(detail = false) {
+  const limit = detail ? Infinity : 8;
+  const f = {
+    detail,
+    clipped: false,
+    num: detail ? exact : cell,
+    /** items joined by sep, cut to the limit with "…" */
+    join(items, sep) {
+      if (items.length <= limit) return items.join(sep);
+      f.clipped = true;
+      return `${items.slice(0, limit).join(sep)}${sep}…`;
+    },
+    list: (values) => f.join(values.map(f.num), ', '),
+    sum: (values) => f.join(values.map(f.num), ' + '),
+    products: (pairs) => f.join(pairs.map(([a, b]) => `${f.num(a)}×${f.num(b)}`), ' + '),
+  };
+  return f;
 }
 
 /**

@@ -4,7 +4,11 @@
 const words = {
   en: {
     play: 'Play', pause: 'Pause', previous: 'Previous stage', next: 'Next stage', speed: 'Speed',
-    previousCell: 'Previous cell (,)', nextCell: 'Next cell (.)',
+    previousCell: 'Previous cell (,)', nextCell: 'Next cell (.)', kept: 'kept', maskedKey: 'masked',
+    exampleOwn: 'as the example gives it',
+    exactCaption: 'every term, every digit', shortCaption: 'short form',
+    crossInputs: 'Cross-attention: these rows give the queries only; keys and values come from the source sequence (memory).',
+    oneHead: 'With one head this context is already the result: merging the heads (concat) would only copy it.',
     timeline: 'Stage timeline', example: 'Example', variant: 'Variant', head: 'Head',
     edit: 'Edit', editTitle: 'Edit the spec', reset: 'Reset to the example', score: 'Score function',
     heads: 'Heads', mask: 'Mask', window: 'Window k', maskValue: 'Mask value', positional: 'Positional encoding',
@@ -21,7 +25,11 @@ const words = {
   },
   zh: {
     play: '播放', pause: '暂停', previous: '上一阶段', next: '下一阶段', speed: '速度',
-    previousCell: '上一个格子（,）', nextCell: '下一个格子（.）',
+    previousCell: '上一个格子（,）', nextCell: '下一个格子（.）', kept: '保留', maskedKey: '被掩码',
+    exampleOwn: '示例原本的设置',
+    exactCaption: '展开全部项与完整精度', shortCaption: '简写',
+    crossInputs: '交叉注意力：这些行只提供查询（Query）；键和值来自源序列（memory）。',
+    oneHead: '只有一个头时，这个上下文就是结果：合并多头（concat）只会原样复制它。',
     timeline: '阶段时间轴', example: '示例', variant: '变体', head: '头',
     edit: '编辑', editTitle: '编辑 spec', reset: '恢复为示例', score: '打分函数',
     heads: '头数', mask: '掩码', window: '窗口 k', maskValue: '掩码值', positional: '位置编码',

@@ -1,29 +1,29 @@
 // One matrix as a labelled grid: token labels on both axes, a heat colour and the value in
 // every cell, each cell hoverable and focusable. Used for operands and results alike.
 import { cell } from './format.js';
+import { css, gradient, inkFor, KEPT, MASKED, signedColor, weightColor } from './colors.js';
 import { h } from './dom.js';
 
 export const MAX_SHOWN = 48; // rows or columns beyond this are summarised, not drawn
 
-/** Background colour of a value: sequential for weights (0…1), diverging around 0 otherwise. */
+/** A cell's colour: binary masks kept/masked, weights on viridis, signed values diverging around 0. */
 function heat(v, scale, kind) {
-  if (!Number.isFinite(v)) return '#ddd';
-  if (kind === 'binary') return v ? '#dcf2e0' : '#9a9a9a'; // kept: pale green; masked: grey
-  if (kind === 'weights') {
-    const t = Math.max(0, Math.min(1, v));
-    // from pale yellow-green to deep blue-purple, like viridis reversed in lightness
-    const r = Math.round(253 - 185 * t), g = Math.round(231 - 180 * t), b = Math.round(37 + 113 * t);
-    return `rgb(${r},${g},${b})`;
-  }
-  const t = scale > 0 ? Math.max(-1, Math.min(1, v / scale)) : 0;
-  const light = Math.round(255 - 150 * Math.abs(t));
-  const deep = Math.max(0, light - 10);
-  return t >= 0 ? `rgb(255,${light},${deep})` : `rgb(${deep},${light},255)`;
+  if (!Number.isFinite(v)) return [221, 221, 221];
+  if (kind === 'binary') return v ? KEPT : MASKED;
+  if (kind === 'weights') return weightColor(scale > 0 ? v / scale : 0);
+  return signedColor(scale > 0 ? v / scale : 0);
 }
 
-function ink(bg) {
-  const [r, g, b] = bg.match(/\d+/g).map(Number);
-  return 0.299 * r + 0.587 * g + 0.114 * b < 140 ? '#fff' : '#111';
+/** The colour bar under a heatmap, with the range it maps (weights: 0 … the largest; values: ±the largest |v|). */
+function legend(kind, scale, words) {
+  if (kind === 'binary') {
+    const swatch = (rgb, label, extra = '') => h('span', { className: 'swatch-item' },
+      h('span', { className: `swatch${extra}`, style: `background:${css(rgb)}` }), label);
+    return h('div', { className: 'legend', attrs: { 'aria-hidden': 'true' } }, swatch(KEPT, words.kept), swatch(MASKED, words.maskedKey, ' masked'));
+  }
+  const lo = kind === 'weights' ? 0 : -scale;
+  return h('div', { className: 'legend', attrs: { 'aria-hidden': 'true' } },
+    h('span', { text: cell(lo) }), h('span', { className: 'bar', style: `background:${gradient(kind)}` }), h('span', { text: cell(scale) }));
 }
 
 /**
@@ -55,12 +55,12 @@ export function renderMatrix(m, options) {
     for (let j = 0; j < cols; j++) {
       const v = m.value(i, j);
       const masked = m.maskOf && !m.maskOf(i, j);
-      const bg = masked ? '#9a9a9a' : heat(v, scale, kind);
+      const bg = masked ? MASKED : heat(v, scale, kind);
       const td = h('td', {
         className: `cell${masked ? ' masked' : ''}${m.bands && Math.floor(j / m.bands) % 2 ? ' band' : ''}`,
         attrs: { tabindex: '-1', role: 'gridcell' },
         dataset: { key: m.key, i: String(i), j: String(j), value: String(v) },
-        style: `background:${bg};color:${ink(bg)}`,
+        style: `background:${css(bg)};color:${inkFor(bg)}`,
         text: cell(v),
       });
       line.push(td);
@@ -76,6 +76,7 @@ export function renderMatrix(m, options) {
     dataset: { key: m.key },
   },
   h('figcaption', {}, h('span', { className: 'label', text: m.label }), h('span', { className: 'size', text: ` ${size}` }), note && h('span', { className: 'note', text: ` (${note})` })),
-  h('table', { attrs: { role: 'grid', 'aria-label': `${m.label} ${size}` } }, h('thead', {}, head), body));
+  h('table', { attrs: { role: 'grid', 'aria-label': `${m.label} ${size}` } }, h('thead', {}, head), body),
+  legend(kind, scale, options.words));
   return { el, cells, m };
 }

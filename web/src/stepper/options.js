@@ -1,6 +1,7 @@
 // What a stepper is asked to show: its attributes, then (with url-state) the page's URL on top,
 // and which of those asks it cannot honour (an unknown example, stage, head, speed or language),
 // so the element can say so instead of silently showing something else.
+import { shownStageFor, shownStages } from './steps.js';
 import { readUrl } from './url_state.js';
 
 export const SPEEDS = [0.5, 1, 2, 4];
@@ -48,8 +49,9 @@ export function pickExample(options, catalog, ignored) {
 
 /** Stage index, head and speed for a trace, from the options (unknown ones noted in ignored). */
 export function pickView(options, trace, currentSpeed, ignored) {
-  const ids = trace.stages.map((s) => s.id);
-  if (options.stage && !ids.includes(options.stage)) ignored.push(['stage', options.stage]);
+  const ids = shownStages(trace).map((s) => s.id);
+  const stage = options.stage && shownStageFor(trace, options.stage);
+  if (options.stage && !stage) ignored.push(['stage', options.stage]);
   const headParam = Number(options.head);
   const headOk = Number.isInteger(headParam) && headParam >= 1 && headParam <= trace.spec.heads;
   if (options.head !== undefined && !headOk) ignored.push(['head', options.head]);
@@ -57,7 +59,7 @@ export function pickView(options, trace, currentSpeed, ignored) {
   if (options.speed !== undefined && !speedOk) ignored.push(['speed', options.speed]);
   if (options.lang !== undefined && options.lang !== 'en' && options.lang !== 'zh') ignored.push(['lang', options.lang]);
   return {
-    stageIndex: Math.max(0, ids.indexOf(options.stage)),
+    stageIndex: Math.max(0, ids.indexOf(stage)),
     head: headOk ? headParam - 1 : 0,
     speed: speedOk ? Number(options.speed) : currentSpeed,
   };

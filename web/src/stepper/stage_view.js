@@ -2,10 +2,10 @@
 // (operands, then the result) from the scene, and the caption with the arithmetic of the hovered
 // or current cell. renderStage builds it; renderProgress moves the animation and the caption.
 import { clear, h, svg } from './dom.js';
-import { fillNumbers } from './format.js';
+import { captionFormat, fillNumbers } from './format.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
 import { renderMatrix } from './matrix_view.js';
-import { makeContext, sceneFor } from './steps.js';
+import { makeContext, sceneFor, shownStages } from './steps.js';
 
 /** Whether a stage shows softmax rows: computed from the masked scores, one row per query, keys or one column. */
 function showsSoftmaxRows(ctx, id) {
@@ -18,7 +18,7 @@ export function renderStage(el) {
   const s = el.store.get();
   if (!el.stageEl) return;
   const w = wordsFor(s.lang);
-  const stage = s.trace.stages[s.stageIndex];
+  const stage = shownStages(s.trace)[s.stageIndex];
   const ctx = makeContext(s.trace, el.attention.stages());
   const doc = el.doc(s.exampleId);
   el.scene = sceneFor(ctx, stage.id, s.head);
@@ -35,6 +35,8 @@ export function renderStage(el) {
     const note = doc?.notes?.[stage.id];
     if (note) parts.push(h('p', { className: 'note', text: fillNumbers(pick(note, s.lang), s.trace, s.head) }));
   }
+  if (stage.id === 'context' && ctx.heads === 1) parts.push(h('p', { className: 'note', text: w.oneHead }));
+  if (stage.id === 'x' && ctx.cross) parts.push(h('p', { className: 'note', text: w.crossInputs }));
   if (s.trace.empty_rows?.length && showsSoftmaxRows(ctx, stage.id)) {
     const rows = s.trace.empty_rows.map((r) => `${r + 1} (${ctx.qTokens[r]})`);
     parts.push(h('p', { className: 'notice empty-rows', attrs: { role: 'note' }, text: w.emptyRows(rows) }));
@@ -66,7 +68,12 @@ export function renderStage(el) {
   sceneEl.addEventListener('focusin', onCell);
   sceneEl.addEventListener('pointerleave', () => { el.hovered = null; renderProgress(el); });
   el.caption = h('div', { className: 'caption', attrs: { 'aria-live': 'polite' } });
-  parts.push(sceneEl, el.caption);
+  // every term and every digit of the arithmetic, on request
+  el.host.detail = h('button', {
+    type: 'button', className: 'caption-detail', attrs: { 'aria-pressed': String(!!el.detail) },
+    on: { click: () => { el.detail = !el.detail; renderProgress(el); } },
+  });
+  parts.push(sceneEl, h('div', { className: 'caption-row' }, el.caption, el.host.detail));
   clear(el.stageEl).append(...parts);
   el.host.stageButtons?.forEach((b, i) => {
     b.classList.toggle('done', i < s.stageIndex);
@@ -108,13 +115,14 @@ function highlight(el, { key, row, col, cell }) {
 /** The caption for a cell: its arithmetic when it is a result cell, its value otherwise. */
 function captionFor(el, target, w) {
   if (!target) return w.hover;
+  const f = captionFormat(!!el.detail);
   if (target.key === el.scene.result) {
-    const { text, highlights } = el.scene.explain(target.i, target.j);
+    const { text, highlights } = el.scene.explain(target.i, target.j, f);
     for (const hl of highlights) highlight(el, hl);
     return text;
   }
   const m = el.views.get(target.key)?.m;
-  return m ? `${m.label}[${target.i + 1}][${target.j + 1}] = ${m.value(target.i, target.j)}` : '';
+  return m ? `${m.label}[${target.i + 1}][${target.j + 1}] = ${f.num(m.value(target.i, target.j))}` : '';
 }
 
 export function renderProgress(el) {
@@ -131,8 +139,13 @@ export function renderProgress(el) {
       td.classList.toggle('current', s.progress < 1 && index === revealed - 1);
     }
   }
-  for (const v of el.views.values()) for (const line of v.cells) for (const td of line) td.classList.remove('hl');
+  for (const v of el.views.values()) for (const line of v.cells) for (const td of line) td.classList.remove('hl', 'hover');
   const target = el.hovered ?? (s.progress < 1 ? stepCell(el.scene, revealed - 1) : null);
+  if (el.hovered) el.views.get(el.hovered.key)?.cells[el.hovered.i]?.[el.hovered.j]?.classList.add('hover');
+  if (el.host.detail) {
+    el.host.detail.textContent = el.detail ? w.shortCaption : w.exactCaption;
+    el.host.detail.setAttribute('aria-pressed', String(!!el.detail));
+  }
   if (el.caption) {
     el.caption.textContent = captionFor(el, target, w);
     // a screen reader hears the caption when the reader acts, not on every animation tick
@@ -143,5 +156,5 @@ export function renderProgress(el) {
     el.host.play.setAttribute('aria-pressed', String(s.playing));
   }
   if (el.host.range) el.host.range.value = String(s.stageIndex * 1000 + Math.round(Math.min(1, s.progress) * 999));
-  if (el.host.status) el.host.status.textContent = w.stageOf(s.stageIndex + 1, s.trace.stages.length);
+  if (el.host.status) el.host.status.textContent = w.stageOf(s.stageIndex + 1, shownStages(s.trace).length);
 }

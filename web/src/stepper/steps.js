@@ -6,12 +6,28 @@
 //
 // [SECTION] matrices: views of trace stages and spec fields
 // [SECTION] scenes: one per stage id
-import { num, sum, sumOfProducts } from './format.js';
+import { sub } from './format.js';
 import { MAX_SHOWN } from './matrix_view.js';
 
 const range = (n) => Array.from({ length: n }, (_, i) => i);
 /** Beyond this many result cells a stage animates row by row (a quarter second a step, 8 s at most). */
 const MAX_CELL_STEPS = 32;
+
+/**
+ * The stages a reader steps through: the trace's, except that with one head the merge is folded
+ * into the context step (concat would only copy it; the context scene says so).
+ */
+export function shownStages(trace) {
+  return trace.spec.heads > 1 ? trace.stages : trace.stages.filter((s) => s.id !== 'concat');
+}
+
+/** The shown stage that shows stage id: itself, or the shown stage it is folded into (concat → context). */
+export function shownStageFor(trace, id) {
+  const shown = new Set(shownStages(trace).map((s) => s.id));
+  const ids = trace.stages.map((s) => s.id);
+  for (let k = ids.indexOf(id); k >= 0; k--) if (shown.has(ids[k])) return ids[k];
+  return undefined;
+}
 
 /**
  * Everything the scenes need to know about one trace. Axis labels come from the trace (the core
@@ -104,17 +120,17 @@ function projectionScene(ctx, id, wKey, bKey, inputId, letter) {
     matrices,
     result: result.key,
     allHeads: true, // every head is on show: no head selector
-    explain(i, j) {
+    explain(i, j, f) {
       const v = result.value(i, j);
       const name = `${letter}[${i + 1}][${j + 1}]`;
       const hl = [{ key: input.key, row: i }];
       let text;
       if (w) {
         const pairs = range(ctx.d).map((k) => [input.value(i, k), w.value(k, j)]);
-        text = `${name} = Σₖ ${input.label === 'M' ? 'm' : 'x'}[${i + 1}][k]·W_${letter}[k][${j + 1}]${b ? ` + b_${letter}[${j + 1}]` : ''} = ${sumOfProducts(pairs)}${b ? ` + ${num(b.value(0, j))}` : ''} = ${num(v)}`;
+        text = `${name} = Σₖ ${input.label === 'M' ? 'm' : 'x'}[${i + 1}][k]·W_${letter}[k][${j + 1}]${b ? ` + b_${letter}[${j + 1}]` : ''} = ${f.products(pairs)}${b ? ` + ${f.num(b.value(0, j))}` : ''} = ${f.num(v)}`;
         hl.push({ key: w.key, col: j });
       } else {
-        text = `${name} = ${input.label === 'M' ? 'm' : 'x'}[${i + 1}][${j + 1}]${b ? ` + b_${letter}[${j + 1}]` : ''} = ${num(input.value(i, j))}${b ? ` + ${num(b.value(0, j))}` : ''} = ${num(v)}`;
+        text = `${name} = ${input.label === 'M' ? 'm' : 'x'}[${i + 1}][${j + 1}]${b ? ` + b_${letter}[${j + 1}]` : ''} = ${f.num(input.value(i, j))}${b ? ` + ${f.num(b.value(0, j))}` : ''} = ${f.num(v)}`;
         hl.push({ key: input.key, cell: [i, j] });
       }
       if (b) hl.push({ key: b.key, col: j });
@@ -132,12 +148,12 @@ const scenes = {
       matrices: [pe],
       result: pe.key,
       sinusoid: !learned,
-      explain(i, j) {
+      explain(i, j, f) {
         const v = pe.value(i, j);
-        if (learned) return { text: `PE[${i}][${j + 1}] = table[${i}][${j + 1}] = ${num(v)}`, highlights: [] };
+        if (learned) return { text: `PE(pos=${i}, d${j + 1}) = table row ${i + 1}, column ${j + 1} = ${f.num(v)}`, highlights: [] };
         const even = j % 2 === 0;
         return {
-          text: `PE(pos=${i}, ${even ? '2i' : '2i+1'}=${j}) = ${even ? 'sin' : 'cos'}(${i} / 10000^(${j - (j % 2)}/${ctx.d})) = ${num(v)}`,
+          text: `PE(pos=${i}, ${even ? '2i' : '2i+1'}=${j}) = ${even ? 'sin' : 'cos'}(${i} / 10000^(${j - (j % 2)}/${ctx.d})) = ${f.num(v)}`,
           highlights: [],
         };
       },
@@ -162,8 +178,8 @@ const scenes = {
       return {
         matrices: [q, k, w1, w2, v, e].filter(Boolean),
         result: e.key,
-        explain: (i, j) => ({
-          text: `e[${i + 1}][${j + 1}] = Σₐ v[a]·tanh((q${i + 1}·W1)[a] + (k${j + 1}·W2)[a]) = ${num(e.value(i, j))}`,
+        explain: (i, j, f) => ({
+          text: `e[${i + 1}][${j + 1}] = Σₐ v[a]·tanh((q${i + 1}·W1)[a] + (k${j + 1}·W2)[a]) = ${f.num(e.value(i, j))}`,
           highlights: [{ key: q.key, row: i }, { key: k.key, row: j }, { key: w1.key }, { key: w2.key }, { key: v.key }],
         }),
       };
@@ -174,8 +190,8 @@ const scenes = {
       return {
         matrices: [q, w, kt, e],
         result: e.key,
-        explain: (i, j) => ({
-          text: `e[${i + 1}][${j + 1}] = q${i + 1}·W·k${j + 1}ᵀ = ${num(e.value(i, j))}`,
+        explain: (i, j, f) => ({
+          text: `e[${i + 1}][${j + 1}] = q${i + 1}·W·k${j + 1}ᵀ = ${f.num(e.value(i, j))}`,
           highlights: [{ key: q.key, row: i }, { key: w.key }, { key: kt.key, col: j }],
         }),
       };
@@ -183,8 +199,8 @@ const scenes = {
     return {
       matrices: [q, kt, e],
       result: e.key,
-      explain: (i, j) => ({
-        text: `e[${i + 1}][${j + 1}] = q${i + 1}·k${j + 1} = ${sumOfProducts(range(ctx.dh).map((c) => [q.value(i, c), kt.value(c, j)]))} = ${num(e.value(i, j))}`,
+      explain: (i, j, f) => ({
+        text: `e[${i + 1}][${j + 1}] = q${i + 1}·k${j + 1} = ${f.products(range(ctx.dh).map((c) => [q.value(i, c), kt.value(c, j)]))} = ${f.num(e.value(i, j))}`,
         highlights: [{ key: q.key, row: i }, { key: kt.key, col: j }],
       }),
     };
@@ -196,8 +212,8 @@ const scenes = {
     return {
       matrices: [e, s],
       result: s.key,
-      explain: (i, j) => ({
-        text: `${num(e.value(i, j))} ÷ √${ctx.dh} = ${num(e.value(i, j))} ÷ ${num(Math.sqrt(ctx.dh))} = ${num(s.value(i, j))}`,
+      explain: (i, j, f) => ({
+        text: `scaled[${i + 1}][${j + 1}] = e[${i + 1}][${j + 1}] ÷ √${ctx.dh} = ${f.num(e.value(i, j))} ÷ ${f.num(Math.sqrt(ctx.dh))} = ${f.num(s.value(i, j))}`,
         highlights: [{ key: e.key, cell: [i, j] }],
       }),
     };
@@ -213,10 +229,10 @@ const scenes = {
     return {
       matrices: [mask, before, m],
       result: m.key,
-      explain: (i, j) => ({
+      explain: (i, j, f) => ({
         text: mask.value(i, j)
-          ? `mask[${i + 1}][${j + 1}] = 1: ${num(before.value(i, j))} is kept`
-          : `mask[${i + 1}][${j + 1}] = 0: ${num(before.value(i, j))} → mask_value = ${num(m.value(i, j))}`,
+          ? `mask[${i + 1}][${j + 1}] = 1: ${f.num(before.value(i, j))} is kept`
+          : `mask[${i + 1}][${j + 1}] = 0: ${f.num(before.value(i, j))} → mask_value = ${f.num(m.value(i, j))}`,
         highlights: [{ key: mask.key, cell: [i, j] }, { key: before.key, cell: [i, j] }],
       }),
     };
@@ -230,10 +246,10 @@ const scenes = {
       matrices: [e, m],
       result: m.key,
       order: 'rows',
-      explain: (i) => {
+      explain: (i, _j, f) => {
         const row = range(ctx.nK).map((j) => e.value(i, j));
         const at = row.indexOf(Math.max(...row));
-        return { text: `m${i + 1} = max(${sum(row)}) = ${num(m.value(i, 0))}`, highlights: [{ key: e.key, row: i }, { key: e.key, cell: [i, at] }] };
+        return { text: `m${sub(i + 1)} = max(${f.list(row)}) = ${f.num(m.value(i, 0))}`, highlights: [{ key: e.key, row: i }, { key: e.key, cell: [i, at] }] };
       },
     };
   },
@@ -246,8 +262,8 @@ const scenes = {
     return {
       matrices: [e, m, x],
       result: x.key,
-      explain: (i, j) => ({
-        text: `exp(e[${i + 1}][${j + 1}] − m${i + 1}) = exp(${num(e.value(i, j))} − ${num(m.value(i, 0))}) = ${num(x.value(i, j))}`,
+      explain: (i, j, f) => ({
+        text: `exp(e[${i + 1}][${j + 1}] − m${sub(i + 1)}) = exp(${f.num(e.value(i, j))} − ${f.num(m.value(i, 0))}) = ${f.num(x.value(i, j))}`,
         highlights: [{ key: e.key, cell: [i, j] }, { key: m.key, cell: [i, 0] }],
       }),
     };
@@ -260,8 +276,8 @@ const scenes = {
       matrices: [x, s],
       result: s.key,
       order: 'rows',
-      explain: (i) => ({
-        text: `s${i + 1} = ${sum(range(ctx.nK).map((j) => x.value(i, j)))} = ${num(s.value(i, 0))}`,
+      explain: (i, _j, f) => ({
+        text: `s${sub(i + 1)} = ${f.sum(range(ctx.nK).map((j) => x.value(i, j)))} = ${f.num(s.value(i, 0))}`,
         highlights: [{ key: x.key, row: i }],
       }),
     };
@@ -275,8 +291,8 @@ const scenes = {
     return {
       matrices: [x, s, w],
       result: w.key,
-      explain: (i, j) => ({
-        text: `α[${i + 1}][${j + 1}] = ${num(x.value(i, j))} ÷ ${num(s.value(i, 0))} = ${num(w.value(i, j))}`,
+      explain: (i, j, f) => ({
+        text: `α[${i + 1}][${j + 1}] = exp[${i + 1}][${j + 1}] ÷ s${sub(i + 1)} = ${f.num(x.value(i, j))} ÷ ${f.num(s.value(i, 0))} = ${f.num(w.value(i, j))}`,
         highlights: [{ key: x.key, cell: [i, j] }, { key: s.key, cell: [i, 0] }],
       }),
     };
@@ -290,8 +306,8 @@ const scenes = {
     return {
       matrices: [w, v, c],
       result: c.key,
-      explain: (i, j) => ({
-        text: `c[${i + 1}][${j + 1}] = Σₖ α[${i + 1}][k]·v[k][${j + 1}] = ${sumOfProducts(range(ctx.nK).map((k) => [w.value(i, k), v.value(k, j)]))} = ${num(c.value(i, j))}`,
+      explain: (i, j, f) => ({
+        text: `c[${i + 1}][${j + 1}] = Σₖ α[${i + 1}][k]·v[k][${j + 1}] = ${f.products(range(ctx.nK).map((k) => [w.value(i, k), v.value(k, j)]))} = ${f.num(c.value(i, j))}`,
         highlights: [{ key: w.key, row: i }, { key: v.key, col: j }],
       }),
     };
@@ -304,10 +320,10 @@ const scenes = {
     return {
       matrices: [...parts, c],
       result: c.key,
-      explain: (i, j) => {
+      explain: (i, j, f) => {
         const hh = Math.floor(j / ctx.dh);
         return {
-          text: `concat[${i + 1}][${j + 1}] = head ${hh + 1}: c[${i + 1}][${(j % ctx.dh) + 1}] = ${num(c.value(i, j))}`,
+          text: `concat[${i + 1}][${j + 1}] = head ${hh + 1}: c[${i + 1}][${(j % ctx.dh) + 1}] = ${f.num(c.value(i, j))}`,
           highlights: [{ key: `context_h${hh}`, cell: [i, j % ctx.dh] }],
         };
       },
@@ -322,8 +338,8 @@ const scenes = {
     return {
       matrices: [c, w, b, o].filter(Boolean),
       result: o.key,
-      explain: (i, j) => ({
-        text: `output[${i + 1}][${j + 1}] = Σₖ concat[${i + 1}][k]·W_o[k][${j + 1}]${b ? ` + b_o[${j + 1}]` : ''} = ${sumOfProducts(range(ctx.d).map((k) => [c.value(i, k), w.value(k, j)]))}${b ? ` + ${num(b.value(0, j))}` : ''} = ${num(o.value(i, j))}`,
+      explain: (i, j, f) => ({
+        text: `output[${i + 1}][${j + 1}] = Σₖ concat[${i + 1}][k]·W_o[k][${j + 1}]${b ? ` + b_o[${j + 1}]` : ''} = ${f.products(range(ctx.d).map((k) => [c.value(i, k), w.value(k, j)]))}${b ? ` + ${f.num(b.value(0, j))}` : ''} = ${f.num(o.value(i, j))}`,
         highlights: [{ key: c.key, row: i }, { key: w.key, col: j }, b && { key: b.key, col: j }].filter(Boolean),
       }),
     };
@@ -339,22 +355,23 @@ function inputScene(ctx, id, path, rowLabels) {
     return {
       matrices: [result],
       result: result.key,
-      explain: (i, j) => ({ text: `${label.toLowerCase()}[${i + 1}][${j + 1}] = ${num(result.value(i, j))}`, highlights: [] }),
+      explain: (i, j, f) => ({ text: `${label.toLowerCase()}[${i + 1}][${j + 1}] = ${f.num(result.value(i, j))}`, highlights: [] }),
     };
   }
   const pe = stage2(ctx, 'pe', ctx.symbol('pe'), rowLabels, ctx.dims);
   return {
     matrices: [raw, pe, result],
     result: result.key,
-    explain: (i, j) => ({
-      text: `${label.toLowerCase()}[${i + 1}][${j + 1}] = ${num(raw.value(i, j))} + PE[${i}][${j + 1}] ${num(pe.value(i, j))} = ${num(result.value(i, j))}`,
+    explain: (i, j, f) => ({
+      text: `${label.toLowerCase()}[${i + 1}][${j + 1}] = ${f.num(raw.value(i, j))} + PE(pos=${i}, d${j + 1}) ${f.num(pe.value(i, j))} = ${f.num(result.value(i, j))}`,
       highlights: [{ key: raw.key, cell: [i, j] }, { key: pe.key, cell: [i, j] }],
     }),
   };
 }
 
 /**
- * The scene of one stage for head h: {matrices, result, order, perHead, explain(i, j), sinusoid?}.
+ * The scene of one stage for head h: {matrices, result, order, perHead, explain(i, j, f), sinusoid?};
+ * explain writes a result cell's arithmetic with the caption format f (format.js captionFormat).
  * @param {ReturnType<typeof makeContext>} ctx
  */
 export function sceneFor(ctx, id, h = 0) {

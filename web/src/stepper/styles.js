@@ -37,11 +37,20 @@ th { font-weight: 500; font-size: 11px; color: #57606a; padding: 1px 4px; white-
 th.row { text-align: right; }
 td.cell { font: 12px ui-monospace, Menlo, Consolas, monospace; padding: 3px 5px; text-align: right; min-width: 3.6em; border: 1px solid rgba(255,255,255,0.6); transition: opacity 120ms; }
 td.cell.band { box-shadow: inset 0 -3px 0 rgba(130,80,223,0.45); }
-td.cell.masked { background-image: repeating-linear-gradient(45deg, transparent 0 4px, rgba(255,255,255,0.35) 4px 6px); }
+td.cell.masked, .swatch.masked { background-image: repeating-linear-gradient(45deg, transparent 0 4px, rgba(255,255,255,0.45) 4px 6px); }
+.legend { display: flex; align-items: center; gap: 4px; font-size: 11px; color: #57606a; margin-top: 3px; }
+.legend .bar { display: inline-block; width: 96px; height: 8px; border-radius: 2px; }
+.legend .swatch-item { display: inline-flex; align-items: center; gap: 3px; margin-right: 6px; }
+.legend .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; }
 td.cell.hidden { color: transparent !important; background: #f3f4f6 !important; }
 td.cell.hl { outline: 2px solid #bf8700; outline-offset: -2px; }
 td.cell.current { outline: 3px solid #1f6feb; outline-offset: -3px; }
 td.cell:focus { outline: 3px solid #1f6feb; outline-offset: -3px; }
+.caption-row { display: flex; gap: 6px; align-items: flex-start; }
+.caption-row .caption { flex: 1; }
+.caption-detail { font-size: 12px; white-space: nowrap; }
+td.cell.hover { outline: 3px solid #1b1f24; outline-offset: -3px; }
+.stages button[aria-current="step"] { background: #1f6feb; color: #fff; border-color: #1f6feb; font-weight: 600; }
 .caption { min-height: 2.6em; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; background: #fbfbfc; border: 1px solid #eaeef2; border-radius: 6px; padding: 6px 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .timeline { display: flex; flex-direction: column; gap: 4px; margin-top: 8px; }
 .timeline input[type=range] { width: 100%; }

@@ -1,0 +1,56 @@
+// The heatmaps' colours. Weights (0…1) use viridis, reversed so a strong weight is dark: perceptually
+// uniform and readable with colour-blindness. Signed values use a blue–white–red diverging scale
+// centred on 0 (ColorBrewer's RdBu family, also colour-blind safe). The text on a cell is black or
+// white, whichever contrasts more (at least 4.5:1 on every colour of both scales).
+
+// viridis at 0, 1/8, …, 1 (matplotlib's table, sampled)
+export const VIRIDIS = [[68, 1, 84], [71, 45, 123], [59, 82, 139], [44, 114, 142], [33, 145, 140], [40, 174, 128], [94, 201, 98], [173, 220, 48], [253, 231, 37]];
+// RdBu from −1 to 1: dark blue, light blue, near white, light red, dark red
+const DIVERGING = [[33, 102, 172], [146, 197, 222], [247, 247, 247], [244, 165, 130], [178, 24, 43]];
+
+function interpolate(stops, t) {
+  const x = Math.max(0, Math.min(1, t)) * (stops.length - 1);
+  const k = Math.min(stops.length - 2, Math.floor(x));
+  const f = x - k;
+  return stops[k].map((c, i) => Math.round(c + (stops[k + 1][i] - c) * f));
+}
+
+/** A weight's colour: t = value / the matrix's largest weight, 0 light yellow … 1 dark purple. */
+export function weightColor(t) {
+  return interpolate(VIRIDIS, 1 - t);
+}
+
+/** A signed value's colour: t in −1 … 1 (value / the matrix's largest |value|), white at 0. */
+export function signedColor(t) {
+  return interpolate(DIVERGING, (t + 1) / 2);
+}
+
+export const MASKED = [110, 118, 129]; // grey, hatched in CSS: no weight, not a value
+export const KEPT = [218, 242, 224];
+
+export const css = (rgb) => `rgb(${rgb.join(',')})`;
+
+function luminance(rgb) {
+  const [r, g, b] = rgb.map((c) => {
+    const s = c / 255;
+    return s <= 0.03928 ? s / 12.92 : ((s + 0.055) / 1.055) ** 2.4;
+  });
+  return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+}
+
+/** WCAG contrast ratio of two colours. */
+export function contrast(a, b) {
+  const [hi, lo] = [luminance(a), luminance(b)].sort((x, y) => y - x);
+  return (hi + 0.05) / (lo + 0.05);
+}
+
+/** Black or white text, whichever reads better on rgb. */
+export function inkFor(rgb) {
+  return contrast(rgb, [0, 0, 0]) >= contrast(rgb, [255, 255, 255]) ? '#000' : '#fff';
+}
+
+/** A CSS gradient of a scale, for its legend (left: low, right: high). */
+export function gradient(kind) {
+  const stops = kind === 'weights' ? [...VIRIDIS].reverse() : DIVERGING;
+  return `linear-gradient(to right, ${stops.map(css).join(', ')})`;
+}
