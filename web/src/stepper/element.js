@@ -69,7 +69,9 @@ export class AttentionStepper extends HTMLElement {
     this.started = true;
     if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
     this.controls = parseControls(this.getAttribute('controls'));
-    clear(this.view).append(h('p', { className: 'loading', text: wordsFor(pickLanguage(this.getAttribute('lang'))).loading }));
+    this.view.classList.add('pending');
+    clear(this.view).append(h('p', { className: 'loading', text: wordsFor(pickLanguage(this.getAttribute('lang'))).loading }),
+      h('div', { className: 'skeleton title' }), h('div', { className: 'skeleton line' }), h('div', { className: 'skeleton grid' }));
     Promise.all([createAttention(), readOptions(this)])
       .then(([attention, options]) => {
         if (options.controls !== undefined) this.controls = parseControls(options.controls);
@@ -238,6 +240,7 @@ export class AttentionStepper extends HTMLElement {
       }
     }
     clear(this.view).append(...parts);
+    this.view.classList.remove('pending');
     this.view.lang = s.lang === 'zh' ? 'zh-CN' : 'en';
     this.renderStage();
     this.renderProgress();

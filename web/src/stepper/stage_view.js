@@ -112,9 +112,12 @@ function highlight(el, { key, row, col, cell }) {
   }));
 }
 
+/** A touch screen without hover: the caption says "tap", not "hover". */
+const touchOnly = () => typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
+
 /** The caption for a cell: its arithmetic when it is a result cell, its value otherwise. */
 function captionFor(el, target, w) {
-  if (!target) return w.hover;
+  if (!target) return touchOnly() ? w.tap : w.hover;
   const f = captionFormat(!!el.detail);
   if (target.key === el.scene.result) {
     const { text, highlights } = el.scene.explain(target.i, target.j, f);

@@ -73,4 +73,26 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .chart { width: 100%; max-width: 480px; height: auto; }
 .figures td, .figures th { padding: 1px 8px; text-align: right; font-size: 12px; }
 @media (prefers-reduced-motion: reduce) { td.cell { transition: none; } }
+/* until the core is ready: the element keeps about its final height, so a page does not jump */
+.stepper.pending { min-height: var(--attention-stepper-placeholder, 460px); }
+.skeleton { background: linear-gradient(90deg, #eef1f4, #f6f8fa, #eef1f4); border-radius: 4px; margin: 8px 0; }
+.skeleton.title { height: 22px; width: 55%; }
+.skeleton.line { height: 14px; width: 90%; }
+.skeleton.grid { height: 150px; width: 320px; }
+/* the controls stay on screen while the matrices scroll under them */
+.bar.controls { position: sticky; bottom: 0; z-index: 1; background: #fff; padding: 6px 0; margin-bottom: 0; }
+/* phones: nothing wider than the screen (matrices scroll in their own box), thumb-sized controls */
+@media (max-width: 600px) {
+  .stepper { padding: 8px; }
+  .formula { white-space: normal; overflow-wrap: anywhere; margin-left: 0; display: inline-block; }
+  .scene { flex-wrap: nowrap; max-width: 100%; }
+  figure.matrix { flex: none; }
+  .bar.top label, .bar.top select { max-width: 100%; }
+  select.example { max-width: 60vw; }
+}
+@media (pointer: coarse) {
+  button, select { min-height: 44px; min-width: 44px; }
+  .stages button { min-height: 44px; }
+  .timeline input[type=range] { height: 44px; }
+}
 `;

@@ -1,0 +1,64 @@
+// The stepper on a phone (390 × 844, touch): no sideways scrolling, the controls on screen without
+// scrolling past the matrices, thumb-sized targets, "tap" wording; and in a blog post the element
+// keeps about its final height while the core loads, so the page does not jump.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { launchChromium } from '../node/helpers.mjs';
+import { artifacts, browserSession } from './session.mjs';
+
+const session = browserSession();
+let phone;
+
+before(async () => {
+  phone = await launchChromium({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
+});
+after(async () => phone?.close());
+
+async function openOnPhone(url) {
+  const page = await phone.newPage();
+  await page.goto(session.server.url + url);
+  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
+  return page;
+}
+
+for (const [example, stage] of [['positional-encoding', 'pe'], ['translation', 'weights'], ['multi-head', 'q']]) {
+  test(`phone: ${example} at ${stage} fits the width, keeps its controls on screen, and says tap`, async () => {
+    const page = await openOnPhone(`index.html?example=${example}&stage=${stage}&lang=en`);
+    const m = await page.evaluate(() => {
+      const root = document.querySelector('attention-stepper').shadowRoot;
+      const rect = (sel) => root.querySelector(sel).getBoundingClientRect();
+      const targets = [...root.querySelectorAll('.bar.controls button, .stages button, .bar.top button')].map((b) => b.getBoundingClientRect());
+      return {
+        pageWidth: document.documentElement.scrollWidth,
+        play: rect('button.play'), next: rect('button.next'),
+        smallest: Math.min(...targets.map((r) => Math.min(r.height, r.width))),
+        caption: root.querySelector('.caption').textContent,
+      };
+    });
+    await page.screenshot({ path: path.join(artifacts, `phone-${example}-${stage}.png`) });
+    assert.ok(m.pageWidth <= 390, `the page scrolls sideways: ${m.pageWidth} px wide`);
+    for (const b of [m.play, m.next]) assert.ok(b.top >= 0 && b.bottom <= 844, `a control is off screen: ${JSON.stringify(b)}`);
+    assert.ok(m.smallest >= 44, `a touch target is ${m.smallest} px`);
+    assert.equal(m.caption, 'Tap a cell to see its arithmetic.');
+    await page.close();
+  });
+}
+
+test('blog post: the element keeps about its final height while the core loads (no jump of half a screen)', async () => {
+  const page = await session.browser.newPage();
+  await page.goto(`${session.server.url}docs.html`);
+  const heights = await page.evaluate(async () => {
+    const el = document.createElement('attention-stepper');
+    el.setAttribute('example', 'numpy-3x4');
+    el.setAttribute('stage', 'weights');
+    document.body.prepend(el);
+    const before = el.getBoundingClientRect().height;
+    while (!el.shadowRoot.querySelector('figure.role-result')) await new Promise((r) => setTimeout(r, 20));
+    return { before, after: el.getBoundingClientRect().height };
+  });
+  console.log(`placeholder ${heights.before.toFixed(0)} px, rendered ${heights.after.toFixed(0)} px`);
+  assert.ok(Math.abs(heights.after - heights.before) < 0.25 * heights.after, JSON.stringify(heights));
+  await page.close();
+});
