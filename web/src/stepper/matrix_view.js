@@ -45,7 +45,8 @@ export function renderMatrix(m, options) {
     }
   }
   const kind = m.binary ? 'binary' : m.heat;
-  const head = h('tr', {}, h('th', { attrs: { scope: 'col' } }),
+  // the corner names the two axes for assistive technology ("rows \ columns")
+  const head = h('tr', {}, h('th', { attrs: { scope: 'col' }, className: 'corner' }, h('span', { className: 'sr-only', text: `${m.label}: rows \\ columns` })),
     colLabels.slice(0, cols).map((l) => h('th', { attrs: { scope: 'col' }, className: 'col', text: l })));
   const cells = [];
   const body = h('tbody');

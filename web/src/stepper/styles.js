@@ -67,6 +67,7 @@ td.cell.hover { outline: 3px solid #1b1f24; outline-offset: -3px; }
 .error:empty { display: none; }
 .notice { background: #fff8c5; border: 1px solid #d4a72c; padding: 4px 8px; border-radius: 4px; }
 textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12px/1.4 ui-monospace, monospace; }
+.sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .hint { font-size: 12px; color: #57606a; margin: 2px 0; }
 .loading { color: #57606a; }
 .sinusoid { display: block; margin-top: 4px; }

@@ -1,0 +1,48 @@
+// axe-core (npm) in headless Chromium on every page a reader opens: the playground, the iframe
+// route, the docs and the lab. No serious or critical violation may remain; all counts are printed.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { webDir } from '../node/helpers.mjs';
+import { browserSession } from './session.mjs';
+
+const session = browserSession();
+const axeScript = path.join(webDir, 'node_modules/axe-core/axe.min.js');
+
+const pages = [
+  ['index.html?example=translation&stage=weights', true],
+  ['index.html?example=masking&variant=padding&stage=masked&lang=zh', true],
+  ['embed.html?example=multi-head&stage=weights', true],
+  ['docs.html', true],
+  ['lab.html?example=translation&stage=weights', false],
+];
+
+for (const [url, stepper] of pages) {
+  test(`axe: ${url} has no serious or critical violation`, async () => {
+    const page = await session.open(url, { wait: stepper });
+    if (!stepper) await page.waitForFunction(() => window.Module?.calledRun, null, { timeout: 60000 });
+    await page.addScriptTag({ path: axeScript });
+    const result = await page.evaluate(async () => {
+      const r = await window.axe.run(document, { resultTypes: ['violations'] });
+      return r.violations.map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.length, target: v.nodes[0]?.target, summary: v.nodes[0]?.failureSummary }));
+    });
+    const count = (impact) => result.filter((v) => v.impact === impact).reduce((n, v) => n + v.nodes, 0);
+    console.log(`axe ${url}: ${result.map((v) => `${v.id}(${v.impact}):${v.nodes}`).join(' ')}`);
+    console.log(`axe ${url}: critical ${count('critical')}, serious ${count('serious')}, moderate ${count('moderate')}, minor ${count('minor')}`);
+    const bad = result.filter((v) => v.impact === 'serious' || v.impact === 'critical');
+    assert.deepEqual(bad, [], JSON.stringify(bad, null, 1));
+    await page.close();
+  });
+}
+
+test('the lab: the first Tab offers the same view in the stepper, and the canvas itself takes focus next', async () => {
+  const page = await session.open('lab.html?example=translation&stage=weights&lang=zh', { wait: false });
+  await page.keyboard.press('Tab');
+  const link = await page.evaluate(() => ({ text: document.activeElement.textContent, href: document.activeElement.getAttribute('href') }));
+  assert.equal(link.text, 'Open this view in the accessible stepper');
+  assert.equal(link.href, 'index.html?example=translation&stage=weights&lang=zh');
+  await page.keyboard.press('Tab');
+  assert.equal(await page.evaluate(() => document.activeElement.id), 'canvas');
+  await page.close();
+});
