@@ -36,13 +36,11 @@ for (const [url, stepper] of pages) {
   });
 }
 
-test('the lab: the first Tab offers the same view in the stepper, and the canvas itself takes focus next', async () => {
+test('the lab: the first Tab offers the same view in the stepper (its canvas is drawn by Dear ImGui)', async () => {
   const page = await session.open('lab.html?example=translation&stage=weights&lang=zh', { wait: false });
   await page.keyboard.press('Tab');
   const link = await page.evaluate(() => ({ text: document.activeElement.textContent, href: document.activeElement.getAttribute('href') }));
   assert.equal(link.text, 'Open this view in the accessible stepper');
   assert.equal(link.href, 'index.html?example=translation&stage=weights&lang=zh');
-  await page.keyboard.press('Tab');
-  assert.equal(await page.evaluate(() => document.activeElement.id), 'canvas');
   await page.close();
 });
