@@ -13,6 +13,7 @@ packages=(
   emscripten wabt                  # the WebAssembly build, and wasm-objdump to prove its SIMD
   chromium                         # headless browser tests (driven by npm's playwright-core)
   fonts-wqy-microhei               # CJK glyphs: the tests' screenshots, and the lab's font (subset)
+  fonts-dejavu-core                # the lab's glyphs WenQuanYi lacks (ᵀ)
   python3-fonttools                # subsets that font for the lab at build time
   libimgui-dev libglfw3-dev libstb-dev   # the native lab: Dear ImGui 1.86, GLFW, stb_image_write
   xvfb libgl1-mesa-dri             # the native lab's screenshot test: Xvfb with Mesa's llvmpipe OpenGL

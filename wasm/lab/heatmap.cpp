@@ -43,7 +43,10 @@ int heatmap(const heatmap_args& a) {
     char buf[32];
     for (int j = 0; j < a.cols; ++j) {
         const std::string l = j < int(a.col_labels.size()) ? a.col_labels[j] : std::to_string(j + 1);
-        draw->AddText(ImVec2(grid.x + j * s + 2, origin.y), IM_COL32(90, 90, 90, 255), l.c_str());
+        // a label longer than its column is cut at the column's edge, never drawn over the next one
+        draw->PushClipRect(ImVec2(grid.x + j * s, origin.y), ImVec2(grid.x + (j + 1) * s - 2, grid.y), true);
+        draw->AddText(ImVec2(grid.x + j * s + 2, origin.y), IM_COL32(80, 80, 80, 255), l.c_str());
+        draw->PopClipRect();
     }
     for (int i = 0; i < a.rows; ++i) {
         const std::string l = i < int(a.row_labels.size()) ? a.row_labels[i] : std::to_string(i + 1);

@@ -113,16 +113,24 @@ void Lab::panel_all_stages() {
 
 void Lab::panel_what_if() {
     ImGui::Begin(tr("What if###whatif", "如果###whatif"));
-    ImGui::TextDisabled("%s", tr("weights with ÷√d_k (left) and without (right)", "权重：除以 √d_k（左）与不除（右）"));
-    if (with_scaling_ && without_scaling_) {
+    const bool dot_family = spec_.score == attn::score_kind::dot || spec_.score == attn::score_kind::scaled_dot;
+    if (!dot_family) {
+        ImGui::PushTextWrapPos(0);
+        ImGui::TextDisabled("%s", tr("÷√d_k belongs to dot-product scores; this spec uses another score function.",
+                                     "÷√d_k 只用于点积打分；这个 spec 用的是另一种打分函数。"));
+        ImGui::PopTextWrapPos();
+    } else if (with_scaling_ && without_scaling_) {
+        ImGui::TextDisabled("%s", tr("weights with ÷√d_k (left) and without (right)", "权重：除以 √d_k（左）与不除（右）"));
         const attn::trace& a = *with_scaling_;
         const attn::trace& b = *without_scaling_;
         const int r = int(a.weights.shape(1)), c = int(a.weights.shape(2));
+        const std::size_t h = std::size_t(std::min(head_, a.spec.heads - 1)), offset = h * std::size_t(r * c);  // the chosen head
         const attn::stage_info& w = attn::stage_info_of(stage_id::weights);
         const std::vector<std::string> rows = attn::axis_labels(w.rows, w, a.spec), cols = attn::axis_labels(w.cols, w, a.spec);
-        heatmap({"##with", "÷√d_k", a.weights.data(), r, c, rows, cols, true, -1, 22.0f});
+        const std::string which = a.spec.heads > 1 ? " (head " + std::to_string(h + 1) + ")" : "";
+        heatmap({"##with", "÷√d_k" + which, a.weights.data() + offset, r, c, rows, cols, true, -1, 22.0f});
         ImGui::SameLine(0, 24);
-        heatmap({"##without", tr("no scaling", "不缩放"), b.weights.data(), r, c, rows, cols, true, -1, 22.0f});
+        heatmap({"##without", tr("no scaling", "不缩放") + which, b.weights.data() + offset, r, c, rows, cols, true, -1, 22.0f});
     } else {
         ImGui::TextUnformatted(what_if_error_.c_str());
     }

@@ -14,6 +14,8 @@ void setup_style(float scale) {
     style.WindowRounding = 6.0f;
     style.FrameRounding = 4.0f;
     style.ScaleAllSizes(scale);
+    // explanations use TextDisabled: dark enough for 4.5:1 on the light window background
+    style.Colors[ImGuiCol_TextDisabled] = ImVec4(0.33f, 0.36f, 0.40f, 1.0f);
     // glyph ranges: exactly the characters the lab can show, so the atlas stays small
     static ImVector<ImWchar> ranges;
     ImFontGlyphRangesBuilder builder;
@@ -24,6 +26,8 @@ void setup_style(float scale) {
     config.FontDataOwnedByAtlas = false;  // the bytes are static data of the program
     config.OversampleH = 1;
     io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(lab_font_ttf), int(lab_font_ttf_size), 15.0f * scale, &config, ranges.Data);
+    config.MergeMode = true;  // DejaVu Sans adds only the glyphs WenQuanYi lacks (ᵀ)
+    io.Fonts->AddFontFromMemoryTTF(const_cast<unsigned char*>(lab_fallback_ttf), int(lab_fallback_ttf_size), 15.0f * scale, &config, ranges.Data);
 }
 
 }  // namespace lab
