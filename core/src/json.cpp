@@ -16,7 +16,16 @@ namespace {
 
 [[noreturn]] void fail(const std::string& sentence) { throw spec_error(sentence); }
 
-std::string at(const std::string& name, std::size_t i) { return name + "[" + std::to_string(i) + "]"; }
+// Where a refused value sits, said twice: the JSON path (0-based, as in the spec's text) and the
+// row and column people count (1-based, as the page and the CLI label them).
+std::string cell_at(const std::string& name, std::size_t i, std::size_t c) {
+    return name + "[" + std::to_string(i) + "][" + std::to_string(c) + "] (row " + std::to_string(i + 1) + ", column " +
+           std::to_string(c + 1) + ")";
+}
+std::string entry_at(const std::string& name, std::size_t i, const char* what = "entry") {
+    return name + "[" + std::to_string(i) + "] (" + what + " " + std::to_string(i + 1) + ")";
+}
+std::string row_of(const std::string& name, std::size_t i) { return "row " + std::to_string(i + 1) + " of " + name; }
 
 float read_number(const json& j, const std::string& name) {
     if (!j.is_number()) fail(name + " is " + std::string(j.type_name()) + " but must be a number.");
@@ -34,7 +43,7 @@ float read_element(const json& j, const std::string& name, std::size_t i, std::s
         const double v = j.get<double>();
         if (std::isfinite(v) && std::fabs(v) <= std::numeric_limits<float>::max()) return static_cast<float>(v);
     }
-    return read_number(j, matrix ? at(at(name, i), c) : at(name, i));  // throws, naming the element
+    return read_number(j, matrix ? cell_at(name, i, c) : entry_at(name, i));  // throws, naming the element
 }
 
 vector read_vector(const json& j, const std::string& name) {
@@ -48,12 +57,12 @@ matrix read_matrix(const json& j, const std::string& name) {
     if (!j.is_array()) fail(name + " must be an array of rows, each an array of numbers.");
     if (j.empty()) fail(name + " is empty: it needs at least one row.");
     for (std::size_t i = 0; i < j.size(); ++i)
-        if (!j[i].is_array()) fail(at(name, i) + " must be an array of numbers.");
+        if (!j[i].is_array()) fail(row_of(name, i) + " must be an array of numbers.");
     const std::size_t cols = j[0].size();
-    if (cols == 0) fail(at(name, 0) + " is empty: each row needs at least one number.");
+    if (cols == 0) fail(row_of(name, 0) + " is empty: each row needs at least one number.");
     for (std::size_t i = 1; i < j.size(); ++i)
         if (j[i].size() != cols)
-            fail(at(name, i) + " has " + std::to_string(j[i].size()) + " values but " + at(name, 0) + " has " +
+            fail(row_of(name, i) + " has " + std::to_string(j[i].size()) + " values but row 1 has " +
                  std::to_string(cols) + ": every row needs the same length.");
     matrix m = matrix::from_shape({j.size(), cols});
     for (std::size_t i = 0; i < j.size(); ++i)
@@ -85,7 +94,7 @@ std::vector<std::string> read_labels(const json& j, const std::string& name) {
     if (!j.is_array()) fail(name + " must be an array of strings.");
     std::vector<std::string> out;
     for (std::size_t i = 0; i < j.size(); ++i) {
-        if (!j[i].is_string()) fail(at(name, i) + " is " + std::string(j[i].type_name()) + " but must be a string.");
+        if (!j[i].is_string()) fail(entry_at(name, i, "label") + " is " + std::string(j[i].type_name()) + " but must be a string.");
         out.push_back(j[i].get<std::string>());
     }
     return out;
@@ -133,7 +142,7 @@ void read_mask(const json& j, spec& s) {
         for (std::size_t i = 0; i < m.size(); ++i)
             for (std::size_t c = 0; c < m[i].size(); ++c)
                 if (const double v = m[i][c].get<double>(); v != 0.0 && v != 1.0)
-                    fail(at(at("mask.matrix", i), c) + " is " + user_text(m[i][c].dump()) +
+                    fail(cell_at("mask.matrix", i, c) + " is " + user_text(m[i][c].dump()) +
                          " but must be 0 (masked) or 1 (kept).");
     } else {
         fail("mask has an unknown field \"" + user_text(j.begin().key()) + "\": " + choices + ".");

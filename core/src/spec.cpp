@@ -34,12 +34,16 @@ void require_finite(const T& t, const std::string& name) {
     // only when refusing: the flat position of the first bad value, as indices
     std::size_t flat = 0;
     while (std::isfinite(t.data()[flat])) ++flat;
-    std::string where;
+    std::vector<std::size_t> index(t.dimension());
     for (std::size_t axis = t.dimension(); axis-- > 0;) {
-        where = "[" + std::to_string(flat % t.shape(axis)) + "]" + where;
+        index[axis] = flat % t.shape(axis);
         flat /= t.shape(axis);
     }
-    fail(name + where + " is not a finite number.");
+    std::string where, people;  // the JSON path (0-based) and the row and column people count (1-based)
+    for (std::size_t k : index) where += "[" + std::to_string(k) + "]";
+    if (index.size() == 2) people = " (row " + std::to_string(index[0] + 1) + ", column " + std::to_string(index[1] + 1) + ")";
+    else people = " (entry " + std::to_string(index[0] + 1) + ")";
+    fail(name + where + people + " is not a finite number.");
 }
 
 void require_shape(const matrix& m, std::size_t rows, std::size_t cols, const std::string& name,

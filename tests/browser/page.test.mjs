@@ -140,7 +140,7 @@ test('an invalid edit shows the core\'s sentence beside the field and keeps the 
   await x.fill('abc');
   await x.press('Enter');
   await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.error[data-field="x"]')?.textContent);
-  assert.equal(await root.locator('.error[data-field="x"]').textContent(), 'x[1][0] is NaN, not a finite number.');
+  assert.equal(await root.locator('.error[data-field="x"]').textContent(), 'x[1][0] (row 2, column 1) is NaN, not a finite number.');
   await x.fill('3');
   await x.press('Enter');
   await page.waitForFunction(() => !document.querySelector('attention-stepper').shadowRoot.querySelector('.error[data-field="x"]')?.textContent);

@@ -33,12 +33,12 @@ class Refusals(unittest.TestCase):
 
     def test_spec_errors(self):
         cases = {
-            "ragged rows": ('{"x": [[1, 2], [3]]}', "x[1] has 1 values but x[0] has 2"),
+            "ragged rows": ('{"x": [[1, 2], [3]]}', "row 2 of x has 1 values but row 1 has 2"),
             "shape mismatch": ('{"x": [[1, 2]], "weights": {"wq": [[1, 2, 3]]}}', "weights.wq is 1 × 3 but must be 2 × 2"),
             "memory mismatch": ('{"x": [[1, 2]], "memory": [[1]]}', "memory rows have 1 values"),
             "NaN": ('{"x": [[NaN, 1]]}', "not valid JSON"),
             "Infinity": ('{"x": [[Infinity]]}', "not valid JSON"),
-            "overflows float": ('{"x": [[1e39]]}', "x[0][0] is 1e+39, outside the float range"),
+            "overflows float": ('{"x": [[1e39]]}', "x[0][0] (row 1, column 1) is 1e+39, outside the float range"),
             "overflows double": ('{"x": [[-1e400]]}', "number overflow"),
             "empty x": ('{"x": []}', "x is empty"),
             "no x": ('{}', 'no "x"'),

@@ -139,7 +139,7 @@ test('reproducer: ambiguous specs are refused, naming what is ambiguous', () => 
     ['{"x":[[1]],"x":[[2]]}', 'the spec has the field "x" twice: give each field once.'],
     ['{"x":[[1],[2]],"weights":{"wq":[[1]],"wq":[[2]]}}', 'weights has the field "wq" twice: give each field once.'],
     ['{"x":[[1,2]],"heads":2.00000001}', 'heads is 2.00000001 but must be a whole number.'],
-    ['{"x":[[1]],"mask":{"matrix":[[1e-46]]}}', 'mask.matrix[0][0] is 1e-46 but must be 0 (masked) or 1 (kept).'],
+    ['{"x":[[1]],"mask":{"matrix":[[1e-46]]}}', 'mask.matrix[0][0] (row 1, column 1) is 1e-46 but must be 0 (masked) or 1 (kept).'],
     ['{"x":[[1]],"score":"dot","additive":{}}', 'additive is given but score is "dot": remove additive, or set score to "additive".'],
     ['{"x":[[1]],"bilinear":{"w":[[1]]}}', 'bilinear is given but score is "scaled_dot": remove bilinear, or set score to "bilinear".'],
     ['{"x":[[1],[2]],"mask":"causal","mask_value":1e9}', 'mask_value must be negative (seed 000 uses -1e9).'],
@@ -171,12 +171,12 @@ test('reproducer: JavaScript values JSON cannot carry throw AttentionError with 
   let deep = [1];
   for (let i = 0; i < 5000; i++) deep = [deep];
   const cases = [
-    [{ x: [[1n]] }, 'x[0][0] is a BigInt (1n); use a Number.'],
+    [{ x: [[1n]] }, 'x[0][0] (row 1, column 1) is a BigInt (1n); use a Number.'],
     [cyclic, 'self is the same object again inside itself (a cycle), which JSON cannot write.'],
     [{ x: deep }, /^x(\[0\])+\[?… is nested more than 32 levels deep/],
-    [{ x: [[1]], tokens: { query: ['\ud800'] } }, 'tokens.query[0] is a text with a lone UTF-16 surrogate (half of a character), which is not valid Unicode.'],
+    [{ x: [[1]], tokens: { query: ['\ud800'] } }, 'tokens.query[0] (label 1) is a text with a lone UTF-16 surrogate (half of a character), which is not valid Unicode.'],
     ['{"x":[[1]],"tokens":{"query":["\ud800"]}}', 'the spec is a text with a lone UTF-16 surrogate (half of a character), which is not valid Unicode.'],
-    [{ x: [[NaN]] }, 'x[0][0] is NaN, not a finite number.'],
+    [{ x: [[NaN]] }, 'x[0][0] (row 1, column 1) is NaN, not a finite number.'],
   ];
   for (const [spec, message] of cases) assert.throws(() => a.trace(spec), { name: 'AttentionError', message });
   assert.throws(() => a.trace({ x: [[1]] }, { budget: 'huge' }), { name: 'AttentionError', message: /options\.budget is "huge"/ });

@@ -47,7 +47,7 @@ TEST_CASE("limits.numbers: whole numbers read exactly, with the real limit") {
 
 TEST_CASE("limits.ambiguous: mask entries, unused parameters, mask_value") {
     CHECK(refusal(R"({"x":[[1]],"mask":{"matrix":[[1e-46]]}})") ==
-          "mask.matrix[0][0] is 1e-46 but must be 0 (masked) or 1 (kept).");
+          "mask.matrix[0][0] (row 1, column 1) is 1e-46 but must be 0 (masked) or 1 (kept).");
     CHECK(refusal(R"({"x":[[1]],"score":"dot","additive":{}})") ==
           "additive is given but score is \"dot\": remove additive, or set score to \"additive\".");
     CHECK(refusal(R"({"x":[[1],[2]],"mask":"causal","mask_value":0})") == "mask_value must be negative (seed 000 uses -1e9).");

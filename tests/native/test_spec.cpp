@@ -25,11 +25,11 @@ const bad_case bad_cases[] = {
     {"not an object", R"([[1, 2]])", "JSON object"},
     {"no x", R"({"score": "dot"})", "\"x\""},
     {"empty x", R"({"x": []})", "x is empty"},
-    {"empty row", R"({"x": [[]]})", "x[0] is empty"},
-    {"x not rows", R"({"x": [1, 2]})", "x[0] must be an array"},
-    {"ragged rows", R"({"x": [[1, 2, 3, 4], [1, 2, 3]]})", "x[1] has 3 values but x[0] has 4"},
-    {"string in x", R"({"x": [[1, "2"]]})", "x[0][1] is string"},
-    {"float overflow", R"({"x": [[1, 1e39]]})", "x[0][1] is 1e+39, outside the float range"},
+    {"empty row", R"({"x": [[]]})", "row 1 of x is empty"},
+    {"x not rows", R"({"x": [1, 2]})", "row 1 of x must be an array"},
+    {"ragged rows", R"({"x": [[1, 2, 3, 4], [1, 2, 3]]})", "row 2 of x has 3 values but row 1 has 4"},
+    {"string in x", R"({"x": [[1, "2"]]})", "x[0][1] (row 1, column 2) is string"},
+    {"float overflow", R"({"x": [[1, 1e39]]})", "x[0][1] (row 1, column 2) is 1e+39, outside the float range"},
     {"double overflow", R"({"x": [[1, 1e999]]})", "number overflow parsing '1e999'"},
     {"memory width", R"({"x": [[1, 2]], "memory": [[1, 2, 3]]})", "memory rows have 3 values but x rows have 2"},
     {"heads zero", R"({"x": [[1, 2]], "heads": 0})", "heads is 0; at least 1."},
@@ -40,7 +40,7 @@ const bad_case bad_cases[] = {
     {"unknown mask", R"({"x": [[1, 2]], "mask": "future"})", "mask \"future\" is unknown"},
     {"window zero", R"({"x": [[1, 2]], "mask": {"window": 0}})", "mask.window is 0"},
     {"mask matrix shape", R"({"x": [[1, 2], [3, 4]], "mask": {"matrix": [[1, 0]]}})", "mask.matrix is 1 × 2 but must be 2 × 2"},
-    {"mask matrix value", R"({"x": [[1, 2]], "mask": {"matrix": [[0.5]]}})", "mask.matrix[0][0] is 0.5 but must be 0 (masked) or 1 (kept)."},
+    {"mask matrix value", R"({"x": [[1, 2]], "mask": {"matrix": [[0.5]]}})", "mask.matrix[0][0] (row 1, column 1) is 0.5 but must be 0 (masked) or 1 (kept)."},
     {"unknown positional", R"({"x": [[1, 2]], "positional": "rotary"})", "positional \"rotary\" is unknown"},
     {"learned too short", R"({"x": [[1, 2], [3, 4]], "positional": {"learned": [[0, 0]]}})", "positional.learned has 1 rows but needs at least 2"},
     {"wq shape", R"({"x": [[1, 2]], "weights": {"wq": [[1, 0, 0], [0, 1, 0]]}})", "weights.wq is 2 × 3 but must be 2 × 2"},
@@ -53,7 +53,7 @@ const bad_case bad_cases[] = {
     {"bilinear missing", R"({"x": [[1, 2]], "score": "bilinear"})", "bilinear.w is missing"},
     {"bilinear shape", R"({"x": [[1, 2]], "heads": 2, "score": "bilinear", "bilinear": {"w": [[1, 0], [0, 1]]}})", "bilinear.w is 2 × 2 but must be 1 × 1"},
     {"token count", R"({"x": [[1, 2]], "tokens": {"query": ["a", "b"]}})", "tokens.query has 2 labels but x has 1 rows"},
-    {"token type", R"({"x": [[1, 2]], "tokens": {"query": [3]}})", "tokens.query[0] is number but must be a string"},
+    {"token type", R"({"x": [[1, 2]], "tokens": {"query": [3]}})", "tokens.query[0] (label 1) is number but must be a string"},
     {"mask_value string", R"({"x": [[1, 2]], "mask_value": "-inf"})", "mask_value is string"},
     {"overflow inside", R"({"x": [[3e38, 3e38]]})", "overflowed the float range"},
 };
@@ -93,7 +93,7 @@ TEST_CASE("spec.limits: a trace over the memory limit is refused before it is co
 TEST_CASE("spec.validate: NaN from C++ callers is refused too") {
     attn::spec s;
     s.x = {{1.0f, std::nanf("")}};
-    CHECK_THROWS_WITH_AS(attn::validate(s), "x[0][1] is not a finite number.", attn::spec_error);
+    CHECK_THROWS_WITH_AS(attn::validate(s), "x[0][1] (row 1, column 2) is not a finite number.", attn::spec_error);
 }
 
 TEST_CASE("spec.normalised: defaults written out, numbers as written, and it parses back to the same trace") {

@@ -52,10 +52,10 @@ test('trace: spec as JSON text, and typed-array rows', () => {
 
 test('errors: the core\'s sentence as an AttentionError, and the instance keeps working', () => {
   const cases = [
-    [{ x: [[1, 2], [3]] }, 'x[1] has 1 values but x[0] has 2: every row needs the same length.'],
-    [{ x: [[1, Number.NaN]] }, 'x[0][1] is NaN, not a finite number.'],
-    [{ x: [[1, 2]], weights: { wq: [[Infinity, 0], [0, 1]] } }, 'weights.wq[0][0] is Infinity, not a finite number.'],
-    ['{"x": [[1e39]]}', 'x[0][0] is 1e+39, outside the float range (±3.4e38).'],
+    [{ x: [[1, 2], [3]] }, 'row 2 of x has 1 values but row 1 has 2: every row needs the same length.'],
+    [{ x: [[1, Number.NaN]] }, 'x[0][1] (row 1, column 2) is NaN, not a finite number.'],
+    [{ x: [[1, 2]], weights: { wq: [[Infinity, 0], [0, 1]] } }, 'weights.wq[0][0] (row 1, column 1) is Infinity, not a finite number.'],
+    ['{"x": [[1e39]]}', 'x[0][0] (row 1, column 1) is 1e+39, outside the float range (±3.4e38).'],
     [{ x: [[1, 2, 3]], heads: 2 }, 'heads is 2 but d_model 3 is not divisible by it.'],
     [{ x: [[1, 2]], score: 'cosine' }, 'score "cosine" is unknown: use "dot", "scaled_dot", "additive" or "bilinear".'],
     [{ x: [] }, 'x is empty: it needs at least one row.'],

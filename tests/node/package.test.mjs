@@ -26,7 +26,7 @@ before(() => {
 
 test('the tarball holds the loader, the wasm, the types and the README, and nothing else', () => {
   const files = [...tarball.files].sort();
-  const stepper = ['animator.js', 'chrome.js', 'complexity.js', 'dom.js', 'editor.js', 'element.js', 'format.js', 'i18n.js',
+  const stepper = ['animator.js', 'chrome.js', 'colors.js', 'complexity.js', 'dom.js', 'editor.js', 'element.js', 'format.js', 'i18n.js',
     'index.js', 'keyboard.js', 'matrix_view.js', 'options.js', 'stage_view.js', 'steps.js', 'store.js', 'styles.js',
     'url_state.js'].map((f) => `src/stepper/${f}`);
   assert.deepEqual(files, ['README.md', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', 'package.json',
@@ -45,7 +45,7 @@ test('Node ESM: import from the installed package and trace', () => {
   `);
   const out = JSON.parse(execFileSync('node', ['app.mjs'], { cwd: project }).toString());
   assert.deepEqual(out.row, ['0.5065', '0.1863', '0.3072']);
-  assert.equal(out.refused, 'x[1] has 1 values but x[0] has 2: every row needs the same length.');
+  assert.equal(out.refused, 'row 2 of x has 1 values but row 1 has 2: every row needs the same length.');
 });
 
 test('TypeScript: the declarations type a real program, and reject a wrong stage id', () => {

@@ -14,7 +14,7 @@ run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/consumer" -B "${WORK_DIR}/c
     -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/consumer")
 run("${WORK_DIR}/consumer/consumer")
-set(expected "0.5065 0.1863 0.3072\nx[1] has 1 values but x[0] has 2: every row needs the same length.\n")
+set(expected "0.5065 0.1863 0.3072\nrow 2 of x has 1 values but row 1 has 2: every row needs the same length.\n")
 if(NOT out STREQUAL expected)
   message(FATAL_ERROR "the consumer printed:\n${out}\nexpected:\n${expected}")
 endif()

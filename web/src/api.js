@@ -81,6 +81,15 @@ function shortText(text) {
   return text.length > 80 ? `${text.slice(0, 80)}…` : text;
 }
 
+/** " (row 1, column 2)" for a path ending in [0][1], " (entry 3)" for one ending in a single [2]: the core's way. */
+function peopleIndex(path) {
+  const cellMatch = path.match(/^\.[a-z_.]+\[(\d+)\]\[(\d+)\]$/);
+  if (cellMatch) return ` (row ${Number(cellMatch[1]) + 1}, column ${Number(cellMatch[2]) + 1})`;
+  const entry = path.match(/^\.[a-z_.]+\[(\d+)\]$/);
+  if (!entry) return '';
+  return ` (${path.startsWith('.tokens.') ? 'label' : 'entry'} ${Number(entry[1]) + 1})`;
+}
+
 function specText(spec, maxBytes) {
   if (typeof spec === 'string') {
     // each UTF-16 unit is at least one UTF-8 byte, so this refuses before anything crosses into wasm
@@ -95,7 +104,7 @@ function specText(spec, maxBytes) {
   }
   const seen = { typed: false, open: new Set() };
   const bad = inspect(spec, seen, 0);
-  if (bad) throw new AttentionError(`${shortText(bad.path.slice(1)) || 'the spec'} is ${bad.problem}.`);
+  if (bad) throw new AttentionError(`${shortText(bad.path.slice(1)) || 'the spec'}${peopleIndex(bad.path)} is ${bad.problem}.`);
   const text = seen.typed ? JSON.stringify(spec, typedArraysAsLists) : JSON.stringify(spec); // a replacer is slow
   return specText(text, maxBytes);
 }
