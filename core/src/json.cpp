@@ -450,7 +450,9 @@ json stage_registry_json() {
                         {"explain", {{"en", info.explanation.en}, {"zh", info.explanation.zh}}},
                         {"per_head", info.per_head},
                         {"rows", axis_name(info.rows)},
-                        {"cols", axis_name(info.cols)}});
+                        {"cols", axis_name(info.cols)},
+                        {"term", info.term},
+                        {"group", info.group}});
     return list;
 }
 

@@ -245,7 +245,7 @@ test('keyboard only: tab in, arrows step, space plays and pauses, arrows move be
   assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').store.get().playing), false);
   // tab into the first matrix, then arrows walk its cells and the caption follows
   await page.evaluate(() => document.querySelector('attention-stepper').goTo('scores'));
-  for (let t = 0; t < 12; t++) {
+  for (let t = 0; t < 40; t++) { // past the formula map's terms
     await page.keyboard.press('Tab');
     const inCell = await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.activeElement?.closest?.('figure.role-result') != null);
     if (inCell) break;

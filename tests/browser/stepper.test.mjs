@@ -3,11 +3,12 @@
 // example texts quote the current trace's numbers. Time is Playwright's fake clock, so the pacing
 // is measured exactly, not by a timed test.
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
 import { cell } from '../../web/src/stepper/format.js';
-import { browserSession, editCell, shown } from './session.mjs';
+import { artifacts, browserSession, editCell, shown } from './session.mjs';
 
 const session = browserSession();
 const { open, problems } = session;
@@ -149,6 +150,38 @@ test('caption arithmetic: commas in a max, the cell named, long sums and every d
   const t = a.trace({ x }).stages.find((st) => st.id === 'scores');
   assert.ok(full.endsWith(`= ${String(Number(t.data[1].toPrecision(9))).replace(/^-/, '−')}`), full);
   await wide.close();
+});
+
+test('formula map: always in view, the current term marked, a click jumps there, absent terms greyed', async () => {
+  const page = await open('index.html?example=numpy-3x4&stage=scores&lang=zh');
+  const map = () => page.evaluate(() => {
+    const root = document.querySelector('attention-stepper').shadowRoot;
+    const strip = root.querySelector('[part="formula"]');
+    return {
+      label: strip.getAttribute('aria-label'),
+      current: [...strip.querySelectorAll('[aria-current="step"]')].map((b) => b.dataset.stage),
+      disabled: [...strip.querySelectorAll('[aria-disabled="true"]')].map((b) => b.dataset.stage),
+      text: strip.textContent,
+    };
+  });
+  let m = await map();
+  assert.equal(m.label, '这一步在 softmax(QKᵀ/√d_k + M)·V 中的位置');
+  assert.deepEqual(m.current, ['scores']);
+  // numpy-3x4 has no PE, no memory, no mask, one head and no W_o
+  assert.deepEqual(m.disabled, ['pe', 'memory', 'masked', 'concat', 'output']);
+  assert.match(m.text, /QKᵀ→÷ √d_k→\+ mask→softmax\(maxexpΣ÷\)→· V→concat→· W_o/);
+  await page.locator('attention-stepper').locator('[part="formula"] button[data-stage="row_sum"]').click();
+  m = await map();
+  assert.deepEqual(m.current, ['row_sum']);
+  assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').stageId), 'row_sum');
+  await page.locator('attention-stepper').locator('[part="formula"] button[data-stage="masked"]').click({ force: true }); // greyed: nothing happens
+  assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').stageId), 'row_sum');
+  await page.screenshot({ path: path.join(artifacts, 'formula-map.png') });
+  const masked = await open('index.html?example=multi-head&stage=weights&lang=en');
+  const disabled = await masked.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('[part="formula"] [aria-disabled="true"]')].map((b) => b.dataset.stage));
+  assert.ok(!disabled.includes('concat') && !disabled.includes('output'), `two heads and W_o: ${disabled}`);
+  await masked.close();
+  await page.close();
 });
 
 test('no page errors', () => {

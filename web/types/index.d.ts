@@ -110,6 +110,10 @@ export interface StageInfo {
   per_head: boolean;
   rows: AxisKind;
   cols: AxisKind;
+  /** The stage's term in the formula map, e.g. "÷ √d_k". */
+  term: string;
+  /** Terms that form one function in the formula map ("softmax"), or "". */
+  group: string;
 }
 
 export interface Trace {

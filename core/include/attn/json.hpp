@@ -35,7 +35,7 @@ json trace_to_json(const trace& t);
 /// can hold millions of numbers, whose JSON tree would take many times their memory.
 void write_trace_json(std::ostream& out, const trace& t, const json& extra = json::object());
 
-/// @brief The stage registry as JSON: [{id, symbol, title, title_zh, explain: {en, zh}, per_head, rows, cols}]
+/// @brief The stage registry as JSON: [{id, symbol, title, title_zh, explain: {en, zh}, per_head, rows, cols, term, group}]
 /// in trace order (rows and cols are axis kinds: "query", "key", "position", "feature", "head_feature", "single").
 json stage_registry_json();
 

@@ -43,6 +43,8 @@ struct stage_info {
     bilingual explanation; // what the stage does and why, after the source articles
     bool per_head;         // shape (h, rows, cols); otherwise (rows, cols)
     axis_kind rows, cols;
+    const char* term;      // the stage's term in the formula map, e.g. "÷ √d_k" (X (+PE) → Q = XW_q → … → · W_o)
+    const char* group;     // terms that form one function there ("softmax" for its four sub-steps), else ""
 };
 
 /// @brief The registry: every stage, in trace order.

@@ -19,6 +19,7 @@ import { controlBar, exampleText, timeline, topBar } from './chrome.js';
 import { complexityPanel } from './complexity.js';
 import { clear, h } from './dom.js';
 import { Editor } from './editor.js';
+import { formulaMap } from './formula_map.js';
 import { pickLanguage, wordsFor } from './i18n.js';
 import { onKey } from './keyboard.js';
 import { describeIgnored, hasSpec, pickExample, pickView, readOptions } from './options.js';
@@ -220,6 +221,7 @@ export class AttentionStepper extends HTMLElement {
     if (this.ignored?.length) parts.push(h('p', { className: 'notice', attrs: { role: 'status' }, text: w.ignored(this.ignored) }));
     if (c.has('examples') || c.has('lang') || c.has('edit')) parts.push(topBar(this, s, w, doc));
     if (c.has('text')) parts.push(...exampleText(this, s, w, doc));
+    parts.push(formulaMap(this, s, w));
     this.stageEl = h('div', { className: 'stage' });
     parts.push(this.stageEl);
     const controls = controlBar(this, s, w);

@@ -3,6 +3,7 @@
 // or current cell. renderStage builds it; renderProgress moves the animation and the caption.
 import { clear, h, svg } from './dom.js';
 import { captionFormat, fillNumbers } from './format.js';
+import { markCurrentTerm } from './formula_map.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
 import { renderMatrix } from './matrix_view.js';
 import { makeContext, sceneFor, shownStages } from './steps.js';
@@ -75,6 +76,7 @@ export function renderStage(el) {
   });
   parts.push(sceneEl, h('div', { className: 'caption-row' }, el.caption, el.host.detail));
   clear(el.stageEl).append(...parts);
+  markCurrentTerm(el, stage.id);
   el.host.stageButtons?.forEach((b, i) => {
     b.classList.toggle('done', i < s.stageIndex);
     b.setAttribute('aria-current', i === s.stageIndex ? 'step' : 'false');

@@ -67,6 +67,12 @@ td.cell.hover { outline: 3px solid #1b1f24; outline-offset: -3px; }
 .error:empty { display: none; }
 .notice { background: #fff8c5; border: 1px solid #d4a72c; padding: 4px 8px; border-radius: 4px; }
 textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12px/1.4 ui-monospace, monospace; }
+.formula-map { position: sticky; top: 0; z-index: 2; background: #fff; display: flex; flex-wrap: wrap; align-items: center; gap: 2px 4px; padding: 6px 0; border-bottom: 1px solid #eaeef2; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
+.formula-map .term { padding: 2px 7px; border-radius: 4px; }
+.formula-map .term[aria-disabled="true"] { color: #6e7781; background: #f6f8fa; border-style: dashed; cursor: default; text-decoration: line-through; }
+.formula-map .term[aria-current="step"] { background: #8250df; border-color: #8250df; color: #fff; font-weight: 600; }
+.formula-map .group { display: inline-flex; align-items: center; gap: 2px; }
+.formula-map .arrow, .formula-map .paren { color: #57606a; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .hint { font-size: 12px; color: #57606a; margin: 2px 0; }
 .loading { color: #57606a; }
@@ -75,7 +81,7 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .figures td, .figures th { padding: 1px 8px; text-align: right; font-size: 12px; }
 @media (prefers-reduced-motion: reduce) { td.cell { transition: none; } }
 /* until the core is ready: the element keeps about its final height, so a page does not jump */
-.stepper.pending { min-height: var(--attention-stepper-placeholder, 460px); }
+.stepper.pending { min-height: var(--attention-stepper-placeholder, 560px); }
 .skeleton { background: linear-gradient(90deg, #eef1f4, #f6f8fa, #eef1f4); border-radius: 4px; margin: 8px 0; }
 .skeleton.title { height: 22px; width: 55%; }
 .skeleton.line { height: 14px; width: 90%; }

@@ -1,0 +1,44 @@
+// The formula map: softmax(QKᵀ/√d_k + M)·V laid out as one strip of terms, one per stage, always in
+// view. The current stage's term is highlighted (aria-current="step"); every term is a button that
+// jumps to its stage; terms of stages this spec does not have (no mask, one head, no W_o) are greyed.
+// The terms and their grouping (softmax's four sub-steps) come from the core's stage registry.
+import { h } from './dom.js';
+import { stageTitle } from './i18n.js';
+import { shownStages } from './steps.js';
+
+/** The strip for the element's trace; el.host.terms maps stage id -> its button. */
+export function formulaMap(el, s, w) {
+  const shown = new Set(shownStages(s.trace).map((st) => st.id));
+  const strip = h('nav', { className: 'formula-map', attrs: { part: 'formula', 'aria-label': w.formulaMap } });
+  el.host.terms = new Map();
+  let groupName = '';
+  let group = null;
+  for (const info of el.attention.stages()) {
+    const present = shown.has(info.id);
+    const term = h('button', {
+      type: 'button', className: 'term', text: info.term, dataset: { stage: info.id },
+      // the accessible name starts with the visible term (WCAG "label in name"), then the stage's title
+      attrs: { title: stageTitle(info, s.lang), 'aria-label': `${info.term}: ${stageTitle(info, s.lang)}`, 'aria-disabled': String(!present) },
+      on: { click: () => present && el.goTo(info.id) },
+    });
+    el.host.terms.set(info.id, term);
+    if (info.group && info.group === groupName) {
+      group.append(term);
+      continue;
+    }
+    if (group) group.append(h('span', { className: 'paren', text: ')' }));
+    if (strip.childNodes.length && !strip.lastChild.textContent.endsWith('+')) strip.append(h('span', { className: 'arrow', text: '→', attrs: { 'aria-hidden': 'true' } }));
+    groupName = info.group;
+    group = info.group ? h('span', { className: 'group' }, h('span', { className: 'paren', text: `${info.group}(` }), term) : null;
+    strip.append(group ?? term);
+  }
+  if (group) group.append(h('span', { className: 'paren', text: ')' }));
+  return strip;
+}
+
+/** Highlights the current stage's term. */
+export function markCurrentTerm(el, id) {
+  for (const [stage, term] of el.host.terms ?? []) {
+    term.setAttribute('aria-current', stage === id ? 'step' : 'false');
+  }
+}
