@@ -99,6 +99,25 @@ val example_result(const std::string& id, const std::string& variant, bool with_
     return guarded([&] { return packed(compute_trace(example_spec(id, variant)), with_layout); });
 }
 
+val explain_result(const std::string& spec_json, const std::string& stage, int head, int i, int j, bool detail) {
+    // the page asks for one cell at a time (hover, animation): the trace of the last spec is kept
+    static std::string last_spec;
+    static std::optional<trace> last_trace;
+    return guarded([&] {
+        const auto id = stage_from_name(stage);
+        if (!id) throw spec_error("\"" + user_text(stage) + "\" is not a stage id.");
+        if (head < 0 || i < 0 || j < 0) throw spec_error("head, row and column are counted from 0 and cannot be negative.");
+        if (!last_trace || spec_json != last_spec) {
+            last_trace.reset();
+            last_trace = compute_trace(parse_spec(spec_json));
+            last_spec = spec_json;
+        }
+        val out = val::object();
+        out.set("text", explain_cell(*last_trace, *id, std::size_t(head), std::size_t(i), std::size_t(j), detail));
+        return out;
+    });
+}
+
 std::string example_document_json(const std::string& id) {
     return example_about_json(id)["example"].dump();  // callers ask only for ids from examples_json
 }

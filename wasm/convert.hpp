@@ -20,6 +20,10 @@ emscripten::val trace_result(const std::string& spec_json, bool interactive);
 /// (undefined): they never change for an example, so JS keeps them from the first call.
 emscripten::val example_result(const std::string& id, const std::string& variant, bool with_layout);
 
+/// @brief {text: the arithmetic of result cell (i, j) of stage, head (attn::explain_cell)} or {error}.
+/// The trace of the last spec asked about is kept, so hovering cell after cell costs no recompute.
+emscripten::val explain_result(const std::string& spec_json, const std::string& stage, int head, int i, int j, bool detail);
+
 /// @brief JSON text: the example's document (texts, variants) without its spec.
 std::string example_document_json(const std::string& id);
 

@@ -2,6 +2,8 @@
 //   attn trace SPEC.json|-      the trace as JSON
 //   attn examples [--long]      the worked examples' ids, one a line (--long: with titles)
 //   attn stages                 the stage registry as JSON (ids in trace order, symbols, titles, axes)
+//   attn explain SPEC.json|- STAGE [--head H] [--detail]
+//                               the arithmetic of every result cell of a stage, one JSON line per cell
 //   attn example ID [--json] [--variant V] [--lang en|zh]
 //   attn bench [--n 128,512,2048] [--d 64]
 // Exit codes: 0 done, 2 bad input (one sentence on stderr, nothing on stdout).
@@ -19,6 +21,7 @@ const char* const usage =
     "usage: attn trace SPEC.json|-\n"
     "       attn examples [--long]\n"
     "       attn stages\n"
+    "       attn explain SPEC.json|- STAGE [--head H] [--detail]\n"
     "       attn example ID [--json] [--variant NAME] [--lang en|zh]\n"
     "       attn bench [--n 128,512,2048] [--d 64]\n";
 
@@ -65,6 +68,28 @@ int stages_command(const std::vector<std::string>& args) {
     return 0;
 }
 
+int explain_command(const std::vector<std::string>& args) {
+    if (args.size() < 2) throw usage_error("explain takes a spec file (or -) and a stage id.");
+    std::size_t head = 0;
+    bool detail = false;
+    for (std::size_t k = 2; k < args.size(); ++k) {
+        if (args[k] == "--detail") detail = true;
+        else if (args[k] == "--head" && k + 1 < args.size()) head = std::strtoul(args[++k].c_str(), nullptr, 10) - 1;
+        else throw usage_error("explain does not know the argument \"" + attn::user_text(args[k]) + "\".");
+    }
+    const auto id = attn::stage_from_name(args[1]);
+    if (!id) throw usage_error("explain: \"" + attn::user_text(args[1]) + "\" is not a stage id (see attn stages).");
+    const attn::trace t = attn::compute_trace(attn::parse_spec(read_input(args[0])));
+    const auto view = t.stage(*id);
+    if (!view) throw attn::spec_error(std::string("this spec has no stage ") + args[1] + ".");
+    const bool merged = *id == attn::stage_id::q || *id == attn::stage_id::k || *id == attn::stage_id::v;
+    const std::size_t rows = view->shape[view->shape.size() - 2], cols = merged ? t.spec.d_model() : view->shape.back();
+    for (std::size_t i = 0; i < rows; ++i)
+        for (std::size_t j = 0; j < cols; ++j)
+            std::cout << attn::json({{"i", i}, {"j", j}, {"text", attn::explain_cell(t, *id, head, i, j, detail)}}).dump() << '\n';
+    return 0;
+}
+
 int example_command(const std::vector<std::string>& args) {
     std::string id, variant, lang = "en";
     bool as_json = false;
@@ -101,6 +126,7 @@ int main(int argc, char** argv) {
         if (command == "examples") return examples_command(args);
         if (command == "example") return example_command(args);
         if (command == "stages") return stages_command(args);
+        if (command == "explain") return explain_command(args);
         if (command == "bench") return attn::cli::run_bench(args);
         throw usage_error("unknown command \"" + attn::user_text(command) + "\".");
     } catch (const attn::spec_error& e) {

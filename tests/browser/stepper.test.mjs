@@ -7,7 +7,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
-import { cell } from '../../web/src/stepper/format.js';
+import { cell, exact } from '../../web/src/stepper/format.js';
 import { artifacts, browserSession, editCell, shown } from './session.mjs';
 
 const session = browserSession();
@@ -70,7 +70,7 @@ test('captions follow the numbers: after an edit the notes quote the new trace',
 
 test('Play animates the stage the learner chose, from its first cell', async () => {
   const page = await openClocked('index.html?example=numpy-3x4&stage=x');
-  await page.locator('attention-stepper').locator('button[data-stage="scores"]').click();
+  await page.locator('attention-stepper').locator('.stages button[data-stage="scores"]').click();
   await page.locator('attention-stepper').locator('button.play').click();
   await page.clock.runFor(50);
   const s = await state(page);
@@ -148,7 +148,7 @@ test('caption arithmetic: commas in a max, the cell named, long sums and every d
   const full = (await shown(wide)).caption;
   assert.equal(full.split('×').length - 1, 16, full);
   const t = a.trace({ x }).stages.find((st) => st.id === 'scores');
-  assert.ok(full.endsWith(`= ${String(Number(t.data[1].toPrecision(9))).replace(/^-/, '−')}`), full);
+  assert.ok(full.endsWith(`= ${exact(t.data[1])}`), full); // every digit the float needs
   await wide.close();
 });
 

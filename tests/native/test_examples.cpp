@@ -219,3 +219,20 @@ TEST_CASE("format.cell and fill_numbers: numbers as people read them, filled fro
           "0.5065 0.3072 — — {weights[1]} {");
     CHECK(attn::fill_numbers("e^{scaled[1][3]}", t) == "e^0.5000");
 }
+
+TEST_CASE("explain.cell: the arithmetic people read, with the trace's numbers") {
+    const attn::trace t = example("numpy-3x4");
+    CHECK(attn::explain_cell(t, attn::stage_id::weights, 0, 0, 1) == "α[1][2] = exp[1][2] ÷ s₁ = 0.3679 ÷ 1.9744 = 0.1863");
+    CHECK(attn::explain_cell(t, attn::stage_id::row_max, 0, 1, 0) == "m₂ = max(0, 1, 0.5000) = 1");
+    CHECK(attn::explain_cell(t, attn::stage_id::scores, 0, 0, 1) == "e[1][2] = q1·k2 = 1×0 + 0×1 + 1×0 + 0×1 = 0");
+    CHECK(attn::explain_cell(t, attn::stage_id::scaled, 0, 0, 2) == "scaled[1][3] = e[1][3] ÷ √4 = 1 ÷ 2 = 0.5000");
+    CHECK(attn::explain_cell(t, attn::stage_id::weights, 0, 0, 1, true) ==
+          "α[1][2] = exp[1][2] ÷ s₁ = 0.36787945 ÷ 1.97441 = 0.18632373");
+    CHECK_THROWS_AS(attn::explain_cell(t, attn::stage_id::weights, 0, 3, 0), attn::spec_error);
+    CHECK_THROWS_AS(attn::explain_cell(t, attn::stage_id::masked, 0, 0, 0), attn::spec_error);  // no mask here
+    CHECK(attn::format_exact(0.1f) == "0.1");
+    CHECK(attn::format_exact(1.5e-7f) == "1.5e-7");
+    CHECK(attn::format_exact(2.5e-6f) == "0.0000025");
+    CHECK(attn::format_exact(-2.5f) == "−2.5");
+    CHECK(attn::format_exact(123456789.0f) == "123456790");
+}

@@ -42,3 +42,29 @@ test(`native CLI and wasm agree on ${SPECS} random specs, every stage within ${T
     'the random specs cover every score, mask kind, head count 1-8, self/cross and positional kind');
   console.log(`native vs wasm: ${SPECS} specs, ${stages} stages, max |diff| ${worst}`);
 });
+
+test('one writer for the arithmetic: the page\'s captions (wasm) and the CLI\'s explain (native) say the same for every cell', async () => {
+  const { spawnSync } = await import('node:child_process');
+  const { attnCli } = await import('./helpers.mjs');
+  const { shownStages } = await import('../../web/src/stepper/steps.js');
+  const { exact } = await import('../../web/src/stepper/format.js');
+  const a = await createAttention();
+  let compared = 0;
+  for (const id of a.examples()) {
+    const t = a.example(id);
+    for (const stage of shownStages(t)) {
+      const lines = spawnSync(attnCli, ['explain', '-', stage.id], { input: JSON.stringify(t.spec) }).stdout.toString().trim().split('\n');
+      for (const { i, j, text } of lines.map((l) => JSON.parse(l))) {
+        if (i >= 48 || j >= 48) continue; // the page draws at most 48 × 48
+        assert.equal(a.explain(t, stage.id, { i, j }), text, `${id} ${stage.id}[${i}][${j}]`);
+        compared++;
+      }
+    }
+  }
+  const t = a.example('numpy-3x4');
+  const w = t.stages.find((s) => s.id === 'weights').data;
+  const detail = a.explain(t, 'weights', { i: 0, j: 1, detail: true });
+  assert.ok(detail.endsWith(`= ${exact(w[1])}`), `the core's exact digits are the page's: ${detail}`);
+  assert.throws(() => a.explain(t, 'weights', { i: 9, j: 0 }), { name: 'AttentionError' });
+  console.log(`explain: ${compared} cells, native and wasm word for word`);
+});

@@ -6,6 +6,8 @@
 
 #include <imgui.h>
 
+#include "attn/format.hpp"
+
 namespace lab {
 namespace {
 
@@ -78,7 +80,8 @@ int heatmap(const heatmap_args& a) {
             const int k = i * a.cols + j;
             draw->AddRect(ImVec2(grid.x + j * s, grid.y + i * s), ImVec2(grid.x + (j + 1) * s - 1, grid.y + (i + 1) * s - 1), IM_COL32(31, 111, 235, 255), 0, 0, 2.5f);
             ImGui::BeginTooltip();
-            ImGui::Text("%s [%d][%d] = %.6g", a.title.c_str(), i + 1, j + 1, a.data[k]);
+            if (a.tooltip) ImGui::TextUnformatted(a.tooltip(i, j).c_str());
+            else ImGui::Text("%s [%d][%d] = %s", a.title.c_str(), i + 1, j + 1, attn::format_cell(a.data[k]).c_str());
             ImGui::EndTooltip();
             if (ImGui::IsItemClicked()) clicked = k;
         }

@@ -2,6 +2,7 @@
 // on hover, and an optional click (the lab draws masks with it).
 #pragma once
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,9 @@ struct heatmap_args {
     bool probabilities = false;             // 0…1 palette (weights, mask) instead of diverging around 0
     int revealed = -1;                      // cells shown in reading order; -1: all (the animation uses it)
     float cell = 34.0f;                     // cell size in pixels (before the DPI scale)
+    /// The hover text of cell (i, j): for a stage's result, the core's arithmetic (attn::explain_cell,
+    /// the same sentence the page's caption shows); empty: the matrix's name, position and value.
+    std::function<std::string(int i, int j)> tooltip;
 };
 
 /// @brief Draws the heatmap; returns the clicked cell index (row·cols + col) or -1.

@@ -43,6 +43,13 @@ void Lab::draw_stage(stage_id id, float progress, bool small) {
     }
     const attn::bilingual title = attn::stage_title(id);
     heatmap_args result = stage_heatmap(id, zh_ ? title.zh : title.en, cell);
+    // the result's hover text is the core's arithmetic, the page's caption word for word; q, k and v
+    // are drawn one head at a time here, and explained as the page shows them, heads side by side
+    const std::size_t h = std::size_t(std::min(head_, t.spec.heads - 1));
+    const std::size_t column_offset = id == stage_id::q || id == stage_id::k || id == stage_id::v ? h * t.spec.d_head() : 0;
+    result.tooltip = [&t, id, h, column_offset](int i, int j) {
+        return attn::explain_cell(t, id, h, std::size_t(i), std::size_t(j) + column_offset);
+    };
     if (progress < 1.0f) result.revealed = int(progress * float(result.rows * result.cols)) + 1;
     for (std::size_t k = 0; k < ops.size(); ++k) {
         if (k) ImGui::SameLine(0, 16);

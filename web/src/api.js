@@ -159,6 +159,7 @@ export function makeApi(core) {
   }
 
   const exampleLayouts = new Map(); // "id\nvariant" -> {stages, spec, axes}: the same on every call
+  const specTexts = new WeakMap(); // trace -> its spec as JSON text, for explain()
 
   return Object.freeze({
     version,
@@ -203,6 +204,18 @@ export function makeApi(core) {
     exampleDocument(id) {
       if (!exampleIds.has(id)) throw new AttentionError(`example "${shortText(String(id))}" is unknown: see examples().`);
       return exampleDocument(id);
+    },
+    /**
+     * The arithmetic behind result cell (i, j) (0-based) of a stage of a trace, with the trace's own
+     * numbers, as the playground's captions write it: e.g. "α[1][2] = exp[1][2] ÷ s₁ = 0.3679 ÷ 1.9744 =
+     * 0.1863". options.detail: every term and every digit instead of 4 decimals and 8 terms.
+     */
+    explain(trace, stageId, { head = 0, i = 0, j = 0, detail = false } = {}) {
+      if (!trace || !trace.spec) throw new AttentionError('explain(trace, stage, {i, j}) needs a trace from trace() or example().');
+      if (!specTexts.has(trace)) specTexts.set(trace, JSON.stringify(trace.spec));
+      const args = [head, i, j].map(Number);
+      if (!args.every(Number.isInteger)) throw new AttentionError('explain: head, i and j must be whole numbers.');
+      return check(core.explainResult(specTexts.get(trace), String(stageId), ...args, !!detail)).text;
     },
     /** The worked examples' ids, in docs/spec.md's order: each one is a valid example(id). */
     examples() {

@@ -202,6 +202,11 @@ export interface Attention {
   exampleDocument(id: ExampleId | (string & {})): ExampleDocument;
   /** The core's stage registry, in trace order. */
   stages(): readonly StageInfo[];
+  /**
+   * The arithmetic behind result cell (i, j) (0-based) of a stage (head `head` of a per-head stage), with the
+   * trace's numbers, as the playground's captions write it; `detail`: every term and every digit.
+   */
+  explain(trace: Trace, stage: StageId, cell?: { head?: number; i?: number; j?: number; detail?: boolean }): string;
   /** Diagnostics: bytes in use on the wasm heap, and its size. */
   memory(): { heapInUse: number; heapSize: number };
 }

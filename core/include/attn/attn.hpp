@@ -2,6 +2,7 @@
 #pragma once
 
 #include "attn/examples.hpp"
+#include "attn/explain.hpp"
 #include "attn/format.hpp"
 #include "attn/json.hpp"
 #include "attn/kernels.hpp"

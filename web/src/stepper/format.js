@@ -1,4 +1,4 @@
-// How numbers are shown: in cells (short) and in the arithmetic of a hovered cell (exact enough).
+// How numbers are shown to people: in cells (4 decimals), exactly on request, and in example texts.
 // The page's tests import these, so what they compare is what a reader sees.
 
 const MINUS = '−';
@@ -15,40 +15,14 @@ export function cell(v) {
   return s.replace(/^-/, MINUS);
 }
 
-/** A float32 value with every digit it has (at most 9 significant: enough to read the float back). */
+/** A float32 value with every digit it needs to be read back exactly (as the core's format_exact writes it). */
 export function exact(v) {
   if (!Number.isFinite(v)) return String(v);
-  return String(Number(v.toPrecision(9))).replace('e+', 'e').replace(/^-/, MINUS);
-}
-
-const SUBSCRIPTS = '₀₁₂₃₄₅₆₇₈₉';
-
-/** 12 -> "₁₂": row numbers in m₂, s₂. */
-export function sub(n) {
-  return String(n).replace(/\d/g, (d) => SUBSCRIPTS[d]);
-}
-
-/**
- * How a caption writes its numbers and its long lists. Short: numbers as the cells show them, at
- * most 8 terms then "…" (clipped is set); detail: every term, every digit.
- */
-export function captionFormat(detail = false) {
-  const limit = detail ? Infinity : 8;
-  const f = {
-    detail,
-    clipped: false,
-    num: detail ? exact : cell,
-    /** items joined by sep, cut to the limit with "…" */
-    join(items, sep) {
-      if (items.length <= limit) return items.join(sep);
-      f.clipped = true;
-      return `${items.slice(0, limit).join(sep)}${sep}…`;
-    },
-    list: (values) => f.join(values.map(f.num), ', '),
-    sum: (values) => f.join(values.map(f.num), ' + '),
-    products: (pairs) => f.join(pairs.map(([a, b]) => `${f.num(a)}×${f.num(b)}`), ' + '),
-  };
-  return f;
+  for (let p = 1; p <= 9; p++) {
+    const shortest = Number(v.toPrecision(p));
+    if (Math.fround(shortest) === Math.fround(v)) return String(shortest).replace('e+', 'e').replace(/^-/, MINUS);
+  }
+  return String(v).replace(/^-/, MINUS);
 }
 
 /**

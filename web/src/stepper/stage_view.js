@@ -2,7 +2,7 @@
 // (operands, then the result) from the scene, and the caption with the arithmetic of the hovered
 // or current cell. renderStage builds it; renderProgress moves the animation and the caption.
 import { clear, h, svg } from './dom.js';
-import { captionFormat, fillNumbers } from './format.js';
+import { cell, exact, fillNumbers } from './format.js';
 import { markCurrentTerm } from './formula_map.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
 import { renderMatrix } from './matrix_view.js';
@@ -117,17 +117,18 @@ function highlight(el, { key, row, col, cell }) {
 /** A touch screen without hover: the caption says "tap", not "hover". */
 const touchOnly = () => typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
 
-/** The caption for a cell: its arithmetic when it is a result cell, its value otherwise. */
+/** The caption for a cell: its arithmetic (the core's) when it is a result cell, its value otherwise. */
 function captionFor(el, target, w) {
   if (!target) return touchOnly() ? w.tap : w.hover;
-  const f = captionFormat(!!el.detail);
+  const s = el.store.get();
   if (target.key === el.scene.result) {
-    const { text, highlights } = el.scene.explain(target.i, target.j, f);
-    for (const hl of highlights) highlight(el, hl);
-    return text;
+    for (const hl of el.scene.highlights(target.i, target.j)) highlight(el, hl);
+    const stage = el.stageId;
+    return el.attention.explain(s.trace, stage, { head: s.head, i: target.i, j: target.j, detail: !!el.detail });
   }
   const m = el.views.get(target.key)?.m;
-  return m ? `${m.label}[${target.i + 1}][${target.j + 1}] = ${f.num(m.value(target.i, target.j))}` : '';
+  const value = m?.value(target.i, target.j);
+  return m ? `${m.label}[${target.i + 1}][${target.j + 1}] = ${el.detail ? exact(value) : cell(value)}` : '';
 }
 
 export function renderProgress(el) {

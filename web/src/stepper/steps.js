@@ -1,12 +1,11 @@
 // The narrative as data: for every stage id, the matrices a reader sees (operands, then the
-// result), the order its cells appear in, and the arithmetic behind each result cell, written
-// out with the real values from the trace. Nothing here computes attention: every result
-// value shown is read from the core's trace; the operands are the trace's own earlier stages
-// and the spec's weights.
+// result), the order its cells appear in, and which operand cells each result cell comes from.
+// Nothing here computes attention: every value shown is read from the core's trace (the operands
+// are the trace's own earlier stages and the spec's weights), and the arithmetic written out for
+// a cell is the core's too (attention.explain).
 //
 // [SECTION] matrices: views of trace stages and spec fields
 // [SECTION] scenes: one per stage id
-import { sub } from './format.js';
 import { MAX_SHOWN } from './matrix_view.js';
 
 const range = (n) => Array.from({ length: n }, (_, i) => i);
@@ -120,22 +119,12 @@ function projectionScene(ctx, id, wKey, bKey, inputId, letter) {
     matrices,
     result: result.key,
     allHeads: true, // every head is on show: no head selector
-    explain(i, j, f) {
-      const v = result.value(i, j);
-      const name = `${letter}[${i + 1}][${j + 1}]`;
+    highlights(i, j) {
       const hl = [{ key: input.key, row: i }];
-      let text;
-      if (w) {
-        const pairs = range(ctx.d).map((k) => [input.value(i, k), w.value(k, j)]);
-        text = `${name} = Σₖ ${input.label === 'M' ? 'm' : 'x'}[${i + 1}][k]·W_${letter}[k][${j + 1}]${b ? ` + b_${letter}[${j + 1}]` : ''} = ${f.products(pairs)}${b ? ` + ${f.num(b.value(0, j))}` : ''} = ${f.num(v)}`;
-        hl.push({ key: w.key, col: j });
-      } else {
-        text = `${name} = ${input.label === 'M' ? 'm' : 'x'}[${i + 1}][${j + 1}]${b ? ` + b_${letter}[${j + 1}]` : ''} = ${f.num(input.value(i, j))}${b ? ` + ${f.num(b.value(0, j))}` : ''} = ${f.num(v)}`;
-        hl.push({ key: input.key, cell: [i, j] });
-      }
+      hl.push(w ? { key: w.key, col: j } : { key: input.key, cell: [i, j] });
       if (b) hl.push({ key: b.key, col: j });
       if (ctx.heads > 1) hl.push({ key: `${id}_h${Math.floor(j / ctx.dh)}`, cell: [i, j % ctx.dh] });
-      return { text, highlights: hl };
+      return hl;
     },
   };
 }
@@ -148,15 +137,7 @@ const scenes = {
       matrices: [pe],
       result: pe.key,
       sinusoid: !learned,
-      explain(i, j, f) {
-        const v = pe.value(i, j);
-        if (learned) return { text: `PE(pos=${i}, d${j + 1}) = table row ${i + 1}, column ${j + 1} = ${f.num(v)}`, highlights: [] };
-        const even = j % 2 === 0;
-        return {
-          text: `PE(pos=${i}, ${even ? '2i' : '2i+1'}=${j}) = ${even ? 'sin' : 'cos'}(${i} / 10000^(${j - (j % 2)}/${ctx.d})) = ${f.num(v)}`,
-          highlights: [],
-        };
-      },
+      highlights: () => [],
     };
   },
 
@@ -178,10 +159,7 @@ const scenes = {
       return {
         matrices: [q, k, w1, w2, v, e].filter(Boolean),
         result: e.key,
-        explain: (i, j, f) => ({
-          text: `e[${i + 1}][${j + 1}] = Σₐ v[a]·tanh((q${i + 1}·W1)[a] + (k${j + 1}·W2)[a]) = ${f.num(e.value(i, j))}`,
-          highlights: [{ key: q.key, row: i }, { key: k.key, row: j }, { key: w1.key }, { key: w2.key }, { key: v.key }],
-        }),
+        highlights: (i, j) => [{ key: q.key, row: i }, { key: k.key, row: j }, { key: w1.key }, { key: w2.key }, { key: v.key }],
       };
     }
     const kt = headT(ctx, 'k', h, `${ctx.symbol('k')}ᵀ`, ctx.headDims, ctx.kTokens);
@@ -190,19 +168,13 @@ const scenes = {
       return {
         matrices: [q, w, kt, e],
         result: e.key,
-        explain: (i, j, f) => ({
-          text: `e[${i + 1}][${j + 1}] = q${i + 1}·W·k${j + 1}ᵀ = ${f.num(e.value(i, j))}`,
-          highlights: [{ key: q.key, row: i }, { key: w.key }, { key: kt.key, col: j }],
-        }),
+        highlights: (i, j) => [{ key: q.key, row: i }, { key: w.key }, { key: kt.key, col: j }],
       };
     }
     return {
       matrices: [q, kt, e],
       result: e.key,
-      explain: (i, j, f) => ({
-        text: `e[${i + 1}][${j + 1}] = q${i + 1}·k${j + 1} = ${f.products(range(ctx.dh).map((c) => [q.value(i, c), kt.value(c, j)]))} = ${f.num(e.value(i, j))}`,
-        highlights: [{ key: q.key, row: i }, { key: kt.key, col: j }],
-      }),
+      highlights: (i, j) => [{ key: q.key, row: i }, { key: kt.key, col: j }],
     };
   },
 
@@ -212,10 +184,7 @@ const scenes = {
     return {
       matrices: [e, s],
       result: s.key,
-      explain: (i, j, f) => ({
-        text: `scaled[${i + 1}][${j + 1}] = e[${i + 1}][${j + 1}] ÷ √${ctx.dh} = ${f.num(e.value(i, j))} ÷ ${f.num(Math.sqrt(ctx.dh))} = ${f.num(s.value(i, j))}`,
-        highlights: [{ key: e.key, cell: [i, j] }],
-      }),
+      highlights: (i, j) => [{ key: e.key, cell: [i, j] }],
     };
   },
 
@@ -229,12 +198,7 @@ const scenes = {
     return {
       matrices: [mask, before, m],
       result: m.key,
-      explain: (i, j, f) => ({
-        text: mask.value(i, j)
-          ? `mask[${i + 1}][${j + 1}] = 1: ${f.num(before.value(i, j))} is kept`
-          : `mask[${i + 1}][${j + 1}] = 0: ${f.num(before.value(i, j))} → mask_value = ${f.num(m.value(i, j))}`,
-        highlights: [{ key: mask.key, cell: [i, j] }, { key: before.key, cell: [i, j] }],
-      }),
+      highlights: (i, j) => [{ key: mask.key, cell: [i, j] }, { key: before.key, cell: [i, j] }],
     };
   },
 
@@ -246,10 +210,9 @@ const scenes = {
       matrices: [e, m],
       result: m.key,
       order: 'rows',
-      explain: (i, _j, f) => {
+      highlights: (i) => {
         const row = range(ctx.nK).map((j) => e.value(i, j));
-        const at = row.indexOf(Math.max(...row));
-        return { text: `m${sub(i + 1)} = max(${f.list(row)}) = ${f.num(m.value(i, 0))}`, highlights: [{ key: e.key, row: i }, { key: e.key, cell: [i, at] }] };
+        return [{ key: e.key, row: i }, { key: e.key, cell: [i, row.indexOf(Math.max(...row))] }];
       },
     };
   },
@@ -262,10 +225,7 @@ const scenes = {
     return {
       matrices: [e, m, x],
       result: x.key,
-      explain: (i, j, f) => ({
-        text: `exp(e[${i + 1}][${j + 1}] − m${sub(i + 1)}) = exp(${f.num(e.value(i, j))} − ${f.num(m.value(i, 0))}) = ${f.num(x.value(i, j))}`,
-        highlights: [{ key: e.key, cell: [i, j] }, { key: m.key, cell: [i, 0] }],
-      }),
+      highlights: (i, j) => [{ key: e.key, cell: [i, j] }, { key: m.key, cell: [i, 0] }],
     };
   },
 
@@ -276,10 +236,7 @@ const scenes = {
       matrices: [x, s],
       result: s.key,
       order: 'rows',
-      explain: (i, _j, f) => ({
-        text: `s${sub(i + 1)} = ${f.sum(range(ctx.nK).map((j) => x.value(i, j)))} = ${f.num(s.value(i, 0))}`,
-        highlights: [{ key: x.key, row: i }],
-      }),
+      highlights: (i, j) => [{ key: x.key, row: i }],
     };
   },
 
@@ -291,10 +248,7 @@ const scenes = {
     return {
       matrices: [x, s, w],
       result: w.key,
-      explain: (i, j, f) => ({
-        text: `α[${i + 1}][${j + 1}] = exp[${i + 1}][${j + 1}] ÷ s${sub(i + 1)} = ${f.num(x.value(i, j))} ÷ ${f.num(s.value(i, 0))} = ${f.num(w.value(i, j))}`,
-        highlights: [{ key: x.key, cell: [i, j] }, { key: s.key, cell: [i, 0] }],
-      }),
+      highlights: (i, j) => [{ key: x.key, cell: [i, j] }, { key: s.key, cell: [i, 0] }],
     };
   },
 
@@ -306,10 +260,7 @@ const scenes = {
     return {
       matrices: [w, v, c],
       result: c.key,
-      explain: (i, j, f) => ({
-        text: `c[${i + 1}][${j + 1}] = Σₖ α[${i + 1}][k]·v[k][${j + 1}] = ${f.products(range(ctx.nK).map((k) => [w.value(i, k), v.value(k, j)]))} = ${f.num(c.value(i, j))}`,
-        highlights: [{ key: w.key, row: i }, { key: v.key, col: j }],
-      }),
+      highlights: (i, j) => [{ key: w.key, row: i }, { key: v.key, col: j }],
     };
   },
 
@@ -320,13 +271,7 @@ const scenes = {
     return {
       matrices: [...parts, c],
       result: c.key,
-      explain: (i, j, f) => {
-        const hh = Math.floor(j / ctx.dh);
-        return {
-          text: `concat[${i + 1}][${j + 1}] = head ${hh + 1}: c[${i + 1}][${(j % ctx.dh) + 1}] = ${f.num(c.value(i, j))}`,
-          highlights: [{ key: `context_h${hh}`, cell: [i, j % ctx.dh] }],
-        };
-      },
+      highlights: (i, j) => [{ key: `context_h${Math.floor(j / ctx.dh)}`, cell: [i, j % ctx.dh] }],
     };
   },
 
@@ -338,10 +283,7 @@ const scenes = {
     return {
       matrices: [c, w, b, o].filter(Boolean),
       result: o.key,
-      explain: (i, j, f) => ({
-        text: `output[${i + 1}][${j + 1}] = Σₖ concat[${i + 1}][k]·W_o[k][${j + 1}]${b ? ` + b_o[${j + 1}]` : ''} = ${f.products(range(ctx.d).map((k) => [c.value(i, k), w.value(k, j)]))}${b ? ` + ${f.num(b.value(0, j))}` : ''} = ${f.num(o.value(i, j))}`,
-        highlights: [{ key: c.key, row: i }, { key: w.key, col: j }, b && { key: b.key, col: j }].filter(Boolean),
-      }),
+      highlights: (i, j) => [{ key: c.key, row: i }, { key: w.key, col: j }, b && { key: b.key, col: j }].filter(Boolean),
     };
   },
 };
@@ -355,23 +297,21 @@ function inputScene(ctx, id, path, rowLabels) {
     return {
       matrices: [result],
       result: result.key,
-      explain: (i, j, f) => ({ text: `${label.toLowerCase()}[${i + 1}][${j + 1}] = ${f.num(result.value(i, j))}`, highlights: [] }),
+      highlights: () => [],
     };
   }
   const pe = stage2(ctx, 'pe', ctx.symbol('pe'), rowLabels, ctx.dims);
   return {
     matrices: [raw, pe, result],
     result: result.key,
-    explain: (i, j, f) => ({
-      text: `${label.toLowerCase()}[${i + 1}][${j + 1}] = ${f.num(raw.value(i, j))} + PE(pos=${i}, d${j + 1}) ${f.num(pe.value(i, j))} = ${f.num(result.value(i, j))}`,
-      highlights: [{ key: raw.key, cell: [i, j] }, { key: pe.key, cell: [i, j] }],
-    }),
+    highlights: (i, j) => [{ key: raw.key, cell: [i, j] }, { key: pe.key, cell: [i, j] }],
   };
 }
 
 /**
- * The scene of one stage for head h: {matrices, result, order, perHead, explain(i, j, f), sinusoid?};
- * explain writes a result cell's arithmetic with the caption format f (format.js captionFormat).
+ * The scene of one stage for head h: {matrices, result, order, perHead, highlights(i, j), sinusoid?};
+ * highlights(i, j) names the operand cells a result cell is computed from (its arithmetic, in words,
+ * comes from the core: attention.explain).
  * @param {ReturnType<typeof makeContext>} ctx
  */
 export function sceneFor(ctx, id, h = 0) {

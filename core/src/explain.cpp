@@ -1,0 +1,217 @@
+// explain_cell(): one sentence of arithmetic per result cell, stage by stage (the page's captions).
+#include "attn/explain.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "attn/format.hpp"
+
+namespace attn {
+namespace {
+
+/// How a sentence writes its numbers and long lists (see explain_cell).
+struct writer {
+    bool detail;
+    std::string num(float v) const { return detail ? format_exact(v) : format_cell(v); }
+    std::string join(const std::vector<std::string>& items, const char* sep) const {
+        const std::size_t shown = detail ? items.size() : std::min<std::size_t>(items.size(), 8);
+        std::string out;
+        for (std::size_t k = 0; k < shown; ++k) out += (k ? sep : "") + items[k];
+        if (shown < items.size()) out += std::string(sep) + "…";
+        return out;
+    }
+    std::string list(const std::vector<float>& v, const char* sep) const {
+        std::vector<std::string> items;
+        for (float x : v) items.push_back(num(x));
+        return join(items, sep);
+    }
+    std::string products(const std::vector<std::pair<float, float>>& pairs) const {
+        std::vector<std::string> items;
+        for (const auto& [a, b] : pairs) items.push_back(num(a) + "×" + num(b));
+        return join(items, " + ");
+    }
+};
+
+std::string n1(std::size_t k) { return std::to_string(k + 1); }  // people count from 1
+
+/// 12 -> "₁₂": the row in m₂, s₂.
+std::string sub(std::size_t n) {
+    static const char* digits[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+    std::string out;
+    for (char c : std::to_string(n)) out += digits[c - '0'];
+    return out;
+}
+
+/// A stage's value at (head, row, col) of its (per-head) matrix.
+struct stage_at {
+    stage_view v;
+    std::size_t rows, cols;
+    float operator()(std::size_t h, std::size_t r, std::size_t c) const { return v.data[(h * rows + r) * cols + c]; }
+};
+
+stage_at of(const trace& t, stage_id id) {
+    const std::optional<stage_view> v = t.stage(id);
+    if (!v) throw spec_error(std::string("the trace has no stage ") + stage_name(id) + ".");
+    return {*v, v->shape[v->shape.size() - 2], v->shape.back()};
+}
+
+/// Q, K or V read merged, n × d_model: column j is head j / d_h's column j % d_h.
+float merged(const stage_at& s, std::size_t i, std::size_t j) { return s(j / s.cols, i, j % s.cols); }
+
+/// Q, K or V's own projection and letter.
+const projection& projection_of(const spec& s, stage_id id) {
+    if (id == stage_id::q) return s.wq;
+    return id == stage_id::k ? s.wk : s.wv;
+}
+
+std::string explain_projection(const trace& t, stage_id id, std::size_t i, std::size_t j, const writer& f) {
+    const spec& s = t.spec;
+    const std::string letter(1, static_cast<char>(std::tolower(static_cast<unsigned char>(stage_info_of(id).symbol[0]))));
+    const projection& p = projection_of(s, id);
+    const bool from_memory = id != stage_id::q && s.memory;
+    const stage_at in = of(t, from_memory ? stage_id::memory : stage_id::x);
+    const char* x = from_memory ? "m" : "x";
+    const std::string name = letter + "[" + n1(i) + "][" + n1(j) + "]";
+    const std::string bias_term = p.b ? " + b_" + letter + "[" + n1(j) + "]" : "";
+    const std::string bias_value = p.b ? " + " + f.num((*p.b)(j)) : "";
+    const float result = merged(of(t, id), i, j);
+    if (!p.w)
+        return name + " = " + x + "[" + n1(i) + "][" + n1(j) + "]" + bias_term + " = " + f.num(in(0, i, j)) + bias_value +
+               " = " + f.num(result);
+    std::vector<std::pair<float, float>> pairs;
+    for (std::size_t k = 0; k < s.d_model(); ++k) pairs.emplace_back(in(0, i, k), (*p.w)(k, j));
+    return name + " = Σₖ " + x + "[" + n1(i) + "][k]·W_" + letter + "[k][" + n1(j) + "]" + bias_term + " = " +
+           f.products(pairs) + bias_value + " = " + f.num(result);
+}
+
+}  // namespace
+
+std::string format_exact(float v) {
+    if (std::isnan(v)) return "NaN";
+    if (std::isinf(v)) return v > 0 ? "Infinity" : "−Infinity";
+    if (v == 0) return "0";
+    char buf[40];
+    int digits = 1;
+    for (; digits < 9; ++digits) {  // the fewest significant digits that read back as v
+        std::snprintf(buf, sizeof buf, "%.*e", digits - 1, static_cast<double>(v));
+        if (std::strtof(buf, nullptr) == v) break;
+    }
+    std::snprintf(buf, sizeof buf, "%.*e", digits - 1, static_cast<double>(v));
+    // buf is [-]d[.ddd]e±XX: written out as JavaScript does, plain from 1e-6 up to 1e21
+    std::string s(buf);
+    const bool negative = s[0] == '-';
+    if (negative) s.erase(0, 1);
+    const std::size_t e = s.find('e');
+    const int exponent = std::atoi(s.c_str() + e + 1);
+    std::string mantissa = s.substr(0, e);
+    mantissa.erase(std::remove(mantissa.begin(), mantissa.end(), '.'), mantissa.end());
+    std::string out;
+    if (exponent >= -6 && exponent < 21) {
+        if (exponent < 0) out = "0." + std::string(std::size_t(-exponent - 1), '0') + mantissa;
+        else if (std::size_t(exponent) + 1 >= mantissa.size()) out = mantissa + std::string(exponent + 1 - mantissa.size(), '0');
+        else out = mantissa.substr(0, exponent + 1) + "." + mantissa.substr(exponent + 1);
+    } else {
+        out = mantissa.substr(0, 1) + (mantissa.size() > 1 ? "." + mantissa.substr(1) : "") + "e" + std::to_string(exponent);
+    }
+    return negative ? "−" + out : out;
+}
+
+std::string explain_cell(const trace& t, stage_id id, std::size_t head, std::size_t i, std::size_t j, bool detail) {
+    const writer f{detail};
+    const spec& s = t.spec;
+    const stage_at result = of(t, id);
+    const std::size_t h = stage_info_of(id).per_head ? head : 0;
+    const bool merged_view = id == stage_id::q || id == stage_id::k || id == stage_id::v;
+    const std::size_t cols = merged_view ? s.d_model() : result.cols;
+    const std::size_t heads = result.v.shape.size() == 3 ? result.v.shape[0] : 1;
+    if (i >= result.rows || j >= cols || (!merged_view && h >= heads))
+        throw spec_error(std::string("stage ") + stage_name(id) + " has no cell (" + n1(i) + ", " + n1(j) + ").");
+    const std::string at = "[" + n1(i) + "][" + n1(j) + "]";
+    const std::size_t d_h = s.d_head();
+    switch (id) {
+        case stage_id::pe: {
+            const float v = result(0, i, j);
+            if (s.positional == positional_kind::learned)
+                return "PE(pos=" + std::to_string(i) + ", d" + n1(j) + ") = table row " + n1(i) + ", column " + n1(j) + " = " + f.num(v);
+            const bool even = j % 2 == 0;
+            return "PE(pos=" + std::to_string(i) + ", " + (even ? "2i" : "2i+1") + "=" + std::to_string(j) + ") = " +
+                   (even ? "sin" : "cos") + "(" + std::to_string(i) + " / 10000^(" + std::to_string(j - j % 2) + "/" +
+                   std::to_string(s.d_model()) + ")) = " + f.num(v);
+        }
+        case stage_id::x:
+        case stage_id::memory: {
+            const std::string name = std::string(id == stage_id::x ? "x" : "m") + at;
+            if (!t.pe) return name + " = " + f.num(result(0, i, j));
+            const matrix& raw = id == stage_id::x ? s.x : *s.memory;
+            return name + " = " + f.num(raw(i, j)) + " + PE(pos=" + std::to_string(i) + ", d" + n1(j) + ") " +
+                   f.num((*t.pe)(i, j)) + " = " + f.num(result(0, i, j));
+        }
+        case stage_id::q:
+        case stage_id::k:
+        case stage_id::v: return explain_projection(t, id, i, j, f);
+        case stage_id::scores: {
+            const std::string head_e = "e" + at + " = ";
+            if (s.score == score_kind::additive)
+                return head_e + "Σₐ v[a]·tanh((q" + n1(i) + "·W1)[a] + (k" + n1(j) + "·W2)[a]) = " + f.num(result(h, i, j));
+            if (s.score == score_kind::bilinear) return head_e + "q" + n1(i) + "·W·k" + n1(j) + "ᵀ = " + f.num(result(h, i, j));
+            const stage_at q = of(t, stage_id::q), k = of(t, stage_id::k);
+            std::vector<std::pair<float, float>> pairs;
+            for (std::size_t c = 0; c < d_h; ++c) pairs.emplace_back(q(h, i, c), k(h, j, c));
+            return head_e + "q" + n1(i) + "·k" + n1(j) + " = " + f.products(pairs) + " = " + f.num(result(h, i, j));
+        }
+        case stage_id::scaled: {
+            const float e = of(t, stage_id::scores)(h, i, j);
+            return "scaled" + at + " = e" + at + " ÷ √" + std::to_string(d_h) + " = " + f.num(e) + " ÷ " +
+                   f.num(std::sqrt(static_cast<float>(d_h))) + " = " + f.num(result(h, i, j));
+        }
+        case stage_id::masked: {
+            const float before = of(t, stage_operands(id, s)[0])(h, i, j);
+            if ((*t.mask)(i, j)) return "mask" + at + " = 1: " + f.num(before) + " is kept";
+            return "mask" + at + " = 0: " + f.num(before) + " → mask_value = " + f.num(result(h, i, j));
+        }
+        case stage_id::row_max: {
+            const stage_at e = of(t, stage_operands(id, s)[0]);
+            std::vector<float> row;
+            for (std::size_t c = 0; c < e.cols; ++c) row.push_back(e(h, i, c));
+            return "m" + sub(i + 1) + " = max(" + f.list(row, ", ") + ") = " + f.num(result(h, i, 0));
+        }
+        case stage_id::exp: {
+            const float e = of(t, stage_operands(id, s)[0])(h, i, j), m = of(t, stage_id::row_max)(h, i, 0);
+            return "exp(e" + at + " − m" + sub(i + 1) + ") = exp(" + f.num(e) + " − " + f.num(m) + ") = " + f.num(result(h, i, j));
+        }
+        case stage_id::row_sum: {
+            const stage_at x = of(t, stage_id::exp);
+            std::vector<float> row;
+            for (std::size_t c = 0; c < x.cols; ++c) row.push_back(x(h, i, c));
+            return "s" + sub(i + 1) + " = " + f.list(row, " + ") + " = " + f.num(result(h, i, 0));
+        }
+        case stage_id::weights: {
+            const float x = of(t, stage_id::exp)(h, i, j), sum = of(t, stage_id::row_sum)(h, i, 0);
+            return "α" + at + " = exp" + at + " ÷ s" + sub(i + 1) + " = " + f.num(x) + " ÷ " + f.num(sum) + " = " + f.num(result(h, i, j));
+        }
+        case stage_id::context: {
+            const stage_at w = of(t, stage_id::weights), v = of(t, stage_id::v);
+            std::vector<std::pair<float, float>> pairs;
+            for (std::size_t k = 0; k < w.cols; ++k) pairs.emplace_back(w(h, i, k), v(h, k, j));
+            return "c" + at + " = Σₖ α[" + n1(i) + "][k]·v[k][" + n1(j) + "] = " + f.products(pairs) + " = " + f.num(result(h, i, j));
+        }
+        case stage_id::concat:
+            return "concat" + at + " = head " + n1(j / d_h) + ": c[" + n1(i) + "][" + n1(j % d_h) + "] = " + f.num(result(0, i, j));
+        case stage_id::output: {
+            const stage_at c = of(t, stage_id::concat);
+            std::vector<std::pair<float, float>> pairs;
+            for (std::size_t k = 0; k < s.d_model(); ++k) pairs.emplace_back(c(0, i, k), (*s.wo.w)(k, j));
+            const std::string bias_term = s.wo.b ? " + b_o[" + n1(j) + "]" : "";
+            const std::string bias_value = s.wo.b ? " + " + f.num((*s.wo.b)(j)) : "";
+            return "output" + at + " = Σₖ concat[" + n1(i) + "][k]·W_o[k][" + n1(j) + "]" + bias_term + " = " +
+                   f.products(pairs) + bias_value + " = " + f.num(result(0, i, j));
+        }
+    }
+    return "";
+}
+
+}  // namespace attn
