@@ -2,13 +2,7 @@
 # add_subdirectory, without any GUI dependency reachable.
 # cmake -DSOURCE_DIR=... -DWORK_DIR=... -P check_subproject.cmake
 file(REMOVE_RECURSE "${WORK_DIR}")
-function(run)
-  execute_process(COMMAND ${ARGN} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err)
-  if(NOT rc EQUAL 0)
-    message(FATAL_ERROR "failed: ${ARGN}\n${out}\n${err}")
-  endif()
-  set(out "${out}" PARENT_SCOPE)
-endfunction()
+include("${CMAKE_CURRENT_LIST_DIR}/run.cmake")
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/subproject" -B "${WORK_DIR}" -DCMAKE_BUILD_TYPE=Debug
     -DATTN_SOURCE_DIR=${SOURCE_DIR} -DATTN_LAB_FONT=/nonexistent/font.ttc
     -DCMAKE_DISABLE_FIND_PACKAGE_PkgConfig=ON -DCMAKE_DISABLE_FIND_PACKAGE_OpenGL=ON -DCMAKE_DISABLE_FIND_PACKAGE_doctest=ON)
