@@ -223,6 +223,7 @@ export class AttentionStepper extends HTMLElement {
     if (c.has('text')) parts.push(...exampleText(this, s, w, doc));
     parts.push(formulaMap(this, s, w));
     this.stageEl = h('div', { className: 'stage' });
+    this.stageSignature = null; // a new stage area: drawn afresh, not refreshed
     parts.push(this.stageEl);
     const controls = controlBar(this, s, w);
     if (controls) parts.push(controls);

@@ -26,6 +26,29 @@ function legend(kind, scale, words) {
     h('span', { text: cell(lo) }), h('span', { className: 'bar', style: `background:${gradient(kind)}` }), h('span', { text: cell(scale) }));
 }
 
+/** The largest |value| among the drawn, unmasked cells: what the colour scale spans. */
+function scaleOf(m, rows, cols) {
+  let scale = 0;
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      const v = m.value(i, j);
+      if (Number.isFinite(v) && !(m.maskOf && !m.maskOf(i, j))) scale = Math.max(scale, Math.abs(v));
+    }
+  }
+  return scale;
+}
+
+/** A cell's text, value, colour and ink (the class names say masked and head bands). */
+function paint(td, m, i, j, scale, kind) {
+  const v = m.value(i, j);
+  const masked = m.maskOf && !m.maskOf(i, j);
+  const bg = masked ? MASKED : heat(v, scale, kind);
+  td.className = `cell${masked ? ' masked' : ''}${m.bands && Math.floor(j / m.bands) % 2 ? ' band' : ''}`;
+  td.dataset.value = String(v);
+  td.style.cssText = `background:${css(bg)};color:${inkFor(bg)}`;
+  td.textContent = cell(v);
+}
+
 /**
  * Renders a matrix descriptor from steps.js.
  * @param {object} m descriptor: key, label, rows, cols, value(i, j), rowLabels, colLabels, role, …
@@ -37,13 +60,7 @@ export function renderMatrix(m, options) {
   const cols = Math.min(m.cols, MAX_SHOWN);
   const rowLabels = m.rowLabels ?? Array.from({ length: m.rows }, (_, i) => String(i + 1));
   const colLabels = m.colLabels ?? Array.from({ length: m.cols }, (_, j) => String(j + 1));
-  let scale = 0;
-  for (let i = 0; i < rows; i++) {
-    for (let j = 0; j < cols; j++) {
-      const v = m.value(i, j);
-      if (Number.isFinite(v) && !(m.maskOf && !m.maskOf(i, j))) scale = Math.max(scale, Math.abs(v));
-    }
-  }
+  const scale = scaleOf(m, rows, cols);
   const kind = m.binary ? 'binary' : m.heat;
   // the corner names the two axes for assistive technology ("rows \ columns")
   const head = h('tr', {}, h('th', { attrs: { scope: 'col' }, className: 'corner' }, h('span', { className: 'sr-only', text: `${m.label}: rows \\ columns` })),
@@ -54,16 +71,8 @@ export function renderMatrix(m, options) {
     const tr = h('tr', {}, h('th', { attrs: { scope: 'row' }, className: 'row', text: rowLabels[i] ?? '' }));
     const line = [];
     for (let j = 0; j < cols; j++) {
-      const v = m.value(i, j);
-      const masked = m.maskOf && !m.maskOf(i, j);
-      const bg = masked ? MASKED : heat(v, scale, kind);
-      const td = h('td', {
-        className: `cell${masked ? ' masked' : ''}${m.bands && Math.floor(j / m.bands) % 2 ? ' band' : ''}`,
-        attrs: { tabindex: '-1', role: 'gridcell' },
-        dataset: { key: m.key, i: String(i), j: String(j), value: String(v) },
-        style: `background:${css(bg)};color:${inkFor(bg)}`,
-        text: cell(v),
-      });
+      const td = h('td', { attrs: { tabindex: '-1', role: 'gridcell' }, dataset: { key: m.key, i: String(i), j: String(j) } });
+      paint(td, m, i, j, scale, kind);
       line.push(td);
       tr.append(td);
     }
@@ -72,12 +81,28 @@ export function renderMatrix(m, options) {
   }
   const size = `${m.rows} × ${m.cols}`;
   const note = m.rows > rows || m.cols > cols ? options.words.truncated(rows, cols) : null;
+  const key = legend(kind, scale, options.words);
   const el = h('figure', {
     className: `matrix role-${m.role}`,
     dataset: { key: m.key },
   },
   h('figcaption', {}, h('span', { className: 'label', text: m.label }), h('span', { className: 'size', text: ` ${size}` }), note && h('span', { className: 'note', text: ` (${note})` })),
   h('table', { attrs: { role: 'grid', 'aria-label': `${m.label} ${size}` } }, h('thead', {}, head), body),
-  legend(kind, scale, options.words));
-  return { el, cells, m };
+  key);
+  return { el, cells, m, legend: key };
+}
+
+/**
+ * Puts new values into a drawn matrix of the same shape and labels (after an edit): cheaper than
+ * drawing it again, and focus, scroll and hover stay where they were.
+ */
+export function updateMatrix(view, m, options) {
+  const rows = view.cells.length, cols = view.cells[0]?.length ?? 0;
+  const scale = scaleOf(m, rows, cols);
+  const kind = m.binary ? 'binary' : m.heat;
+  view.cells.forEach((line, i) => line.forEach((td, j) => paint(td, m, i, j, scale, kind)));
+  const key = legend(kind, scale, options.words);
+  view.legend.replaceWith(key);
+  view.legend = key;
+  view.m = m;
 }

@@ -5,7 +5,7 @@ import { clear, h, svg } from './dom.js';
 import { cell, exact, fillNumbers } from './format.js';
 import { markCurrentTerm } from './formula_map.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
-import { renderMatrix } from './matrix_view.js';
+import { renderMatrix, updateMatrix } from './matrix_view.js';
 import { makeContext, sceneFor, shownStages } from './steps.js';
 
 /** Whether a stage shows softmax rows: computed from the masked scores, one row per query, keys or one column. */
@@ -23,6 +23,14 @@ export function renderStage(el) {
   const ctx = makeContext(s.trace, el.attention.stages());
   const doc = el.doc(s.exampleId);
   el.scene = sceneFor(ctx, stage.id, s.head);
+  // the same stage with the same matrices (an edit of values): new numbers into the drawn cells
+  const signature = [stage.id, s.head, s.lang, s.trace.empty_rows?.join() ?? '', ...el.scene.matrices.map((m) =>
+    `${m.key}:${m.rows}x${m.cols}:${m.label}:${m.rowLabels?.join(',')}:${m.colLabels?.join(',')}`)].join('|');
+  if (signature === el.stageSignature && el.views) {
+    refreshStage(el, s, w, doc, stage);
+    return;
+  }
+  el.stageSignature = signature;
   el.hovered = null;
   const parts = [
     h('div', { className: 'stage-head' },
@@ -34,7 +42,8 @@ export function renderStage(el) {
     // example texts quote numbers as {stage[i][j]}: filled from the current trace, edits included
     if (el.host.summary && doc) el.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
     const note = doc?.notes?.[stage.id];
-    if (note) parts.push(h('p', { className: 'note', text: fillNumbers(pick(note, s.lang), s.trace, s.head) }));
+    el.host.note = note ? h('p', { className: 'note', text: fillNumbers(pick(note, s.lang), s.trace, s.head) }) : null;
+    if (note) parts.push(el.host.note);
   }
   if (stage.id === 'context' && ctx.heads === 1) parts.push(h('p', { className: 'note', text: w.oneHead }));
   if (stage.id === 'x' && ctx.cross) parts.push(h('p', { className: 'note', text: w.crossInputs }));
@@ -81,6 +90,15 @@ export function renderStage(el) {
     b.classList.toggle('done', i < s.stageIndex);
     b.setAttribute('aria-current', i === s.stageIndex ? 'step' : 'false');
   });
+}
+
+/** After an edit of values: the drawn matrices, the numbers in the texts, the caption. */
+function refreshStage(el, s, w, doc, stage) {
+  for (const m of el.scene.matrices) updateMatrix(el.views.get(m.key), m, { words: w });
+  if (el.host.summary && doc) el.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
+  const note = doc?.notes?.[stage.id];
+  if (el.host.note && note) el.host.note.textContent = fillNumbers(pick(note, s.lang), s.trace, s.head);
+  renderProgress(el);
 }
 
 /** The first few PE columns as curves over the positions: the sinusoids being added. */
