@@ -48,6 +48,10 @@ test('an edit re-renders the current stage in place, finished: no stage change, 
   assert.equal(after.playing, false);
   assert.equal(after.progress, 1);
   assert.equal(after.hidden, 0, 'the edited stage is shown whole');
+  // the drawn cells carry the new trace's numbers (refreshed in place)
+  const spec = await page.evaluate(() => document.querySelector('attention-stepper').trace.spec);
+  const w = a.trace(spec).stages.find((st) => st.id === 'weights');
+  for (const c of (await shown(page)).cells) assert.equal(c.text, cell(w.data[c.i * w.shape[2] + c.j]));
   await page.close();
 });
 
