@@ -188,6 +188,31 @@ test('formula map: always in view, the current term marked, a click jumps there,
   await page.close();
 });
 
+test('every head at once: small multiples on one scale, each with data-head, a click opens that head', async () => {
+  const page = await open('index.html?example=multi-head&stage=weights&lang=en');
+  const grid = () => page.evaluate(() => {
+    const root = document.querySelector('attention-stepper').shadowRoot;
+    return {
+      heads: [...root.querySelectorAll('.heads-grid [data-head]')].map((b) => [b.dataset.head, b.getAttribute('aria-pressed')]),
+      legends: root.querySelectorAll('.heads-grid .legend').length,
+      rects: root.querySelectorAll('.heads-grid rect').length,
+    };
+  });
+  const t = a.example('multi-head');
+  const [heads, rows, cols] = t.stages.find((st) => st.id === 'weights').shape;
+  let g = await grid();
+  assert.deepEqual(g.heads, [['1', 'true'], ['2', 'false']]);
+  assert.equal(g.legends, 1, 'one legend for every head');
+  assert.equal(g.rects, heads * rows * cols);
+  await page.screenshot({ path: path.join(artifacts, 'heads-grid.png') });
+  await page.locator('attention-stepper').locator('.heads-grid [data-head="2"]').click();
+  g = await grid();
+  assert.deepEqual(g.heads, [['1', 'false'], ['2', 'true']]);
+  const w = t.stages.find((st) => st.id === 'weights');
+  for (const c of (await shown(page)).cells) assert.equal(c.value, w.data[(rows + c.i) * cols + c.j], 'the detailed view shows head 2');
+  await page.close();
+});
+
 test('no page errors', () => {
   assert.deepEqual(problems, []);
 });

@@ -4,6 +4,7 @@
 import { clear, h, svg } from './dom.js';
 import { cell, exact, fillNumbers } from './format.js';
 import { markCurrentTerm } from './formula_map.js';
+import { headsGrid, showsHeadsGrid } from './heads_grid.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
 import { renderMatrix, updateMatrix } from './matrix_view.js';
 import { makeContext, sceneFor, shownStages } from './steps.js';
@@ -26,7 +27,7 @@ export function renderStage(el) {
   // the same stage with the same matrices (an edit of values): new numbers into the drawn cells
   const signature = [stage.id, s.head, s.lang, s.trace.empty_rows?.join() ?? '', ...el.scene.matrices.map((m) =>
     `${m.key}:${m.rows}x${m.cols}:${m.label}:${m.rowLabels?.join(',')}:${m.colLabels?.join(',')}`)].join('|');
-  if (signature === el.stageSignature && el.views) {
+  if (signature === el.stageSignature && el.views && !showsHeadsGrid(ctx, stage.id)) {
     refreshStage(el, s, w, doc, stage);
     return;
   }
@@ -51,6 +52,7 @@ export function renderStage(el) {
     const rows = s.trace.empty_rows.map((r) => `${r + 1} (${ctx.qTokens[r]})`);
     parts.push(h('p', { className: 'notice empty-rows', attrs: { role: 'note' }, text: w.emptyRows(rows) }));
   }
+  if (showsHeadsGrid(ctx, stage.id)) parts.push(headsGrid(el, ctx, stage, s.head, w));
   if (el.scene.perHead && ctx.heads > 1 && el.controls.has('heads')) {
     parts.push(h('div', { className: 'heads', attrs: { role: 'group', 'aria-label': w.head } },
       Array.from({ length: ctx.heads }, (_, i) => h('button', {

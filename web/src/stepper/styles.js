@@ -73,6 +73,11 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .formula-map .term[aria-current="step"] { background: #8250df; border-color: #8250df; color: #fff; font-weight: 600; }
 .formula-map .group { display: inline-flex; align-items: center; gap: 2px; }
 .formula-map .arrow, .formula-map .paren { color: #57606a; }
+.heads-grid { margin: 6px 0; }
+.heads-grid .minis { display: flex; flex-wrap: wrap; gap: 8px; }
+.heads-grid .mini { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; background: #fff; }
+.heads-grid .mini[aria-pressed="true"] { outline: 3px solid #8250df; background: #fbf8ff; color: #1b1f24; border-color: #8250df; }
+.heads-grid .mini-label { font-size: 11px; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .hint { font-size: 12px; color: #57606a; margin: 2px 0; }
 .loading { color: #57606a; }
