@@ -213,6 +213,22 @@ test('every head at once: small multiples on one scale, each with data-head, a c
   await page.close();
 });
 
+test('where this sits: a Transformer block, attention computed here and linked, the rest marked as context', async () => {
+  const page = await open('index.html?example=translation&stage=weights&lang=en');
+  const root = page.locator('attention-stepper');
+  await root.locator('.block-diagram summary').click();
+  const blocks = await page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.blocks .block')]
+    .map((b) => ({ here: b.classList.contains('here'), text: b.textContent })));
+  assert.equal(blocks.length, 5);
+  assert.deepEqual(blocks.map((b) => b.here), [false, true, false, false, false]);
+  assert.ok(blocks.filter((b) => !b.here).every((b) => b.text.includes('not computed here')));
+  assert.match(blocks[2].text, /LayerNorm/);
+  await page.screenshot({ path: path.join(artifacts, 'block-diagram.png') });
+  await root.locator('.blocks .block.here').click();
+  assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').stageId), 'q');
+  await page.close();
+});
+
 test('no page errors', () => {
   assert.deepEqual(problems, []);
 });

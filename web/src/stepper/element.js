@@ -18,6 +18,7 @@ import { createAnimator } from './animator.js';
 import { controlBar, exampleText, timeline, topBar } from './chrome.js';
 import { complexityPanel } from './complexity.js';
 import { clear, h } from './dom.js';
+import { blockDiagram } from './block_diagram.js';
 import { Editor } from './editor.js';
 import { formulaMap } from './formula_map.js';
 import { pickLanguage, wordsFor } from './i18n.js';
@@ -222,6 +223,7 @@ export class AttentionStepper extends HTMLElement {
     if (c.has('examples') || c.has('lang') || c.has('edit')) parts.push(topBar(this, s, w, doc));
     if (c.has('text')) parts.push(...exampleText(this, s, w, doc));
     parts.push(formulaMap(this, s, w));
+    if (c.has('text')) parts.push(blockDiagram(this, w));
     this.stageEl = h('div', { className: 'stage' });
     this.stageSignature = null; // a new stage area: drawn afresh, not refreshed
     parts.push(this.stageEl);

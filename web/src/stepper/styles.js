@@ -78,6 +78,13 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .heads-grid .mini { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; background: #fff; }
 .heads-grid .mini[aria-pressed="true"] { outline: 3px solid #8250df; background: #fbf8ff; color: #1b1f24; border-color: #8250df; }
 .heads-grid .mini-label { font-size: 11px; }
+.block-diagram summary { cursor: pointer; color: #444; }
+.blocks { display: flex; flex-wrap: wrap; align-items: stretch; gap: 6px; margin: 6px 0; }
+.block { display: flex; flex-direction: column; gap: 2px; max-width: 13em; padding: 6px 8px; border-radius: 6px; font-size: 12px; text-align: left; }
+.block.context { border: 1px dashed #8c959f; color: #444; background: #f6f8fa; }
+.block.here { border: 2px solid #8250df; background: #fbf8ff; color: #1b1f24; }
+.block-note { color: #57606a; font-size: 11px; }
+.blocks .arrow { align-self: center; color: #57606a; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .hint { font-size: 12px; color: #57606a; margin: 2px 0; }
 .loading { color: #57606a; }
