@@ -16,15 +16,6 @@ namespace {
 
 [[noreturn]] void fail(const std::string& sentence) { throw spec_error(sentence); }
 
-// Where a refused value sits, said twice: the JSON path (0-based, as in the spec's text) and the
-// row and column people count (1-based, as the page and the CLI label them).
-std::string cell_at(const std::string& name, std::size_t i, std::size_t c) {
-    return name + "[" + std::to_string(i) + "][" + std::to_string(c) + "] (row " + std::to_string(i + 1) + ", column " +
-           std::to_string(c + 1) + ")";
-}
-std::string entry_at(const std::string& name, std::size_t i, const char* what = "entry") {
-    return name + "[" + std::to_string(i) + "] (" + what + " " + std::to_string(i + 1) + ")";
-}
 std::string row_of(const std::string& name, std::size_t i) { return "row " + std::to_string(i + 1) + " of " + name; }
 
 float read_number(const json& j, const std::string& name) {

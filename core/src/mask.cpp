@@ -41,11 +41,11 @@ std::vector<std::size_t> rows_without_keys(const xt::xtensor<std::uint8_t, 2>& k
     return rows;
 }
 
-tensor3 softmax_input(const tensor3& masked, const xt::xtensor<std::uint8_t, 2>& keep) {
+tensor3 softmax_input(const tensor3& masked, const xt::xtensor<std::uint8_t, 2>& keep,
+                      const std::vector<std::size_t>& empty) {
     // hidden where masked and the row keeps some key; an empty row keeps its mask_values (uniform)
     const std::size_t heads = masked.shape(0), n_q = masked.shape(1), n_k = masked.shape(2);
     const float hidden = -std::numeric_limits<float>::infinity();
-    const std::vector<std::size_t> empty = rows_without_keys(keep);
     tensor3 out = masked;
     for (std::size_t i = 0, e = 0; i < n_q; ++i) {
         if (e < empty.size() && empty[e] == i) {

@@ -1,6 +1,8 @@
 // validate(): the contract's checks on a spec, in the order a reader would fix them.
 #include "attn/spec.hpp"
 
+#include "attn/text.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -34,16 +36,8 @@ void require_finite(const T& t, const std::string& name) {
     // only when refusing: the flat position of the first bad value, as indices
     std::size_t flat = 0;
     while (std::isfinite(t.data()[flat])) ++flat;
-    std::vector<std::size_t> index(t.dimension());
-    for (std::size_t axis = t.dimension(); axis-- > 0;) {
-        index[axis] = flat % t.shape(axis);
-        flat /= t.shape(axis);
-    }
-    std::string where, people;  // the JSON path (0-based) and the row and column people count (1-based)
-    for (std::size_t k : index) where += "[" + std::to_string(k) + "]";
-    if (index.size() == 2) people = " (row " + std::to_string(index[0] + 1) + ", column " + std::to_string(index[1] + 1) + ")";
-    else people = " (entry " + std::to_string(index[0] + 1) + ")";
-    fail(name + where + people + " is not a finite number.");
+    const std::size_t cols = t.dimension() == 2 ? t.shape(1) : 1;  // matrices and vectors only
+    fail((t.dimension() == 2 ? cell_at(name, flat / cols, flat % cols) : entry_at(name, flat)) + " is not a finite number.");
 }
 
 void require_shape(const matrix& m, std::size_t rows, std::size_t cols, const std::string& name,

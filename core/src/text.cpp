@@ -59,4 +59,13 @@ std::string user_text(std::string_view text, std::size_t max_chars) {
     return out;
 }
 
+std::string cell_at(const std::string& name, std::size_t i, std::size_t c) {
+    return name + "[" + std::to_string(i) + "][" + std::to_string(c) + "] (row " + std::to_string(i + 1) + ", column " +
+           std::to_string(c + 1) + ")";
+}
+
+std::string entry_at(const std::string& name, std::size_t i, const char* what) {
+    return name + "[" + std::to_string(i) + "] (" + what + " " + std::to_string(i + 1) + ")";
+}
+
 }  // namespace attn

@@ -63,7 +63,7 @@ trace compute_trace(const spec& s, const kernel_set& kernels) {
     }
 
     // pass 4: softmax in its visible sub-steps; a masked key never wins (see softmax_input)
-    softmax_steps sm = softmax(t.masked ? softmax_input(*t.masked, *t.mask) : before_mask, kernels);
+    softmax_steps sm = softmax(t.masked ? softmax_input(*t.masked, *t.mask, t.empty_rows) : before_mask, kernels);
     t.row_max = std::move(sm.row_max);
     t.exp = std::move(sm.exp);
     t.row_sum = std::move(sm.row_sum);

@@ -22,6 +22,8 @@ std::vector<std::size_t> rows_without_keys(const xt::xtensor<std::uint8_t, 2>& k
 /// @brief What softmax reads: the masked scores with -inf on the masked keys of every row that
 /// keeps a key, so those get weight exactly 0 even where a kept score is below mask_value
 /// (e.g. -1e10 against -1e9). Rows that keep no key stay all mask_value: uniform, as in seed 000.
-tensor3 softmax_input(const tensor3& masked, const xt::xtensor<std::uint8_t, 2>& keep);
+/// empty_rows: rows_without_keys(keep), which the trace keeps anyway.
+tensor3 softmax_input(const tensor3& masked, const xt::xtensor<std::uint8_t, 2>& keep,
+                      const std::vector<std::size_t>& empty_rows);
 
 }  // namespace attn
