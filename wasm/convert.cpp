@@ -2,6 +2,7 @@
 
 #include <malloc.h>
 
+#include <chrono>
 #include <new>
 #include <vector>
 
@@ -32,7 +33,7 @@ val js_array(const std::vector<T>& items) {
 /// text and the axis labels. Without the layout (an example's second call) those stay undefined:
 /// they never change for an example, so JS keeps them from the first call. No JSON tree is built
 /// for the data: this path runs on every edit the page makes.
-val packed(const trace& t, bool with_layout) {
+val packed(const trace& t, bool with_layout, double compute_ms) {
     const std::vector<stage_view> views = t.stages();
     std::size_t total = 0;
     for (const stage_view& s : views) total += s.size;
@@ -68,9 +69,19 @@ val packed(const trace& t, bool with_layout) {
         out.set("emptyRows", js_array(t.empty_rows));
     }
     out.set("bytes", t.bytes());
+    out.set("computeMs", compute_ms);
     // slice() copies out of the wasm heap: the array belongs to JS, the vector is freed on return
     out.set("data", val(emscripten::typed_memory_view(all.size(), all.data())).call<val>("slice"));
     return out;
+}
+
+/// The trace of s and its packed form, with the milliseconds compute_trace took: the complexity
+/// example plots that time (attention's own cost) apart from reading the spec's JSON text.
+val timed_trace(const spec& s, bool with_layout) {
+    const auto start = std::chrono::steady_clock::now();
+    const trace t = compute_trace(s);
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+    return packed(t, with_layout, took.count());
 }
 
 template <class F>
@@ -90,13 +101,13 @@ val trace_result(const std::string& spec_json, bool interactive) {
     return guarded([&] {
         const spec s = parse_spec(spec_json);
         if (interactive) validate(s, interactive_budget);  // the page's lower limits: it never freezes
-        return packed(compute_trace(s), true);
+        return timed_trace(s, true);
     });
 }
 
 val example_result(const std::string& id, const std::string& variant, bool with_layout) {
     // the example's texts are not repeated here: JS reads them once with example_document_json
-    return guarded([&] { return packed(compute_trace(example_spec(id, variant)), with_layout); });
+    return guarded([&] { return timed_trace(example_spec(id, variant), with_layout); });
 }
 
 val explain_result(const std::string& spec_json, const std::string& stage, int head, int i, int j, bool detail) {

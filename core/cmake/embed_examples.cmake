@@ -4,6 +4,8 @@
 function(attn_embed_examples out_header)
   file(GLOB example_files CONFIGURE_DEPENDS "${CMAKE_CURRENT_SOURCE_DIR}/examples/*.json")
   list(SORT example_files)
+  # GLOB's CONFIGURE_DEPENDS notices added and removed files only: an edited example must re-run this too
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${example_files})
   set(body "")
   foreach(f IN LISTS example_files)
     get_filename_component(id "${f}" NAME_WE)

@@ -19,7 +19,7 @@ after(async () => phone?.close());
 async function openOnPhone(url) {
   const page = await phone.newPage();
   await page.goto(session.server.url + url);
-  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
+  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.scene'));
   return page;
 }
 
@@ -29,7 +29,7 @@ for (const [example, stage] of [['positional-encoding', 'pe'], ['translation', '
     const m = await page.evaluate(() => {
       const root = document.querySelector('attention-stepper').shadowRoot;
       const rect = (sel) => root.querySelector(sel).getBoundingClientRect();
-      const targets = [...root.querySelectorAll('.bar.controls button, .stages button, .bar.top button')].map((b) => b.getBoundingClientRect());
+      const targets = [...root.querySelectorAll('.bar.controls button, .stages button, .bar.top button, .lines button.token')].map((b) => b.getBoundingClientRect());
       return {
         pageWidth: document.documentElement.scrollWidth,
         play: rect('button.play'), next: rect('button.next'),
@@ -41,7 +41,8 @@ for (const [example, stage] of [['positional-encoding', 'pe'], ['translation', '
     assert.ok(m.pageWidth <= 390, `the page scrolls sideways: ${m.pageWidth} px wide`);
     for (const b of [m.play, m.next]) assert.ok(b.top >= 0 && b.bottom <= 844, `a control is off screen: ${JSON.stringify(b)}`);
     assert.ok(m.smallest >= 44, `a touch target is ${m.smallest} px`);
-    assert.equal(m.caption, 'Tap a cell to see its arithmetic.');
+    // translation opens its weights as lines (a sentence example): there one taps a word
+    assert.equal(m.caption, stage === 'weights' ? 'Tap a word to keep only its lines and read their weights.' : 'Tap a cell to see its arithmetic.');
     await page.close();
   });
 }

@@ -44,7 +44,7 @@ test('every example, every stage: the numbers shown are the trace\'s, and the na
   for (const id of a.examples()) {
     const trace = a.example(id);
     const native = nativeTrace(trace.spec);
-    const page = await open(`index.html?example=${id}&lang=en`);
+    const page = await open(`index.html?example=${id}&lang=en&view=matrix`); // the lines view has its own test
     const stages = shownStages(trace); // with one head, concat is folded into context
     for (let k = 0; k < stages.length; k++) {
       const stage = stages[k];
@@ -64,7 +64,7 @@ test('every example, every stage: the numbers shown are the trace\'s, and the na
       await page.keyboard.press('ArrowRight');
     }
     if (id === 'multi-head') { // the second head of a per-head stage
-      await page.goto(`${session.server.url}index.html?example=multi-head&stage=weights&head=2`);
+      await page.goto(`${session.server.url}index.html?example=multi-head&stage=weights&head=2&view=matrix`);
       await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
       const w = trace.stages.find((s) => s.id === 'weights');
       for (const c of (await shown(page)).cells) assert.equal(c.value, expected(w, trace.spec, c.i, c.j, 1));
@@ -79,7 +79,7 @@ test('screenshots of key stages are real pictures, and the weights heatmap has i
     ['positional-encoding', 'pe'], ['coreference', 'weights']];
   const signatures = new Set();
   for (const [id, stage] of shots) {
-    const page = await open(`index.html?example=${id}&stage=${stage}&lang=zh`);
+    const page = await open(`index.html?example=${id}&stage=${stage}&lang=zh&view=matrix`);
     const file = path.join(artifacts, `page-${id}-${stage}.png`);
     const png = await page.screenshot({ path: file, fullPage: true });
     const stats = await imageStats(page, png, VIRIDIS);
@@ -105,11 +105,12 @@ test('hovering or focusing a cell shows its arithmetic with the real values', as
 });
 
 test('the URL holds the whole state: example, variant, stage, language, head and edits round-trip', async () => {
-  const page = await open('index.html?example=bank&variant=finance&stage=weights&lang=zh');
+  const page = await open('index.html?example=bank&variant=finance&stage=weights&lang=zh&view=matrix');
   await editCell(page, 'x', 0, 1, 2.5);
   await page.waitForFunction(() => location.hash.startsWith('#spec=z.'));
   const before = await shown(page);
   const link = page.url();
+  assert.match(link, /view=matrix/, 'the reader\'s choice of picture is part of the link');
   const again = await open(link);
   const after = await shown(again);
   assert.equal(after.stage, 'weights');
@@ -204,11 +205,17 @@ test('a plain blog page with hostile CSS and two embeds renders both, sharing on
   });
   page.on('pageerror', (e) => problems.push(`blog: ${e.message}`));
   await page.goto(`${blog.url}post.html`);
-  await page.waitForFunction(() => [...document.querySelectorAll('attention-stepper')].every((e) => e.shadowRoot.querySelector('figure.role-result')));
-  const first = await shown(page, 0), second = await shown(page, 1);
+  await page.waitForFunction(() => [...document.querySelectorAll('attention-stepper')].every((e) => e.shadowRoot.querySelector('.scene')));
+  const first = await shown(page, 0);
   assert.deepEqual(first.cells.slice(0, 3).map((c) => c.text), ['0.5065', '0.1863', '0.3072']);
+  // the translation embed opens on its lines: 猫 → cat is the heaviest line from 猫
+  const second = await page.evaluate(() => {
+    const root = document.querySelectorAll('attention-stepper')[1].shadowRoot;
+    const fromCat = [...root.querySelectorAll('.lines path[data-query="猫"]')].sort((x, y) => y.dataset.weight - x.dataset.weight)[0];
+    return { title: root.querySelector('.stage-title').textContent, key: fromCat.dataset.key, weight: +fromCat.dataset.weight };
+  });
   assert.equal(second.title, '注意力权重 α');
-  assert.equal(second.cells[1].text, '0.8874'); // 猫 → cat
+  assert.deepEqual([second.key, cell(second.weight)], ['cat', '0.8874']);
   const look = await page.evaluate(() => {
     const td = document.querySelector('attention-stepper').shadowRoot.querySelector('td.cell');
     const cs = getComputedStyle(td);
@@ -273,7 +280,7 @@ test('play animates cell by cell; prefers-reduced-motion shows each stage whole'
 
 test('the iframe route takes the same options as query parameters', async () => {
   const spec = { x: [[1, 0], [0, 1], [1, 1]], tokens: { query: ['a', 'b', 'c'] }, mask: 'causal' };
-  const page = await open(`embed.html?example=translation&stage=weights&lang=zh&controls=play,timeline`);
+  const page = await open(`embed.html?example=translation&stage=weights&lang=zh&controls=play,timeline&view=matrix`);
   const got = await shown(page);
   assert.equal(got.stage, 'weights');
   assert.equal(got.title, '注意力权重 α');
@@ -309,13 +316,7 @@ test('a query row that sees no key is named, and its uniform softmax explained, 
   await page.close();
 });
 
-test('the complexity example measures n² growth live; docs page shows the snippets and a live embed', async () => {
-  const page = await open('index.html?example=complexity&stage=scores');
-  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.figures tbody tr').length === 8, null, { timeout: 30000 });
-  const rows = await page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.figures tbody tr')].map((r) => [...r.children].map((c) => +c.textContent)));
-  assert.deepEqual(rows.map((r) => r[0]), [8, 16, 32, 64, 128, 256, 512, 1024]);
-  assert.ok(rows[7][2] / rows[6][2] > 3.5, 'memory quadruples when n doubles');
-  await page.close();
+test('the docs page shows the snippets and a live embed (the complexity example: views.test.mjs)', async () => {
   const docs = await open('docs.html');
   const text = await docs.evaluate(() => document.body.innerText);
   assert.match(text, /<attention-stepper example="numpy-3x4" stage="weights" lang="zh"><\/attention-stepper>/);

@@ -32,7 +32,7 @@ export function browserSession() {
     page.on('console', (m) => { if (m.type() === 'error') session.problems.push(`${url}: ${m.text()}`); });
     page.on('pageerror', (e) => session.problems.push(`${url}: ${e.message}`));
     await page.goto(url.startsWith('file:') || url.startsWith('http') ? url : session.server.url + url);
-    if (wait) await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
+    if (wait) await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.scene'));
     return page;
   };
   return session;

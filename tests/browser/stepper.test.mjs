@@ -189,7 +189,7 @@ test('formula map: always in view, the current term marked, a click jumps there,
 });
 
 test('every head at once: small multiples on one scale, each with data-head, a click opens that head', async () => {
-  const page = await open('index.html?example=multi-head&stage=weights&lang=en');
+  const page = await open('index.html?example=multi-head&stage=weights&lang=en&view=matrix');
   const grid = () => page.evaluate(() => {
     const root = document.querySelector('attention-stepper').shadowRoot;
     return {

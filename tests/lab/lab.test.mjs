@@ -30,10 +30,10 @@ function screenshot(file, ...args) {
 
 test('native: screenshots under Xvfb are real pictures, and another stage gives another picture', async () => {
   const page = await browser.newPage();
-  const weights = screenshot(path.join(artifacts, 'lab-native-translation-weights.png'), '--example', 'translation', '--stage', 'weights');
+  const weights = screenshot(path.join(artifacts, 'lab-native-translation-weights.png'), '--example', 'translation', '--stage', 'weights', '--view', 'matrix');
   const q = screenshot(path.join(artifacts, 'lab-native-translation-q.png'), '--example', 'translation', '--stage', 'q');
   const zh = screenshot(path.join(artifacts, 'lab-native-masking-zh.png'), '--example', 'masking', '--stage', 'masked', '--lang', 'zh');
-  assert.match(weights.out, /wrote .* \(1280x800, stage weights\)/);
+  assert.match(weights.out, /wrote .* \(1280x800, stage weights, matrices\)/);
   const a = await imageStats(page, weights.png), b = await imageStats(page, q.png), c = await imageStats(page, zh.png);
   assert.deepEqual([a.width, a.height], [1280, 800]);
   for (const s of [a, b, c]) assert.ok(s.colours > 40, `only ${s.colours} colours: blank?`);
@@ -43,8 +43,25 @@ test('native: screenshots under Xvfb are real pictures, and another stage gives 
   await page.close();
 });
 
+test('native: the weights as lines (translation\'s default), every head in its colour, and the heads grid', async () => {
+  const page = await browser.newPage();
+  const blue = [[0, 114, 178]], orange = [[213, 94, 0]];
+  const lines = screenshot(path.join(artifacts, 'lab-native-translation-lines.png'), '--example', 'translation', '--stage', 'weights');
+  const heads = screenshot(path.join(artifacts, 'lab-native-multi-head-lines.png'), '--example', 'multi-head', '--stage', 'weights', '--lang', 'zh');
+  const grid = screenshot(path.join(artifacts, 'lab-native-multi-head-heads-grid.png'), '--example', 'multi-head', '--stage', 'scores');
+  assert.match(lines.out, /stage weights, lines \(1 head\)/);
+  assert.match(heads.out, /stage weights, lines \(2 heads\)/);
+  assert.match(grid.out, /stage scores, heads grid \+ matrices/);
+  const l = await imageStats(page, lines.png, blue);
+  assert.ok(l.heat > 300, `translation's lines are not drawn in head 1's blue (${l.heat} pixels)`);
+  const h1 = await imageStats(page, heads.png, blue), h2 = await imageStats(page, heads.png, orange);
+  assert.ok(h1.heat > 8 && h2.heat > 8, `both heads (blended where they overlap) drawn in their colours (${h1.heat}, ${h2.heat})`);
+  assert.ok((await imageStats(page, grid.png)).colours > 40);
+  await page.close();
+});
+
 test('native: bad arguments get one sentence and exit code 2', () => {
-  for (const [args, says] of [[['--example', 'nope'], 'example "nope" is unknown'], [['--frobnicate'], 'unknown argument "--frobnicate"'], [['--stage'], '--stage needs a value']]) {
+  for (const [args, says] of [[['--view', 'pie'], '--view is "matrix" or "lines"'], [['--example', 'nope'], 'example "nope" is unknown'], [['--frobnicate'], 'unknown argument "--frobnicate"'], [['--stage'], '--stage needs a value']]) {
     const run = spawnSync(lab, args, { timeout: 30000 });
     assert.equal(run.status, 2);
     assert.match(run.stderr.toString(), new RegExp(says));
@@ -56,7 +73,7 @@ test('web: the lab draws on WebGL2 with the example\'s heatmap colours, and a cl
   const problems = [];
   page.on('pageerror', (e) => problems.push(e.message));
   page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  await page.goto(`${server.url}lab.html?example=translation&stage=weights`);
+  await page.goto(`${server.url}lab.html?example=translation&stage=weights&view=matrix`);
   const stage = () => page.evaluate(() => window.Module?.calledRun && Module.ccall('lab_stage', 'string'));
   await page.waitForFunction(() => window.Module?.calledRun && Module.ccall('lab_stage', 'string') === 'weights', null, { timeout: 60000 });
   const renderer = await page.evaluate(() => {

@@ -128,6 +128,7 @@ test('the stage registry is the core\'s: ids in trace order, and index.d.ts spel
   assert.deepEqual(t.axes.query, ['猫', '坐', '在', '垫子', '上']);
   assert.deepEqual(t.axes.key, ['The', 'cat', 'sat', 'on', 'the', 'mat']);
   assert.equal(t.bytes, t.stages.reduce((sum, s) => sum + s.data.byteLength, 0));
+  assert.ok(Number.isFinite(t.compute_ms) && t.compute_ms >= 0, `compute_ms: ${t.compute_ms}`);
   assert.equal(a.exampleDocument('bank').id, 'bank');
   assert.throws(() => a.exampleDocument('nope'), { name: 'AttentionError' });
 });

@@ -40,8 +40,9 @@ int heatmap(const heatmap_args& a) {
     const ImVec2 origin = ImGui::GetCursorScreenPos();
     const ImVec2 grid(origin.x + label_w, origin.y + label_h);
     ImDrawList* draw = ImGui::GetWindowDrawList();
-    float scale = 0;
-    for (int k = 0; k < a.rows * a.cols; ++k) scale = std::max(scale, std::isfinite(a.data[k]) && std::fabs(a.data[k]) < 1e8f ? std::fabs(a.data[k]) : 0.0f);
+    float scale = a.scale;  // small multiples share one scale; a lone matrix uses its own largest value
+    if (scale <= 0)
+        for (int k = 0; k < a.rows * a.cols; ++k) scale = std::max(scale, std::isfinite(a.data[k]) && std::fabs(a.data[k]) < 1e8f ? std::fabs(a.data[k]) : 0.0f);
     char buf[32];
     for (int j = 0; j < a.cols; ++j) {
         const std::string l = j < int(a.col_labels.size()) ? a.col_labels[j] : std::to_string(j + 1);

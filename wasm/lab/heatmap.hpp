@@ -18,6 +18,7 @@ struct heatmap_args {
     bool probabilities = false;             // 0…1 palette (weights, mask) instead of diverging around 0
     int revealed = -1;                      // cells shown in reading order; -1: all (the animation uses it)
     float cell = 34.0f;                     // cell size in pixels (before the DPI scale)
+    float scale = 0;                        // the |value| drawn at full colour; 0: this matrix's largest
     /// The hover text of cell (i, j): for a stage's result, the core's arithmetic (attn::explain_cell,
     /// the same sentence the page's caption shows); empty: the matrix's name, position and value.
     std::function<std::string(int i, int j)> tooltip;

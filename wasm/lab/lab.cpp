@@ -15,6 +15,7 @@ namespace lab {
 Lab::Lab(const options& o) : zh_(o.zh) {
     example_ids_ = attn::example_ids();
     load(o.example, "");
+    if (!o.view.empty()) weights_lines_ = o.view == "lines";
     if (trace_ && !o.stage.empty()) {
         const auto stages = trace_->stages();
         for (std::size_t i = 0; i < stages.size(); ++i)
@@ -29,6 +30,9 @@ void Lab::load(const std::string& id, const std::string& variant) {
         variant_ = variant;
         error_.clear();
         head_ = 0;
+        // the sentence examples open their weights as lines (the example document says so)
+        weights_lines_ = attn::example_document(id).value("weights_view", "matrix") == "lines";
+        lines_heads_.clear();
         recompute();
     } catch (const attn::spec_error& e) {
         error_ = e.what();

@@ -3,7 +3,7 @@
 // open the window and drive frames.
 //
 // Files: lab.cpp (state, loading, layout, timeline), panel_spec.cpp (the spec panel),
-// panel_stage.cpp (stage, all stages, what-if, complexity), widgets.cpp, heatmap.cpp.
+// panel_stage.cpp (stage, all stages, what-if, complexity), widgets.cpp, heatmap.cpp, lines.cpp.
 #pragma once
 
 #include <optional>
@@ -19,6 +19,7 @@ struct options {
     std::string example = "numpy-3x4";
     std::string stage;      // a stage id to open at; empty: the first
     bool zh = false;        // Chinese texts
+    std::string view;       // the weights as "matrix" or "lines"; empty: as the example prefers
 };
 
 /// A rectangle of a control, in framebuffer pixels, for tests that click it.
@@ -36,6 +37,8 @@ public:
     /// @brief Where the "next stage" button was drawn in the last frame.
     rect next_button() const { return next_button_; }
     const std::string& current_stage() const { return stage_name_; }
+    /// What the stage panel drew in the last frame: "matrices", "heads grid + matrices" or "lines (N heads)".
+    const std::string& stage_picture() const { return stage_picture_; }
 
 private:
     void load(const std::string& id, const std::string& variant);
@@ -57,6 +60,8 @@ private:
     void draw_stage(attn::stage_id id, float progress, bool small);
     heatmap_args stage_heatmap(attn::stage_id id, const std::string& title, float cell) const;
     void empty_rows_note(attn::stage_id id) const;
+    bool heads_grid(attn::stage_id id);  // true when drawn (a per-head query × key stage, heads > 1)
+    void weights_lines(float progress);
     const char* tr(const char* en, const char* zh) const { return zh_ ? zh : en; }
 
     attn::spec spec_;
@@ -69,8 +74,11 @@ private:
     bool playing_ = false;
     float speed_ = 1.0f;
     int head_ = 0;
+    bool weights_lines_ = false;            // the weights stage drawn as token-to-token lines
+    std::vector<char> lines_heads_;         // the heads the lines view draws
     bool zh_ = false;
     std::string stage_name_;
+    std::string stage_picture_;
     rect next_button_;
     struct measurement { int n; float ms; float mib; };
     std::vector<measurement> complexity_;

@@ -1,5 +1,5 @@
 // attention-lab, the desktop build: GLFW + OpenGL 3.
-//   attention-lab [--example ID] [--stage ID] [--lang en|zh] [--screenshot FILE.png]
+//   attention-lab [--example ID] [--stage ID] [--lang en|zh] [--view matrix|lines] [--screenshot FILE.png]
 // --screenshot renders a few frames, writes the window as a PNG and exits 0 (for docs and tests).
 #include <cstdio>
 #include <cstring>
@@ -18,7 +18,7 @@
 namespace {
 
 int usage(const char* why) {
-    std::fprintf(stderr, "attention-lab: %s\nusage: attention-lab [--example ID] [--stage ID] [--lang en|zh] [--screenshot FILE.png]\n", why);
+    std::fprintf(stderr, "attention-lab: %s\nusage: attention-lab [--example ID] [--stage ID] [--lang en|zh] [--view matrix|lines] [--screenshot FILE.png]\n", why);
     return 2;
 }
 
@@ -39,12 +39,16 @@ int main(int argc, char** argv) {
     std::string screenshot;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        const bool known = a == "--example" || a == "--stage" || a == "--lang" || a == "--screenshot";
+        const bool known = a == "--example" || a == "--stage" || a == "--lang" || a == "--view" || a == "--screenshot";
         if (!known) return usage(("unknown argument \"" + a + "\".").c_str());
         if (i + 1 >= argc) return usage((a + " needs a value.").c_str());
         if (a == "--example") options.example = argv[++i];
         else if (a == "--stage") options.stage = argv[++i];
         else if (a == "--lang") options.zh = std::string(argv[++i]) == "zh";
+        else if (a == "--view") {
+            options.view = argv[++i];
+            if (options.view != "matrix" && options.view != "lines") return usage("--view is \"matrix\" or \"lines\".");
+        }
         else screenshot = argv[++i];
     }
     {  // refuse a bad example before a window opens
@@ -91,7 +95,8 @@ int main(int argc, char** argv) {
         ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
         if (!screenshot.empty() && ++frames == 4) {  // a few frames: windows settle their sizes first
             const bool ok = write_png(screenshot.c_str(), w, h);
-            std::printf("%s %s (%dx%d, stage %s)\n", ok ? "wrote" : "could not write", screenshot.c_str(), w, h, app.current_stage().c_str());
+            std::printf("%s %s (%dx%d, stage %s, %s)\n", ok ? "wrote" : "could not write", screenshot.c_str(), w, h, app.current_stage().c_str(),
+                        app.stage_picture().c_str());
             glfwSetWindowShouldClose(window, GLFW_TRUE);
             if (!ok) return 1;
         }

@@ -82,7 +82,7 @@ int main() {
     lab::setup_style(float(emscripten_get_device_pixel_ratio()));
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 300 es");
-    // ?example=…&stage=…&lang=zh from the page's URL
+    // ?example=…&stage=…&lang=zh&view=lines from the page's URL
     lab::options options;
     char buf[256];
     const auto param = [&](const char* name) -> std::string {
@@ -96,6 +96,7 @@ int main() {
     if (!param("example").empty()) options.example = param("example");
     options.stage = param("stage");
     options.zh = param("lang") == "zh";
+    if (param("view") == "matrix" || param("view") == "lines") options.view = param("view");
     static lab::Lab lab_app(options);
     app = &lab_app;
     emscripten_set_main_loop(frame, 0, false);

@@ -3,11 +3,13 @@
 #include <algorithm>
 #include <cfloat>
 #include <chrono>
+#include <cmath>
 
 #include <imgui.h>
 
 #include "heatmap.hpp"
 #include "lab.hpp"
+#include "lines.hpp"
 #include "widgets.hpp"
 
 namespace lab {
@@ -64,6 +66,38 @@ void Lab::draw_stage(stage_id id, float progress, bool small) {
     ImGui::PopID();
 }
 
+bool Lab::heads_grid(stage_id id) {
+    // every head of a query × key stage side by side, on one colour scale; a click opens that head
+    const attn::stage_info& info = attn::stage_info_of(id);
+    const attn::trace& t = *trace_;
+    if (t.spec.heads < 2 || !info.per_head || info.rows != attn::axis_kind::query || info.cols != attn::axis_kind::key) return false;
+    const attn::stage_view v = *t.stage(id);
+    const int rows = int(v.shape[1]), cols = int(v.shape[2]);
+    float scale = 0;
+    for (std::size_t k = 0; k < v.size; ++k)
+        if (std::isfinite(v.data[k]) && std::fabs(v.data[k]) < 1e8f) scale = std::max(scale, std::fabs(v.data[k]));
+    for (int h = 0; h < t.spec.heads; ++h) {
+        if (h) ImGui::SameLine(0, 12);
+        ImGui::PushID(h);
+        heatmap_args mini{"##mini", std::string(h == head_ ? "> " : "") + tr("head ", "头 ") + std::to_string(h + 1),
+                          v.data + std::size_t(h) * std::size_t(rows * cols), rows, cols, {}, {}, id == stage_id::weights, -1, 12.0f};
+        mini.scale = scale;
+        if (heatmap(mini) >= 0) head_ = h;
+        ImGui::PopID();
+    }
+    return true;
+}
+
+void Lab::weights_lines(float progress) {
+    const attn::trace& t = *trace_;
+    const attn::stage_info& info = attn::stage_info_of(stage_id::weights);
+    const int queries = int(t.weights.shape(1)), keys = int(t.weights.shape(2));
+    // the animation reveals the lines query by query
+    const int revealed = progress < 1.0f ? std::min(queries, int(progress * float(queries)) + 1) : -1;
+    attention_lines({t.weights.data(), t.spec.heads, queries, keys, attn::axis_labels(info.rows, info, t.spec),
+                     attn::axis_labels(info.cols, info, t.spec), &lines_heads_, revealed, tr("head", "头")});
+}
+
 void Lab::empty_rows_note(stage_id id) const {
     // the softmax stages of a row that sees no key are uniform by the seed's rule: say so
     const bool softmax_stage = id == stage_id::masked || id == stage_id::row_max || id == stage_id::exp ||
@@ -89,9 +123,21 @@ void Lab::panel_stage() {
         empty_rows_note(v.id);
         // q, k and v show every head side by side; the other per-head stages one head at a time
         const bool shows_all_heads = v.id == stage_id::q || v.id == stage_id::k || v.id == stage_id::v;
-        if (info.per_head && trace_->spec.heads > 1 && !shows_all_heads)
-            ImGui::SliderInt(tr("head", "头"), &head_, 0, trace_->spec.heads - 1);
-        draw_stage(v.id, progress_, false);
+        const bool lines = v.id == stage_id::weights && weights_lines_;
+        if (v.id == stage_id::weights) {
+            if (ImGui::RadioButton(tr("matrix", "矩阵"), !weights_lines_)) weights_lines_ = false;
+            ImGui::SameLine();
+            if (ImGui::RadioButton(tr("lines", "连线"), weights_lines_)) weights_lines_ = true;
+        }
+        if (lines) {
+            weights_lines(progress_);  // every head at once, each in its colour
+            stage_picture_ = "lines (" + std::to_string(trace_->spec.heads) + (trace_->spec.heads == 1 ? " head)" : " heads)");
+        } else {
+            stage_picture_ = heads_grid(v.id) ? "heads grid + matrices" : "matrices";
+            if (info.per_head && trace_->spec.heads > 1 && !shows_all_heads)
+                ImGui::SliderInt(tr("head", "头"), &head_, 0, trace_->spec.heads - 1);
+            draw_stage(v.id, progress_, false);
+        }
     }
     ImGui::End();
 }

@@ -145,6 +145,7 @@ export function makeApi(core) {
         };
       }),
       bytes: result.bytes,
+      compute_ms: result.computeMs,
     };
     if (result.mask) {
       trace.mask = { shape: result.mask.shape, data: result.mask.data };

@@ -123,6 +123,8 @@ export interface Trace {
   stages: Stage[];
   /** Bytes the stages hold (float32). */
   bytes: number;
+  /** Milliseconds the core spent computing the stages (not reading the spec or copying them out): attention's own cost. */
+  compute_ms: number;
   /** With a mask: 1 where query i sees key j, 0 where it is masked (n_q × n_k, row-major). */
   mask?: { shape: number[]; data: Uint8Array };
   /** With a mask: the query rows (0-based) that see no key; their weights are uniform, as in seed 000's code. */

@@ -54,3 +54,12 @@ export function gradient(kind) {
   const stops = kind === 'weights' ? [...VIRIDIS].reverse() : DIVERGING;
   return `linear-gradient(to right, ${stops.map(css).join(', ')})`;
 }
+
+// One colour per head in the lines view: the Okabe–Ito palette (distinct with colour-blindness),
+// its yellow left out (too faint on white); more heads than colours repeat them.
+const HEAD_COLORS = ['#0072B2', '#D55E00', '#009E73', '#CC79A7', '#E69F00', '#56B4E9', '#000000'];
+
+/** The lines view's colour of head hh (0-based). */
+export function headColor(hh) {
+  return HEAD_COLORS[hh % HEAD_COLORS.length];
+}

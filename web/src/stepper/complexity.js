@@ -1,57 +1,119 @@
-// The complexity example's live measurement: traces of growing n through the wasm core,
-// timed in this page, drawn as time and trace memory against n (O(n²) made visible).
+// The complexity example's live measurement: traces of growing n through the wasm core, timed in
+// this page and drawn against n on log–log axes, where a power law n^p is a straight line of slope
+// p. Three series: the core's own compute time (trace.compute_ms: attention's cost), the whole
+// a.trace() call (which also reads the spec's JSON text, linear in n, and copies the stages out),
+// and the trace's memory (trace.bytes). A dotted c·n² line, fitted to the compute times, is the
+// reference; the fitted exponents are quoted. Only the inputs and the fit are computed here: every
+// timed trace is the core's.
 import { h, svg, clear } from './dom.js';
+
+/** Timed rounds per size; each size's time is the median of these. */
+export const RUNS = 5;
+/** The fit (and its quoted exponent) uses sizes from here up, where the n² work outweighs fixed costs. */
+export const FIT_FROM = 256;
 
 /** The complexity example's inputs at length n (its document gives the formula): x[i][c] = 0.5·sin(0.37·i + 1.3·c). */
 export function complexityInputs(n, d) {
   return Array.from({ length: n }, (_, i) => Array.from({ length: d }, (_, c) => 0.5 * Math.sin(0.37 * i + 1.3 * c)));
 }
 
-/** Measures every size: the best of three traces each, and the bytes its stages hold (the core's trace.bytes). */
+const median = (values) => {
+  const s = [...values].sort((a, b) => a - b);
+  const m = s.length >> 1;
+  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
+};
+
+/** Browsers read their clocks to about 0.1 ms; a timed sample repeats a trace until it takes about this long. */
+const SAMPLE_MS = 1;
+const MAX_REPEATS = 64;
+
+/**
+ * Measures every size: two untimed rounds first (the browser compiles the core's hot loops to
+ * optimised code only after they have run), then RUNS timed rounds, sizes interleaved so a busy
+ * moment of the machine touches every size alike. A sample of a small size repeats its trace
+ * (up to 64 times) until the core's compute adds up to about 1 ms, and is the mean of those; per
+ * size the median of the samples.
+ */
 export function measure(attention, sizes, d) {
-  return sizes.map((n) => {
-    const spec = { x: complexityInputs(n, d) };
-    let best = Infinity;
-    let bytes = 0;
-    for (let r = 0; r < 3; r++) {
+  const specs = sizes.map((n) => ({ x: complexityInputs(n, d) }));
+  const estimate = sizes.map(() => 0);
+  for (let warm = 0; warm < 2; warm++) specs.forEach((spec, k) => { estimate[k] = attention.trace(spec).compute_ms; });
+  const repeats = estimate.map((ms) => Math.min(MAX_REPEATS, Math.max(1, Math.ceil(SAMPLE_MS / Math.max(ms, SAMPLE_MS / MAX_REPEATS)))));
+  const runs = sizes.map(() => ({ call: [], compute: [], bytes: 0 }));
+  for (let r = 0; r < RUNS; r++) {
+    specs.forEach((spec, k) => {
+      let compute = 0;
+      let trace;
       const t0 = performance.now();
-      const trace = attention.trace(spec);
-      best = Math.min(best, performance.now() - t0);
-      bytes = trace.bytes;
-    }
-    return { n, ms: best, mib: bytes / 2 ** 20 };
-  });
+      for (let rep = 0; rep < repeats[k]; rep++) {
+        trace = attention.trace(spec);
+        compute += trace.compute_ms;
+      }
+      runs[k].call.push((performance.now() - t0) / repeats[k]);
+      runs[k].compute.push(compute / repeats[k]);
+      runs[k].bytes = trace.bytes;
+    });
+  }
+  return sizes.map((n, k) => ({ n, compute: median(runs[k].compute), call: median(runs[k].call), mib: runs[k].bytes / 2 ** 20, repeats: repeats[k] }));
 }
 
-/** An SVG chart of both series on log-log axes (a square law is a straight line of slope 2). */
-export function chart(rows, w) {
-  const W = 460, H = 220, L = 48, B = 30, T = 10, R = 22;
-  const xs = rows.map((r) => Math.log2(r.n));
-  const series = [
-    { key: 'ms', label: w.time, color: '#c0392b' },
-    { key: 'mib', label: w.memory, color: '#2c6fbb' },
-  ];
-  const all = rows.flatMap((r) => series.map((s) => Math.log10(Math.max(r[s.key], 1e-4))));
+/**
+ * The least-squares line through (log n, log y) for the rows with n ≥ from: its slope is the
+ * exponent p of y ∝ n^p. Also c of the reference c·n² through the same points (geometric mean of y/n²).
+ */
+export function fitPower(rows, key, from = FIT_FROM) {
+  const pts = rows.filter((r) => r.n >= from && r[key] > 0).map((r) => [Math.log(r.n), Math.log(r[key])]);
+  if (pts.length < 2) return null;
+  const mx = pts.reduce((s, p) => s + p[0], 0) / pts.length;
+  const my = pts.reduce((s, p) => s + p[1], 0) / pts.length;
+  const exponent = pts.reduce((s, p) => s + (p[0] - mx) * (p[1] - my), 0) / pts.reduce((s, p) => s + (p[0] - mx) ** 2, 0);
+  const c = Math.exp(pts.reduce((s, p) => s + p[1] - 2 * p[0], 0) / pts.length);
+  return { exponent, c };
+}
+
+const SERIES = [
+  { key: 'compute', color: '#c0392b', dash: '' },
+  { key: 'call', color: '#b35806', dash: '5 3' },
+  { key: 'mib', color: '#2c6fbb', dash: '' },
+];
+
+/** An SVG chart of the series on log–log axes, with the fitted c·n² reference for the compute time. */
+export function chart(rows, fits, w) {
+  const W = 480, H = 240, L = 48, B = 30, T = 10, R = 22;
+  const label = { compute: w.computeTime, call: w.callTime, mib: w.memory };
+  const xs = rows.map((r) => Math.log10(r.n));
+  const floor = 1e-4;
+  const all = rows.flatMap((r) => SERIES.map((s) => Math.log10(Math.max(r[s.key], floor))));
   const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
   const [y0, y1] = [Math.floor(Math.min(...all)), Math.ceil(Math.max(...all))];
   const px = (x) => L + ((x - x0) / (x1 - x0 || 1)) * (W - L - R);
-  const py = (y) => H - B - ((y - y0) / (y1 - y0 || 1)) * (H - B - T);
+  const py = (y) => H - B - ((Math.max(y0, Math.min(y1, y)) - y0) / (y1 - y0 || 1)) * (H - B - T);
   const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': w.complexityTitle, class: 'chart' });
+  for (const [key, fit] of Object.entries(fits)) if (fit) g.setAttribute(`data-exponent-${key}`, fit.exponent.toFixed(3));
   for (let y = y0; y <= y1; y++) {
     g.append(svg('line', { x1: L, x2: W - R, y1: py(y), y2: py(y), stroke: '#ddd' }));
     g.append(svg('text', { x: L - 6, y: py(y) + 4, 'text-anchor': 'end', 'font-size': 10 }, `1e${y}`));
   }
   rows.forEach((r, i) => g.append(svg('text', { x: px(xs[i]), y: H - B + 14, 'text-anchor': 'middle', 'font-size': 10 }, String(r.n))));
   g.append(svg('text', { x: (L + W) / 2, y: H - 2, 'text-anchor': 'middle', 'font-size': 11 }, w.positions));
-  series.forEach((s, k) => {
-    const points = rows.map((r, i) => `${px(xs[i])},${py(Math.log10(Math.max(r[s.key], 1e-4)))}`).join(' ');
-    g.append(svg('polyline', { points, fill: 'none', stroke: s.color, 'stroke-width': 2, class: `series-${s.key}` }));
-    g.append(svg('text', { x: L + 8, y: T + 12 + 14 * k, fill: s.color, 'font-size': 11 }, s.label));
+  if (fits.compute) {
+    const ref = (n) => Math.log10(fits.compute.c * n * n);
+    g.append(svg('line', {
+      x1: px(x0), y1: py(ref(10 ** x0)), x2: px(x1), y2: py(ref(10 ** x1)),
+      stroke: '#6e7781', 'stroke-dasharray': '2 3', 'stroke-width': 1.5, class: 'reference',
+    }));
+  }
+  SERIES.forEach((s, k) => {
+    const points = rows.map((r, i) => `${px(xs[i])},${py(Math.log10(Math.max(r[s.key], floor)))}`).join(' ');
+    g.append(svg('polyline', { points, fill: 'none', stroke: s.color, 'stroke-width': 2, 'stroke-dasharray': s.dash, class: `series-${s.key}` }));
+    for (const [i, r] of rows.entries()) g.append(svg('circle', { cx: px(xs[i]), cy: py(Math.log10(Math.max(r[s.key], floor))), r: 2.5, fill: s.color }));
+    g.append(svg('text', { x: L + 8, y: T + 12 + 14 * k, fill: s.color, 'font-size': 11 }, label[s.key]));
   });
+  g.append(svg('text', { x: L + 8, y: T + 12 + 14 * SERIES.length, fill: '#57606a', 'font-size': 11 }, w.reference));
   return g;
 }
 
-/** The panel: a button, and the chart with a table of the figures once measured. */
+/** The panel: a button, and once measured the chart, the fitted exponents in words, and a table of the figures. */
 export function complexityPanel(attention, doc, w) {
   const out = h('div', { className: 'complexity-out' });
   const button = h('button', { type: 'button', className: 'measure', text: w.measure });
@@ -60,9 +122,13 @@ export function complexityPanel(attention, doc, w) {
     button.textContent = w.measuring;
     setTimeout(() => { // let the label paint first
       const rows = measure(attention, doc.sizes, doc.d_model);
-      clear(out).append(chart(rows, w), h('table', { className: 'figures' },
-        h('thead', {}, h('tr', {}, h('th', { text: 'n' }), h('th', { text: w.time }), h('th', { text: w.memory }))),
-        h('tbody', {}, rows.map((r) => h('tr', {}, h('td', { text: String(r.n) }), h('td', { text: r.ms.toFixed(3) }), h('td', { text: r.mib.toFixed(3) }))))));
+      const fits = { compute: fitPower(rows, 'compute'), call: fitPower(rows, 'call'), mib: fitPower(rows, 'mib') };
+      const ms = (v) => v.toFixed(3);
+      clear(out).append(chart(rows, fits, w),
+        h('p', { className: 'fit', text: w.fitText(FIT_FROM, fits.compute?.exponent.toFixed(2), fits.call?.exponent.toFixed(2), fits.mib?.exponent.toFixed(2)) }),
+        h('table', { className: 'figures' },
+          h('thead', {}, h('tr', {}, h('th', { text: 'n' }), h('th', { text: w.computeTime }), h('th', { text: w.callTime }), h('th', { text: w.memory }))),
+          h('tbody', {}, rows.map((r) => h('tr', {}, h('td', { text: String(r.n) }), h('td', { text: ms(r.compute) }), h('td', { text: ms(r.call) }), h('td', { text: r.mib.toFixed(3) }))))));
       button.disabled = false;
       button.textContent = w.measure;
     }, 30);

@@ -1,7 +1,8 @@
 // <attention-stepper>: one worked example (or an author's own spec) animated stage by stage,
 // every number read from the WebAssembly core's trace.
 //
-// Attributes: example, variant, spec (inline JSON), stage, lang (en|zh), autoplay,
+// Attributes: example, variant, spec (inline JSON), stage, lang (en|zh), view (matrix|lines: how the
+// weights are drawn; by default lines for the sentence examples), autoplay,
 // controls ("all", "none", or a list of: examples play nav timeline speed lang edit text heads),
 // url-state (read the options from the page URL and keep the URL in step, for sharing).
 //
@@ -23,7 +24,7 @@ import { Editor } from './editor.js';
 import { formulaMap } from './formula_map.js';
 import { pickLanguage, wordsFor } from './i18n.js';
 import { onKey } from './keyboard.js';
-import { describeIgnored, hasSpec, pickExample, pickView, readOptions } from './options.js';
+import { describeIgnored, hasSpec, pickExample, pickView, readOptions, VIEWS } from './options.js';
 import { renderProgress, renderStage } from './stage_view.js';
 import { shownStageFor, shownStages } from './steps.js';
 import { createStore } from './store.js';
@@ -46,7 +47,7 @@ export function parseControls(value) {
 
 export class AttentionStepper extends HTMLElement {
   static get observedAttributes() {
-    return ['example', 'variant', 'spec', 'stage', 'lang', 'autoplay', 'controls'];
+    return ['example', 'variant', 'spec', 'stage', 'lang', 'autoplay', 'controls', 'view'];
   }
 
   constructor() {
@@ -57,7 +58,7 @@ export class AttentionStepper extends HTMLElement {
     this.root.append(this.view);
     this.store = createStore({
       exampleId: '', variant: '', spec: null, edited: false, trace: null, error: null, lang: pickLanguage(),
-      stageIndex: 0, progress: 1, playing: false, animated: false, speed: 1, head: 0, editing: false,
+      stageIndex: 0, progress: 1, playing: false, animated: false, speed: 1, head: 0, view: null, editing: false,
     });
     this.animator = createAnimator(this.store, () => ({ steps: this.scene?.steps ?? 1, stages: this.stageIds().length }));
     this.store.subscribe((state, changed) => this.onState(state, changed));
@@ -96,6 +97,7 @@ export class AttentionStepper extends HTMLElement {
       this.controls = parseControls(value);
       this.renderAll();
     } else if (name === 'stage') this.goTo(value);
+    else if (name === 'view') this.store.set({ view: VIEWS.includes(value) ? value : null });
     else if (name === 'autoplay') (value === null ? this.pause() : this.play());
     else readOptions(this).then((options) => this.load(options));
   }
@@ -155,7 +157,7 @@ export class AttentionStepper extends HTMLElement {
   }
 
   chooseExample(id, variant = '') {
-    this.load({ example: id, variant, stage: this.stageId, lang: this.store.get().lang });
+    this.load({ example: id, variant, stage: this.stageId, lang: this.store.get().lang, view: this.store.get().view ?? undefined });
   }
 
   // [SECTION] editing
@@ -190,7 +192,7 @@ export class AttentionStepper extends HTMLElement {
 
   resetToExample() {
     const s = this.store.get();
-    if (s.exampleId) this.load({ example: s.exampleId, variant: s.variant, stage: this.stageId });
+    if (s.exampleId) this.load({ example: s.exampleId, variant: s.variant, stage: this.stageId, view: s.view ?? undefined });
   }
 
   // [SECTION] rendering
@@ -198,9 +200,9 @@ export class AttentionStepper extends HTMLElement {
   onState(state, changed) {
     if (!state.trace) return;
     if (changed.has('lang') || changed.has('editing')) this.renderAll();
-    else if (changed.has('stageIndex') || changed.has('head') || changed.has('trace')) this.renderStage();
+    else if (changed.has('stageIndex') || changed.has('head') || changed.has('trace') || changed.has('view')) this.renderStage();
     if (changed.has('progress') || changed.has('playing') || changed.has('stageIndex') || changed.has('speed')) this.renderProgress();
-    if (this.hasAttribute('url-state') && ['exampleId', 'variant', 'stageIndex', 'lang', 'spec', 'head', 'speed'].some((k) => changed.has(k))) {
+    if (this.hasAttribute('url-state') && ['exampleId', 'variant', 'stageIndex', 'lang', 'spec', 'head', 'speed', 'view'].some((k) => changed.has(k))) {
       // the spec is compressed asynchronously: only the newest state's URL is written
       const query = writeUrl(state, this.stageId);
       const token = (this.urlToken = (this.urlToken ?? 0) + 1);

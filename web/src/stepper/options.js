@@ -5,6 +5,8 @@ import { shownStageFor, shownStages } from './steps.js';
 import { readUrl } from './url_state.js';
 
 export const SPEEDS = [0.5, 1, 2, 4];
+/** How the weights stage can be drawn (view attribute and URL parameter). */
+export const VIEWS = ['matrix', 'lines'];
 export const DEFAULT_EXAMPLE = 'numpy-3x4';
 
 /** A user's text inside a notice: at most 80 characters (it is shown as text, never as markup). */
@@ -14,7 +16,7 @@ const short = (text) => (String(text).length > 80 ? `${String(text).slice(0, 80)
 export async function readOptions(el) {
   const a = (n) => el.getAttribute(n) ?? undefined;
   const fromAttrs = {
-    example: a('example'), variant: a('variant'), spec: a('spec'), stage: a('stage'), lang: a('lang'),
+    example: a('example'), variant: a('variant'), spec: a('spec'), stage: a('stage'), lang: a('lang'), view: a('view'),
     autoplay: el.hasAttribute('autoplay'), controls: undefined,
   };
   if (!el.hasAttribute('url-state')) return fromAttrs;
@@ -58,7 +60,10 @@ export function pickView(options, trace, currentSpeed, ignored) {
   const speedOk = SPEEDS.includes(Number(options.speed));
   if (options.speed !== undefined && !speedOk) ignored.push(['speed', options.speed]);
   if (options.lang !== undefined && options.lang !== 'en' && options.lang !== 'zh') ignored.push(['lang', options.lang]);
+  const viewOk = VIEWS.includes(options.view);
+  if (options.view !== undefined && !viewOk) ignored.push(['view', options.view]);
   return {
+    view: viewOk ? options.view : null,
     stageIndex: Math.max(0, ids.indexOf(stage)),
     head: headOk ? headParam - 1 : 0,
     speed: speedOk ? Number(options.speed) : currentSpeed,

@@ -6,6 +6,7 @@ import { cell, exact, fillNumbers } from './format.js';
 import { markCurrentTerm } from './formula_map.js';
 import { headsGrid, showsHeadsGrid } from './heads_grid.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
+import { linesPossible, linesView, showsLines } from './lines_view.js';
 import { renderMatrix, updateMatrix } from './matrix_view.js';
 import { makeContext, sceneFor, shownStages } from './steps.js';
 
@@ -24,10 +25,13 @@ export function renderStage(el) {
   const ctx = makeContext(s.trace, el.attention.stages());
   const doc = el.doc(s.exampleId);
   el.scene = sceneFor(ctx, stage.id, s.head);
+  const lines = showsLines(ctx, stage.id, s.view, doc);
+  // the lines picture plays query by query: each step spotlights one query's lines
+  if (lines) el.scene = { ...el.scene, order: 'rows', steps: ctx.nQ };
   // the same stage with the same matrices (an edit of values): new numbers into the drawn cells
   const signature = [stage.id, s.head, s.lang, s.trace.empty_rows?.join() ?? '', ...el.scene.matrices.map((m) =>
     `${m.key}:${m.rows}x${m.cols}:${m.label}:${m.rowLabels?.join(',')}:${m.colLabels?.join(',')}`)].join('|');
-  if (signature === el.stageSignature && el.views && !showsHeadsGrid(ctx, stage.id)) {
+  if (signature === el.stageSignature && el.views && !el.lines && !showsHeadsGrid(ctx, stage.id)) {
     refreshStage(el, s, w, doc, stage);
     return;
   }
@@ -52,8 +56,10 @@ export function renderStage(el) {
     const rows = s.trace.empty_rows.map((r) => `${r + 1} (${ctx.qTokens[r]})`);
     parts.push(h('p', { className: 'notice empty-rows', attrs: { role: 'note' }, text: w.emptyRows(rows) }));
   }
-  if (showsHeadsGrid(ctx, stage.id)) parts.push(headsGrid(el, ctx, stage, s.head, w));
-  if (el.scene.perHead && ctx.heads > 1 && el.controls.has('heads')) {
+  if (stage.id === 'weights' && linesPossible(ctx)) parts.push(viewSwitch(el, lines, w));
+  if (showsHeadsGrid(ctx, stage.id) && !lines) parts.push(headsGrid(el, ctx, stage, s.head, w));
+  // in the lines picture every head is drawn, each with its own toggle
+  if (el.scene.perHead && ctx.heads > 1 && el.controls.has('heads') && !lines) {
     parts.push(h('div', { className: 'heads', attrs: { role: 'group', 'aria-label': w.head } },
       Array.from({ length: ctx.heads }, (_, i) => h('button', {
         type: 'button', text: `${w.head} ${i + 1}`, attrs: { 'aria-pressed': String(i === s.head) },
@@ -62,7 +68,9 @@ export function renderStage(el) {
   }
   const sceneEl = h('div', { className: 'scene', dataset: { stage: stage.id } });
   el.views = new Map();
-  el.scene.matrices.forEach((m, k) => {
+  el.lines = lines ? linesView(ctx, w, () => renderProgress(el)) : null;
+  if (el.lines) sceneEl.append(el.lines.el);
+  else el.scene.matrices.forEach((m, k) => {
     const view = renderMatrix(m, { words: w });
     el.views.set(m.key, view);
     if (k > 0 && m.role === 'result') sceneEl.append(h('span', { className: 'op', text: '→', attrs: { 'aria-hidden': 'true' } }));
@@ -92,6 +100,16 @@ export function renderStage(el) {
     b.classList.toggle('done', i < s.stageIndex);
     b.setAttribute('aria-current', i === s.stageIndex ? 'step' : 'false');
   });
+}
+
+/** Matrix ↔ lines, at the weights stage: two buttons, the current one pressed. */
+function viewSwitch(el, lines, w) {
+  const button = (view, text) => h('button', {
+    type: 'button', text, dataset: { view }, attrs: { 'aria-pressed': String(lines === (view === 'lines')) },
+    on: { click: () => el.store.set({ view }) },
+  });
+  return h('div', { className: 'view-switch', attrs: { role: 'group', 'aria-label': w.viewSwitch } },
+    button('matrix', w.viewMatrix), button('lines', w.viewLines));
 }
 
 /** After an edit of values: the drawn matrices, the numbers in the texts, the caption. */
@@ -155,8 +173,35 @@ export function renderProgress(el) {
   const s = el.store.get();
   if (!el.scene || !el.views) return;
   const w = wordsFor(s.lang);
-  const { steps, order, resultMatrix } = el.scene;
-  const revealed = s.progress >= 1 ? steps : Math.floor(s.progress * steps) + 1;
+  const revealed = s.progress >= 1 ? el.scene.steps : Math.floor(s.progress * el.scene.steps) + 1;
+  const caption = el.lines ? linesProgress(el, s, w, revealed) : matrixProgress(el, s, w, revealed);
+  if (el.host.detail) {
+    el.host.detail.hidden = !!el.lines; // the lines caption lists weights; there is no arithmetic to expand
+    el.host.detail.textContent = el.detail ? w.shortCaption : w.exactCaption;
+    el.host.detail.setAttribute('aria-pressed', String(!!el.detail));
+  }
+  if (el.caption) {
+    el.caption.textContent = caption;
+    // a screen reader hears the caption when the reader acts, not on every animation tick
+    el.caption.setAttribute('aria-live', s.playing ? 'off' : 'polite');
+  }
+  if (el.host.play) {
+    el.host.play.textContent = s.playing ? `❚❚ ${w.pause}` : `► ${w.play}`;
+    el.host.play.setAttribute('aria-pressed', String(s.playing));
+  }
+  if (el.host.range) el.host.range.value = String(s.stageIndex * 1000 + Math.round(Math.min(1, s.progress) * 999));
+  if (el.host.status) el.host.status.textContent = w.stageOf(s.stageIndex + 1, shownStages(s.trace).length);
+}
+
+/** The lines picture at this point of the animation; its caption (the spotlit token's weights). */
+function linesProgress(el, s, w, revealed) {
+  el.lines.reveal(revealed, s.progress < 1);
+  return el.lines.caption() ?? (touchOnly() ? w.linesTap : w.linesHover);
+}
+
+/** The result matrix's cells revealed so far, the current and hovered cells marked; the caption for them. */
+function matrixProgress(el, s, w, revealed) {
+  const { order, resultMatrix } = el.scene;
   for (const line of el.views.get(el.scene.result).cells) {
     for (const td of line) {
       const i = Number(td.dataset.i), j = Number(td.dataset.j);
@@ -168,19 +213,5 @@ export function renderProgress(el) {
   for (const v of el.views.values()) for (const line of v.cells) for (const td of line) td.classList.remove('hl', 'hover');
   const target = el.hovered ?? (s.progress < 1 ? stepCell(el.scene, revealed - 1) : null);
   if (el.hovered) el.views.get(el.hovered.key)?.cells[el.hovered.i]?.[el.hovered.j]?.classList.add('hover');
-  if (el.host.detail) {
-    el.host.detail.textContent = el.detail ? w.shortCaption : w.exactCaption;
-    el.host.detail.setAttribute('aria-pressed', String(!!el.detail));
-  }
-  if (el.caption) {
-    el.caption.textContent = captionFor(el, target, w);
-    // a screen reader hears the caption when the reader acts, not on every animation tick
-    el.caption.setAttribute('aria-live', s.playing ? 'off' : 'polite');
-  }
-  if (el.host.play) {
-    el.host.play.textContent = s.playing ? `❚❚ ${w.pause}` : `► ${w.play}`;
-    el.host.play.setAttribute('aria-pressed', String(s.playing));
-  }
-  if (el.host.range) el.host.range.value = String(s.stageIndex * 1000 + Math.round(Math.min(1, s.progress) * 999));
-  if (el.host.status) el.host.status.textContent = w.stageOf(s.stageIndex + 1, shownStages(s.trace).length);
+  return captionFor(el, target, w);
 }

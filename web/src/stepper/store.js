@@ -14,6 +14,7 @@
  * @property {boolean} playing
  * @property {number} speed
  * @property {number} head
+ * @property {'matrix'|'lines'|null} view  how the weights stage is drawn; null: as the example prefers
  * @property {boolean} editing
  */
 

@@ -78,6 +78,32 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .heads-grid .mini { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; background: #fff; }
 .heads-grid .mini[aria-pressed="true"] { outline: 3px solid #8250df; background: #fbf8ff; color: #1b1f24; border-color: #8250df; }
 .heads-grid .mini-label { font-size: 11px; }
+.view-switch { display: inline-flex; gap: 0; margin: 4px 0; }
+.view-switch button { border-radius: 0; }
+.view-switch button:first-child { border-radius: 4px 0 0 4px; }
+.view-switch button:last-child { border-radius: 0 4px 4px 0; border-left: none; }
+.view-switch button[aria-pressed="true"] { background: #8250df; border-color: #8250df; color: #fff; }
+.lines { flex: 1 1 auto; min-width: 0; max-width: 720px; }
+.lines-heading { display: flex; justify-content: space-between; align-items: center; gap: 8px; font-size: 12px; color: #57606a; flex-wrap: wrap; }
+.head-toggles { display: flex; gap: 4px; flex-wrap: wrap; }
+.head-toggle { display: inline-flex; align-items: center; gap: 4px; font-size: 12px; }
+.head-toggle[aria-pressed="true"] { background: #fff; color: #1b1f24; border-color: #57606a; font-weight: 600; }
+.head-toggle[aria-pressed="false"] { color: #57606a; text-decoration: line-through; }
+.head-toggle .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; }
+.lines-body { display: grid; grid-template-columns: auto minmax(60px, 1fr) auto; align-items: start; }
+.lines-svg { width: 100%; display: block; }
+.lines .tokens { display: flex; flex-direction: column; }
+.lines .tokens.queries { align-items: flex-end; }
+.lines .tokens.keys { align-items: flex-start; }
+.lines .token { box-sizing: border-box; padding: 2px 6px; border: 1px solid transparent; background: none; display: inline-flex; align-items: center; gap: 6px; font-size: 14px; color: #1b1f24; }
+.lines .tokens.queries .token { flex-direction: row-reverse; }
+.lines .token.spot { border-color: #8250df; background: #fbf8ff; font-weight: 600; }
+.lines .alphas { display: inline-flex; gap: 4px; font: 11px ui-monospace, Menlo, monospace; }
+.lines .alpha { font-weight: 600; }
+.lines path.off, .lines path.zero { display: none; }
+.lines path { vector-effect: non-scaling-stroke; transition: stroke-opacity 0.15s; }
+.lines path.dim { stroke-opacity: 0.04; }
+@media (prefers-reduced-motion: reduce) { .lines path { transition: none; } }
 .block-diagram summary { cursor: pointer; color: #444; }
 .blocks { display: flex; flex-wrap: wrap; align-items: stretch; gap: 6px; margin: 6px 0; }
 .block { display: flex; flex-direction: column; gap: 2px; max-width: 13em; padding: 6px 8px; border-radius: 6px; font-size: 12px; text-align: left; }
@@ -91,6 +117,7 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .sinusoid { display: block; margin-top: 4px; }
 .chart { width: 100%; max-width: 480px; height: auto; }
 .figures td, .figures th { padding: 1px 8px; text-align: right; font-size: 12px; }
+.figures th { white-space: normal; max-width: 12em; vertical-align: bottom; }
 @media (prefers-reduced-motion: reduce) { td.cell { transition: none; } }
 /* until the core is ready: the element keeps about its final height, so a page does not jump */
 .stepper.pending { min-height: var(--attention-stepper-placeholder, 560px); }

@@ -1,5 +1,5 @@
 // The stepper's state in a URL, so any view can be shared: ?example=bank&variant=finance
-// &stage=weights&lang=zh&head=1 and, after edits, #spec=z.<base64url of the spec's JSON,
+// &stage=weights&lang=zh&head=1&view=lines and, after edits, #spec=z.<base64url of the spec's JSON,
 // deflate-compressed>. The spec rides in the fragment: browsers never send it to a server
 // (which would refuse request lines over about 64 KB), and compression keeps long specs short.
 // Links written by hand or by older versions may carry ?spec= as plain JSON or base64url JSON.
@@ -40,7 +40,7 @@ export async function readUrl(search, hash = '') {
   const p = new URLSearchParams(search);
   const fragment = new URLSearchParams(hash.replace(/^#/, ''));
   const out = {};
-  for (const key of ['example', 'variant', 'stage', 'lang', 'controls', 'speed', 'head']) if (p.has(key)) out[key] = p.get(key);
+  for (const key of ['example', 'variant', 'stage', 'lang', 'controls', 'speed', 'head', 'view']) if (p.has(key)) out[key] = p.get(key);
   if (p.has('autoplay')) out.autoplay = p.get('autoplay') !== '0' && p.get('autoplay') !== 'false';
   const raw = fragment.get('spec') ?? p.get('spec');
   if (raw !== null) out.spec = await specText(raw);
@@ -56,6 +56,7 @@ export function writeUrl(state, stageId) {
   p.set('lang', state.lang);
   if (state.head) p.set('head', String(state.head + 1));
   if (state.speed !== 1) p.set('speed', String(state.speed));
+  if (state.view) p.set('view', state.view);
   return `?${p}`;
 }
 

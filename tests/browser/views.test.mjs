@@ -1,0 +1,159 @@
+// The big-picture views as a learner uses them: the weights as token-to-token lines (read back
+// from the lines' data attributes and checked against the trace), hover and keyboard focus keeping
+// one token's lines, heads in their own colours with toggles, the matrix ↔ lines switch in the
+// URL and as an attribute, and the complexity example's log–log fit.
+import assert from 'node:assert/strict';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { createAttention } from '../../web/src/node.js';
+import { cell } from '../../web/src/stepper/format.js';
+import { artifacts, browserSession } from './session.mjs';
+
+const session = browserSession();
+const { open, problems } = session;
+const a = await createAttention();
+
+/** Every line of the lines view, as its data attributes and classes say. */
+const lines = (page) => page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.lines path')]
+  .map((p) => ({
+    query: p.dataset.query, key: p.dataset.key, head: +p.dataset.head, weight: +p.dataset.weight, i: +p.dataset.i, j: +p.dataset.j,
+    dim: p.classList.contains('dim'), off: p.classList.contains('off') || p.classList.contains('zero'),
+  })));
+
+const caption = (page) => page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.caption').textContent);
+
+/** The heaviest line from each query (label → key label), per head. */
+function heaviest(all, head = 1) {
+  const best = new Map();
+  for (const l of all.filter((x) => x.head === head)) if (!best.has(l.query) || l.weight > best.get(l.query).weight) best.set(l.query, l);
+  return new Map([...best].map(([q, l]) => [q, l.key]));
+}
+
+test('translation at the weights stage opens as lines: 猫→cat, 坐→sat, 垫子→mat, every line the trace\'s α', async () => {
+  const page = await open('index.html?example=translation&stage=weights&lang=en');
+  const t = a.example('translation');
+  const w = t.stages.find((s) => s.id === 'weights');
+  const [, nQ, nK] = w.shape;
+  const all = await lines(page);
+  assert.equal(all.length, nQ * nK, 'one line per (query, key)');
+  for (const l of all) {
+    assert.equal(l.query, t.axes.query[l.i]);
+    assert.equal(l.key, t.axes.key[l.j]);
+    assert.equal(l.head, 1);
+    assert.equal(l.weight, w.data[l.i * nK + l.j], `α[${l.i}][${l.j}] as the trace holds it`);
+  }
+  const best = heaviest(all);
+  assert.equal(best.get('猫'), 'cat');
+  assert.equal(best.get('坐'), 'sat');
+  assert.equal(best.get('垫子'), 'mat');
+  // the same read from the trace: the row maxima
+  for (const [q, k] of [['猫', 'cat'], ['坐', 'sat'], ['垫子', 'mat']]) {
+    const i = t.axes.query.indexOf(q);
+    const row = Array.from(w.data.subarray(i * nK, (i + 1) * nK));
+    assert.equal(t.axes.key[row.indexOf(Math.max(...row))], k);
+  }
+  assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.view-switch [aria-pressed="true"]').dataset.view), 'lines');
+  await page.screenshot({ path: path.join(artifacts, 'lines-translation.png') });
+
+  // hover 猫: only its lines stay bright, the caption and the badges read their α
+  await page.locator('attention-stepper').locator('button.token.query[data-index="0"]').hover();
+  const hovered = await lines(page);
+  assert.ok(hovered.filter((l) => l.i === 0).every((l) => !l.dim) && hovered.filter((l) => l.i !== 0).every((l) => l.dim));
+  const i0 = Array.from(w.data.subarray(0, nK));
+  const order = i0.map((v, j) => [t.axes.key[j], v]).sort((x, y) => y[1] - x[1]);
+  assert.equal(await caption(page), `猫 attends to: ${order.map(([k, v]) => `${k} ${cell(v)}`).join(' · ')}`);
+  const badges = await page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('button.token.key .alphas')].map((b) => b.textContent));
+  assert.deepEqual(badges, i0.map(cell));
+  await page.screenshot({ path: path.join(artifacts, 'lines-hover.png') });
+
+  // keyboard: Tab to a key token; its lines (one per query) stay
+  await page.mouse.move(0, 0);
+  await page.locator('attention-stepper').locator('button.token.key[data-index="5"]').focus();
+  const focused = await lines(page);
+  assert.ok(focused.filter((l) => l.j === 5).every((l) => !l.dim) && focused.filter((l) => l.j !== 5).every((l) => l.dim));
+  assert.match(await caption(page), /^Attention paid to mat: 垫子 /);
+  await page.close();
+});
+
+test('multi-head: every head drawn in its own colour, a toggle hides one, the animation reveals query by query', async () => {
+  const page = await open('index.html?example=multi-head&stage=weights&lang=zh');
+  const t = a.example('multi-head');
+  const w = t.stages.find((s) => s.id === 'weights');
+  const [heads, nQ, nK] = w.shape;
+  let all = await lines(page);
+  assert.equal(all.length, heads * nQ * nK);
+  for (const l of all) assert.equal(l.weight, w.data[((l.head - 1) * nQ + l.i) * nK + l.j]);
+  const colors = await page.evaluate(() => [1, 2].map((hh) => document.querySelector('attention-stepper').shadowRoot.querySelector(`.lines path[data-head="${hh}"]`).getAttribute('stroke')));
+  assert.notEqual(colors[0], colors[1], 'each head its own colour');
+  await page.screenshot({ path: path.join(artifacts, 'lines-multi-head.png') });
+  await page.locator('attention-stepper').locator('.head-toggle[data-head="2"]').click();
+  all = await lines(page);
+  assert.ok(all.filter((l) => l.head === 2).every((l) => l.off) && all.filter((l) => l.head === 1).some((l) => !l.off));
+  assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.head-toggle[data-head="2"]').getAttribute('aria-pressed')), 'false');
+  // halfway through the stage's animation only the first queries' lines are drawn, the newest spotlit
+  await page.evaluate(() => document.querySelector('attention-stepper').store.set({ progress: 0.3 }));
+  all = await lines(page);
+  const shownRows = new Set(all.filter((l) => l.head === 1 && !l.off).map((l) => l.i));
+  assert.deepEqual([...shownRows].sort(), [0, 1]);
+  assert.ok(all.filter((l) => l.head === 1 && l.i === 1).every((l) => !l.dim));
+  assert.match(await caption(page), /^cat 关注：/);
+  await page.close();
+});
+
+test('matrix ↔ lines: the switch, the URL, the attribute, and an unknown view named', async () => {
+  const page = await open('index.html?example=translation&stage=weights&lang=en');
+  const root = page.locator('attention-stepper');
+  await root.locator('.view-switch button[data-view="matrix"]').click();
+  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('figure.role-result'));
+  assert.match(page.url(), /view=matrix/);
+  assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.lines path').length), 0);
+  // the choice stays across examples and into a shared link
+  await page.reload();
+  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
+  await page.close();
+
+  // numbers, not a sentence: matrix by default; lines when the link asks
+  const numpy = await open('index.html?example=numpy-3x4&stage=weights');
+  assert.equal(await numpy.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.lines path').length), 0);
+  await numpy.close();
+  const asked = await open('index.html?example=numpy-3x4&stage=weights&view=lines');
+  assert.equal((await lines(asked)).length, 9);
+  await asked.close();
+
+  const odd = await open('index.html?example=bank&stage=weights&view=zzz');
+  assert.match(await odd.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.notice').textContent), /view "zzz"/);
+  await odd.close();
+
+  const blog = await open('embed.html?example=numpy-3x4&stage=weights&view=lines');
+  assert.equal((await lines(blog)).length, 9);
+  await blog.evaluate(() => document.querySelector('attention-stepper').setAttribute('view', 'matrix'));
+  await blog.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('figure.role-result'));
+  await blog.close();
+});
+
+test('complexity: log–log time and memory, medians of 5 runs, a fitted n² line and its exponent near 2', async () => {
+  const page = await open('index.html?example=complexity&stage=scores&lang=en');
+  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.chart'), null, { timeout: 60000 });
+  const got = await page.evaluate(() => {
+    const root = document.querySelector('attention-stepper').shadowRoot;
+    const chart = root.querySelector('.chart');
+    return {
+      compute: +chart.getAttribute('data-exponent-compute'), memory: +chart.getAttribute('data-exponent-mib'),
+      reference: !!chart.querySelector('line.reference'), fit: root.querySelector('.fit').textContent,
+      rows: [...root.querySelectorAll('.figures tbody tr')].map((r) => [...r.children].map((c) => +c.textContent)),
+    };
+  });
+  assert.deepEqual(got.rows.map((r) => r[0]), [8, 16, 32, 64, 128, 256, 512, 1024]);
+  assert.ok(got.compute >= 1.7 && got.compute <= 2.3, `time ∝ n^${got.compute} for n ≥ 256`);
+  assert.ok(got.memory >= 1.9 && got.memory <= 2.05, `memory ∝ n^${got.memory}`);
+  assert.ok(got.reference, 'the c·n² reference line');
+  assert.match(got.fit, new RegExp(`time ∝ n\\^${got.compute.toFixed(2)}`));
+  assert.ok(got.rows.every((r) => r[1] > 0), 'every size has a measured compute time (repeated below the clock\'s resolution)');
+  await page.locator('attention-stepper').locator('section.complexity').screenshot({ path: path.join(artifacts, 'complexity-fit.png') });
+  await page.close();
+});
+
+test('no page errors', () => {
+  assert.deepEqual(problems, []);
+});
