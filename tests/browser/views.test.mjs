@@ -132,7 +132,7 @@ test('matrix ↔ lines: the switch, the URL, the attribute, and an unknown view 
   await blog.close();
 });
 
-test('complexity: log–log time and memory, medians of 5 runs, a fitted n² line and its exponent near 2', async () => {
+test('complexity: log–log time and memory, medians of 7 runs, a fitted n² line and its exponent near 2', async () => {
   const page = await open('index.html?example=complexity&stage=scores&lang=en');
   await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.chart'), null, { timeout: 60000 });
   const got = await page.evaluate(() => {

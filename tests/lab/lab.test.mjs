@@ -60,6 +60,33 @@ test('native: the weights as lines (translation\'s default), every head in its c
   await page.close();
 });
 
+test('native and web: "Save PNG" writes the stage panel as a PNG', async () => {
+  const page = await browser.newPage();
+  const file = path.join(artifacts, 'lab-native-save-stage.png');
+  const run = spawnSync('xvfb-run', ['-a', '-s', '-screen 0 1280x800x24', lab, '--example', 'translation', '--stage', 'weights', '--save-stage', file], { timeout: 120000 });
+  assert.equal(run.status, 0, run.stderr.toString());
+  assert.match(run.stdout.toString(), /wrote .* \(876x400, the stage panel\)/);
+  const png = readFileSync(file);
+  assert.deepEqual([png.readUInt32BE(16), png.readUInt32BE(20)], [876, 400]);
+  assert.ok((await imageStats(page, png, [[0, 114, 178]])).heat > 300, 'the lines are in the saved panel');
+
+  // the web lab: a click on the button hands over a download of the same panel
+  await page.goto(`${server.url}lab.html?example=multi-head&stage=weights&view=matrix`);
+  await page.waitForFunction(() => window.Module?.calledRun && Module.ccall('lab_stage', 'string') === 'weights', null, { timeout: 60000 });
+  await page.waitForTimeout(300);
+  const [x, y, w, h] = await page.evaluate(() => {
+    const k = Module.canvas.clientWidth / Module.canvas.width;
+    return [0, 1, 2, 3].map((part) => Module.ccall('lab_save_button', 'number', ['number'], [part]) * k);
+  });
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('#canvas').click({ position: { x: x + w / 2, y: y + h / 2 } })]);
+  assert.equal(download.suggestedFilename(), 'attention-lab-multi-head-weights.png');
+  const saved = path.join(artifacts, 'lab-web-save-stage.png');
+  await download.saveAs(saved);
+  const web = await imageStats(page, readFileSync(saved));
+  assert.ok(web.width > 400 && web.height > 200 && web.colours > 20 && web.heat > 300, `the saved panel: ${JSON.stringify(web)}`);
+  await page.close();
+});
+
 test('native: bad arguments get one sentence and exit code 2', () => {
   for (const [args, says] of [[['--view', 'pie'], '--view is "matrix" or "lines"'], [['--example', 'nope'], 'example "nope" is unknown'], [['--frobnicate'], 'unknown argument "--frobnicate"'], [['--stage'], '--stage needs a value']]) {
     const run = spawnSync(lab, args, { timeout: 30000 });

@@ -87,11 +87,11 @@ test('the one-file element from the installed package, dropped into a plain page
   t.after(async () => { await browser.close(); await server.close(); });
   const page = await browser.newPage();
   await page.goto(`${server.url}post.html`);
-  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
-  const row = await page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot
-    .querySelectorAll('figure.role-result tr')].find((r) => r.querySelector('th')?.textContent === 'was')
-    .querySelectorAll('td')[1].textContent);
-  assert.equal(row, '0.4523'); // was → cat, from the article's long-range sentence
+  // a sentence example opens its weights as lines: one per (query, key), α in data-weight
+  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.lines path'));
+  const weight = await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot
+    .querySelector('.lines path[data-query="was"][data-key="cat"]').dataset.weight);
+  assert.equal(Number(weight).toFixed(4), '0.4523'); // was → cat, from the article's long-range sentence
 });
 
 test('Vite 7: a page bundling the package runs a trace in headless Chromium', async (t) => {

@@ -7,6 +7,7 @@
 #pragma once
 
 #include <optional>
+#include <utility>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,17 @@ public:
 
     /// @brief One frame of UI, between ImGui::NewFrame and ImGui::Render; dt in seconds.
     void frame(float dt);
+
+    /// @brief The stage panel's rectangle when its "Save PNG" was clicked (once; then empty). The
+    /// platform layer reads those pixels after rendering the frame and writes png_name().
+    std::optional<rect> take_png_request() { return std::exchange(png_request_, std::nullopt); }
+    /// @brief The stage panel's rectangle in the last frame, and its "Save PNG" button's, in display pixels.
+    rect stage_rect() const { return stage_rect_; }
+    rect save_button() const { return save_button_; }
+    /// @brief "attention-lab-<example>-<stage>.png".
+    std::string png_name() const;
+    /// @brief What became of a saved PNG, shown beside the button.
+    void png_saved(const std::string& note) { png_note_ = note; }
 
     /// @brief Where the "next stage" button was drawn in the last frame.
     rect next_button() const { return next_button_; }
@@ -79,6 +91,9 @@ private:
     bool zh_ = false;
     std::string stage_name_;
     std::string stage_picture_;
+    rect stage_rect_, save_button_;
+    std::optional<rect> png_request_;
+    std::string png_note_;
     rect next_button_;
     struct measurement { int n; float ms; float mib; };
     std::vector<measurement> complexity_;

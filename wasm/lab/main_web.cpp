@@ -49,14 +49,33 @@ void frame() {
     glClearColor(0.93f, 0.94f, 0.95f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    // the stage panel's "Save PNG": its pixels, cut from the canvas while this frame's drawing is
+    // still there (WebGL clears it once the browser has shown it), handed over as a download
+    if (const auto r = app->take_png_request()) {
+        EM_ASM({
+            const crop = document.createElement("canvas");
+            crop.width = $2; crop.height = $3;
+            crop.getContext("2d").drawImage(Module.canvas, $0, $1, $2, $3, 0, 0, $2, $3);
+            const name = UTF8ToString($4);
+            crop.toBlob((blob) => Object.assign(document.createElement("a"), {href: URL.createObjectURL(blob), download: name}).click(), "image/png");
+        }, int(r->x), int(r->y), int(r->w), int(r->h), app->png_name().c_str());
+        app->png_saved(app->png_name());
+    }
 }
 
 }  // namespace
 
 // What the page (and its tests) may ask the lab, on demand rather than written every frame:
-// Module.ccall("lab_stage", "string") and lab_next_button(0…3) for x, y, w, h in canvas pixels.
+// Module.ccall("lab_stage", "string"), lab_next_button(0…3) and lab_save_button(0…3) for x, y, w, h in canvas pixels.
 extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* lab_stage() { return app ? app->current_stage().c_str() : ""; }
+/// The stage panel's "Save PNG" button (0…3: x, y, w, h in canvas pixels).
+EMSCRIPTEN_KEEPALIVE float lab_save_button(int part) {
+    if (!app) return 0.0f;
+    const lab::rect r = app->save_button();
+    const float parts[] = {r.x, r.y, r.w, r.h};
+    return part >= 0 && part < 4 ? parts[part] : 0.0f;
+}
 
 EMSCRIPTEN_KEEPALIVE float lab_next_button(int part) {
     if (!app) return 0.0f;

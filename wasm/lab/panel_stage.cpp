@@ -98,6 +98,10 @@ void Lab::weights_lines(float progress) {
                      attn::axis_labels(info.cols, info, t.spec), &lines_heads_, revealed, tr("head", "头")});
 }
 
+std::string Lab::png_name() const {
+    return "attention-lab-" + (example_.empty() ? std::string("spec") : example_) + "-" + stage_name_ + ".png";
+}
+
 void Lab::empty_rows_note(stage_id id) const {
     // the softmax stages of a row that sees no key are uniform by the seed's rule: say so
     const bool softmax_stage = id == stage_id::masked || id == stage_id::row_max || id == stage_id::exp ||
@@ -117,6 +121,13 @@ void Lab::panel_stage() {
         const attn::stage_view v = trace_->stages()[std::size_t(stage_)];
         const attn::stage_info& info = attn::stage_info_of(v.id);
         ImGui::Text("%s    %s", zh_ ? info.title.zh : info.title.en, attn::stage_formula(v.id, trace_->spec).c_str());
+        ImGui::SameLine();
+        const ImVec2 pos = ImGui::GetWindowPos(), size = ImGui::GetWindowSize();
+        stage_rect_ = {pos.x, pos.y, size.x, size.y};
+        if (ImGui::SmallButton(tr("Save PNG", "保存 PNG"))) png_request_ = stage_rect_;
+        const ImVec2 b0 = ImGui::GetItemRectMin(), b1 = ImGui::GetItemRectMax();
+        save_button_ = {b0.x, b0.y, b1.x - b0.x, b1.y - b0.y};
+        if (!png_note_.empty()) ImGui::SameLine(), ImGui::TextDisabled("%s", png_note_.c_str());
         ImGui::PushTextWrapPos(0);
         ImGui::TextDisabled("%s", zh_ ? info.explanation.zh : info.explanation.en);
         ImGui::PopTextWrapPos();

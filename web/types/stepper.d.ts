@@ -1,7 +1,28 @@
 // `import 'attention-playground/stepper'` defines <attention-stepper> (browsers and bundlers only).
 import type { Trace } from './index.js';
 
-/** The element: attributes example, variant, spec, stage, lang, autoplay, controls, url-state. */
+/** The current stage's tensor and what names it (stageData()). */
+export interface StageData {
+  example: string;
+  variant: string;
+  stage: string;
+  title: string;
+  formula: string;
+  /** [rows, cols] or [heads, rows, cols]. */
+  shape: number[];
+  /** The head on show (0-based) for per-head stages, else null. */
+  head: number | null;
+  /** Axis labels along the rows and the columns. */
+  rows: string[];
+  cols: string[];
+  /** A copy of the stage's values, row-major in its shape. */
+  data: Float32Array;
+}
+
+/**
+ * The element: attributes example, variant, spec, stage, lang, head, view (matrix | lines),
+ * autoplay, controls, url-state.
+ */
 export declare class AttentionStepper extends HTMLElement {
   /** The trace on show (the last good one after a refused edit). */
   readonly trace: Trace | null;
@@ -11,6 +32,22 @@ export declare class AttentionStepper extends HTMLElement {
   pause(): void;
   /** Shows a stage whole; unknown ids are ignored. */
   goTo(stageId: string): void;
+  /** The current stage's tensor with its labels. */
+  stageData(): StageData;
+  /** The current stage as an SVG figure (text kept as text), as SVG source. */
+  toSVG(): string;
+  /** The current stage's figure as a PNG at twice the device pixel ratio. */
+  toPNG(): Promise<Blob>;
+  /** The current stage's tensor as CSV (a head column for per-head stages). */
+  toCSV(): string;
+  /** The current stage's tensor as JSON text ({...stageData without data, values: nested arrays}). */
+  toJSON(): string;
+  /** Every result cell's arithmetic (the core's) of the current stage and head, as a LaTeX align* block. */
+  toLaTeX(): string;
+  /** The snippets for the current view: the script and element, and the iframe alternative. */
+  embedCode(): Promise<{ script: string; iframe: string }>;
+  /** The file name the Export menu gives a format, e.g. "attention-translation-weights.svg". */
+  exportName(extension: string): string;
 }
 
 declare global {

@@ -8,7 +8,7 @@
 import { h, svg, clear } from './dom.js';
 
 /** Timed rounds per size; each size's time is the median of these. */
-export const RUNS = 5;
+export const RUNS = 7;
 /** The fit (and its quoted exponent) uses sizes from here up, where the n² work outweighs fixed costs. */
 export const FIT_FROM = 256;
 
@@ -23,25 +23,27 @@ const median = (values) => {
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
 
-/** Browsers read their clocks to about 0.1 ms; a timed sample repeats a trace until it takes about this long. */
-const SAMPLE_MS = 1;
-const MAX_REPEATS = 64;
+/** Browsers read their clocks to about 0.1 ms; a timed sample repeats a trace until its compute adds up to about this. */
+const SAMPLE_MS = 3;
+const MAX_REPEATS = 32;
 
 /**
  * Measures every size: two untimed rounds first (the browser compiles the core's hot loops to
  * optimised code only after they have run), then RUNS timed rounds, sizes interleaved so a busy
  * moment of the machine touches every size alike. A sample of a small size repeats its trace
- * (up to 64 times) until the core's compute adds up to about 1 ms, and is the mean of those; per
- * size the median of the samples.
+ * (up to 32 times) until the core's compute adds up to about 3 ms, and is the mean of those; per
+ * size the median of the samples. The page stays responsive: it yields between samples.
  */
-export function measure(attention, sizes, d) {
+export async function measure(attention, sizes, d) {
+  const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
   const specs = sizes.map((n) => ({ x: complexityInputs(n, d) }));
   const estimate = sizes.map(() => 0);
   for (let warm = 0; warm < 2; warm++) specs.forEach((spec, k) => { estimate[k] = attention.trace(spec).compute_ms; });
   const repeats = estimate.map((ms) => Math.min(MAX_REPEATS, Math.max(1, Math.ceil(SAMPLE_MS / Math.max(ms, SAMPLE_MS / MAX_REPEATS)))));
   const runs = sizes.map(() => ({ call: [], compute: [], bytes: 0 }));
   for (let r = 0; r < RUNS; r++) {
-    specs.forEach((spec, k) => {
+    for (const [k, spec] of specs.entries()) {
+      await breathe();
       let compute = 0;
       let trace;
       const t0 = performance.now();
@@ -52,7 +54,7 @@ export function measure(attention, sizes, d) {
       runs[k].call.push((performance.now() - t0) / repeats[k]);
       runs[k].compute.push(compute / repeats[k]);
       runs[k].bytes = trace.bytes;
-    });
+    }
   }
   return sizes.map((n, k) => ({ n, compute: median(runs[k].compute), call: median(runs[k].call), mib: runs[k].bytes / 2 ** 20, repeats: repeats[k] }));
 }
@@ -120,8 +122,7 @@ export function complexityPanel(attention, doc, w) {
   const run = () => {
     button.disabled = true;
     button.textContent = w.measuring;
-    setTimeout(() => { // let the label paint first
-      const rows = measure(attention, doc.sizes, doc.d_model);
+    measure(attention, doc.sizes, doc.d_model).then((rows) => {
       const fits = { compute: fitPower(rows, 'compute'), call: fitPower(rows, 'call'), mib: fitPower(rows, 'mib') };
       const ms = (v) => v.toFixed(3);
       clear(out).append(chart(rows, fits, w),
@@ -131,7 +132,7 @@ export function complexityPanel(attention, doc, w) {
           h('tbody', {}, rows.map((r) => h('tr', {}, h('td', { text: String(r.n) }), h('td', { text: ms(r.compute) }), h('td', { text: ms(r.call) }), h('td', { text: r.mib.toFixed(3) }))))));
       button.disabled = false;
       button.textContent = w.measure;
-    }, 30);
+    });
   };
   button.addEventListener('click', run);
   return { el: h('section', { className: 'complexity' }, h('h3', { text: w.complexityTitle }), button, out), run };

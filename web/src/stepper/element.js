@@ -28,11 +28,13 @@ import { describeIgnored, hasSpec, pickExample, pickView, readOptions, VIEWS } f
 import { renderProgress, renderStage } from './stage_view.js';
 import { shownStageFor, shownStages } from './steps.js';
 import { createStore } from './store.js';
+import { fileName, stageData, toCSV, toJSON, toLaTeX, toPNG, toSVG } from './export.js';
+import { embedCode } from './share.js';
 import { css } from './styles.js';
 import { specFragment, writeUrl } from './url_state.js';
 
-const ALL_CONTROLS = ['examples', 'play', 'nav', 'timeline', 'speed', 'lang', 'edit', 'text', 'heads'];
-const DEFAULT_CONTROLS = ['play', 'nav', 'timeline', 'speed', 'lang', 'text', 'heads'];
+const ALL_CONTROLS = ['examples', 'play', 'nav', 'timeline', 'speed', 'lang', 'edit', 'text', 'heads', 'export'];
+const DEFAULT_CONTROLS = ['play', 'nav', 'timeline', 'speed', 'lang', 'text', 'heads', 'export'];
 /** Every trace the page computes stays within the core's interactive budget, so no edit freezes it. */
 const PAGE_BUDGET = { budget: 'interactive' };
 
@@ -57,7 +59,7 @@ export class AttentionStepper extends HTMLElement {
     this.view = h('div', { className: 'stepper', attrs: { part: 'stepper' } });
     this.root.append(this.view);
     this.store = createStore({
-      exampleId: '', variant: '', spec: null, edited: false, trace: null, error: null, lang: pickLanguage(),
+      exampleId: '', variant: '', spec: null, edited: false, trace: null, error: null, lang: 'en',
       stageIndex: 0, progress: 1, playing: false, animated: false, speed: 1, head: 0, view: null, editing: false,
     });
     this.animator = createAnimator(this.store, () => ({ steps: this.scene?.steps ?? 1, stages: this.stageIds().length }));
@@ -73,12 +75,12 @@ export class AttentionStepper extends HTMLElement {
     if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
     this.controls = parseControls(this.getAttribute('controls'));
     this.view.classList.add('pending');
-    clear(this.view).append(h('p', { className: 'loading', text: wordsFor(pickLanguage(this.getAttribute('lang'))).loading }),
+    clear(this.view).append(h('p', { className: 'loading', text: wordsFor(this.language(this.getAttribute('lang'))).loading }),
       h('div', { className: 'skeleton title' }), h('div', { className: 'skeleton line' }), h('div', { className: 'skeleton grid' }));
     Promise.all([createAttention(), readOptions(this)])
       .then(([attention, options]) => {
         if (options.controls !== undefined) this.controls = parseControls(options.controls);
-        this.store.set({ lang: pickLanguage(options.lang) });
+        this.store.set({ lang: this.language(options.lang) });
         this.attention = attention;
         this.examples = attention.catalog();
         this.load(options);
@@ -92,7 +94,7 @@ export class AttentionStepper extends HTMLElement {
 
   attributeChangedCallback(name, old, value) {
     if (!this.attention || old === value) return;
-    if (name === 'lang') this.store.set({ lang: pickLanguage(value) });
+    if (name === 'lang') this.store.set({ lang: this.language(value) });
     else if (name === 'controls') {
       this.controls = parseControls(value);
       this.renderAll();
@@ -102,6 +104,21 @@ export class AttentionStepper extends HTMLElement {
     else readOptions(this).then((options) => this.load(options));
   }
 
+  /**
+   * The language to show: `requested` (attribute or URL) when it is en or zh, else the closest
+   * ancestor's lang (a post in <html lang="zh-CN"> gets Chinese), else the browser's. A page the
+   * element owns (url-state: the playground, the iframe route) follows its URL, then the browser.
+   */
+  language(requested) {
+    let pageLang = null;
+    if (!this.hasAttribute('url-state')) {
+      for (let n = this.parentNode; n && !pageLang; n = n.parentNode ?? n.host) {
+        if (n.nodeType === Node.ELEMENT_NODE && n.hasAttribute('lang')) pageLang = n.getAttribute('lang');
+      }
+    }
+    return pickLanguage(requested, pageLang);
+  }
+
   // public, for pages and tests
   get trace() { return this.store.get().trace; }
   get stageId() { return this.stageIds()[this.store.get().stageIndex]; }
@@ -109,6 +126,21 @@ export class AttentionStepper extends HTMLElement {
   stageIds() { return this.store.get().trace ? shownStages(this.store.get().trace).map((s) => s.id) : []; }
   play() { this.animator.play(); }
   pause() { this.animator.pause(); }
+  /** The current stage's tensor with its labels: {example, stage, title, formula, shape, head, rows, cols, data}. */
+  stageData() { return stageData(this); }
+  /** The current stage as an SVG figure (text kept as text), as SVG source. */
+  toSVG() { return toSVG(this); }
+  /** The current stage's figure as a PNG at twice the device pixel ratio. */
+  toPNG() { return toPNG(this); }
+  /** The current stage's tensor as CSV, or as JSON text. */
+  toCSV() { return toCSV(stageData(this)); }
+  toJSON() { return toJSON(stageData(this)); }
+  /** Every result cell's arithmetic of the current stage (and head) as a LaTeX align* block. */
+  toLaTeX() { return toLaTeX(this); }
+  /** The snippets for this view: {script: '<script …> + <attention-stepper …>', iframe: '<iframe …>'}. */
+  embedCode() { return embedCode(this); }
+  /** The file name the Export menu gives a format, e.g. attention-translation-weights.svg. */
+  exportName(ext) { return fileName(this, ext); }
   /** Shows stage id (complete); unknown ids are ignored. */
   goTo(id) {
     const trace = this.store.get().trace;

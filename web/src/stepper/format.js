@@ -17,12 +17,17 @@ export function cell(v) {
 
 /** A float32 value with every digit it needs to be read back exactly (as the core's format_exact writes it). */
 export function exact(v) {
+  return plain(v).replace(/^-/, MINUS);
+}
+
+/** exact() for files (CSV, JSON, LaTeX): the shortest text that reads back as the same float32, ASCII minus. */
+export function plain(v) {
   if (!Number.isFinite(v)) return String(v);
   for (let p = 1; p <= 9; p++) {
     const shortest = Number(v.toPrecision(p));
-    if (Math.fround(shortest) === Math.fround(v)) return String(shortest).replace('e+', 'e').replace(/^-/, MINUS);
+    if (Math.fround(shortest) === Math.fround(v)) return String(shortest).replace('e+', 'e');
   }
-  return String(v).replace(/^-/, MINUS);
+  return String(v);
 }
 
 /**

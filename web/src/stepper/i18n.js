@@ -8,6 +8,9 @@ const words = {
     exampleOwn: 'as the example gives it',
     formulaMap: 'Where this step sits in softmax(QKᵀ/√d_k + M)·V',
     everyHead: 'Every head at once: pick one to see its numbers',
+    exportMenu: 'Export', embedCode: 'Embed code…', embedScript: 'In a page: the script and the element',
+    embedIframe: 'Or as an iframe', copy: 'Copy', copied: 'Copied.', copyByHand: 'Selected: press Ctrl+C (or ⌘C) to copy.',
+    embedHint: 'The snippet shows this stage, language and view; an edited spec rides along. The script serves any number of elements on a page and works from a saved file too.',
     viewSwitch: 'Show the weights as', viewMatrix: 'Matrix', viewLines: 'Lines',
     linesTitle: 'Attention as lines: queries on the left, keys on the right, thicker for a larger weight',
     linesQueries: 'Queries', linesKeys: 'Keys', headsShown: 'Heads drawn',
@@ -35,7 +38,7 @@ const words = {
     complexityTitle: 'Measured live in this page: time and trace memory as n grows',
     computeTime: 'attention, computed by the core (ms)', callTime: 'whole a.trace() call (ms)', memory: 'trace memory (MiB)',
     positions: 'n (positions)', reference: '····· c·n², fitted to the compute time',
-    fitText: (from, compute, call, memory) => `Fitted over n ≥ ${from} (median of 5 runs each): time ∝ n^${compute} for attention itself, memory ∝ n^${memory}. The whole call grows as n^${call}: it also reads the spec's JSON text, whose cost grows only linearly with n and dominates for small n.`,
+    fitText: (from, compute, call, memory) => `Fitted over n ≥ ${from} (median of 7 runs each): time ∝ n^${compute} for attention itself, memory ∝ n^${memory}. The whole call grows as n^${call}: it also reads the spec's JSON text, whose cost grows only linearly with n and dominates for small n.`,
     stageOf: (i, n) => `Stage ${i} of ${n}`, lastGood: 'The picture shows the last valid spec.',
     truncated: (r, c) => `showing the first ${r} × ${c} cells`,
     ignored: (list) => `Ignored, as this page does not know it: ${list.join(', ')}.`,
@@ -48,6 +51,9 @@ const words = {
     exampleOwn: '示例原本的设置',
     formulaMap: '这一步在 softmax(QKᵀ/√d_k + M)·V 中的位置',
     everyHead: '所有头一览：选一个查看它的数值',
+    exportMenu: '导出', embedCode: '嵌入代码…', embedScript: '放进网页：脚本与元素',
+    embedIframe: '或者用 iframe', copy: '复制', copied: '已复制。', copyByHand: '已选中：按 Ctrl+C（或 ⌘C）复制。',
+    embedHint: '代码片段显示当前阶段、语言和视图；编辑过的 spec 会一并带上。一个脚本可服务页面上任意多个元素，保存到本地的网页也能用。',
     viewSwitch: '权重的显示方式', viewMatrix: '矩阵', viewLines: '连线',
     linesTitle: '连线图：左边是查询，右边是键，权重越大线越粗',
     linesQueries: '查询（Query）', linesKeys: '键（Key）', headsShown: '显示的头',
@@ -76,7 +82,7 @@ const words = {
     complexityTitle: '在本页实时测量：随 n 增长的时间与 trace 内存',
     computeTime: '注意力本身，内核计算（毫秒）', callTime: '整个 a.trace() 调用（毫秒）', memory: 'trace 内存（MiB）',
     positions: 'n（位置数）', reference: '····· c·n²，按计算时间拟合',
-    fitText: (from, compute, call, memory) => `在 n ≥ ${from} 上拟合（每个规模取 5 次运行的中位数）：注意力本身的时间 ∝ n^${compute}，内存 ∝ n^${memory}。整个调用按 n^${call} 增长：它还要读入 spec 的 JSON 文本，这部分只随 n 线性增长，在 n 较小时占主导。`,
+    fitText: (from, compute, call, memory) => `在 n ≥ ${from} 上拟合（每个规模取 7 次运行的中位数）：注意力本身的时间 ∝ n^${compute}，内存 ∝ n^${memory}。整个调用按 n^${call} 增长：它还要读入 spec 的 JSON 文本，这部分只随 n 线性增长，在 n 较小时占主导。`,
     stageOf: (i, n) => `第 ${i} / ${n} 阶段`, lastGood: '图中显示的是上一个有效的 spec。',
     truncated: (r, c) => `只显示前 ${r} × ${c} 个格子`,
     ignored: (list) => `以下设置本页无法识别，已忽略：${list.join('，')}。`,
@@ -85,9 +91,12 @@ const words = {
   },
 };
 
-/** 'en' or 'zh': an explicit choice first, else the browser's language. */
-export function pickLanguage(requested) {
+/** 'en' or 'zh': an explicit choice first (attribute or URL), then the page's language if it is en or zh, then the browser's. */
+export function pickLanguage(requested, pageLang) {
   if (requested === 'en' || requested === 'zh') return requested;
+  // the page's language (a Chinese post: <html lang="zh-CN">) when it is one of ours
+  const page = /^(zh|en)\b/i.exec(pageLang ?? '');
+  if (page) return page[1].toLowerCase();
   const langs = typeof navigator === 'undefined' ? [] : navigator.languages ?? [navigator.language];
   return langs.some((l) => /^zh\b/i.test(l ?? '')) ? 'zh' : 'en';
 }

@@ -152,10 +152,29 @@ export function linesView(ctx, w, onChange) {
     return `${fromQuery ? w.linesFrom(token) : w.linesTo(token)} ${parts.join('; ')}`;
   }
 
+  /** The picture as a standalone SVG (for export): token labels as text, the drawn heads' lines, no spotlight. */
+  function figure() {
+    const charW = (t) => [...t].reduce((w, c) => w + (c.charCodeAt(0) > 0x2e80 ? 14 : 8.4), 0);
+    const qW = Math.max(...ctx.qTokens.map(charW)) + 10, kW = Math.max(...ctx.kTokens.map(charW)) + 10;
+    const out = svg('svg', { width: qW + WIDTH + kW, height, viewBox: `0 0 ${qW + WIDTH + kW} ${height}` });
+    const g = svg('g', { transform: `translate(${qW},0)` });
+    for (const p of [...paths].sort((x, y) => x.a - y.a)) {
+      if (!state.visible.has(p.hh) || !(p.a > 0)) continue;
+      const copy = p.path.cloneNode();
+      copy.removeAttribute('class');
+      g.append(copy);
+    }
+    out.append(g);
+    ctx.qTokens.forEach((t, i) => out.append(svg('text', { x: qW - 8, y: yOf(i, nQ) + 5, 'text-anchor': 'end', 'font-size': 14, fill: '#1b1f24' }, t)));
+    ctx.kTokens.forEach((t, j) => out.append(svg('text', { x: qW + WIDTH + 8, y: yOf(j, nK) + 5, 'font-size': 14, fill: '#1b1f24' }, t)));
+    return out;
+  }
+
   apply();
   return {
     el: root,
     caption,
+    figure,
     /** Shows the lines of the first `rows` queries; `animating` spotlights the newest one. */
     reveal(rows, animating) {
       if (rows === state.revealed && animating === state.animating) return;

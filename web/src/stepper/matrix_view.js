@@ -27,7 +27,7 @@ function legend(kind, scale, words) {
 }
 
 /** The largest |value| among the drawn, unmasked cells: what the colour scale spans. */
-function scaleOf(m, rows, cols) {
+export function scaleOf(m, rows, cols) {
   let scale = 0;
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
@@ -38,15 +38,24 @@ function scaleOf(m, rows, cols) {
   return scale;
 }
 
+/** The colour scale a matrix uses: binary (a mask), weights, or signed values. */
+export const kindOf = (m) => (m.binary ? 'binary' : m.heat);
+
+/** How cell (i, j) of m is drawn, on the page and in an exported figure: value, text, background, ink. */
+export function cellLook(m, i, j, scale, kind) {
+  const v = m.value(i, j);
+  const masked = !!(m.maskOf && !m.maskOf(i, j));
+  const bg = masked ? MASKED : heat(v, scale, kind);
+  return { v, masked, bg, ink: inkFor(bg), text: cell(v) };
+}
+
 /** A cell's text, value, colour and ink (the class names say masked and head bands). */
 function paint(td, m, i, j, scale, kind) {
-  const v = m.value(i, j);
-  const masked = m.maskOf && !m.maskOf(i, j);
-  const bg = masked ? MASKED : heat(v, scale, kind);
+  const { v, masked, bg, ink, text } = cellLook(m, i, j, scale, kind);
   td.className = `cell${masked ? ' masked' : ''}${m.bands && Math.floor(j / m.bands) % 2 ? ' band' : ''}`;
   td.dataset.value = String(v);
-  td.style.cssText = `background:${css(bg)};color:${inkFor(bg)}`;
-  td.textContent = cell(v);
+  td.style.cssText = `background:${css(bg)};color:${ink}`;
+  td.textContent = text;
 }
 
 /**
@@ -61,7 +70,7 @@ export function renderMatrix(m, options) {
   const rowLabels = m.rowLabels ?? Array.from({ length: m.rows }, (_, i) => String(i + 1));
   const colLabels = m.colLabels ?? Array.from({ length: m.cols }, (_, j) => String(j + 1));
   const scale = scaleOf(m, rows, cols);
-  const kind = m.binary ? 'binary' : m.heat;
+  const kind = kindOf(m);
   // the corner names the two axes for assistive technology ("rows \ columns")
   const head = h('tr', {}, h('th', { attrs: { scope: 'col' }, className: 'corner' }, h('span', { className: 'sr-only', text: `${m.label}: rows \\ columns` })),
     colLabels.slice(0, cols).map((l) => h('th', { attrs: { scope: 'col' }, className: 'col', text: l })));
@@ -99,7 +108,7 @@ export function renderMatrix(m, options) {
 export function updateMatrix(view, m, options) {
   const rows = view.cells.length, cols = view.cells[0]?.length ?? 0;
   const scale = scaleOf(m, rows, cols);
-  const kind = m.binary ? 'binary' : m.heat;
+  const kind = kindOf(m);
   view.cells.forEach((line, i) => line.forEach((td, j) => paint(td, m, i, j, scale, kind)));
   const key = legend(kind, scale, options.words);
   view.legend.replaceWith(key);

@@ -16,7 +16,7 @@ const short = (text) => (String(text).length > 80 ? `${String(text).slice(0, 80)
 export async function readOptions(el) {
   const a = (n) => el.getAttribute(n) ?? undefined;
   const fromAttrs = {
-    example: a('example'), variant: a('variant'), spec: a('spec'), stage: a('stage'), lang: a('lang'), view: a('view'),
+    example: a('example'), variant: a('variant'), spec: a('spec'), stage: a('stage'), lang: a('lang'), view: a('view'), head: a('head'),
     autoplay: el.hasAttribute('autoplay'), controls: undefined,
   };
   if (!el.hasAttribute('url-state')) return fromAttrs;

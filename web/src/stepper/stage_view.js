@@ -8,6 +8,7 @@ import { headsGrid, showsHeadsGrid } from './heads_grid.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
 import { linesPossible, linesView, showsLines } from './lines_view.js';
 import { renderMatrix, updateMatrix } from './matrix_view.js';
+import { exportMenu } from './share.js';
 import { makeContext, sceneFor, shownStages } from './steps.js';
 
 /** Whether a stage shows softmax rows: computed from the masked scores, one row per query, keys or one column. */
@@ -40,7 +41,8 @@ export function renderStage(el) {
   const parts = [
     h('div', { className: 'stage-head' },
       h('span', { className: 'stage-title', text: stageTitle(stage, s.lang) }),
-      h('code', { className: 'formula', text: stage.formula })),
+      h('code', { className: 'formula', text: stage.formula }),
+      el.controls.has('export') ? exportMenu(el, w) : null),
   ];
   if (el.controls.has('text')) {
     parts.push(h('p', { className: 'explain', text: pick(stage.explain, s.lang) }));
@@ -100,6 +102,7 @@ export function renderStage(el) {
     b.classList.toggle('done', i < s.stageIndex);
     b.setAttribute('aria-current', i === s.stageIndex ? 'step' : 'false');
   });
+  renderProgress(el); // the new caption and cells at the current point of the animation
 }
 
 /** Matrix ↔ lines, at the weights stage: two buttons, the current one pressed. */

@@ -19,7 +19,7 @@ h4 { font-size: 14px; margin: 10px 0 4px; }
 p { margin: 4px 0; }
 .summary { color: #333; }
 details { margin: 4px 0; color: #444; }
-.stage-head { border-top: 1px solid #eaeef2; padding-top: 8px; margin-top: 8px; }
+.stage-head { border-top: 1px solid #eaeef2; padding-top: 8px; margin-top: 8px; display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 8px; }
 .stage-title { font-weight: 600; font-size: 16px; }
 .formula { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; background: #f6f8fa; padding: 1px 6px; border-radius: 4px; margin-left: 8px; white-space: nowrap; }
 .explain { color: #333; }
@@ -78,6 +78,19 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .heads-grid .mini { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; background: #fff; }
 .heads-grid .mini[aria-pressed="true"] { outline: 3px solid #8250df; background: #fbf8ff; color: #1b1f24; border-color: #8250df; }
 .heads-grid .mini-label { font-size: 11px; }
+.export-menu { margin-left: auto; position: relative; font-size: 13px; }
+.export-menu summary { cursor: pointer; padding: 2px 8px; border: 1px solid #d0d7de; border-radius: 4px; list-style: none; }
+.export-menu summary::-webkit-details-marker { display: none; }
+.export-menu summary::after { content: ' ▾'; }
+.export-items { position: absolute; right: 0; z-index: 3; display: flex; flex-direction: column; background: #fff; border: 1px solid #d0d7de; border-radius: 6px; padding: 4px; box-shadow: 0 4px 12px rgba(0,0,0,.12); min-width: 9em; }
+.export-items button { text-align: left; border: none; background: none; padding: 4px 8px; }
+.export-items button:hover, .export-items button:focus-visible { background: #f3eefc; }
+.export-status { font-size: 12px; color: #cf222e; }
+.embed-code { border: 1px solid #d0d7de; border-radius: 6px; padding: 8px; margin-top: 8px; background: #f6f8fa; }
+.embed-block { margin-bottom: 6px; }
+.embed-label { display: flex; align-items: center; gap: 8px; font-size: 13px; margin-bottom: 2px; }
+.embed-snippet { width: 100%; box-sizing: border-box; font: 12px/1.4 ui-monospace, Menlo, monospace; }
+.copy-status { font-size: 12px; color: #57606a; }
 .view-switch { display: inline-flex; gap: 0; margin: 4px 0; }
 .view-switch button { border-radius: 0; }
 .view-switch button:first-child { border-radius: 4px 0 0 4px; }

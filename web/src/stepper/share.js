@@ -1,0 +1,98 @@
+// The stepper's Export menu (the current stage as SVG, PNG, CSV, JSON or LaTeX) and its embed code:
+// the <script> + <attention-stepper …> snippet for the view the reader has arrived at (with the
+// edited spec when there is one), and the iframe alternative, each with a copy button.
+import { h } from './dom.js';
+import { download, fileName, stageData, toCSV, toJSON, toLaTeX, toPNG, toSVG } from './export.js';
+import { specFragment, writeUrl } from './url_state.js';
+
+// Where this script was loaded from, so the snippet points at the same file (null when bundled into
+// someone's app: then the snippet names the file and docs.html says where it sits in the package).
+const SCRIPT_URL = typeof document !== 'undefined' ? document.currentScript?.src || null : null;
+
+/** An attribute value in single quotes: & and ' escaped, so any JSON fits. */
+const quoted = (text) => `'${String(text).replace(/&/g, '&amp;').replace(/'/g, '&#39;')}'`;
+
+/**
+ * The snippets for the current view: {script, iframe}. The element snippet names the example,
+ * variant, stage, language, head and view, and carries the edited spec; the iframe takes the same
+ * options as query parameters (the spec compressed in the fragment, as the playground's URL does).
+ */
+export async function embedCode(el) {
+  const s = el.store.get();
+  const attrs = [];
+  const own = (s.edited || !s.exampleId) && s.spec;
+  if (s.exampleId && !own) attrs.push(`example="${s.exampleId}"`);
+  if (s.variant && !own) attrs.push(`variant="${s.variant}"`);
+  if (own) attrs.push(`spec=${quoted(JSON.stringify(s.spec))}`);
+  attrs.push(`stage="${el.stageId}"`, `lang="${s.lang}"`);
+  if (s.head) attrs.push(`head="${s.head + 1}"`);
+  if (s.view) attrs.push(`view="${s.view}"`);
+  const src = SCRIPT_URL ?? 'attention-stepper.js';
+  const script = `<script src="${src}"></script>\n<attention-stepper ${attrs.join(' ')}></attention-stepper>`;
+  const embed = SCRIPT_URL && /\/assets\/attention-stepper\.js$/.test(new URL(SCRIPT_URL).pathname)
+    ? new URL('../embed.html', SCRIPT_URL).href : 'embed.html';
+  const query = writeUrl(own ? { ...s, exampleId: '', variant: '' } : s, el.stageId);
+  const src2 = `${embed}${query}${await specFragment(s)}`.replace(/&/g, '&amp;');
+  const iframe = `<iframe src="${src2}" width="760" height="600" style="border:0" loading="lazy" title="Attention: ${el.stageId}"></iframe>`;
+  return { script, iframe };
+}
+
+/** Puts text on the clipboard; where the browser refuses (file://, no permission), selects it for Ctrl+C. */
+export async function copyText(text, fallbackField) {
+  try {
+    await navigator.clipboard.writeText(text);
+    return true;
+  } catch {
+    if (fallbackField) {
+      fallbackField.focus();
+      fallbackField.select();
+    }
+    return false;
+  }
+}
+
+/** The menu: a disclosure button with one item per format, and the embed code panel's toggle. */
+export function exportMenu(el, w) {
+  const item = (format, label, run) => h('button', {
+    type: 'button', className: 'export-item', text: label, dataset: { format },
+    on: { click: async () => {
+      try {
+        menu.open = false;
+        await run();
+      } catch (error) {
+        el.host.exportStatus.textContent = error.message;
+      }
+    } },
+  });
+  el.host.exportStatus = h('span', { className: 'export-status', attrs: { role: 'status' } });
+  const menu = h('details', { className: 'export-menu' },
+    h('summary', { text: w.exportMenu }),
+    h('div', { className: 'export-items', attrs: { role: 'group', 'aria-label': w.exportMenu } },
+      item('svg', 'SVG', () => download(fileName(el, 'svg'), toSVG(el), 'image/svg+xml')),
+      item('png', 'PNG', async () => download(fileName(el, 'png'), await toPNG(el))),
+      item('csv', 'CSV', () => download(fileName(el, 'csv'), toCSV(stageData(el)), 'text/csv')),
+      item('json', 'JSON', () => download(fileName(el, 'json'), toJSON(stageData(el)), 'application/json')),
+      item('latex', 'LaTeX', () => download(fileName(el, 'tex'), toLaTeX(el), 'application/x-tex')),
+      item('embed', w.embedCode, () => showEmbed(el, w))),
+    el.host.exportStatus);
+  return menu;
+}
+
+/** The embed code panel under the stage: both snippets, each with a copy button. */
+async function showEmbed(el, w) {
+  const { script, iframe } = await embedCode(el);
+  const block = (label, text, kind) => {
+    const field = h('textarea', { className: `embed-snippet ${kind}`, value: text, readOnly: true, rows: kind === 'script' ? 3 : 2, attrs: { 'aria-label': label } });
+    const status = h('span', { className: 'copy-status', attrs: { role: 'status' } });
+    const copy = h('button', {
+      type: 'button', className: 'copy', text: w.copy, dataset: { copies: kind },
+      on: { click: async () => { status.textContent = (await copyText(text, field)) ? w.copied : w.copyByHand; } },
+    });
+    return h('div', { className: 'embed-block' }, h('div', { className: 'embed-label' }, h('strong', { text: label }), copy, status), field);
+  };
+  el.host.embedPanel?.remove();
+  el.host.embedPanel = h('section', { className: 'embed-code', attrs: { 'aria-label': w.embedCode } },
+    block(w.embedScript, script, 'script'), block(w.embedIframe, iframe, 'iframe'),
+    h('p', { className: 'hint', text: w.embedHint }));
+  el.stageEl.append(el.host.embedPanel);
+}
