@@ -11,7 +11,7 @@ namespace {
 
 // docs/spec.md's order, not the alphabetical order of the files
 const char* const order[] = {"numpy-3x4",   "basic-attention", "translation", "long-range",
-                             "bank",        "coreference",     "score-functions", "multi-head",
+                             "bank",        "coreference",     "context-window",  "score-functions", "multi-head",
                              "masking",     "positional-encoding", "complexity"};
 
 const std::map<std::string, json, std::less<>>& documents() {

@@ -10,99 +10,12 @@
 #include <vector>
 
 #include "attn/text.hpp"
+#include "json_read.hpp"
 
 namespace attn {
 namespace {
 
-[[noreturn]] void fail(const std::string& sentence) { throw spec_error(sentence); }
-
-std::string row_of(const std::string& name, std::size_t i) { return "row " + std::to_string(i + 1) + " of " + name; }
-
-float read_number(const json& j, const std::string& name) {
-    if (!j.is_number()) fail(name + " is " + std::string(j.type_name()) + " but must be a number.");
-    const double v = j.get<double>();
-    if (!std::isfinite(v)) fail(name + " is not a finite number.");
-    if (std::fabs(v) > std::numeric_limits<float>::max())
-        fail(name + " is " + user_text(j.dump()) + ", outside the float range (±3.4e38).");
-    return static_cast<float>(v);
-}
-
-/// read_number for the elements of a matrix or vector: the field's name is only spelled out
-/// when the value is refused (building "x[3][7]" for every number costs more than reading it).
-float read_element(const json& j, const std::string& name, std::size_t i, std::size_t c, bool matrix) {
-    if (j.is_number()) {
-        const double v = j.get<double>();
-        if (std::isfinite(v) && std::fabs(v) <= std::numeric_limits<float>::max()) return static_cast<float>(v);
-    }
-    return read_number(j, matrix ? cell_at(name, i, c) : entry_at(name, i));  // throws, naming the element
-}
-
-vector read_vector(const json& j, const std::string& name) {
-    if (!j.is_array()) fail(name + " must be an array of numbers.");
-    vector v = vector::from_shape({j.size()});
-    for (std::size_t i = 0; i < j.size(); ++i) v(i) = read_element(j[i], name, i, 0, false);
-    return v;
-}
-
-matrix read_matrix(const json& j, const std::string& name) {
-    if (!j.is_array()) fail(name + " must be an array of rows, each an array of numbers.");
-    if (j.empty()) fail(name + " is empty: it needs at least one row.");
-    for (std::size_t i = 0; i < j.size(); ++i)
-        if (!j[i].is_array()) fail(row_of(name, i) + " must be an array of numbers.");
-    const std::size_t cols = j[0].size();
-    if (cols == 0) fail(row_of(name, 0) + " is empty: each row needs at least one number.");
-    for (std::size_t i = 1; i < j.size(); ++i)
-        if (j[i].size() != cols)
-            fail(row_of(name, i) + " has " + std::to_string(j[i].size()) + " values but row 1 has " +
-                 std::to_string(cols) + ": every row needs the same length.");
-    matrix m = matrix::from_shape({j.size(), cols});
-    for (std::size_t i = 0; i < j.size(); ++i)
-        for (std::size_t c = 0; c < cols; ++c) m(i, c) = read_element(j[i][c], name, i, c, true);
-    return m;
-}
-
-/// A whole number in [lo, hi], read from the JSON value itself (not through float, so 16777217
-/// stays 16777217 and 2.00000001 is not taken for 2).
-int read_whole(const json& j, const std::string& name, long long lo, long long hi) {
-    if (!j.is_number()) fail(name + " is " + std::string(j.type_name()) + " but must be a whole number.");
-    const std::string written = user_text(j.dump());
-    if (j.is_number_float()) {
-        const double v = j.get<double>();
-        if (!std::isfinite(v) || std::floor(v) != v) fail(name + " is " + written + " but must be a whole number.");
-        if (v < static_cast<double>(lo) || v > static_cast<double>(hi))
-            fail(name + " is " + written + "; " + (v < lo ? "at least " + std::to_string(lo) : "at most " + std::to_string(hi)) + ".");
-        return static_cast<int>(v);
-    }
-    if (j.is_number_unsigned() && j.get<std::uint64_t>() > static_cast<std::uint64_t>(hi))
-        fail(name + " is " + written + "; at most " + std::to_string(hi) + ".");
-    const long long v = j.get<long long>();
-    if (v < lo) fail(name + " is " + written + "; at least " + std::to_string(lo) + ".");
-    if (v > hi) fail(name + " is " + written + "; at most " + std::to_string(hi) + ".");
-    return static_cast<int>(v);
-}
-
-std::vector<std::string> read_labels(const json& j, const std::string& name) {
-    if (!j.is_array()) fail(name + " must be an array of strings.");
-    std::vector<std::string> out;
-    for (std::size_t i = 0; i < j.size(); ++i) {
-        if (!j[i].is_string()) fail(entry_at(name, i, "label") + " is " + std::string(j[i].type_name()) + " but must be a string.");
-        out.push_back(j[i].get<std::string>());
-    }
-    return out;
-}
-
-void refuse_unknown(const json& j, const std::string& where, const std::set<std::string>& known) {
-    for (auto it = j.begin(); it != j.end(); ++it)
-        if (!known.count(it.key())) {
-            std::string list;
-            for (const std::string& k : known) list += (list.empty() ? "" : ", ") + k;
-            fail(where + " has an unknown field \"" + user_text(it.key()) + "\" (known: " + list + ").");
-        }
-}
-
-void require_object(const json& j, const std::string& name) {
-    if (!j.is_object()) fail(name + " must be an object.");
-}
+using namespace json_read;
 
 score_kind read_score(const json& j) {
     if (!j.is_string()) fail("score must be a string: \"dot\", \"scaled_dot\", \"additive\" or \"bilinear\".");

@@ -101,6 +101,25 @@ test('multi-head: every head drawn in its own colour, a toggle hides one, the an
   await page.close();
 });
 
+test('context window: 那家店 reaches 蜀香园 while the window covers it; at k = 4 its line is gone (α exactly 0)', async () => {
+  const page = await open('index.html?example=context-window&variant=window-5&stage=weights&lang=zh');
+  let all = await lines(page);
+  assert.equal(heaviest(all).get('那家店'), '蜀香园');
+  assert.match(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.summary').textContent), /上下文长度/);
+  await page.screenshot({ path: path.join(artifacts, 'lines-context-window-5.png') });
+  await page.locator('attention-stepper').locator('select.variant').selectOption('window-4').catch(async () => {
+    await page.evaluate(() => document.querySelector('attention-stepper').chooseExample('context-window', 'window-4'));
+  });
+  await page.waitForFunction(() => document.querySelector('attention-stepper').store.get().variant === 'window-4');
+  all = await lines(page);
+  const gone = all.find((l) => l.query === '那家店' && l.key === '蜀香园');
+  assert.equal(gone.weight, 0);
+  assert.ok(gone.off, 'a key outside the window draws no line');
+  assert.notEqual(heaviest(all).get('那家店'), '蜀香园');
+  await page.screenshot({ path: path.join(artifacts, 'lines-context-window-4.png') });
+  await page.close();
+});
+
 test('matrix ↔ lines: the switch, the URL, the attribute, and an unknown view named', async () => {
   const page = await open('index.html?example=translation&stage=weights&lang=en');
   const root = page.locator('attention-stepper');

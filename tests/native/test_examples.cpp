@@ -35,9 +35,9 @@ void check_table(const attn::tensor3& t, const std::vector<std::vector<double>>&
 
 }  // namespace
 
-TEST_CASE("examples: all eleven of docs/spec.md, each with both languages and how its inputs were made") {
+TEST_CASE("examples: all twelve of docs/spec.md, each with both languages and how its inputs were made") {
     const std::vector<std::string> expected{"numpy-3x4", "basic-attention", "translation", "long-range",
-                                            "bank",      "coreference",     "score-functions", "multi-head",
+                                            "bank",      "coreference",     "context-window", "score-functions", "multi-head",
                                             "masking",   "positional-encoding", "complexity"};
     CHECK(attn::example_ids() == expected);
     for (const std::string& id : expected) {
@@ -126,6 +126,25 @@ TEST_CASE("examples.coreference: 那家店 attends to the restaurant named a tur
     CHECK(t.spec.mask == attn::mask_kind::causal);
     CHECK(row_argmax(t, index_of(q, "那家店")) == index_of(q, "蜀香园"));
     CHECK(t.weights(0, index_of(q, "那家店"), index_of(q, "蜀香园")) > 0.5f);
+}
+
+TEST_CASE("examples.context-window: 那家店 reaches 蜀香园 only while the window covers it") {
+    const attn::trace whole = example("context-window", "window-10");
+    const attn::trace inside = example("context-window", "window-5");
+    const attn::trace outside = example("context-window", "window-4");
+    const auto& q = inside.spec.query_tokens;
+    const std::size_t shop = index_of(q, "那家店"), restaurant = index_of(q, "蜀香园");
+    CHECK(shop - restaurant == 4);  // k = 5 is the smallest window that still reaches it
+    for (const attn::trace* t : {&whole, &inside}) {
+        CHECK(row_argmax(*t, shop) == restaurant);
+        CHECK(t->weights(0, shop, restaurant) > 0.5f);
+    }
+    CHECK(outside.weights(0, shop, restaurant) == 0.0f);  // exactly 0: outside the window it does not exist
+    CHECK(row_argmax(outside, shop) != restaurant);
+    // the output of 那家店 changes: its 'place' feature falls once the restaurant is out of reach
+    CHECK(outside.context(0, shop, 0) < inside.context(0, shop, 0) - 0.5f);
+    // the default spec is the k = 5 window
+    CHECK(example("context-window").weights == inside.weights);
 }
 
 TEST_CASE("examples.score-functions: four different score matrices on one input") {

@@ -17,7 +17,7 @@ console.log(`${'example'.padEnd(22)}${'first render'.padStart(14)}${'edit → fr
 try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   for (const id of ['numpy-3x4', 'basic-attention', 'translation', 'long-range', 'bank', 'coreference',
-    'score-functions', 'multi-head', 'masking', 'positional-encoding', 'complexity']) {
+    'context-window', 'score-functions', 'multi-head', 'masking', 'positional-encoding', 'complexity']) {
     const loads = [];
     for (let r = 0; r < 3; r++) {
       await page.goto(`${server.url}index.html?example=${id}&stage=weights`);
