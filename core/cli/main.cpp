@@ -46,7 +46,9 @@ std::string read_input(const std::string& path) {
 
 int trace_command(const std::vector<std::string>& args) {
     if (args.size() != 1) throw usage_error("trace takes one argument: a spec file, or - for standard input.");
-    attn::write_trace_json(std::cout, attn::compute_trace(attn::parse_spec(read_input(args[0]))));
+    const attn::json j = attn::parse_spec_json(read_input(args[0]));
+    if (attn::is_vision_spec(j)) std::cout << attn::vision_trace_to_json(attn::compute_vision(attn::vision_spec_from_json(j))).dump();
+    else attn::write_trace_json(std::cout, attn::compute_trace(attn::spec_from_json(j)));
     std::cout << '\n';
     return 0;
 }
@@ -77,9 +79,18 @@ int explain_command(const std::vector<std::string>& args) {
         else if (args[k] == "--head" && k + 1 < args.size()) head = std::strtoul(args[++k].c_str(), nullptr, 10) - 1;
         else throw usage_error("explain does not know the argument \"" + attn::user_text(args[k]) + "\".");
     }
+    const attn::json j = attn::parse_spec_json(read_input(args[0]));
+    if (attn::is_vision_spec(j)) {  // one line per value of the stage, in its row-major order
+        const attn::vision_trace t = attn::compute_vision(attn::vision_spec_from_json(j));
+        const attn::vision_stage* s = t.stage(args[1]);
+        if (!s) throw attn::spec_error("this vision spec has no stage \"" + attn::user_text(args[1]) + "\".");
+        for (std::size_t k = 0; k < s->data.size(); ++k)
+            std::cout << attn::json({{"index", k}, {"text", attn::explain_vision_cell(t, args[1], k)}}).dump() << '\n';
+        return 0;
+    }
     const auto id = attn::stage_from_name(args[1]);
     if (!id) throw usage_error("explain: \"" + attn::user_text(args[1]) + "\" is not a stage id (see attn stages).");
-    const attn::trace t = attn::compute_trace(attn::parse_spec(read_input(args[0])));
+    const attn::trace t = attn::compute_trace(attn::spec_from_json(j));
     const auto view = t.stage(*id);
     if (!view) throw attn::spec_error(std::string("this spec has no stage ") + args[1] + ".");
     const bool merged = *id == attn::stage_id::q || *id == attn::stage_id::k || *id == attn::stage_id::v;
@@ -104,6 +115,10 @@ int example_command(const std::vector<std::string>& args) {
     if (id.empty()) throw usage_error("example needs an id: see `attn examples`.");
     if (lang != "en" && lang != "zh") throw usage_error("--lang must be en or zh, not \"" + attn::user_text(lang) + "\".");
     if (!as_json) return attn::cli::print_example_table(id, variant, lang);
+    if (attn::example_is_vision(id)) {
+        std::cout << attn::example_trace_json(id, variant).dump() << '\n';
+        return 0;
+    }
     attn::write_trace_json(std::cout, attn::compute_trace(attn::example_spec(id, variant)),
                            attn::example_about_json(id, variant));
     std::cout << '\n';

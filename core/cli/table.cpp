@@ -71,7 +71,42 @@ void print_complexity(const json& doc, const std::string& lang) {
 
 }  // namespace
 
+namespace {
+
+/// A vision example: its texts, then every stage (a vector as one row, a map as rows × columns,
+/// C × … stages one channel after another).
+int print_vision_example(const std::string& id, const std::string& variant, const std::string& lang) {
+    const json& doc = example_document(id);
+    const vision_trace t = compute_vision(example_vision_spec(id, variant));
+    std::cout << text(doc["title"], lang) << "\n" << text(doc["source"], lang) << "\n\n" << text(doc["summary"], lang) << "\n\n"
+              << (lang == "zh" ? "输入：" : "Inputs: ") << text(doc["embeddings"], lang) << "\n";
+    const auto numbered = [](std::size_t n, const char* prefix) {
+        std::vector<std::string> out;
+        for (std::size_t k = 0; k < n; ++k) out.push_back(prefix + std::to_string(k + 1));
+        return out;
+    };
+    for (const vision_stage& s : t.stages) {
+        const vision_stage_info& info = vision_stage_info_of(s.id);
+        std::cout << "\n== " << s.id << ": " << (lang == "zh" ? info.title.zh : info.title.en) << "   " << vision_formula(t.spec.block, s.id) << "\n";
+        if (doc.contains("notes") && doc["notes"].contains(s.id)) std::cout << "   " << text(doc["notes"][s.id], lang) << "\n";
+        const std::size_t cols = s.shape.back(), rows = s.shape.size() == 1 ? 1 : s.shape[s.shape.size() - 2];
+        const std::size_t blocks = s.shape.size() == 3 ? s.shape[0] : 1;
+        const bool per_channel = s.shape[0] == t.spec.c && s.shape.size() >= 2;
+        for (std::size_t b = 0; b < blocks; ++b) {
+            if (blocks > 1) std::cout << "-- " << t.spec.channels[b] << "\n";
+            const std::vector<std::string> row_labels = s.shape.size() == 1 ? std::vector<std::string>{info.symbol}
+                                                        : per_channel && blocks == 1 ? t.spec.channels : numbered(rows, "");
+            const std::vector<std::string> col_labels = s.shape.size() == 1 && cols == t.spec.c ? t.spec.channels : numbered(cols, "");
+            print_matrix(s.data.data() + b * rows * cols, row_labels, col_labels);
+        }
+    }
+    return 0;
+}
+
+}  // namespace
+
 int print_example_table(const std::string& id, const std::string& variant, const std::string& lang) {
+    if (example_is_vision(id)) return print_vision_example(id, variant, lang);
     const json& doc = example_document(id);
     const trace t = compute_trace(example_spec(id, variant));  // throws before anything is printed
     std::cout << text(doc["title"], lang) << "\n" << text(doc["source"], lang) << "\n\n"

@@ -12,7 +12,8 @@ namespace {
 // docs/spec.md's order, not the alphabetical order of the files
 const char* const order[] = {"numpy-3x4",   "basic-attention", "translation", "long-range",
                              "bank",        "coreference",     "context-window",  "score-functions", "multi-head",
-                             "masking",     "positional-encoding", "complexity"};
+                             "masking",     "positional-encoding", "complexity",
+                             "se-block",    "eca-block",       "cbam-block",      "coordinate-attention"};
 
 const std::map<std::string, json, std::less<>>& documents() {
     static const std::map<std::string, json, std::less<>> docs = [] {
@@ -75,7 +76,18 @@ json example_spec_json(std::string_view id, std::string_view variant) {
                      (list.empty() ? std::string("it has none") : "known: " + list) + ").");
 }
 
+bool example_is_vision(std::string_view id) {
+    const json& doc = example_document(id);
+    return doc.contains("spec") && doc["spec"].value("kind", "") == "vision";
+}
+
+vision_spec example_vision_spec(std::string_view id, std::string_view variant) {
+    if (!example_is_vision(id)) throw spec_error("example \"" + user_text(id) + "\" is a sequence example: see example_spec.");
+    return vision_spec_from_json(example_spec_json(id, variant));
+}
+
 spec example_spec(std::string_view id, std::string_view variant) {
+    if (example_is_vision(id)) throw spec_error("example \"" + user_text(id) + "\" is a vision example (kind \"vision\"): see example_vision_spec.");
     // read once per (example, variant): the page and the lab ask for the same ones again and again
     static std::map<std::string, spec, std::less<>> cache;
     const std::string key = std::string(id) + '\n' + std::string(variant);
@@ -91,7 +103,8 @@ json example_about_json(std::string_view id, std::string_view variant) {
 }
 
 json example_trace_json(std::string_view id, std::string_view variant) {
-    json out = trace_to_json(compute_trace(example_spec(id, variant)));
+    json out = example_is_vision(id) ? vision_trace_to_json(compute_vision(example_vision_spec(id, variant)))
+                                     : trace_to_json(compute_trace(example_spec(id, variant)));
     const json about = example_about_json(id, variant);  // items() of a temporary would dangle
     for (auto it = about.begin(); it != about.end(); ++it) out[it.key()] = *it;
     return out;

@@ -8,25 +8,11 @@
 #include <cstdint>
 #include <cstring>
 
+#include "simd4.hpp"
+
 namespace attn::simd {
 namespace {
 
-typedef float f32x4 __attribute__((vector_size(16)));
-typedef std::int32_t i32x4 __attribute__((vector_size(16)));
-
-inline f32x4 load(const float* p) {
-    f32x4 v;
-    std::memcpy(&v, p, sizeof v);  // unaligned load: movups / v128.load
-    return v;
-}
-inline void store(float* p, f32x4 v) { std::memcpy(p, &v, sizeof v); }
-inline f32x4 splat(float x) { return f32x4{x, x, x, x}; }
-inline float hsum(f32x4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
-inline f32x4 select(i32x4 mask, f32x4 yes, f32x4 no) {
-    return (f32x4)((mask & (i32x4)yes) | (~mask & (i32x4)no));
-}
-inline f32x4 vmax(f32x4 a, f32x4 b) { return select(a > b, a, b); }
-inline f32x4 vmin(f32x4 a, f32x4 b) { return select(a < b, a, b); }
 
 /// e^x on four lanes (Cephes expf: range reduction to [-ln2/2, ln2/2], degree-6
 /// polynomial, scale by 2^n through the exponent bits); about 1 ulp. Below about -87.3

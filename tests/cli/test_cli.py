@@ -31,6 +31,22 @@ class Refusals(unittest.TestCase):
         self.assertIn(names, err)
         return err
 
+    def test_vision_spec_errors(self):
+        cases = {
+            "even ECA kernel": ('{"kind": "vision", "block": "eca", "feature": [[[1]]], "eca": {"w": [1, 2]}}', "eca.w is 2 wide: the kernel size must be odd"),
+            "negative variance": ('{"kind": "vision", "block": "ca", "feature": [[[1]]], "ca": {"w1": [[1]], "wh": [[1]], "ww": [[1]], '
+                                  '"bn": {"gamma": [1], "beta": [0], "mean": [0], "var": [-2]}}}', "ca.bn.var[0] is −2: a variance cannot be negative"),
+            "another block's field": ('{"kind": "vision", "block": "se", "feature": [[[1]]], "se": {"w1": [[1]], "w2": [[1]]}, "cbam": {}}',
+                                      'cbam belongs to block "cbam", but block is "se"'),
+            "a sequence field": ('{"kind": "vision", "block": "eca", "feature": [[[1]]], "eca": {"w": [1]}, "x": [[1]]}', "x belongs to the sequence spec"),
+            "vision field without kind": ('{"x": [[1]], "block": "se"}', 'block belongs to a vision spec: add "kind": "vision"'),
+            "wrong shape": ('{"kind": "vision", "block": "se", "feature": [[[1]], [[2]]], "se": {"w1": [[1, 1]], "w2": [[1, 1]]}}', "se.w1 has 1 row but needs 2"),
+        }
+        for name, (text, says) in cases.items():
+            with self.subTest(name):
+                self.refused(text, says)
+        self.refused('{"kind": "vision", "block": "eca", "feature": [[[1]]], "eca": {"w": [1, 2]}}', "eca.w is 2 wide", args=("explain", "-", "gate"))
+
     def test_spec_errors(self):
         cases = {
             "ragged rows": ('{"x": [[1, 2], [3]]}', "row 2 of x has 1 values but row 1 has 2"),
@@ -149,7 +165,8 @@ class Commands(unittest.TestCase):
         self.assertTrue(titled[2].startswith("translation  Cross-attention in translation"))
         self.assertEqual([line.split()[0] for line in titled], ids)
         self.assertEqual(ids, ["numpy-3x4", "basic-attention", "translation", "long-range", "bank", "coreference",
-                               "context-window", "score-functions", "multi-head", "masking", "positional-encoding", "complexity"])
+                               "context-window", "score-functions", "multi-head", "masking", "positional-encoding", "complexity",
+                               "se-block", "eca-block", "cbam-block", "coordinate-attention"])
 
     def test_example_table_and_json(self):
         table = attn("example", "translation").stdout.decode()
@@ -163,6 +180,21 @@ class Commands(unittest.TestCase):
         self.assertEqual(j["example"]["id"], "numpy-3x4")
         self.assertIn("zh", j["example"]["summary"])
         self.assertEqual([s["id"] for s in j["stages"]][:4], ["x", "q", "k", "v"])
+
+    def test_vision_trace_example_and_explain(self):
+        spec = '{"kind": "vision", "block": "eca", "feature": [[[1]], [[2]], [[3]]], "eca": {"w": [1, 10, 100]}}'
+        t = json.loads(attn("trace", "-", stdin=spec).stdout)
+        self.assertEqual(t["kind"], "vision")
+        self.assertEqual([s["id"] for s in t["stages"]], ["feature", "pool_avg", "conv1d", "gate", "output"])
+        self.assertEqual(next(s for s in t["stages"] if s["id"] == "conv1d")["data"], [210, 321, 32])
+        lines = [json.loads(l) for l in attn("explain", "-", "conv1d", stdin=spec).stdout.decode().splitlines()]
+        self.assertEqual(lines[0], {"index": 0, "text": "a[1] = Σ_t w_t·z[c+t] = 1×0 + 10×1 + 100×2 = 210"})
+        table = attn("example", "se-block").stdout.decode()
+        self.assertIn("== gate: Channel gate", table)
+        self.assertIn("cat shape", table)
+        j = json.loads(attn("example", "coordinate-attention", "--json").stdout)
+        self.assertEqual(j["example"]["id"], "coordinate-attention")
+        self.assertIn("bn", [s["id"] for s in j["stages"]])
 
     def test_bench_runs_small(self):
         done = attn("bench", "--n", "16", "--d", "8")

@@ -35,11 +35,23 @@ void check_table(const attn::tensor3& t, const std::vector<std::vector<double>>&
 
 }  // namespace
 
-TEST_CASE("examples: all twelve of docs/spec.md, each with both languages and how its inputs were made") {
+TEST_CASE("examples: the twelve sequence examples of docs/spec.md, each with both languages and how its inputs were made") {
     const std::vector<std::string> expected{"numpy-3x4", "basic-attention", "translation", "long-range",
                                             "bank",      "coreference",     "context-window", "score-functions", "multi-head",
                                             "masking",   "positional-encoding", "complexity"};
-    CHECK(attn::example_ids() == expected);
+    const std::vector<std::string> vision{"se-block", "eca-block", "cbam-block", "coordinate-attention"};
+    std::vector<std::string> all = expected;
+    all.insert(all.end(), vision.begin(), vision.end());
+    CHECK(attn::example_ids() == all);
+    for (const std::string& id : vision) {
+        INFO(id);
+        CHECK(attn::example_is_vision(id));
+        const attn::json j = attn::example_trace_json(id);
+        CHECK(j["kind"] == "vision");
+        CHECK(j["example"]["id"] == id);
+        for (const char* field : {"title", "source", "summary", "embeddings"}) CHECK(!j["example"][field]["zh"].get<std::string>().empty());
+        CHECK_THROWS_WITH_AS(attn::example_spec(id), doctest::Contains("is a vision example"), attn::spec_error);
+    }
     for (const std::string& id : expected) {
         const attn::json& doc = attn::example_document(id);
         INFO(id);

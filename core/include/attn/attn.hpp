@@ -18,4 +18,6 @@
 #include "attn/stages.hpp"
 #include "attn/trace.hpp"
 #include "attn/types.hpp"
+#include "attn/vision.hpp"
+#include "attn/vision_kernels.hpp"
 #include "attn/weighted_sum.hpp"

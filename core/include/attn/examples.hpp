@@ -7,6 +7,7 @@
 #include <vector>
 
 #include "attn/json.hpp"
+#include "attn/vision.hpp"
 
 namespace attn {
 
@@ -21,8 +22,14 @@ const json& example_document(std::string_view id);
 /// An empty variant is the example's own spec. Throws spec_error for an unknown id or variant.
 json example_spec_json(std::string_view id, std::string_view variant = "");
 
-/// @brief The example's spec, validated.
+/// @brief The example's spec, validated (a sequence example; a vision example throws spec_error).
 spec example_spec(std::string_view id, std::string_view variant = "");
+
+/// @brief True for the vision examples (their spec has "kind": "vision"): se-block, eca-block, ….
+bool example_is_vision(std::string_view id);
+
+/// @brief A vision example's spec, validated.
+vision_spec example_vision_spec(std::string_view id, std::string_view variant = "");
 
 /// @brief {"example": document without its spec, "variant": id}: what an example's trace carries besides the trace.
 json example_about_json(std::string_view id, std::string_view variant = "");

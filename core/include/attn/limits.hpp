@@ -22,6 +22,9 @@ inline constexpr std::size_t max_positions = 4096;       // n_q and n_k (and row
 inline constexpr std::size_t max_d_model = 1024;         // d
 inline constexpr std::size_t max_heads = 64;             // h
 inline constexpr std::size_t max_additive_width = 1024;  // d_a, the additive score's hidden width
+inline constexpr std::size_t max_channels = 1024;        // C of a vision feature map (and its bottleneck m)
+inline constexpr std::size_t max_map_side = 1024;        // H and W of a vision feature map
+inline constexpr std::size_t max_vision_kernel = 31;     // ECA's k and CBAM's K (odd)
 
 // [SECTION] The work and the memory of one trace
 /// What one trace may cost. The default is what the CLI and the npm module accept: on a

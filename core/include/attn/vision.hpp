@@ -1,0 +1,94 @@
+// Vision attention (seed 002: SE, ECA, CBAM, Coordinate Attention): blocks that gate a C × H × W
+// feature map instead of mixing tokens, stepped through stage by stage like the QKV stages. The
+// spec is "kind": "vision" (docs/spec.md "Vision attention"); matrices follow the sequence spec's
+// convention z·W with W in × out. One header per block (se.hpp, eca.hpp, cbam.hpp, ca.hpp) holds
+// its stages; this one the spec, the trace and what they share.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "attn/json.hpp"
+#include "attn/stages.hpp"
+
+namespace attn {
+
+enum class vision_block { se, eca, cbam, ca };
+
+/// @brief "se", "eca", "cbam" or "ca".
+const char* to_string(vision_block b);
+
+/// @brief A fully connected layer on a vector: out = z·w + b, w (in × out) row-major.
+struct dense_layer {
+    std::size_t in = 0, out = 0;
+    std::vector<float> w, b;  // b has `out` entries (zeros when the spec leaves it out)
+};
+
+/// @brief Inference-time BatchNorm over m features: (f − mean)/√(var + eps)·γ + β.
+struct batch_norm {
+    std::vector<float> gamma, beta, mean, var;
+    float eps = 1e-5f;
+};
+
+struct vision_spec {
+    vision_block block = vision_block::se;
+    std::size_t c = 0, h = 0, w = 0;          // the feature map's channels, height, width
+    std::vector<float> feature;               // C × H × W, row-major
+    std::vector<std::string> channels;        // C labels (c1, c2, … when not given)
+    dense_layer fc1, fc2;                     // se and cbam: w1 b1, w2 b2; ca: fc1 = w1 b1
+    std::vector<float> eca;                   // eca: the k taps of the 1-D convolution (k odd)
+    std::size_t kernel = 0;                   // cbam: K of the 2 × K × K spatial kernel (K odd)
+    std::vector<float> spatial;               // cbam: 2 × K × K (the mean map's taps, then the max map's)
+    float spatial_bias = 0;
+    std::optional<batch_norm> bn;             // ca: optional
+    dense_layer gate_h, gate_w;               // ca: wh bh, ww bw (m × C)
+    /// @brief m: the width of the block's bottleneck (fc1.out), 0 for eca.
+    std::size_t hidden() const { return fc1.out; }
+};
+
+/// @brief One stage of a vision trace: its id (docs/spec.md), shape and values.
+struct vision_stage {
+    std::string id;
+    std::vector<std::size_t> shape;
+    std::vector<float> data;
+};
+
+struct vision_trace {
+    vision_spec spec;
+    std::vector<vision_stage> stages;         // in the block's order, from `feature` to `output`
+    const vision_stage* stage(std::string_view id) const;
+    std::size_t bytes() const;
+};
+
+/// @brief Everything fixed about one vision stage id: titles and explanations in both languages.
+struct vision_stage_info {
+    const char* id;
+    const char* symbol;
+    bilingual title;
+    bilingual explanation;
+};
+
+/// @brief The registry row of a vision stage id; throws spec_error for an unknown id.
+const vision_stage_info& vision_stage_info_of(std::string_view id);
+/// @brief Every vision stage id with its texts, in the order the blocks use them.
+const std::vector<vision_stage_info>& vision_stage_registry();
+/// @brief The formula of a stage in a block, e.g. "s = σ(relu(z·W1 + b1)·W2 + b2)".
+std::string vision_formula(vision_block b, std::string_view id);
+
+/// @brief True when a parsed spec asks for vision ("kind": "vision"); throws for any other kind,
+/// and for a spec without kind that carries vision fields (feature, block).
+bool is_vision_spec(const json& j);
+/// @brief Reads and checks a vision spec; throws spec_error naming the field.
+vision_spec vision_spec_from_json(const json& j);
+/// @brief The normalised vision spec (defaults written out).
+json vision_spec_to_json(const vision_spec& s);
+/// @brief Every stage of the spec's block (validated first).
+vision_trace compute_vision(const vision_spec& s);
+/// @brief {"kind": "vision", "spec", "stages": [{id, title, title_zh, formula, explain, shape, data}]}.
+json vision_trace_to_json(const vision_trace& t);
+/// @brief The arithmetic behind value `index` (flat, row-major in the stage's shape) of a stage,
+/// with the trace's numbers, e.g. "gate[2] = σ(fc2[2]) = σ(1.2000) = 0.7685".
+std::string explain_vision_cell(const vision_trace& t, std::string_view stage, std::size_t index);
+
+}  // namespace attn

@@ -1,0 +1,48 @@
+// How the arithmetic sentences write their numbers and long lists, shared by the sequence stages
+// (explain.cpp) and the vision stages (vision.cpp). Internal to the library.
+#pragma once
+
+#include <algorithm>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "attn/explain.hpp"
+#include "attn/format.hpp"
+
+namespace attn::explain_detail {
+
+/// How a sentence writes its numbers and long lists (see explain_cell).
+struct writer {
+    bool detail;
+    std::string num(float v) const { return detail ? format_exact(v) : format_cell(v); }
+    std::string join(const std::vector<std::string>& items, const char* sep) const {
+        const std::size_t shown = detail ? items.size() : std::min<std::size_t>(items.size(), 8);
+        std::string out;
+        for (std::size_t k = 0; k < shown; ++k) out += (k ? sep : "") + items[k];
+        if (shown < items.size()) out += std::string(sep) + "…";
+        return out;
+    }
+    std::string list(const std::vector<float>& v, const char* sep) const {
+        std::vector<std::string> items;
+        for (float x : v) items.push_back(num(x));
+        return join(items, sep);
+    }
+    std::string products(const std::vector<std::pair<float, float>>& pairs) const {
+        std::vector<std::string> items;
+        for (const auto& [a, b] : pairs) items.push_back(num(a) + "×" + num(b));
+        return join(items, " + ");
+    }
+};
+
+inline std::string n1(std::size_t k) { return std::to_string(k + 1); }  // people count from 1
+
+/// 12 -> "₁₂": the row in m₂, s₂.
+inline std::string sub(std::size_t n) {
+    static const char* digits[] = {"₀", "₁", "₂", "₃", "₄", "₅", "₆", "₇", "₈", "₉"};
+    std::string out;
+    for (char c : std::to_string(n)) out += digits[c - '0'];
+    return out;
+}
+
+}  // namespace attn::explain_detail
