@@ -4,6 +4,7 @@
 
 #include <chrono>
 #include <new>
+#include <optional>
 #include <vector>
 
 #include <emscripten/val.h>
@@ -84,6 +85,40 @@ val timed_trace(const spec& s, bool with_layout) {
     return packed(t, with_layout, took.count());
 }
 
+/// A vision trace as typed JS values: {kind: "vision", stages: [{id, formula, shape, offset, size}], spec: JSON
+/// text, data: Float32Array of every stage back to back, bytes, computeMs}. Small: always with its layout.
+val packed_vision(const vision_spec& s, bool with_layout = true) {
+    const auto start = std::chrono::steady_clock::now();
+    const vision_trace t = compute_vision(s);
+    const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
+    std::vector<float> all;
+    val layout = val::array();
+    for (const vision_stage& st : t.stages) {
+        if (!with_layout) {  // an example's second call: JS keeps the layout from the first
+            all.insert(all.end(), st.data.begin(), st.data.end());
+            continue;
+        }
+        val stage = val::object();
+        stage.set("id", st.id);
+        stage.set("formula", vision_formula(s.block, st.id));
+        stage.set("shape", js_array(st.shape));
+        stage.set("offset", all.size());
+        stage.set("size", st.data.size());
+        layout.call<void>("push", stage);
+        all.insert(all.end(), st.data.begin(), st.data.end());
+    }
+    val out = val::object();
+    out.set("kind", std::string("vision"));
+    if (with_layout) {
+        out.set("stages", layout);
+        out.set("spec", vision_spec_to_json(s).dump());
+    }
+    out.set("bytes", t.bytes());
+    out.set("computeMs", took.count());
+    out.set("data", val(emscripten::typed_memory_view(all.size(), all.data())).call<val>("slice"));
+    return out;
+}
+
 template <class F>
 val guarded(F&& compute) {
     try {
@@ -99,7 +134,9 @@ val guarded(F&& compute) {
 
 val trace_result(const std::string& spec_json, bool interactive) {
     return guarded([&] {
-        const spec s = parse_spec(spec_json);
+        const json j = parse_spec_json(spec_json);
+        if (is_vision_spec(j)) return packed_vision(vision_spec_from_json(j));
+        const spec s = spec_from_json(j);
         if (interactive) validate(s, interactive_budget);  // the page's lower limits: it never freezes
         return timed_trace(s, true);
     });
@@ -107,7 +144,10 @@ val trace_result(const std::string& spec_json, bool interactive) {
 
 val example_result(const std::string& id, const std::string& variant, bool with_layout) {
     // the example's texts are not repeated here: JS reads them once with example_document_json
-    return guarded([&] { return timed_trace(example_spec(id, variant), with_layout); });
+    return guarded([&] {
+        return example_is_vision(id) ? packed_vision(example_vision_spec(id, variant), with_layout)
+                                     : timed_trace(example_spec(id, variant), with_layout);
+    });
 }
 
 val explain_result(const std::string& spec_json, const std::string& stage, int head, int i, int j, bool detail) {
@@ -152,6 +192,31 @@ std::string examples_json() {
 }
 
 std::string stages_json() { return stage_registry_json().dump(); }
+
+std::string vision_stages_json() {
+    json rows = json::array();
+    for (const vision_stage_info& s : vision_stage_registry())
+        rows.push_back({{"id", s.id}, {"symbol", s.symbol}, {"title", s.title.en}, {"title_zh", s.title.zh},
+                        {"explain", {{"en", s.explanation.en}, {"zh", s.explanation.zh}}}});
+    return rows.dump();
+}
+
+val explain_vision_result(const std::string& spec_json, const std::string& stage, int index) {
+    // hovering value after value asks about the same spec: its trace is kept
+    static std::string last_spec;
+    static std::optional<vision_trace> last;
+    return guarded([&] {
+        if (index < 0) throw spec_error("the index of a value is counted from 0 and cannot be negative.");
+        if (!last || spec_json != last_spec) {
+            last.reset();
+            last = compute_vision(vision_spec_from_json(parse_spec_json(spec_json)));
+            last_spec = spec_json;
+        }
+        val out = val::object();
+        out.set("text", explain_vision_cell(*last, stage, std::size_t(index)));
+        return out;
+    });
+}
 
 std::string limits_json() {
     const auto budget_json = [](const budget& b) {

@@ -10,7 +10,8 @@
 
 namespace attn::wasm {
 
-/// @brief {stages: [{id, formula, operands, shape, offset, size}], spec: normalised spec as JSON text,
+/// @brief A vision spec ("kind": "vision") gives {kind: "vision", stages, spec, data, bytes, computeMs}. Otherwise
+/// {stages: [{id, formula, operands, shape, offset, size}], spec: normalised spec as JSON text,
 /// axes: axis labels as JSON text, data: Float32Array with every stage's values one after another,
 /// bytes: what the stages hold, and with a mask: mask: {shape, data: Uint8Array}, emptyRows: query rows
 /// that see no key}, or {error: sentence}. interactive: the playground's lower budget (attn/limits.hpp).
@@ -33,6 +34,12 @@ std::string examples_json();
 
 /// @brief JSON text: the stage registry (stage_registry_json), in trace order.
 std::string stages_json();
+
+/// @brief JSON text: the vision stage registry, [{id, symbol, title, title_zh, explain: {en, zh}}].
+std::string vision_stages_json();
+
+/// @brief {text: the arithmetic of value `index` (row-major) of a vision stage} or {error}; the last trace is kept.
+emscripten::val explain_vision_result(const std::string& spec_json, const std::string& stage, int index);
 
 /// @brief JSON text: every documented limit of attn/limits.hpp, camelCase, for the package's `limits`.
 std::string limits_json();

@@ -1,9 +1,9 @@
 # Prints a build's size as users download it: each file raw and gzipped, and the total.
-# cmake -DDIR=… [-DFILES="a.wasm;a.js"] [-DBUDGET="150 KB"] -P print_size.cmake
+# cmake -DDIR=… [-DFILES="a.wasm;a.js"] [-DBUDGET="200 KB"] -P print_size.cmake
 find_program(GZIP gzip REQUIRED)
 if(NOT FILES)
   set(FILES attention_core.wasm attention_core.js)
-  set(BUDGET "150 KB")
+  set(BUDGET "200 KB")  # 150 KB until the vision blocks (SE, ECA, CBAM, CA) came in, about 30 KB of them
 endif()
 set(total 0)
 foreach(f IN LISTS FILES)

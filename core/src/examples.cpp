@@ -83,7 +83,11 @@ bool example_is_vision(std::string_view id) {
 
 vision_spec example_vision_spec(std::string_view id, std::string_view variant) {
     if (!example_is_vision(id)) throw spec_error("example \"" + user_text(id) + "\" is a sequence example: see example_spec.");
-    return vision_spec_from_json(example_spec_json(id, variant));
+    static std::map<std::string, vision_spec, std::less<>> cache;  // as example_spec: read once per (example, variant)
+    const std::string key = std::string(id) + '\n' + std::string(variant);
+    auto it = cache.find(key);
+    if (it == cache.end()) it = cache.emplace(key, vision_spec_from_json(example_spec_json(id, variant))).first;
+    return it->second;
 }
 
 spec example_spec(std::string_view id, std::string_view variant) {

@@ -77,10 +77,11 @@ test('errors: the core\'s sentence as an AttentionError, and the instance keeps 
   assert.throws(() => a.example(42), AttentionError);
 });
 
-test('examples() and catalog(): the twelve of docs/spec.md with their variants', () => {
+test('examples() and catalog(): the sixteen of docs/spec.md with their variants', () => {
   const ids = a.examples();
   assert.deepEqual(ids, ['numpy-3x4', 'basic-attention', 'translation', 'long-range', 'bank',
-    'coreference', 'context-window', 'score-functions', 'multi-head', 'masking', 'positional-encoding', 'complexity']);
+    'coreference', 'context-window', 'score-functions', 'multi-head', 'masking', 'positional-encoding', 'complexity',
+    'se-block', 'eca-block', 'cbam-block', 'coordinate-attention']);
   for (const id of ids) assert.equal(a.example(id).example.id, id);
   const list = a.catalog();
   assert.deepEqual(list.map((e) => e.id), ids);

@@ -43,6 +43,51 @@ test(`native CLI and wasm agree on ${SPECS} random specs, every stage within ${T
   console.log(`native vs wasm: ${SPECS} specs, ${stages} stages, max |diff| ${worst}`);
 });
 
+test('vision: the four blocks\' examples and random vision specs agree native vs wasm; a vision example traces in well under a millisecond', async () => {
+  const a = await createAttention();
+  const { spawnSync } = await import('node:child_process');
+  const { attnCli } = await import('./helpers.mjs');
+  const rand = random(7);
+  const r = (lo, hi) => lo + Math.floor(rand() * (hi - lo + 1));
+  const values = (n) => Array.from({ length: n }, () => Math.round((rand() * 4 - 2) * 1000) / 1000);
+  const matrix = (rows, cols) => Array.from({ length: rows }, () => values(cols));
+  const specs = ['se-block', 'eca-block', 'cbam-block', 'coordinate-attention'].map((id) => a.example(id).spec);
+  for (let i = 0; i < 24; i++) {
+    const [c, h, w, m] = [r(1, 6), r(1, 9), r(1, 9), r(1, 4)];
+    const block = ['se', 'eca', 'cbam', 'ca'][i % 4];
+    const feature = Array.from({ length: c }, () => matrix(h, w));
+    const k = [1, 3, 5][r(0, 2)];
+    const params = {
+      se: { w1: matrix(c, m), w2: matrix(m, c), b2: values(c) },
+      eca: { w: values(k) },
+      cbam: { w1: matrix(c, m), w2: matrix(m, c), spatial: [matrix(k, k), matrix(k, k)], spatial_bias: 0.5 },
+      ca: { w1: matrix(c, m), wh: matrix(m, c), ww: matrix(m, c), bn: { gamma: values(m), beta: values(m), mean: values(m), var: values(m).map(Math.abs) } },
+    }[block];
+    specs.push({ kind: 'vision', block, feature, [block]: params });
+  }
+  let worst = 0;
+  for (const [i, spec] of specs.entries()) {
+    const native = JSON.parse(spawnSync(attnCli, ['trace', '-'], { input: JSON.stringify(spec) }).stdout);
+    const wasm = a.trace(spec);
+    assert.equal(wasm.kind, 'vision');
+    assert.deepEqual(wasm.stages.map((s) => s.id), native.stages.map((s) => s.id), `vision spec ${i}`);
+    assert.deepEqual(wasm.spec, native.spec);
+    wasm.stages.forEach((s, k) => {
+      assert.deepEqual(s.shape, native.stages[k].shape);
+      const { worst: d, first } = maxDiff(s.data, native.stages[k].data, TOLERANCE);
+      assert.equal(first, -1, `vision spec ${i} ${s.id}: wasm ${s.data[first]} vs native ${native.stages[k].data[first]}`);
+      worst = Math.max(worst, d);
+    });
+  }
+  const times = ['se-block', 'eca-block', 'cbam-block', 'coordinate-attention'].map((id) => {
+    for (let k = 0; k < 200; k++) a.example(id);
+    const t0 = performance.now();
+    for (let k = 0; k < 1000; k++) a.example(id);
+    return `${id} ${((performance.now() - t0)).toFixed(1)} µs`;
+  });
+  console.log(`vision native vs wasm: ${specs.length} specs, max |diff| ${worst}; a.example per call: ${times.join(', ')}`);
+});
+
 test('one writer for the arithmetic: the page\'s captions (wasm) and the CLI\'s explain (native) say the same for every cell', async () => {
   const { spawnSync } = await import('node:child_process');
   const { attnCli } = await import('./helpers.mjs');
@@ -54,9 +99,10 @@ test('one writer for the arithmetic: the page\'s captions (wasm) and the CLI\'s 
     const t = a.example(id);
     for (const stage of shownStages(t)) {
       const lines = spawnSync(attnCli, ['explain', '-', stage.id], { input: JSON.stringify(t.spec) }).stdout.toString().trim().split('\n');
-      for (const { i, j, text } of lines.map((l) => JSON.parse(l))) {
+      for (const { i, j, index, text } of lines.map((l) => JSON.parse(l))) {
         if (i >= 48 || j >= 48) continue; // the page draws at most 48 × 48
-        assert.equal(a.explain(t, stage.id, { i, j }), text, `${id} ${stage.id}[${i}][${j}]`);
+        // a vision stage's values are numbered row-major (index); a sequence stage's by row and column
+        assert.equal(a.explain(t, stage.id, t.kind === 'vision' ? { index } : { i, j }), text, `${id} ${stage.id}[${index ?? `${i}][${j}`}]`);
         compared++;
       }
     }

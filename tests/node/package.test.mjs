@@ -51,7 +51,7 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
   const tsc = (file) => spawnSync(bin('tsc'), ['--noEmit', '--strict', '--target', 'es2022', '--module', 'nodenext',
     '--moduleResolution', 'nodenext', file], { cwd: project });
   writeFileSync(path.join(project, 'good.mts'), `
-    import { createAttention, AttentionError, type Spec, type StageId, type Trace } from 'attention-playground';
+    import { createAttention, AttentionError, type Spec, type StageId, type Trace, type VisionSpec, type VisionTrace, type VisionStageId } from 'attention-playground';
     const spec: Spec = { x: [[1, 0], [0, 1]], mask: { window: 2 }, heads: 1, weights: { wq: [[1, 0], [0, 1]] } };
     const a = await createAttention();
     const t: Trace = a.trace(spec);
@@ -60,19 +60,28 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
     const zh: string = t.stages[0].explain.zh + t.stages[0].title_zh;
     const e: Error = new AttentionError('x');
     console.log(id, data.length, zh, e.message, a.catalog()[0].title.en, a.examples()[0].length, t.spec.mask_value);
+    const vision: VisionSpec = { kind: 'vision', block: 'eca', feature: [[[1]], [[2]], [[3]]], eca: { w: [1, 2, 1] } };
+    const v: VisionTrace = a.trace(vision);
+    const gate: VisionStageId = v.stages[3].id;
+    const se: VisionTrace = a.example('se-block');
+    const either = a.trace(JSON.stringify(vision));
+    if (either.kind === 'vision') console.log(either.spec.block);
+    console.log(gate, se.spec.channels[0], a.explain(v, 'gate', { index: 1 }));
   `);
   const good = tsc('good.mts');
   assert.equal(good.status, 0, good.stdout.toString());
   writeFileSync(path.join(project, 'bad.mts'), `
-    import type { StageId, Spec } from 'attention-playground';
+    import type { StageId, Spec, VisionSpec } from 'attention-playground';
     const id: StageId = 'weight';
     const spec: Spec = { x: [[1]], score: 'cosine' };
-    console.log(id, spec);
+    const block: VisionSpec = { kind: 'vision', block: 'senet', feature: [[[1]]] };
+    console.log(id, spec, block);
   `);
   const bad = tsc('bad.mts');
   assert.notEqual(bad.status, 0);
   assert.match(bad.stdout.toString(), /'"weight"' is not assignable to type 'StageId'/);
   assert.match(bad.stdout.toString(), /'"cosine"' is not assignable to type 'ScoreKind/);
+  assert.match(bad.stdout.toString(), /'"senet"' is not assignable to type 'VisionBlock'/);
 });
 
 test('the one-file element from the installed package, dropped into a plain page with no build step', async (t) => {

@@ -110,6 +110,29 @@ function specText(spec, maxBytes) {
 }
 
 /**
+ * Gives obj[key] the value of JSON text, parsed the first time it is read: a trace's spec and
+ * axes are JSON from the core, and parsing them on every trace would cost more than the trace
+ * itself for the small examples. Still an ordinary enumerable field (assignable, seen by
+ * JSON.stringify and structuredClone).
+ */
+function parsedWhenRead(obj, key, text) {
+  let value;
+  let parsed = false;
+  Object.defineProperty(obj, key, {
+    enumerable: true,
+    configurable: true,
+    get() {
+      if (!parsed) value = JSON.parse(text), parsed = true;
+      return value;
+    },
+    set(v) {
+      value = v;
+      parsed = true;
+    },
+  });
+}
+
+/**
  * Wraps an instantiated Embind module (see wasm/bindings.cpp) in the package's API.
  * @param {object} core the module from createAttentionCore()
  */
@@ -118,6 +141,8 @@ export function makeApi(core) {
   const registry = deepFreeze(JSON.parse(core.stagesJson()));
   const stageInfo = new Map(registry.map((s) => [s.id, s]));
   const stageIds = Object.freeze(registry.map((s) => s.id));
+  const visionRegistry = deepFreeze(JSON.parse(core.visionStagesJson()));
+  const visionInfo = new Map(visionRegistry.map((s) => [s.id, s]));
   const limits = deepFreeze(JSON.parse(core.limitsJson()));
   const examplesJson = core.examplesJson();
   const exampleIds = new Set(JSON.parse(examplesJson).map((e) => e.id));
@@ -134,9 +159,11 @@ export function makeApi(core) {
    */
   function build(layout, result) {
     const { data } = result;
+    if (result.kind === 'vision') return buildVision(layout, result);
     const trace = {
-      spec: JSON.parse(layout.spec),
-      axes: JSON.parse(layout.axes),
+      kind: 'sequence',
+      spec: undefined,
+      axes: undefined,
       stages: layout.stages.map((s) => {
         const info = stageInfo.get(s.id);
         return {
@@ -147,10 +174,31 @@ export function makeApi(core) {
       bytes: result.bytes,
       compute_ms: result.computeMs,
     };
+    parsedWhenRead(trace, 'spec', layout.spec);
+    parsedWhenRead(trace, 'axes', layout.axes);
     if (result.mask) {
       trace.mask = { shape: result.mask.shape, data: result.mask.data };
       trace.empty_rows = result.emptyRows;
     }
+    return trace;
+  }
+
+  /** A vision trace ({kind: "vision"}): its stages read their titles from the vision registry. */
+  function buildVision(layout, result) {
+    const trace = {
+      kind: 'vision',
+      spec: undefined,
+      stages: layout.stages.map((s) => {
+        const info = visionInfo.get(s.id);
+        return {
+          id: s.id, symbol: info.symbol, title: info.title, title_zh: info.title_zh, formula: s.formula, explain: info.explain,
+          shape: s.shape.slice(), data: result.data.subarray(s.offset, s.offset + s.size),
+        };
+      }),
+      bytes: result.bytes,
+      compute_ms: result.computeMs,
+    };
+    parsedWhenRead(trace, 'spec', layout.spec);
     return trace;
   }
 
@@ -195,7 +243,7 @@ export function makeApi(core) {
       const key = `${id}\n${variant}`;
       const known = exampleLayouts.get(key);
       const result = check(core.exampleResult(id, variant, !known)); // refuses unknown ids and variants
-      if (!known) exampleLayouts.set(key, { stages: result.stages, spec: result.spec, axes: result.axes });
+      if (!known) exampleLayouts.set(key, { kind: result.kind, stages: result.stages, spec: result.spec, axes: result.axes });
       const trace = build(exampleLayouts.get(key), result);
       trace.example = exampleDocument(id); // known: the core has just computed it
       trace.variant = variant;
@@ -211,9 +259,13 @@ export function makeApi(core) {
      * numbers, as the playground's captions write it: e.g. "α[1][2] = exp[1][2] ÷ s₁ = 0.3679 ÷ 1.9744 =
      * 0.1863". options.detail: every term and every digit instead of 4 decimals and 8 terms.
      */
-    explain(trace, stageId, { head = 0, i = 0, j = 0, detail = false } = {}) {
+    explain(trace, stageId, { head = 0, i = 0, j = 0, index = 0, detail = false } = {}) {
       if (!trace || !trace.spec) throw new AttentionError('explain(trace, stage, {i, j}) needs a trace from trace() or example().');
       if (!specTexts.has(trace)) specTexts.set(trace, JSON.stringify(trace.spec));
+      if (trace.kind === 'vision') { // a value of a vision stage, by its row-major index
+        if (!Number.isInteger(Number(index))) throw new AttentionError('explain: index must be a whole number.');
+        return check(core.explainVisionResult(specTexts.get(trace), String(stageId), Number(index))).text;
+      }
       const args = [head, i, j].map(Number);
       if (!args.every(Number.isInteger)) throw new AttentionError('explain: head, i and j must be whole numbers.');
       return check(core.explainResult(specTexts.get(trace), String(stageId), ...args, !!detail)).text;

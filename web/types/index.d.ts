@@ -8,7 +8,17 @@ export type StageId =
 /** The worked examples' ids. */
 export type ExampleId =
   | 'numpy-3x4' | 'basic-attention' | 'translation' | 'long-range' | 'bank' | 'coreference'
-  | 'score-functions' | 'multi-head' | 'masking' | 'positional-encoding' | 'complexity';
+  | 'context-window' | 'score-functions' | 'multi-head' | 'masking' | 'positional-encoding' | 'complexity'
+  | 'se-block' | 'eca-block' | 'cbam-block' | 'coordinate-attention';
+
+/** The vision blocks (docs/spec.md "Vision attention"). */
+export type VisionBlock = 'se' | 'eca' | 'cbam' | 'ca';
+
+/** Every vision stage id; a block's trace holds its own, from `feature` to `output`. */
+export type VisionStageId =
+  | 'feature' | 'pool_avg' | 'pool_max' | 'fc1' | 'relu' | 'fc2' | 'conv1d' | 'gate'
+  | 'mlp_avg' | 'mlp_max' | 'channel_gate' | 'channel_refined' | 'spatial_avg' | 'spatial_max' | 'spatial_conv' | 'spatial_gate'
+  | 'pool_h' | 'pool_w' | 'conv1' | 'bn' | 'act' | 'gate_h' | 'gate_w' | 'output';
 
 export type ScoreKind = 'dot' | 'scaled_dot' | 'additive' | 'bilinear';
 
@@ -116,7 +126,51 @@ export interface StageInfo {
   group: string;
 }
 
+/** A vision spec: a C × H × W feature map and one block's parameters (z·W with W in × out). */
+export interface VisionSpec {
+  kind: 'vision';
+  block: VisionBlock;
+  /** C × H × W. */
+  feature: ReadonlyArray<Matrix>;
+  /** C labels; default c1, c2, …. */
+  channels?: string[];
+  se?: { w1: Matrix; b1?: Vector; w2: Matrix; b2?: Vector };
+  /** k taps, k odd. */
+  eca?: { w: Vector };
+  /** spatial: 2 × K × K (taps on the mean map, then the max map), K odd. */
+  cbam?: { w1: Matrix; b1?: Vector; w2: Matrix; b2?: Vector; spatial: ReadonlyArray<Matrix>; spatial_bias?: number };
+  ca?: {
+    w1: Matrix; b1?: Vector;
+    bn?: { gamma: Vector; beta: Vector; mean: Vector; var: Vector; eps?: number };
+    wh: Matrix; bh?: Vector; ww: Matrix; bw?: Vector;
+  };
+}
+
+export interface VisionStage {
+  id: VisionStageId;
+  symbol: string;
+  title: string;
+  title_zh: string;
+  formula: string;
+  explain: Bilingual;
+  /** [C, H, W], [C], [H, W], [C, H], [C, W] or [m, H + W]. */
+  shape: number[];
+  data: Float32Array;
+}
+
+export interface VisionTrace {
+  kind: 'vision';
+  /** The normalised vision spec (defaults written out). */
+  spec: VisionSpec & { channels: string[] };
+  stages: VisionStage[];
+  bytes: number;
+  compute_ms: number;
+  example?: ExampleDocument;
+  variant?: string;
+}
+
 export interface Trace {
+  kind: 'sequence';
   spec: NormalisedSpec;
   /** The labels people read along each axis kind, for this spec (a single column is named by the stage's symbol). */
   axes: Record<Exclude<AxisKind, 'single'>, string[]>;
@@ -193,8 +247,13 @@ export interface Attention {
    * Every stage for a spec (an object, or JSON text). Throws AttentionError for a bad spec, for
    * values JSON cannot carry (NaN, BigInt, a cycle, a lone surrogate) and for a spec over the limits.
    */
-  trace(spec: Spec | string, options?: TraceOptions): Trace;
+  trace(spec: Spec, options?: TraceOptions): Trace;
+  /** A vision block's stages (SE, ECA, CBAM, CA) for a spec with "kind": "vision". */
+  trace(spec: VisionSpec, options?: TraceOptions): VisionTrace;
+  /** JSON text of either kind of spec: narrow the result by its `kind`. */
+  trace(spec: string, options?: TraceOptions): Trace | VisionTrace;
   /** The trace of a worked example, or of one of its variants. Throws AttentionError for an unknown id. */
+  example(id: 'se-block' | 'eca-block' | 'cbam-block' | 'coordinate-attention', variant?: string): VisionTrace;
   example(id: ExampleId | (string & {}), variant?: string): Trace;
   /** The worked examples' ids, in docs/spec.md's order; each is a valid example(id). */
   examples(): ExampleId[];
@@ -209,6 +268,8 @@ export interface Attention {
    * trace's numbers, as the playground's captions write it; `detail`: every term and every digit.
    */
   explain(trace: Trace, stage: StageId, cell?: { head?: number; i?: number; j?: number; detail?: boolean }): string;
+  /** The arithmetic behind value `index` (0-based, row-major in the stage's shape) of a vision stage. */
+  explain(trace: VisionTrace, stage: VisionStageId, value?: { index?: number }): string;
   /** Diagnostics: bytes in use on the wasm heap, and its size. */
   memory(): { heapInUse: number; heapSize: number };
 }

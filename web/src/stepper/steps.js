@@ -17,6 +17,7 @@ const MAX_CELL_STEPS = 32;
  * into the context step (concat would only copy it; the context scene says so).
  */
 export function shownStages(trace) {
+  if (trace.kind === 'vision') return trace.stages;
   return trace.spec.heads > 1 ? trace.stages : trace.stages.filter((s) => s.id !== 'concat');
 }
 
