@@ -13,6 +13,7 @@ const axeScript = path.join(webDir, 'node_modules/axe-core/axe.min.js');
 const pages = [
   ['index.html?example=translation&stage=weights', true], // the lines view
   ['index.html?example=multi-head&stage=scores&lang=zh', true], // every head at once
+  ['index.html?example=cbam-block&stage=spatial_gate&lang=en', true], // a vision block
   ['index.html?example=masking&variant=padding&stage=masked&lang=zh', true],
   ['embed.html?example=multi-head&stage=weights', true],
   ['docs.html', true],

@@ -87,6 +87,17 @@ test('native and web: "Save PNG" writes the stage panel as a PNG', async () => {
   await page.close();
 });
 
+test('native: a vision block in the stage panel (SE, ECA, CBAM, CA), drawn by its shape', async () => {
+  const page = await browser.newPage();
+  for (const [example, stage] of [['se-block', 'gate'], ['cbam-block', 'spatial_gate'], ['coordinate-attention', 'gate_h']]) {
+    const shot = screenshot(path.join(artifacts, `lab-native-${example}-${stage}.png`), '--example', example, '--stage', stage);
+    assert.match(shot.out, new RegExp(`stage ${stage}, vision ${stage}`));
+    const s = await imageStats(page, shot.png);
+    assert.ok(s.colours > 40 && s.heat > 300, `${example}: the gate's colours are drawn (${JSON.stringify(s)})`);
+  }
+  await page.close();
+});
+
 test('native: bad arguments get one sentence and exit code 2', () => {
   for (const [args, says] of [[['--view', 'pie'], '--view is "matrix" or "lines"'], [['--example', 'nope'], 'example "nope" is unknown'], [['--frobnicate'], 'unknown argument "--frobnicate"'], [['--stage'], '--stage needs a value']]) {
     const run = spawnSync(lab, args, { timeout: 30000 });

@@ -144,4 +144,14 @@ test('numbers are formatted one way: the CLI table and its notes read as the pag
   const note = fillNumbers(t.example.notes.weights.en, t);
   assert.ok(table.includes(note), `the CLI prints the same note: ${note}`);
   assert.match(note, /normalised = 0\.5065, 0\.1863, 0\.3072/);
+  // exact halves go to the even digit, as C's printf does in the core: the same value reads the same in caption and cell
+  const se = a.example('se-block');
+  const z = se.stages.find((s) => s.id === 'pool_avg').data;
+  assert.equal(z[1], 0.28125);
+  assert.equal(cell(z[1]), '0.2812');
+  assert.equal(a.explain(se, 'pool_avg', { index: 1 }).split(' = ').at(-1), cell(z[1]));
+  assert.deepEqual([0.00005, 0.00015, -0.28125, 1.00005].map((v) => cell(Math.fround(v))), [Math.fround(0.00005), Math.fround(0.00015), Math.fround(-0.28125), Math.fround(1.00005)].map((v) => {
+    const table = spawnSync(attnCli, ['explain', '-', 'x'], { input: JSON.stringify({ x: [[v]] }) }).stdout.toString();
+    return JSON.parse(table.trim()).text.split(' = ').at(-1);
+  }));
 });

@@ -16,15 +16,27 @@ Lab::Lab(const options& o) : zh_(o.zh) {
     example_ids_ = attn::example_ids();
     load(o.example, "");
     if (!o.view.empty()) weights_lines_ = o.view == "lines";
-    if (trace_ && !o.stage.empty()) {
-        const auto stages = trace_->stages();
+    if (!o.stage.empty()) {
+        const auto stages = timeline_stages();
         for (std::size_t i = 0; i < stages.size(); ++i)
-            if (o.stage == attn::stage_name(stages[i].id)) stage_ = int(i);
+            if (o.stage == stages[i].id) stage_ = int(i);
     }
 }
 
 void Lab::load(const std::string& id, const std::string& variant) {
     try {
+        if (attn::example_is_vision(id)) {  // a vision block: its own spec and trace
+            vspec_ = attn::example_vision_spec(id, variant);
+            example_ = id;
+            variant_ = variant;
+            vision_ = true;
+            vchannel_ = 0;
+            vparams_.clear();
+            error_.clear();
+            recompute_vision();
+            return;
+        }
+        vision_ = false;
         spec_ = attn::example_spec(id, variant);
         example_ = id;
         variant_ = variant;
@@ -40,6 +52,7 @@ void Lab::load(const std::string& id, const std::string& variant) {
 }
 
 void Lab::load_blank() {
+    vision_ = false;
     spec_ = attn::spec{};
     spec_.x = attn::matrix::from_shape({3, 4});
     spec_.x.fill(0.0f);
@@ -89,31 +102,43 @@ void Lab::frame(float dt) {
         ImGui::SetNextWindowSize(ImVec2(w * sx, h * sy), ImGuiCond_FirstUseEver);
     };
     place(8, 8, 380, 784);
-    panel_spec();
+    vision_ ? panel_vision_spec() : panel_spec();
     place(396, 8, 876, 118);
     panel_timeline(dt);
     place(396, 132, 876, 400);
-    panel_stage();
+    vision_ ? panel_vision_stage() : panel_stage();
     place(396, 538, 430, 254);
     if (example_ == "complexity") panel_complexity();
-    else panel_what_if();
+    else if (!vision_) panel_what_if();
     place(834, 538, 438, 254);
-    panel_all_stages();
+    vision_ ? panel_vision_all_stages() : panel_all_stages();
+}
+
+std::vector<Lab::timeline_stage> Lab::timeline_stages() const {
+    std::vector<timeline_stage> out;
+    if (vision_ && vtrace_) {
+        for (const attn::vision_stage& s : vtrace_->stages)
+            out.push_back({s.id, attn::vision_stage_info_of(s.id).title, float(s.shape.size() == 3 ? s.shape[0] : s.data.size())});
+    } else if (trace_) {
+        for (const attn::stage_view& v : trace_->stages())
+            out.push_back({attn::stage_name(v.id), attn::stage_title(v.id), float(v.shape.size() == 3 ? v.shape[1] * v.shape[2] : v.size)});
+    }
+    return out;
 }
 
 // [SECTION] timeline
 
 void Lab::panel_timeline(float dt) {
     ImGui::Begin(tr("Timeline###timeline", "时间轴###timeline"));
-    if (!trace_) {
+    const auto stages = timeline_stages();
+    if (stages.empty()) {
         ImGui::End();
         return;
     }
-    const auto stages = trace_->stages();
     const int n = int(stages.size());
+    stage_ = std::min(stage_, n - 1);
     if (playing_) {  // a quarter second a result cell, within 1.2 … 5 s a stage (as on the page)
-        const auto view = stages[std::size_t(stage_)];
-        const float steps = float(view.shape.size() == 3 ? view.shape[1] * view.shape[2] : view.size);
+        const float steps = stages[std::size_t(stage_)].steps;
         progress_ += dt * speed_ / std::clamp(steps * 0.25f, 1.2f, 5.0f);
         if (progress_ >= 1.0f) {
             if (stage_ + 1 < n) ++stage_, progress_ = 0.0f;
@@ -142,15 +167,15 @@ void Lab::panel_timeline(float dt) {
     }
     for (int i = 0; i < n; ++i) {
         if (i) ImGui::SameLine(0, 3);
-        const attn::bilingual t = attn::stage_title(stages[std::size_t(i)].id);
+        const attn::bilingual t = stages[std::size_t(i)].title;
         const bool current = i == stage_;
         if (current) ImGui::PushStyleColor(ImGuiCol_Button, IM_COL32(31, 111, 235, 255));
-        if (ImGui::SmallButton((std::string(attn::stage_name(stages[std::size_t(i)].id)) + "##st").c_str()))
+        if (ImGui::SmallButton((stages[std::size_t(i)].id + "##st").c_str()))
             stage_ = i, progress_ = 1.0f, playing_ = false;
         if (current) ImGui::PopStyleColor();
         if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", zh_ ? t.zh : t.en);
     }
-    stage_name_ = attn::stage_name(stages[std::size_t(stage_)].id);
+    stage_name_ = stages[std::size_t(stage_)].id;
     ImGui::End();
 }
 

@@ -3,7 +3,8 @@
 // open the window and drive frames.
 //
 // Files: lab.cpp (state, loading, layout, timeline), panel_spec.cpp (the spec panel),
-// panel_stage.cpp (stage, all stages, what-if, complexity), widgets.cpp, heatmap.cpp, lines.cpp.
+// panel_stage.cpp (stage, all stages, what-if, complexity), vision_panels.cpp (the vision blocks),
+// widgets.cpp, heatmap.cpp, lines.cpp.
 #pragma once
 
 #include <optional>
@@ -64,6 +65,15 @@ private:
     bool spec_matrices();   // X, memory, the W's, score parameters, the learned table
     // lab.cpp
     void panel_timeline(float dt);
+    /// The stages the timeline steps through: the vision trace's when a vision spec is loaded.
+    struct timeline_stage { std::string id; attn::bilingual title; float steps; };
+    std::vector<timeline_stage> timeline_stages() const;
+    // vision_panels.cpp: a vision block (SE, ECA, CBAM, CA) in the spec and stage panels
+    void recompute_vision();
+    void panel_vision_spec();
+    void panel_vision_stage();
+    void panel_vision_all_stages();
+    void draw_vision_stage(const attn::vision_stage& s, float progress, bool small);
     // panel_stage.cpp
     void panel_stage();
     void panel_all_stages();
@@ -78,6 +88,11 @@ private:
 
     attn::spec spec_;
     std::optional<attn::trace> trace_;      // the last good trace
+    bool vision_ = false;                   // a vision example is loaded: vspec_ and vtrace_ are shown
+    attn::vision_spec vspec_;
+    std::optional<attn::vision_trace> vtrace_;
+    int vchannel_ = 0;                      // the channel of the feature map being edited
+    std::vector<char> vparams_;             // the block's parameters as JSON text, edited in place
     std::string error_;                     // the core's sentence for the current edit, if refused
     std::string example_, variant_;
     std::vector<std::string> example_ids_;

@@ -15,13 +15,7 @@ void Lab::panel_spec() {
     spec_source();
     ImGui::Separator();
     bool changed = spec_options();
-    if (!error_.empty()) {
-        ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(207, 34, 46, 255));
-        ImGui::PushTextWrapPos(0);
-        ImGui::TextUnformatted(error_.c_str());
-        ImGui::PopTextWrapPos();
-        ImGui::PopStyleColor();
-    }
+    error_text(error_);
     changed |= spec_matrices();
     if (changed) recompute();
     ImGui::End();

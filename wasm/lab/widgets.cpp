@@ -61,4 +61,13 @@ void help_marker(const char* text) {
     }
 }
 
+void error_text(const std::string& sentence) {
+    if (sentence.empty()) return;
+    ImGui::PushStyleColor(ImGuiCol_Text, IM_COL32(207, 34, 46, 255));
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(sentence.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::PopStyleColor();
+}
+
 }  // namespace lab

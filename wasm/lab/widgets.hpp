@@ -2,6 +2,8 @@
 // defaults that keep a switched setting valid (identity weights, a score's own parameters).
 #pragma once
 
+#include <string>
+
 #include <cstddef>
 
 #include <imgui.h>
@@ -37,5 +39,8 @@ bool enum_combo(const char* label, E& value, const attn::named<E> (&choices)[N])
     }
     return changed;
 }
+
+/// @brief The core's sentence for a refused edit, in red and wrapped; nothing when it is empty.
+void error_text(const std::string& sentence);
 
 }  // namespace lab

@@ -21,6 +21,7 @@ import { complexityPanel } from './complexity.js';
 import { clear, h } from './dom.js';
 import { blockDiagram } from './block_diagram.js';
 import { Editor } from './editor.js';
+import { visionEditor } from './vision_editor.js';
 import { formulaMap } from './formula_map.js';
 import { pickLanguage, wordsFor } from './i18n.js';
 import { onKey } from './keyboard.js';
@@ -256,15 +257,18 @@ export class AttentionStepper extends HTMLElement {
     if (this.ignored?.length) parts.push(h('p', { className: 'notice', attrs: { role: 'status' }, text: w.ignored(this.ignored) }));
     if (c.has('examples') || c.has('lang') || c.has('edit')) parts.push(topBar(this, s, w, doc));
     if (c.has('text')) parts.push(...exampleText(this, s, w, doc));
-    parts.push(formulaMap(this, s, w));
-    if (c.has('text')) parts.push(blockDiagram(this, w));
+    const vision = s.trace.kind === 'vision'; // a vision block: no QKV formula and no Transformer block around it
+    if (!vision) parts.push(formulaMap(this, s, w));
+    if (c.has('text') && !vision) parts.push(blockDiagram(this, w));
     this.stageEl = h('div', { className: 'stage' });
     this.stageSignature = null; // a new stage area: drawn afresh, not refreshed
     parts.push(this.stageEl);
     const controls = controlBar(this, s, w);
     if (controls) parts.push(controls);
     if (c.has('timeline')) parts.push(timeline(this, s, w));
-    if (s.editing && c.has('edit')) {
+    if (s.editing && c.has('edit') && vision) {
+      parts.push(visionEditor(this, s, w));
+    } else if (s.editing && c.has('edit')) {
       this.editor ??= new Editor({ onEdit: (field, change) => this.edit(field, change), onReset: () => this.resetToExample() });
       this.editor.structure = '';
       this.editor.update(s.spec, s.error, w);

@@ -11,8 +11,20 @@ export function cell(v) {
   if (a >= 1e5) s = v.toExponential(a === 10 ** Math.round(Math.log10(a)) ? 0 : 2).replace('e+', 'e');
   else if (Number.isInteger(v)) s = String(v);
   else if (a < 5e-5) s = v.toExponential(1);
-  else s = v.toFixed(4);
+  else s = fixed4(v);
   return s.replace(/^-/, MINUS);
+}
+
+/**
+ * v with 4 decimals as C's printf("%.4f") writes it (the core's format_cell): a value exactly
+ * halfway (0.28125) goes to the even last digit (0.2812), where toFixed would round up. For a
+ * float32 v, v·10⁴ is exact in a double, so the tie test is exact too.
+ */
+function fixed4(v) {
+  const t = v * 1e4;
+  const f = Math.floor(t);
+  if (t - f !== 0.5) return v.toFixed(4);
+  return ((f % 2 === 0 ? f : f + 1) / 1e4).toFixed(4);
 }
 
 /** A float32 value with every digit it needs to be read back exactly (as the core's format_exact writes it). */

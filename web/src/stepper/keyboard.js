@@ -1,12 +1,18 @@
 // The stepper's keys: ← → step through stages, , and . one cell back or on, space plays and pauses,
 // and inside a matrix the arrows move between cells (one tab stop per matrix). Typing in the edit
 // panel is left alone.
+import { moveInTensor } from './vision_view.js';
 
 /** Handles a keydown on the element. */
 export function onKey(el, e) {
   const target = e.composedPath()[0];
   const tag = target?.tagName;
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
+  if (target?.classList?.contains('vcell') && e.key.startsWith('Arrow')) {
+    moveInTensor(el, target, e.key);
+    e.preventDefault();
+    return;
+  }
   if (target?.classList?.contains('cell') && e.key.startsWith('Arrow')) {
     moveInGrid(el, target, e.key);
     e.preventDefault();

@@ -10,6 +10,7 @@ import { linesPossible, linesView, showsLines } from './lines_view.js';
 import { renderMatrix, updateMatrix } from './matrix_view.js';
 import { exportMenu } from './share.js';
 import { makeContext, sceneFor, shownStages } from './steps.js';
+import { renderVisionProgress, renderVisionStage } from './vision_view.js';
 
 /** Whether a stage shows softmax rows: computed from the masked scores, one row per query, keys or one column. */
 function showsSoftmaxRows(ctx, id) {
@@ -21,6 +22,13 @@ function showsSoftmaxRows(ctx, id) {
 export function renderStage(el) {
   const s = el.store.get();
   if (!el.stageEl) return;
+  if (s.trace.kind === 'vision') {
+    el.views = null;
+    renderVisionStage(el);
+    controlsProgress(el, s, wordsFor(s.lang));
+    return;
+  }
+  el.vision = null;
   const w = wordsFor(s.lang);
   const stage = shownStages(s.trace)[s.stageIndex];
   const ctx = makeContext(s.trace, el.attention.stages());
@@ -174,8 +182,13 @@ function captionFor(el, target, w) {
 
 export function renderProgress(el) {
   const s = el.store.get();
-  if (!el.scene || !el.views) return;
   const w = wordsFor(s.lang);
+  if (el.vision && s.trace.kind === 'vision') {
+    renderVisionProgress(el);
+    controlsProgress(el, s, w);
+    return;
+  }
+  if (!el.scene || !el.views) return;
   const revealed = s.progress >= 1 ? el.scene.steps : Math.floor(s.progress * el.scene.steps) + 1;
   const caption = el.lines ? linesProgress(el, s, w, revealed) : matrixProgress(el, s, w, revealed);
   if (el.host.detail) {
@@ -188,6 +201,11 @@ export function renderProgress(el) {
     // a screen reader hears the caption when the reader acts, not on every animation tick
     el.caption.setAttribute('aria-live', s.playing ? 'off' : 'polite');
   }
+  controlsProgress(el, s, w);
+}
+
+/** The play button, the scrubber and "stage i of n" at this point of the animation. */
+function controlsProgress(el, s, w) {
   if (el.host.play) {
     el.host.play.textContent = s.playing ? `❚❚ ${w.pause}` : `► ${w.play}`;
     el.host.play.setAttribute('aria-pressed', String(s.playing));

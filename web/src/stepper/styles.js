@@ -91,6 +91,33 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .embed-label { display: flex; align-items: center; gap: 8px; font-size: 13px; margin-bottom: 2px; }
 .embed-snippet { width: 100%; box-sizing: border-box; font: 12px/1.4 ui-monospace, Menlo, monospace; }
 .copy-status { font-size: 12px; color: #57606a; }
+.vision-scene { align-items: flex-start; }
+.tensor { margin: 0; }
+.tensor figcaption { font-size: 12px; color: #57606a; margin-bottom: 2px; }
+.tensor figcaption .label { font-weight: 600; color: #1b1f24; }
+.tensor.role-result figcaption .label { color: #8250df; }
+.maps { display: flex; flex-wrap: wrap; gap: 8px; max-width: 560px; }
+.map { display: flex; flex-direction: column; gap: 2px; }
+.map-label { font-size: 11px; color: #444; }
+.map-grid { display: grid; gap: 1px; }
+.map-row { display: contents; }
+.map-grid .row-label { font-size: 10px; color: #57606a; padding-right: 3px; align-self: center; }
+.ocell { display: block; width: 16px; height: 16px; }
+.vcell { display: block; min-width: 12px; height: 12px; outline-offset: -1px; }
+.tensor.role-result .map-grid .vcell { min-width: 16px; height: 16px; }
+.vcell.hidden { visibility: hidden; }
+.vcell.current, .vcell.hover { outline: 2px solid #8250df; }
+.vcell.hl { outline: 2px solid #d4a72c; }
+.bars { display: grid; gap: 2px; min-width: 220px; }
+.bar-row { display: grid; grid-template-columns: 6.5em 1fr 4.5em; align-items: center; gap: 6px; font-size: 12px; }
+.bar-label { text-align: right; color: #444; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
+.bar-track { background: #f0f2f4; height: 14px; border-radius: 2px; min-width: 0; }
+.bar-track .fill { display: block; height: 14px; border-radius: 2px; }
+.bar-track.hidden { visibility: visible; }
+.bar-track.hidden .fill { visibility: hidden; }
+.bar-value { font: 11px ui-monospace, Menlo, monospace; color: #1b1f24; }
+.bar-track.hidden + .bar-value { visibility: hidden; }
+textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-monospace, Menlo, monospace; }
 .view-switch { display: inline-flex; gap: 0; margin: 4px 0; }
 .view-switch button { border-radius: 0; }
 .view-switch button:first-child { border-radius: 4px 0 0 4px; }
