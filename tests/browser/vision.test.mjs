@@ -140,6 +140,29 @@ test('editing: a changed feature map recomputes every stage; an even kernel is r
   await framed.close();
 });
 
+test('a vision stage\'s data exports: stageData, CSV (one block of rows per channel) and JSON equal the trace; figures say what they are for', async () => {
+  const page = await open('index.html?example=se-block&stage=output&lang=en');
+  const t = a.example('se-block');
+  const out = t.stages.find((s) => s.id === 'output');
+  const got = await page.evaluate(() => {
+    const el = document.querySelector('attention-stepper');
+    const d = el.stageData();
+    let figure = '';
+    try { el.toSVG(); } catch (e) { figure = e.message; }
+    return { shape: d.shape, channels: d.channels, data: Array.from(d.data), csv: el.toCSV(), json: JSON.parse(el.toJSON()), figure };
+  });
+  assert.deepEqual(got.shape, [6, 8, 8]);
+  assert.deepEqual(got.channels, t.spec.channels);
+  assert.deepEqual(got.data, Array.from(out.data));
+  const lines = got.csv.trim().split('\n');
+  assert.equal(lines[0], 'channel,,1,2,3,4,5,6,7,8');
+  assert.equal(lines.length, 1 + 6 * 8);
+  assert.ok(lines[1 + 8 * 1].startsWith('cat outline,1,'));
+  assert.deepEqual(got.json.values.flat(2).map(Math.fround), Array.from(out.data));
+  assert.match(got.figure, /vision stage exports as CSV or JSON/);
+  await page.close();
+});
+
 test('no page errors', () => {
   assert.deepEqual(problems, []);
 });

@@ -134,6 +134,21 @@ test('the stage registry is the core\'s: ids in trace order, and index.d.ts spel
   assert.throws(() => a.exampleDocument('nope'), { name: 'AttentionError' });
 });
 
+test('vision: a.trace and a.example give vision traces; bad vision specs throw AttentionError with the core\'s sentence', () => {
+  const t = a.trace({ kind: 'vision', block: 'eca', feature: [[[1]], [[2]], [[3]]], eca: { w: [1, 10, 100] } });
+  assert.equal(t.kind, 'vision');
+  assert.deepEqual(Array.from(t.stages.find((s) => s.id === 'conv1d').data), [210, 321, 32]);
+  assert.equal(t.stages[0].title_zh, '特征图');
+  assert.equal(a.example('se-block').spec.channels[0], 'cat shape');
+  for (const [spec, says] of [
+    [{ kind: 'vision', block: 'eca', feature: [[[1]]], eca: { w: [1, 2] } }, 'eca.w is 2 wide: the kernel size must be odd, so it has a centre.'],
+    [{ kind: 'vision', block: 'se', feature: [[[1]]], se: { w1: [[1]], w2: [[1]] }, heads: 2 }, 'heads belongs to the sequence spec; a vision spec has kind, block, feature, channels and its block\'s parameters.'],
+    [{ x: [[1]], feature: [[[1]]] }, 'feature belongs to a vision spec: add "kind": "vision".'],
+    [{ kind: 'vision', block: 'ca', feature: [[[1]]], ca: { w1: [[1]], wh: [[1]], ww: [[1]], bn: { gamma: [1], beta: [0], mean: [0], var: [-1] } } }, 'ca.bn.var[0] is −1: a variance cannot be negative.'],
+  ]) assert.throws(() => a.trace(spec), { name: 'AttentionError', message: says });
+  assert.throws(() => a.explain(t, 'conv1d', { index: 3 }), { name: 'AttentionError', message: 'stage conv1d has 3 values; there is no value 4.' });
+});
+
 test('numbers are formatted one way: the CLI table and its notes read as the page\'s cell() and fillNumbers()', () => {
   const t = a.example('numpy-3x4');
   const table = spawnSync(attnCli, ['example', 'numpy-3x4']).stdout.toString();

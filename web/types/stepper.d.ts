@@ -15,6 +15,8 @@ export interface StageData {
   /** Axis labels along the rows and the columns. */
   rows: string[];
   cols: string[];
+  /** A vision feature map (C × H × W): the channels' labels (the first axis). */
+  channels?: string[];
   /** A copy of the stage's values, row-major in its shape. */
   data: Float32Array;
 }

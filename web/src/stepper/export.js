@@ -26,11 +26,28 @@ function axisLabels(trace, info, kind) {
 export function stageData(el) {
   const s = el.store.get();
   const stage = shownStages(s.trace)[s.stageIndex];
+  if (s.trace.kind === 'vision') return visionData(s, stage);
   const info = el.attention.stages().find((x) => x.id === stage.id);
   return {
     example: s.exampleId, variant: s.variant, stage: stage.id, title: stageTitle(stage, s.lang), formula: stage.formula,
     shape: stage.shape.slice(), head: info.per_head ? s.head : null,
     rows: axisLabels(s.trace, info, info.rows).slice(), cols: axisLabels(s.trace, info, info.cols).slice(),
+    data: Float32Array.from(stage.data),
+  };
+}
+
+/** stageData of a vision stage: a C × H × W stage is one H × W matrix per channel (`channels` names them). */
+function visionData(s, stage) {
+  const n = (count, prefix = '') => Array.from({ length: count }, (_, k) => `${prefix}${k + 1}`);
+  const { channels } = s.trace.spec;
+  const [a, b] = stage.shape.slice(-2);
+  const flat = stage.shape.length === 1;
+  return {
+    example: s.exampleId, variant: s.variant, stage: stage.id, title: stageTitle(stage, s.lang), formula: stage.formula,
+    shape: stage.shape.slice(), head: null,
+    rows: flat ? [stage.symbol] : a === channels.length && stage.shape.length === 2 ? channels.slice() : n(a),
+    cols: flat ? (stage.shape[0] === channels.length ? channels.slice() : n(stage.shape[0], 'f')) : n(b),
+    ...(stage.shape.length === 3 ? { channels: channels.slice() } : {}),
     data: Float32Array.from(stage.data),
   };
 }
@@ -41,11 +58,12 @@ const csvField = (text) => (/[",\n\r]/.test(text) ? `"${String(text).replace(/"/
 export function toCSV(d) {
   const [heads, rows, cols] = d.shape.length === 3 ? d.shape : [1, ...d.shape];
   const perHead = d.shape.length === 3;
-  const lines = [[...(perHead ? ['head'] : []), '', ...d.cols].map(csvField).join(',')];
+  // the first column names the head (sequence) or the channel (a vision feature map)
+  const lines = [[...(perHead ? [d.channels ? 'channel' : 'head'] : []), '', ...d.cols].map(csvField).join(',')];
   for (let hh = 0; hh < heads; hh++) {
     for (let i = 0; i < rows; i++) {
       const values = Array.from(d.data.subarray((hh * rows + i) * cols, (hh * rows + i + 1) * cols), plain);
-      lines.push([...(perHead ? [String(hh + 1)] : []), csvField(d.rows[i] ?? String(i + 1)), ...values].join(','));
+      lines.push([...(perHead ? [csvField(d.channels?.[hh] ?? String(hh + 1))] : []), csvField(d.rows[i] ?? String(i + 1)), ...values].join(','));
     }
   }
   return `${lines.join('\n')}\n`;
@@ -60,6 +78,11 @@ export function toJSON(d) {
   // one field a line, each innermost row of numbers on one line
   const text = JSON.stringify({ ...about, values: nest(0, d.shape) }, null, 1);
   return `${text.replace(/\[[-0-9.e,\s]*\]/g, (row) => row.replace(/\s+/g, ''))}\n`;
+}
+
+/** The figure and LaTeX exports draw the sequence stages' scenes; a vision stage has its data exports only. */
+function notForVision(s) {
+  if (s.trace.kind === 'vision') throw new Error('SVG, PNG and LaTeX export are for the attention stages; a vision stage exports as CSV or JSON (stageData()).');
 }
 
 // [SECTION] LaTeX
@@ -88,6 +111,7 @@ export function latexLine(text) {
 /** Every result cell's arithmetic of the current stage (and head), as an align* block. */
 export function toLaTeX(el) {
   const s = el.store.get();
+  notForVision(s);
   const stage = shownStages(s.trace)[s.stageIndex];
   const { rows, cols } = el.scene.resultMatrix;
   const count = Math.min(rows * cols, LATEX_CELLS);
@@ -145,6 +169,7 @@ function matrixGroup(m, x, y) {
 /** The stage as a standalone SVG element: title and formula, then its operands → result (or its lines). */
 export function figure(el) {
   const s = el.store.get();
+  notForVision(s);
   const stage = shownStages(s.trace)[s.stageIndex];
   const svg = node('svg', { xmlns: SVG_NS, 'font-family': FONT });
   const heads = s.trace.spec.heads > 1 && el.scene.perHead && !el.lines ? ` (head ${s.head + 1})` : '';
