@@ -233,6 +233,13 @@ std::string limits_json() {
 
 std::size_t heap_in_use() { return mallinfo().uordblks; }
 
+void attention_into(std::uintptr_t out, std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, int n_q, int n_k, int d,
+                    int heads, bool causal) {
+    // the shapes were checked in JS (web/src/api.js), where the sentences name the arguments
+    attention_streaming(reinterpret_cast<float*>(out), reinterpret_cast<const float*>(q), reinterpret_cast<const float*>(k),
+                        reinterpret_cast<const float*>(v), std::size_t(n_q), std::size_t(n_k), std::size_t(d), std::size_t(heads), causal);
+}
+
 void forward(std::uintptr_t out, std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t scratch,
              int n, int d, bool simd) {
     const std::size_t un = static_cast<std::size_t>(n), ud = static_cast<std::size_t>(d);

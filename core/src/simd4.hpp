@@ -24,4 +24,41 @@ inline f32x4 select(i32x4 mask, f32x4 yes, f32x4 no) {
 inline f32x4 vmax(f32x4 a, f32x4 b) { return select(a > b, a, b); }
 inline f32x4 vmin(f32x4 a, f32x4 b) { return select(a < b, a, b); }
 
+
+/// e^x on four lanes (Cephes expf: range reduction to [-ln2/2, ln2/2], degree-6
+/// polynomial, scale by 2^n through the exponent bits); about 1 ulp. Below about -87.3
+/// (where e^x leaves the normal floats) it returns exactly 0, which std::exp does not: it
+/// goes on through the subnormals to 0 near -103.9. Softmax loses nothing by it (such a term
+/// is below 1e-38 of the row's largest, which is 1), and masked keys get exactly 0.
+inline f32x4 exp4(f32x4 x) {
+    const f32x4 hi = splat(88.3762626647949f), lo = splat(-87.3365447505f);
+    const i32x4 underflow = x < lo;
+    x = vmax(vmin(x, hi), lo);
+    // pass 1: n = round(x / ln 2), as floor(x·log2e + 0.5)
+    f32x4 fx = x * splat(1.44269504088896341f) + splat(0.5f);
+    f32x4 t = __builtin_convertvector(__builtin_convertvector(fx, i32x4), f32x4);  // truncates
+    fx = t - (f32x4)((i32x4)splat(1.0f) & (t > fx));                              // -> floor
+    // pass 2: r = x - n·ln2 in two parts to keep the low bits
+    x = x - fx * splat(0.693359375f) - fx * splat(-2.12194440e-4f);
+    // pass 3: e^r by its polynomial
+    f32x4 y = splat(1.9875691500e-4f);
+    y = y * x + splat(1.3981999507e-3f);
+    y = y * x + splat(8.3334519073e-3f);
+    y = y * x + splat(4.1665795894e-2f);
+    y = y * x + splat(1.6666665459e-1f);
+    y = y * x + splat(5.0000001201e-1f);
+    y = y * (x * x) + x + splat(1.0f);
+    // pass 4: times 2^n, built in the exponent field
+    i32x4 n = __builtin_convertvector(fx, i32x4);
+    y = y * (f32x4)((n + 127) << 23);
+    return (f32x4)((i32x4)y & ~underflow);
+}
+
+/// (sum c0, sum c1, sum c2, sum c3) in one vector: the four horizontal sums at once.
+inline f32x4 hsum4(f32x4 c0, f32x4 c1, f32x4 c2, f32x4 c3) {
+    const f32x4 s01 = __builtin_shufflevector(c0, c1, 0, 4, 1, 5) + __builtin_shufflevector(c0, c1, 2, 6, 3, 7);
+    const f32x4 s23 = __builtin_shufflevector(c2, c3, 0, 4, 1, 5) + __builtin_shufflevector(c2, c3, 2, 6, 3, 7);
+    return __builtin_shufflevector(s01, s23, 0, 1, 4, 5) + __builtin_shufflevector(s01, s23, 2, 3, 6, 7);
+}
+
 }  // namespace attn::simd

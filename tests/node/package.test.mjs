@@ -67,6 +67,8 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
     const either = a.trace(JSON.stringify(vision));
     if (either.kind === 'vision') console.log(either.spec.block);
     console.log(gate, se.spec.channels[0], a.explain(v, 'gate', { index: 1 }));
+    const fast: Float32Array = a.attention({ q: new Float32Array(8), k: new Float32Array(8), v: new Float32Array(8), d: 4, heads: 2, causal: true });
+    console.log(fast.length);
   `);
   const good = tsc('good.mts');
   assert.equal(good.status, 0, good.stdout.toString());

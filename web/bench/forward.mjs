@@ -1,5 +1,6 @@
 // Benchmark (not a test): single-head forward softmax(Q·Kᵀ/√d)·V measured side by side in
-// one run — wasm SIMD, the same wasm built without SIMD, plain JavaScript, TensorFlow.js on
+// one run — wasm SIMD (the materialising kernel), the package's public a.attention (the streaming
+// kernel, copies included), the same wasm built without SIMD, plain JavaScript, TensorFlow.js on
 // its WASM backend, and native (the attn CLI) — as time per call, ratio to wasm SIMD and
 // GFLOP/s (4·n²·d). Then the full trace of every worked example through the npm API.
 //
@@ -65,6 +66,12 @@ function tfRunner(tf, q, k, v, n, d) {
   };
 }
 
+/** The package's public fast path, a.attention (streaming, no n × n matrix), copies in and out included. */
+function publicRunner(a, q, k, v, n, d) {
+  let out = null;
+  return { run: () => { out = a.attention({ q, k, v, d }); }, result: () => out, free: () => {} };
+}
+
 function plainRunner(q, k, v, n, d) {
   const out = new Float32Array(n * d);
   const scores = new Float32Array(n * n);
@@ -112,12 +119,13 @@ async function main() {
 
   console.log(`single-head forward softmax(Q·Kᵀ/√d)·V, median time per call; ratio = time / wasm SIMD time (lower is faster)`);
   console.log(`TF.js ${tf.version_core} wasm backend: SIMD ${tfSimd}, threads ${tfThreads}; node ${process.version}\n`);
-  const names = ['wasm SIMD', 'wasm no-SIMD', 'plain JS', 'TF.js wasm', 'native'];
+  const pkg = await createAttention();
+  const names = ['wasm SIMD', 'a.attention', 'wasm no-SIMD', 'plain JS', 'TF.js wasm', 'native'];
   console.log(`${pad('n', 5)} ${pad('d', 3)}  ` + names.map((name) => pad(name, 26)).join(''));
   for (const [n, d] of sizes) {
     const q = randomData(n * d, 1), k = randomData(n * d, 2), v = randomData(n * d, 3);
-    const runners = [wasmRunner(simd, q, k, v, n, d), wasmRunner(noSimd, q, k, v, n, d), plainRunner(q, k, v, n, d),
-      tfRunner(tf, q, k, v, n, d)];
+    const runners = [wasmRunner(simd, q, k, v, n, d), publicRunner(pkg, q, k, v, n, d), wasmRunner(noSimd, q, k, v, n, d),
+      plainRunner(q, k, v, n, d), tfRunner(tf, q, k, v, n, d)];
     // all of them compute the same thing: check before timing
     runners.forEach((r) => r.run());
     const reference = runners[0].result();

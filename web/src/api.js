@@ -109,6 +109,27 @@ function specText(spec, maxBytes) {
   return specText(text, maxBytes);
 }
 
+/** The fast path's arguments checked, each refusal one sentence naming the argument; {nQ, nK}. */
+function checkAttentionArgs({ q, k, v, d, heads, causal }) {
+  const kind = (x) => (x === null ? 'null' : Array.isArray(x) ? 'an Array' : ArrayBuffer.isView(x) ? `a ${x.constructor.name}` : `a ${typeof x}`);
+  for (const [name, a] of [['q', q], ['k', k], ['v', v]]) {
+    if (!(a instanceof Float32Array)) throw new AttentionError(`${name} must be a Float32Array (rows of d values, row-major), not ${kind(a)}.`);
+    if (a.length === 0) throw new AttentionError(`${name} is empty: it needs at least one row of d values.`);
+  }
+  if (!Number.isInteger(d) || d < 1 || d > 1024) throw new AttentionError(`d is ${shortText(String(d))} but must be a whole number from 1 to 1024.`);
+  if (!Number.isInteger(heads) || heads < 1 || heads > 64) throw new AttentionError(`heads is ${shortText(String(heads))} but must be a whole number from 1 to 64.`);
+  if (d % heads !== 0) throw new AttentionError(`d is ${d} but heads is ${heads}: d must be a multiple of heads.`);
+  if (typeof causal !== 'boolean') throw new AttentionError(`causal is ${kind(causal)} but must be true or false.`);
+  for (const [name, a] of [['q', q], ['k', k], ['v', v]]) {
+    if (a.length % d !== 0) throw new AttentionError(`${name} has ${a.length} values: not a whole number of rows of d = ${d}.`);
+  }
+  if (k.length !== v.length) throw new AttentionError(`k has ${k.length / d} rows but v has ${v.length / d}: keys and values come in pairs.`);
+  for (const [name, a] of [['q', q], ['k', k], ['v', v]]) {
+    if (!a.every(Number.isFinite)) throw new AttentionError(`${name}[${a.findIndex((x) => !Number.isFinite(x))}] is not a finite number.`);
+  }
+  return { nQ: q.length / d, nK: k.length / d };
+}
+
 /**
  * Gives obj[key] the value of JSON text, parsed the first time it is read: a trace's spec and
  * axes are JSON from the core, and parsing them on every trace would cost more than the trace
@@ -248,6 +269,28 @@ export function makeApi(core) {
       trace.example = exampleDocument(id); // known: the core has just computed it
       trace.variant = variant;
       return trace;
+    },
+    /**
+     * The fast path: softmax(q·kᵀ/√d_h [causal])·v as one Float32Array (n_q × d), no trace and no JSON.
+     * q (n_q × d), k and v (n_k × d) are row-major Float32Arrays; `heads` heads are contiguous column
+     * blocks of d, as in the spec. Never builds an n_q × n_k matrix (an online softmax over blocks
+     * of keys), so long sequences need memory for the inputs and the output only.
+     */
+    attention({ q, k, v, d, heads = 1, causal = false } = {}) {
+      const rows = checkAttentionArgs({ q, k, v, d, heads, causal });
+      const bytes = (q.length + k.length + v.length + q.length) * 4;
+      const base = core._malloc(bytes);
+      if (!base) throw new AttentionError(`out of memory: q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB.`);
+      try {
+        const [pq, pk, pv, pout] = [base, base + q.length * 4, base + (q.length + k.length) * 4, base + (q.length + k.length + v.length) * 4];
+        core.HEAPF32.set(q, pq / 4);
+        core.HEAPF32.set(k, pk / 4);
+        core.HEAPF32.set(v, pv / 4);
+        core.attentionInto(pout, pq, pk, pv, rows.nQ, rows.nK, d, heads, !!causal);
+        return core.HEAPF32.slice(pout / 4, pout / 4 + q.length);
+      } finally {
+        core._free(base);
+      }
     },
     /** An example's texts (title, summary, embeddings, notes, variants) without computing its trace. */
     exampleDocument(id) {

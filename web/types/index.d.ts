@@ -259,6 +259,13 @@ export interface Attention {
   examples(): ExampleId[];
   /** The worked examples with titles and sources in English and Chinese, and their variants. */
   catalog(): ExampleInfo[];
+  /**
+   * The fast path: softmax(q·kᵀ/√d_h [causal])·v as one Float32Array (n_q × d), without a trace or JSON.
+   * q (n_q × d), k and v (n_k × d) row-major; `heads` heads are contiguous column blocks of d. Streams over
+   * blocks of keys with an online softmax: no n_q × n_k matrix, so memory is the inputs and the output.
+   * Throws AttentionError naming the argument for a wrong type or shape.
+   */
+  attention(args: { q: Float32Array; k: Float32Array; v: Float32Array; d: number; heads?: number; causal?: boolean }): Float32Array;
   /** An example's texts (title, summary, embeddings, notes, variants), without computing its trace. */
   exampleDocument(id: ExampleId | (string & {})): ExampleDocument;
   /** The core's stage registry, in trace order. */

@@ -16,6 +16,7 @@
 #include "attn/spec.hpp"
 #include "attn/text.hpp"
 #include "attn/stages.hpp"
+#include "attn/streaming.hpp"
 #include "attn/trace.hpp"
 #include "attn/types.hpp"
 #include "attn/vision.hpp"

@@ -1,0 +1,25 @@
+// Attention without its n_q × n_k matrices: softmax(q·kᵀ/√d_h [+ causal mask])·v computed a
+// block of keys at a time with an online softmax (FlashAttention's idea): for each query row a
+// running maximum m, a running sum ℓ and an accumulator of weighted values; when a new block
+// raises the maximum, ℓ and the accumulator are rescaled by e^(m_old − m_new). Memory is O(d) per
+// row whatever the length, so long sequences fit where the trace's n² stages would not.
+// The public fast path of the npm package (a.attention) runs this; the twins are attn::simd and
+// attn::scalar as for the other kernels.
+#pragma once
+
+#include <cstddef>
+
+namespace attn {
+
+/// @brief out (n_q × d) for q (n_q × d), k and v (n_k × d), with `heads` heads as contiguous column
+/// blocks of d (head h is columns h·d/heads … (h+1)·d/heads − 1), each scaled by 1/√(d/heads). causal:
+/// query i sees keys j ≤ i. d must be a multiple of heads; a causal row with no key cannot occur (j = 0 ≤ i).
+void attention_streaming(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
+                         std::size_t d, std::size_t heads, bool causal);
+
+namespace scalar {
+void attention_streaming(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
+                         std::size_t d, std::size_t heads, bool causal);
+}  // namespace scalar
+
+}  // namespace attn

@@ -1,0 +1,62 @@
+// The public fast path a.attention({q, k, v, d, heads, causal}): the same numbers as the trace (and
+// so as the articles' attention), every refusal one sentence naming the argument, and at
+// n = 16384, d = 64 no n × n matrix: the wasm heap grows by the inputs and the output only.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { createAttention } from '../../web/src/node.js';
+import { maxDiff, random } from './helpers.mjs';
+
+const a = await createAttention();
+
+test('a.attention equals the trace\'s merged context on random shapes, heads and causal masks', () => {
+  const rand = random(99);
+  let cases = 0;
+  for (let i = 0; i < 60; i++) {
+    const heads = 1 + Math.floor(rand() * 4), dh = 1 + Math.floor(rand() * 9), d = heads * dh;
+    const causal = rand() < 0.5;
+    const nQ = 1 + Math.floor(rand() * 20), nK = causal ? nQ : 1 + Math.floor(rand() * 20);
+    const rows = (n) => Array.from({ length: n }, () => Array.from({ length: d }, () => Math.round((rand() * 4 - 2) * 1000) / 1000));
+    const x = rows(nQ), memory = rows(nK);
+    const trace = a.trace(causal ? { x, heads, mask: 'causal' } : { x, memory, heads });
+    const kv = Float32Array.from((causal ? x : memory).flat());
+    const out = a.attention({ q: Float32Array.from(x.flat()), k: kv, v: kv, d, heads, causal });
+    const concat = trace.stages.find((s) => s.id === 'concat').data;
+    const { first, worst } = maxDiff(out, concat, 2e-5);
+    assert.equal(first, -1, `case ${i}: n_q ${nQ}, n_k ${nK}, heads ${heads}, d ${d}, causal ${causal}: max |diff| ${worst}`);
+    cases++;
+  }
+  assert.equal(cases, 60);
+});
+
+test('bad arguments: one sentence naming the argument, and the instance keeps working', () => {
+  const f = (n) => new Float32Array(n);
+  for (const [args, says] of [
+    [{ q: [1, 2], k: f(2), v: f(2), d: 2 }, 'q must be a Float32Array (rows of d values, row-major), not an Array.'],
+    [{ q: f(4), k: new Float64Array(4), v: f(4), d: 2 }, 'k must be a Float32Array (rows of d values, row-major), not a Float64Array.'],
+    [{ q: f(0), k: f(2), v: f(2), d: 2 }, 'q is empty: it needs at least one row of d values.'],
+    [{ q: f(4), k: f(4), v: f(4), d: 0 }, 'd is 0 but must be a whole number from 1 to 1024.'],
+    [{ q: f(6), k: f(6), v: f(6), d: 6, heads: 4 }, 'd is 6 but heads is 4: d must be a multiple of heads.'],
+    [{ q: f(5), k: f(4), v: f(4), d: 2 }, 'q has 5 values: not a whole number of rows of d = 2.'],
+    [{ q: f(4), k: f(4), v: f(2), d: 2 }, 'k has 2 rows but v has 1: keys and values come in pairs.'],
+    [{ q: Float32Array.of(1, NaN), k: f(2), v: f(2), d: 2 }, 'q[1] is not a finite number.'],
+    [{ q: f(2), k: f(2), v: f(2), d: 2, causal: 1 }, 'causal is a number but must be true or false.'],
+  ]) assert.throws(() => a.attention(args), { name: 'AttentionError', message: says });
+  assert.equal(a.attention({ q: Float32Array.of(1, 0), k: Float32Array.of(1, 0), v: Float32Array.of(3, 4), d: 2 })[1], 4);
+});
+
+test('n = 16384, d = 64: no n × n matrix (the wasm heap grows by less than 64 MiB), every value finite', () => {
+  const n = 16384, d = 64;
+  const q = Float32Array.from({ length: n * d }, (_, i) => 0.5 * Math.sin(0.37 * i));
+  const heapBefore = a.memory().heapSize;
+  const t0 = performance.now();
+  const out = a.attention({ q, k: q, v: q, d, causal: true });
+  const ms = performance.now() - t0;
+  const grew = (a.memory().heapSize - heapBefore) / 2 ** 20;
+  console.log(`a.attention n=${n} d=${d} causal: ${(ms / 1000).toFixed(2)} s, wasm heap grew ${grew.toFixed(1)} MiB (an n × n float matrix alone would be 1024 MiB)`);
+  assert.ok(grew < 64, `the heap grew ${grew} MiB`);
+  assert.equal(out.length, n * d);
+  assert.ok(out.every(Number.isFinite));
+  // row 1 sees only key 1: its output is v[1] itself
+  assert.deepEqual(Array.from(out.subarray(0, d)), Array.from(q.subarray(0, d)));
+});
