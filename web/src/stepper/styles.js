@@ -101,7 +101,7 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .map-label { font-size: 11px; color: #444; }
 .map-grid { display: grid; gap: 1px; }
 .map-row { display: contents; }
-.map-grid .row-label { font-size: 10px; color: #57606a; padding-right: 3px; align-self: center; }
+.map-grid .row-label { font-size: 10px; color: #57606a; padding-right: 3px; align-self: center; white-space: nowrap; max-width: 7em; overflow: hidden; text-overflow: ellipsis; }
 .ocell { display: block; width: 16px; height: 16px; }
 .vcell { display: block; min-width: 12px; height: 12px; outline-offset: -1px; }
 .tensor.role-result .map-grid .vcell { min-width: 16px; height: 16px; }

@@ -122,7 +122,7 @@ function tensorView(stage, spec, role, w) {
     body = h('div', { className: 'maps' }, Array.from({ length: grids }, (_, g) => h('div', { className: 'map' },
       stage.shape.length === 3 ? h('span', { className: 'map-label', text: labels.channels[g] }) : null,
       h('div', {
-        className: 'map-grid', style: `grid-template-columns: ${stage.shape.length === 2 ? 'auto ' : ''}repeat(${cols}, 1fr)`,
+        className: 'map-grid', style: `grid-template-columns: ${stage.shape.length === 2 ? 'minmax(4em, max-content) ' : ''}repeat(${cols}, minmax(12px, 1fr))`,
         attrs: { role: 'grid', 'aria-label': `${symbol}${stage.shape.length === 3 ? ` ${labels.channels[g]}` : ''}` },
       }, Array.from({ length: rows }, (_, i) => h('div', { className: 'map-row', attrs: { role: 'row' } },
         stage.shape.length === 2 ? h('span', { className: 'row-label', text: labels.rows[i], attrs: { role: 'rowheader' } }) : null,
