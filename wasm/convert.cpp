@@ -119,6 +119,30 @@ val packed_vision(const vision_spec& s, bool with_layout = true) {
     return out;
 }
 
+/// The trace of the last spec text asked about, kept: the page asks for one value at a time (hover,
+/// animation) about the same spec. A new text drops the old trace before computing the new one.
+template <class Trace>
+struct last_trace {
+    std::string spec;
+    std::optional<Trace> trace;
+    template <class Compute>
+    const Trace& of(const std::string& spec_json, Compute compute) {
+        if (!trace || spec_json != spec) {
+            trace.reset();
+            trace = compute(spec_json);
+            spec = spec_json;
+        }
+        return *trace;
+    }
+};
+
+/// {text: sentence}, what the explain calls return.
+val text_result(const std::string& sentence) {
+    val out = val::object();
+    out.set("text", sentence);
+    return out;
+}
+
 template <class F>
 val guarded(F&& compute) {
     try {
@@ -151,21 +175,13 @@ val example_result(const std::string& id, const std::string& variant, bool with_
 }
 
 val explain_result(const std::string& spec_json, const std::string& stage, int head, int i, int j, bool detail) {
-    // the page asks for one cell at a time (hover, animation): the trace of the last spec is kept
-    static std::string last_spec;
-    static std::optional<trace> last_trace;
+    static last_trace<trace> last;
     return guarded([&] {
         const auto id = stage_from_name(stage);
         if (!id) throw spec_error("\"" + user_text(stage) + "\" is not a stage id.");
         if (head < 0 || i < 0 || j < 0) throw spec_error("head, row and column are counted from 0 and cannot be negative.");
-        if (!last_trace || spec_json != last_spec) {
-            last_trace.reset();
-            last_trace = compute_trace(parse_spec(spec_json));
-            last_spec = spec_json;
-        }
-        val out = val::object();
-        out.set("text", explain_cell(*last_trace, *id, std::size_t(head), std::size_t(i), std::size_t(j), detail));
-        return out;
+        const trace& t = last.of(spec_json, [](const std::string& text) { return compute_trace(parse_spec(text)); });
+        return text_result(explain_cell(t, *id, std::size_t(head), std::size_t(i), std::size_t(j), detail));
     });
 }
 
@@ -202,19 +218,11 @@ std::string vision_stages_json() {
 }
 
 val explain_vision_result(const std::string& spec_json, const std::string& stage, int index) {
-    // hovering value after value asks about the same spec: its trace is kept
-    static std::string last_spec;
-    static std::optional<vision_trace> last;
+    static last_trace<vision_trace> last;
     return guarded([&] {
         if (index < 0) throw spec_error("the index of a value is counted from 0 and cannot be negative.");
-        if (!last || spec_json != last_spec) {
-            last.reset();
-            last = compute_vision(vision_spec_from_json(parse_spec_json(spec_json)));
-            last_spec = spec_json;
-        }
-        val out = val::object();
-        out.set("text", explain_vision_cell(*last, stage, std::size_t(index)));
-        return out;
+        const vision_trace& t = last.of(spec_json, [](const std::string& text) { return compute_vision(vision_spec_from_json(parse_spec_json(text))); });
+        return text_result(explain_vision_cell(t, stage, std::size_t(index)));
     });
 }
 

@@ -11,6 +11,7 @@
 #include "attn/se.hpp"
 #include "attn/text.hpp"
 #include "explain_writer.hpp"
+#include "vision_common.hpp"
 
 namespace attn {
 
@@ -212,7 +213,8 @@ std::string explain_vision_cell(const vision_trace& t, std::string_view id, std:
     const vision_spec& s = t.spec;
     const float v = st->data[index];
     const std::string name = std::string(vision_stage_info_of(id).symbol) + at(st->shape, index);
-    const auto data = [&](const char* other) { return t.stage(other)->data; };
+    // another stage's values, by reference: the sentences read a few of them, never a copy
+    const auto data = [&](const char* other) -> const std::vector<float>& { return t.stage(other)->data; };
     const auto sigma = [&](const std::string& arg, float in) { return name + " = σ(" + arg + ") = σ(" + f.num(in) + ") = " + f.num(v); };
     const std::vector<std::size_t> p = split(st->shape, index);
     const std::size_t hw = s.h * s.w;
@@ -283,8 +285,7 @@ std::string explain_vision_cell(const vision_trace& t, std::string_view id, std:
         std::vector<float> a(s.hidden());
         for (std::size_t o = 0; o < a.size(); ++o) a[o] = data("act")[o * P + pos];
         const dense_layer& l = row ? s.gate_h : s.gate_w;
-        float g = l.b[p[0]];
-        for (std::size_t o = 0; o < a.size(); ++o) g += a[o] * l.w[o * l.out + p[0]];
+        const float g = vision_detail::dense(a.data(), l)[p[0]];  // the layer the block ran, before its σ
         return name + " = σ(" + dense_sum(a.data(), l, p[0], "act", row ? "Wh" : "Ww", row ? "bh" : "bw", g, f) + ") = " + f.num(v);
     }
     // output

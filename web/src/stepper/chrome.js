@@ -108,3 +108,11 @@ export function timeline(el, s, w) {
   return h('div', { className: 'timeline', attrs: { role: 'group', 'aria-label': w.timeline } }, el.host.range,
     h('div', { className: 'stages' }, el.host.stageButtons));
 }
+
+/** The timeline's buttons: stages before `index` done, `index` the current step. */
+export function markStage(el, index) {
+  el.host.stageButtons?.forEach((b, i) => {
+    b.classList.toggle('done', i < index);
+    b.setAttribute('aria-current', i === index ? 'step' : 'false');
+  });
+}

@@ -37,6 +37,9 @@ export function clear(el) {
   return el;
 }
 
+/** A touch screen without hover: captions say "tap", not "hover". */
+export const touchOnly = () => typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
+
 const SVG = 'http://www.w3.org/2000/svg';
 
 /** An SVG element with attributes; text children as text nodes. */

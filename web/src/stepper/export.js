@@ -8,6 +8,7 @@ import { plain } from './format.js';
 import { stageTitle } from './i18n.js';
 import { cellLook, kindOf, MAX_SHOWN, scaleOf } from './matrix_view.js';
 import { shownStages } from './steps.js';
+import { axes as visionAxes } from './vision_view.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const FONT = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif';
@@ -36,18 +37,14 @@ export function stageData(el) {
   };
 }
 
-/** stageData of a vision stage: a C × H × W stage is one H × W matrix per channel (`channels` names them). */
+/** stageData of a vision stage, labelled as the page labels it: a C × H × W stage is one H × W matrix per channel. */
 function visionData(s, stage) {
-  const n = (count, prefix = '') => Array.from({ length: count }, (_, k) => `${prefix}${k + 1}`);
-  const { channels } = s.trace.spec;
-  const [a, b] = stage.shape.slice(-2);
-  const flat = stage.shape.length === 1;
+  const { rows, cols, channels } = visionAxes(stage, s.trace.spec);
   return {
     example: s.exampleId, variant: s.variant, stage: stage.id, title: stageTitle(stage, s.lang), formula: stage.formula,
     shape: stage.shape.slice(), head: null,
-    rows: flat ? [stage.symbol] : a === channels.length && stage.shape.length === 2 ? channels.slice() : n(a),
-    cols: flat ? (stage.shape[0] === channels.length ? channels.slice() : n(stage.shape[0], 'f')) : n(b),
-    ...(stage.shape.length === 3 ? { channels: channels.slice() } : {}),
+    rows: rows ? rows.slice() : [stage.symbol], cols: cols.slice(),
+    ...(channels ? { channels: channels.slice() } : {}),
     data: Float32Array.from(stage.data),
   };
 }

@@ -79,8 +79,9 @@ export function linesView(ctx, w, onChange) {
       }
     }
   }
-  // light lines first, so the heavy ones are drawn over them
-  for (const p of [...paths].sort((x, y) => x.a - y.a)) picture.append(p.path);
+  // light lines first, so the heavy ones are drawn over them (on the page and in the exported figure)
+  const drawOrder = [...paths].sort((x, y) => x.a - y.a);
+  for (const p of drawOrder) picture.append(p.path);
 
   const toggles = heads > 1 ? h('div', { className: 'head-toggles', attrs: { role: 'group', 'aria-label': w.headsShown } },
     Array.from({ length: heads }, (_, hh) => h('button', {
@@ -158,7 +159,7 @@ export function linesView(ctx, w, onChange) {
     const qW = Math.max(...ctx.qTokens.map(charW)) + 10, kW = Math.max(...ctx.kTokens.map(charW)) + 10;
     const out = svg('svg', { width: qW + WIDTH + kW, height, viewBox: `0 0 ${qW + WIDTH + kW} ${height}` });
     const g = svg('g', { transform: `translate(${qW},0)` });
-    for (const p of [...paths].sort((x, y) => x.a - y.a)) {
+    for (const p of drawOrder) {
       if (!state.visible.has(p.hh) || !(p.a > 0)) continue;
       const copy = p.path.cloneNode();
       copy.removeAttribute('class');

@@ -1,7 +1,8 @@
 // The stage area: the stage's title, formula and explanation, the head selector, its matrices
 // (operands, then the result) from the scene, and the caption with the arithmetic of the hovered
 // or current cell. renderStage builds it; renderProgress moves the animation and the caption.
-import { clear, h, svg } from './dom.js';
+import { markStage } from './chrome.js';
+import { clear, h, svg, touchOnly } from './dom.js';
 import { cell, exact, fillNumbers } from './format.js';
 import { markCurrentTerm } from './formula_map.js';
 import { headsGrid, showsHeadsGrid } from './heads_grid.js';
@@ -106,10 +107,7 @@ export function renderStage(el) {
   parts.push(sceneEl, h('div', { className: 'caption-row' }, el.caption, el.host.detail));
   clear(el.stageEl).append(...parts);
   markCurrentTerm(el, stage.id);
-  el.host.stageButtons?.forEach((b, i) => {
-    b.classList.toggle('done', i < s.stageIndex);
-    b.setAttribute('aria-current', i === s.stageIndex ? 'step' : 'false');
-  });
+  markStage(el, s.stageIndex);
   renderProgress(el); // the new caption and cells at the current point of the animation
 }
 
@@ -162,9 +160,6 @@ function highlight(el, { key, row, col, cell }) {
     if (on) td.classList.add('hl');
   }));
 }
-
-/** A touch screen without hover: the caption says "tap", not "hover". */
-const touchOnly = () => typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
 
 /** The caption for a cell: its arithmetic (the core's) when it is a result cell, its value otherwise. */
 function captionFor(el, target, w) {

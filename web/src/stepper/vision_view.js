@@ -6,7 +6,8 @@
 // over the maps. Hovering or focusing a value gives its arithmetic (the core's, attention.explain).
 // Every number is the trace's.
 import { css, inkFor, signedColor, weightColor } from './colors.js';
-import { append, clear, h } from './dom.js';
+import { markStage } from './chrome.js';
+import { append, clear, h, touchOnly } from './dom.js';
 import { cell } from './format.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
 import { shownStages } from './steps.js';
@@ -54,8 +55,7 @@ function reads(id, op, index, spec) {
     const c = Math.floor(index / W), j = index % W;
     return new Set(Array.from({ length: H }, (_, i) => (c * H + i) * W + j));
   }
-  if (['relu', 'gate', 'spatial_gate', 'bn', 'act'].includes(id)) return new Set([index]);
-  if (id === 'channel_gate') return new Set([index]);
+  if (['relu', 'gate', 'channel_gate', 'spatial_gate', 'bn', 'act'].includes(id)) return new Set([index]);
   if (id === 'channel_refined' || id === 'output') {
     const c = channelOf(index), pix = index % (H * W);
     if (op === 'feature' || op === 'channel_refined') return new Set([index]);
@@ -72,15 +72,20 @@ function reads(id, op, index, spec) {
   return null;
 }
 
-/** The labels along a stage's axes: channels, positions, features. */
-function axes(stage, spec) {
+/**
+ * The labels along a vision stage's axes, as the page draws them and the exports write them: a
+ * vector's entries (channels, or features f1…), a map's rows and columns (1…), the channels of a
+ * C × H × W stage, the positions h1… w1… of Coordinate Attention's m × (H + W) stages.
+ */
+export function axes(stage, spec) {
   const C = spec.feature.length, H = spec.feature[0].length, W = spec.feature[0][0].length;
   const n = (count, prefix = '') => Array.from({ length: count }, (_, k) => `${prefix}${k + 1}`);
   const [a, b] = stage.shape;
   if (stage.shape.length === 1) return { cols: a === C ? spec.channels : n(a, 'f') };
   if (stage.shape.length === 3) return { channels: spec.channels, rows: n(H), cols: n(W) };
   if (stage.id === 'conv1' || stage.id === 'bn' || stage.id === 'act') return { rows: n(a, 'f'), cols: [...n(H, 'h'), ...n(W, 'w')] };
-  return { rows: a === C && stage.shape.length === 2 && (stage.id === 'pool_h' || stage.id.startsWith('gate') || stage.id === 'pool_w') ? spec.channels : n(a), cols: n(b) };
+  const perChannel = ['pool_h', 'pool_w', 'gate_h', 'gate_w'].includes(stage.id); // C × H or C × W
+  return { rows: perChannel ? spec.channels : n(a), cols: n(b) };
 }
 
 /** A colour for a value of a stage: gates on the weights scale (0 … 1), the rest diverging around 0. */
@@ -193,10 +198,7 @@ export function renderVisionStage(el) {
     el.controls.has('text') ? h('p', { className: 'explain', text: pick(stage.explain, s.lang) }) : null,
     el.controls.has('text') && note ? h('p', { className: 'note', text: pick(note, s.lang) }) : null,
     scene, h('div', { className: 'caption-row' }, el.caption)]);
-  el.host.stageButtons?.forEach((b, i) => {
-    b.classList.toggle('done', i < s.stageIndex);
-    b.setAttribute('aria-current', i === s.stageIndex ? 'step' : 'false');
-  });
+  markStage(el, s.stageIndex);
   renderVisionProgress(el);
 }
 
@@ -245,5 +247,3 @@ export function moveInTensor(el, target, key) {
   next.tabIndex = 0;
   next.focus();
 }
-
-const touchOnly = () => typeof matchMedia === 'function' && matchMedia('(hover: none)').matches;
