@@ -12,7 +12,7 @@ namespace {
 // docs/spec.md's order, not the alphabetical order of the files
 const char* const order[] = {"numpy-3x4",   "basic-attention", "translation", "long-range",
                              "bank",        "coreference",     "context-window",  "score-functions", "multi-head",
-                             "masking",     "positional-encoding", "complexity",
+                             "masking",     "positional-encoding", "complexity",  "online-softmax",
                              "se-block",    "eca-block",       "cbam-block",      "coordinate-attention"};
 
 const std::map<std::string, json, std::less<>>& documents() {

@@ -60,6 +60,74 @@ std::string explain_projection(const trace& t, stage_id id, std::size_t i, std::
            f.products(pairs) + bias_value + " = " + f.num(result);
 }
 
+
+/// The online softmax's sentences: one tile of keys, its visible scores and the state before it.
+struct online_cell {
+    const trace& t;
+    std::size_t h, i, tile, block, d_h;
+    stage_at in;  // the softmax's input as the page shows it (masked keys read mask_value)
+
+    std::size_t first() const { return tile * block; }
+    std::size_t last() const { return std::min(in.cols, first() + block); }
+    bool visible(std::size_t j) const {
+        if (!t.mask || (*t.mask)(i, j)) return true;
+        return std::find(t.empty_rows.begin(), t.empty_rows.end(), i) != t.empty_rows.end();
+    }
+    std::string tile_name() const { return "t" + n1(tile); }
+    /// "m₂⁽¹⁾": a state's symbol for this row after tile k (0-based).
+    std::string state(const char* letter, std::size_t k) const { return letter + sub(i + 1) + "⁽" + sup(k + 1) + "⁾"; }
+    float before(stage_id id, std::size_t c = 0) const { return of(t, id)(h, i, (tile - 1) * (id == stage_id::online_acc ? d_h : 1) + c); }
+};
+
+std::string explain_online(const trace& t, stage_id id, std::size_t h, std::size_t i, std::size_t j, const writer& f) {
+    const spec& s = t.spec;
+    const std::size_t d_h = s.d_head(), tile = id == stage_id::online_acc ? j / d_h : j;
+    const online_cell o{t, h, i, tile, std::size_t(s.online_block), d_h, of(t, stage_operands(stage_id::online_max, s)[0])};
+    const float result = of(t, id)(h, i, j);
+    const std::string at = "[" + n1(i) + "][" + n1(j) + "]";
+    if (id == stage_id::online_output) {
+        const float a = of(t, stage_id::online_acc)(h, i, (of(t, stage_id::online_sum).cols - 1) * d_h + j);
+        const float l = of(t, stage_id::online_sum)(h, i, of(t, stage_id::online_sum).cols - 1);
+        return "o" + at + " = a ÷ ℓ (after the last tile) = " + f.num(a) + " ÷ " + f.num(l) + " = " + f.num(result) +
+               " (context" + at + " = " + f.num(of(t, stage_id::context)(h, i, j)) + ")";
+    }
+    const float m = of(t, stage_id::online_max)(h, i, tile);
+    if (id == stage_id::online_max) {
+        std::vector<std::string> items;
+        if (tile > 0) items.push_back(f.num(o.before(stage_id::online_max)));
+        for (std::size_t k = o.first(); k < o.last(); ++k)
+            if (o.visible(k)) items.push_back(f.num(o.in(h, i, k)));
+        const std::string of_what = tile > 0 ? o.state("m", tile - 1) + ", tile " + n1(tile) + "'s scores" : "tile 1's scores";
+        return o.state("m", tile) + " = max(" + of_what + ") = max(" + f.join(items, ", ") + ") = " + f.num(result);
+    }
+    if (id == stage_id::online_rescale) {
+        if (result == 0.0f && tile == 0) return o.state("r", 0) + " = 0: nothing was summed before the first tile";
+        if (tile == 0 || result == 0.0f)
+            return o.state("r", tile) + " = 0: no key was seen before this tile";
+        return o.state("r", tile) + " = exp(" + o.state("m", tile - 1) + " − " + o.state("m", tile) + ") = exp(" +
+               f.num(o.before(stage_id::online_max)) + " − " + f.num(m) + ") = " + f.num(result);
+    }
+    const float r = of(t, stage_id::online_rescale)(h, i, tile);
+    const bool sum = id == stage_id::online_sum;
+    const std::size_t c = sum ? 0 : j % d_h;
+    std::vector<std::string> terms;
+    for (std::size_t k = o.first(); k < o.last(); ++k)
+        if (o.visible(k)) {
+            const std::string e = "exp(" + f.num(o.in(h, i, k)) + " − " + f.num(m) + ")";
+            terms.push_back(sum ? e : e + "×" + f.num(of(t, stage_id::v)(h, k, c)));
+        }
+    const char* letter = sum ? "ℓ" : "a";
+    const std::string column = sum ? "" : "[" + n1(c) + "]";
+    const std::string formula = (tile > 0 ? o.state(letter, tile - 1) + column + "·" + o.state("r", tile) + " + " : "") +
+                                "Σ_{j ∈ tile " + n1(tile) + "} exp(e" + sub(i + 1) + "ⱼ − " + o.state("m", tile) + ")" +
+                                (sum ? "" : "·v_j" + column);
+    std::vector<std::string> values;
+    if (tile > 0) values.push_back(f.num(sum ? o.before(stage_id::online_sum) : o.before(stage_id::online_acc, c)) + "×" + f.num(r));
+    if (!terms.empty()) values.push_back(f.join(terms, " + "));
+    return o.state(letter, tile) + column + " = " + formula + " = " + (values.empty() ? "0" : f.join(values, " + ")) + " = " +
+           f.num(result);
+}
+
 }  // namespace
 
 std::string format_exact(float v) {
@@ -171,6 +239,11 @@ std::string explain_cell(const trace& t, stage_id id, std::size_t head, std::siz
             for (std::size_t k = 0; k < w.cols; ++k) pairs.emplace_back(w(h, i, k), v(h, k, j));
             return "c" + at + " = Σₖ α[" + n1(i) + "][k]·v[k][" + n1(j) + "] = " + f.products(pairs) + " = " + f.num(result(h, i, j));
         }
+        case stage_id::online_max:
+        case stage_id::online_rescale:
+        case stage_id::online_sum:
+        case stage_id::online_acc:
+        case stage_id::online_output: return explain_online(t, id, h, i, j, f);
         case stage_id::concat:
             return "concat" + at + " = head " + n1(j / d_h) + ": c[" + n1(i) + "][" + n1(j % d_h) + "] = " + f.num(result(0, i, j));
         case stage_id::output: {

@@ -45,4 +45,12 @@ inline std::string sub(std::size_t n) {
     return out;
 }
 
+/// 12 -> "¹²": the tile in m⁽²⁾.
+inline std::string sup(std::size_t n) {
+    static const char* digits[] = {"⁰", "¹", "²", "³", "⁴", "⁵", "⁶", "⁷", "⁸", "⁹"};
+    std::string out;
+    for (char c : std::to_string(n)) out += digits[c - '0'];
+    return out;
+}
+
 }  // namespace attn::explain_detail

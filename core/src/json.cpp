@@ -202,7 +202,7 @@ double shortest_decimal(float f) {
 spec spec_from_json(const json& j) {
     if (!j.is_object()) fail("the spec must be a JSON object with at least \"x\".");
     refuse_unknown(j, "the spec", {"x", "memory", "tokens", "weights", "score", "additive", "bilinear", "heads", "mask",
-                                   "mask_value", "positional"});
+                                   "mask_value", "positional", "online_softmax"});
     if (!j.contains("x")) fail("the spec has no \"x\": give the inputs as an array of rows.");
     spec s;
     s.x = read_matrix(j["x"], "x");
@@ -239,6 +239,13 @@ spec spec_from_json(const json& j) {
     if (j.contains("mask")) read_mask(j["mask"], s);
     if (j.contains("mask_value")) s.mask_value = read_number(j["mask_value"], "mask_value");
     if (j.contains("positional")) read_positional(j["positional"], s);
+    if (j.contains("online_softmax")) {
+        const json& o = j["online_softmax"];
+        require_object(o, "online_softmax");
+        refuse_unknown(o, "online_softmax", {"block"});
+        if (!o.contains("block")) fail("online_softmax has no \"block\": give the keys per tile, e.g. {\"block\": 2}.");
+        s.online_block = read_whole(o["block"], "online_softmax.block", 1, static_cast<long long>(max_positions));
+    }
     validate(s);
     return s;
 }
@@ -297,6 +304,7 @@ json spec_to_json(const spec& s) {
     j["mask_value"] = shortest_decimal(s.mask_value);
     if (s.positional == positional_kind::learned) j["positional"] = {{"learned", matrix_json(s.learned)}};
     else j["positional"] = to_string(s.positional);
+    if (s.online_block > 0) j["online_softmax"] = {{"block", s.online_block}};
     return j;
 }
 
@@ -365,6 +373,8 @@ json axes_json(const spec& s) {
     const stage_info& any = stage_registry()[0];
     for (axis_kind kind : {axis_kind::query, axis_kind::key, axis_kind::position, axis_kind::feature, axis_kind::head_feature})
         axes[axis_name(kind)] = axis_labels(kind, any, s);
+    if (s.online_block > 0)
+        for (axis_kind kind : {axis_kind::tile, axis_kind::tile_feature}) axes[axis_name(kind)] = axis_labels(kind, any, s);
     return axes;
 }
 

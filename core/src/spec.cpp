@@ -199,7 +199,12 @@ void validate(const spec& s, const budget& b) {
         require_finite(s.learned, "positional.learned");
     }
 
-    // pass 7: the work, now that every size is known
+    // pass 7: the online softmax's tiles
+    if (s.online_block < 0 || static_cast<std::size_t>(s.online_block) > n_k)
+        fail("online_softmax.block is " + std::to_string(s.online_block) + " but must be between 1 and n_k = " +
+             std::to_string(n_k) + " (the keys a tile holds).");
+
+    // pass 8: the work, now that every size is known
     const std::uint64_t work = multiply_adds(s), tanhs = tanh_calls(s);
     if (tanhs > b.tanh_calls)
         fail("the additive score would evaluate tanh " + approx(tanhs) + " times (heads · n_q · n_k · d_a), over " +

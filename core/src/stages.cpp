@@ -5,12 +5,14 @@
 
 #include <algorithm>
 
+#include "attn/online_softmax.hpp"
+
 namespace attn {
 namespace {
 
 // One row per stage, in trace order: id, name, symbol, title, explanation, per head, row and column
 // axes, formula-map term and group.
-const std::array<stage_info, 16> registry{{
+const std::array<stage_info, 21> registry{{
     {stage_id::pe, "pe", "PE", {"Positional encoding", "位置编码"},
      {"Attention by itself ignores order: shuffle the tokens and every score stays the same. So a position "
       "signal is added to each input row: sines and cosines of different frequencies (Transformer), or a learned table.",
@@ -82,6 +84,34 @@ const std::array<stage_info, 16> registry{{
       "\"weight information by relevance and sum it up\".",
       "第 3 步：c_i = Σ_j α_ij v_j。每个输出行是各 Value 行按相关性加权的混合：按相关性加权汇总信息。"},
      true, axis_kind::query, axis_kind::head_feature, "· V", ""},
+    {stage_id::online_max, "online_max", "m⁽ᵗ⁾", {"Online softmax: running maximum", "在线 softmax：运行最大值"},
+     {"The same softmax, computed a tile of keys at a time without ever holding a whole row (FlashAttention's "
+      "idea, how long sequences fit in memory). Column t is the largest score seen after tile t.",
+      "同一个 softmax，按块逐个处理键，从不保存完整的一行（FlashAttention 的思路，长序列因此放得进内存）。"
+      "第 t 列是处理完第 t 块后见过的最大分数。"},
+     true, axis_kind::query, axis_kind::tile, "m⁽ᵗ⁾", "online"},
+    {stage_id::online_rescale, "online_rescale", "r⁽ᵗ⁾", {"Online softmax: rescale factor", "在线 softmax：重新缩放因子"},
+     {"When a tile raises the maximum, everything summed so far was measured against the old one: multiplying by "
+      "e^(m_old − m_new) corrects it. 1 when the maximum stays; 0 before the first tile (nothing to correct).",
+      "某一块抬高了最大值时，之前累加的结果都是以旧最大值为基准的：乘以 e^(m_旧 − m_新) 即可修正。最大值不变时为 1；"
+      "第一块之前没有可修正的内容，为 0。"},
+     true, axis_kind::query, axis_kind::tile, "e^(m_old − m_new)", "online"},
+    {stage_id::online_sum, "online_sum", "ℓ⁽ᵗ⁾", {"Online softmax: running sum", "在线 softmax：运行和"},
+     {"The softmax's denominator, kept up to date: the old sum rescaled, plus this tile's exponentials. After the "
+      "last tile it equals the row sum s.",
+      "softmax 的分母，随块更新：旧的和乘以缩放因子，再加上本块的指数。最后一块之后它等于行求和 s。"},
+     true, axis_kind::query, axis_kind::tile, "ℓ⁽ᵗ⁾", "online"},
+    {stage_id::online_acc, "online_acc", "a⁽ᵗ⁾", {"Online softmax: accumulator", "在线 softmax：累加器"},
+     {"The weighted sum of values, not yet divided: the old accumulator rescaled, plus exp(e_ij − m)·v_j for this "
+      "tile's keys. Columns tᵢ·dⱼ are dimension j after tile i.",
+      "尚未除以分母的 Value 加权和：旧累加器乘以缩放因子，再加上本块各键的 exp(e_ij − m)·v_j。"
+      "列 tᵢ·dⱼ 是第 i 块之后的第 j 维。"},
+     true, axis_kind::query, axis_kind::tile_feature, "a⁽ᵗ⁾", "online"},
+    {stage_id::online_output, "online_output", "a / ℓ", {"Online softmax: result", "在线 softmax：结果"},
+     {"Divide once at the end: a⁽ᵀ⁾ / ℓ⁽ᵀ⁾. It equals the context α·V computed above, up to float rounding, "
+      "although no n × n matrix was ever kept.",
+      "最后只做一次除法：a⁽ᵀ⁾ / ℓ⁽ᵀ⁾。它与上面算出的上下文 α·V 相等（仅有浮点舍入误差），而整个过程从未保存 n × n 的矩阵。"},
+     true, axis_kind::query, axis_kind::head_feature, "÷ ℓ", "online"},
     {stage_id::concat, "concat", "concat", {"Heads merged (concat)", "合并多头（concat）"},
      {"The heads' contexts placed side by side again, back to d_model columns. With several heads, each head can "
       "capture a different relation.",
@@ -101,7 +131,7 @@ std::vector<std::string> numbered(const std::string& prefix, std::size_t n, std:
 
 }  // namespace
 
-const std::array<stage_info, 16>& stage_registry() { return registry; }
+const std::array<stage_info, 21>& stage_registry() { return registry; }
 
 const stage_info& stage_info_of(stage_id id) {
     return registry[static_cast<std::size_t>(id)];  // the rows follow the enum's order (a test checks)
@@ -151,6 +181,11 @@ std::string stage_formula(stage_id id, const spec& s) {
         case stage_id::row_sum: return "s_i = Σ_j exp(e_ij − m_i)";
         case stage_id::weights: return "α_ij = exp(e_ij − m_i) / s_i";
         case stage_id::context: return "c_i = Σ_j α_ij v_j";
+        case stage_id::online_max: return "m⁽ᵗ⁾ = max(m⁽ᵗ⁻¹⁾, max_{j ∈ tile t} e_ij)";
+        case stage_id::online_rescale: return "r⁽ᵗ⁾ = exp(m⁽ᵗ⁻¹⁾ − m⁽ᵗ⁾)";
+        case stage_id::online_sum: return "ℓ⁽ᵗ⁾ = ℓ⁽ᵗ⁻¹⁾·r⁽ᵗ⁾ + Σ_{j ∈ tile t} exp(e_ij − m⁽ᵗ⁾)";
+        case stage_id::online_acc: return "a⁽ᵗ⁾ = a⁽ᵗ⁻¹⁾·r⁽ᵗ⁾ + Σ_{j ∈ tile t} exp(e_ij − m⁽ᵗ⁾)·v_j";
+        case stage_id::online_output: return "o_i = a⁽ᵀ⁾ / ℓ⁽ᵀ⁾ = c_i";
         case stage_id::concat: return "concat(head_1, …, head_h)";
         case stage_id::output: return s.wo.b ? "output = concat·W_o + b_o" : "output = concat·W_o";
     }
@@ -179,6 +214,11 @@ std::vector<stage_id> stage_operands(stage_id id, const spec& s) {
         case stage_id::row_sum: return {stage_id::exp};
         case stage_id::weights: return {stage_id::exp, stage_id::row_sum};
         case stage_id::context: return {stage_id::weights, stage_id::v};
+        case stage_id::online_max: return {softmax_in};
+        case stage_id::online_rescale: return {stage_id::online_max};
+        case stage_id::online_sum: return {softmax_in, stage_id::online_max, stage_id::online_rescale};
+        case stage_id::online_acc: return {softmax_in, stage_id::online_max, stage_id::online_rescale, stage_id::v};
+        case stage_id::online_output: return {stage_id::online_acc, stage_id::online_sum};
         case stage_id::concat: return {stage_id::context};
         case stage_id::output: return {stage_id::concat};
     }
@@ -193,6 +233,8 @@ const char* axis_name(axis_kind kind) {
         case axis_kind::feature: return "feature";
         case axis_kind::head_feature: return "head_feature";
         case axis_kind::single: return "single";
+        case axis_kind::tile: return "tile";
+        case axis_kind::tile_feature: return "tile_feature";
     }
     return "";
 }
@@ -208,6 +250,16 @@ std::vector<std::string> axis_labels(axis_kind kind, const stage_info& stage, co
         case axis_kind::feature: return numbered("d", s.d_model());
         case axis_kind::head_feature: return numbered("d", s.d_head());
         case axis_kind::single: return {stage.symbol};
+        case axis_kind::tile:
+        case axis_kind::tile_feature: {
+            if (s.online_block < 1) return {};
+            const std::vector<std::string> tiles = numbered("t", tile_count(s.n_k(), std::size_t(s.online_block)));
+            if (kind == axis_kind::tile) return tiles;
+            std::vector<std::string> out;
+            for (const std::string& t : tiles)
+                for (const std::string& d : numbered("d", s.d_head())) out.push_back(t + "·" + d);
+            return out;
+        }
     }
     return {};
 }

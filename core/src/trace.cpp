@@ -8,6 +8,7 @@
 
 #include "attn/mask.hpp"
 #include "attn/multi_head.hpp"
+#include "attn/online_softmax.hpp"
 #include "attn/positional.hpp"
 #include "attn/projection.hpp"
 #include "attn/score.hpp"
@@ -63,7 +64,10 @@ trace compute_trace(const spec& s, const kernel_set& kernels) {
     }
 
     // pass 4: softmax in its visible sub-steps; a masked key never wins (see softmax_input)
-    softmax_steps sm = softmax(t.masked ? softmax_input(*t.masked, *t.mask, t.empty_rows) : before_mask, kernels);
+    std::optional<tensor3> hidden;
+    if (t.masked) hidden = softmax_input(*t.masked, *t.mask, t.empty_rows);
+    const tensor3& softmax_in = hidden ? *hidden : before_mask;
+    softmax_steps sm = softmax(softmax_in, kernels);
     t.row_max = std::move(sm.row_max);
     t.exp = std::move(sm.exp);
     t.row_sum = std::move(sm.row_sum);
@@ -71,6 +75,14 @@ trace compute_trace(const spec& s, const kernel_set& kernels) {
 
     // pass 5: weighted sum, merge heads, output projection
     t.context = weighted_sum(t.weights, t.v, kernels);
+    if (s.online_block > 0) {  // the same α·V, a tile of keys at a time (the online-softmax example)
+        online_steps o = online_softmax(softmax_in, t.v, std::size_t(s.online_block), s.mask_value);
+        t.online_max = std::move(o.max);
+        t.online_rescale = std::move(o.rescale);
+        t.online_sum = std::move(o.sum);
+        t.online_acc = std::move(o.acc);
+        t.online_output = std::move(o.output);
+    }
     t.concat = merge_heads(t.context);
     if (s.wo.w) t.output = project(t.concat, s.wo, kernels);
 
@@ -99,6 +111,13 @@ std::vector<stage_view> trace::stages() const {
     out.push_back(view_of(stage_id::row_sum, row_sum));
     out.push_back(view_of(stage_id::weights, weights));
     out.push_back(view_of(stage_id::context, context));
+    if (online_max) {
+        out.push_back(view_of(stage_id::online_max, *online_max));
+        out.push_back(view_of(stage_id::online_rescale, *online_rescale));
+        out.push_back(view_of(stage_id::online_sum, *online_sum));
+        out.push_back(view_of(stage_id::online_acc, *online_acc));
+        out.push_back(view_of(stage_id::online_output, *online_output));
+    }
     out.push_back(view_of(stage_id::concat, concat));
     if (output) out.push_back(view_of(stage_id::output, *output));
     return out;

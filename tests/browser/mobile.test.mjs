@@ -23,7 +23,7 @@ async function openOnPhone(url) {
   return page;
 }
 
-for (const [example, stage] of [['positional-encoding', 'pe'], ['translation', 'weights'], ['multi-head', 'q'], ['coordinate-attention', 'conv1']]) {
+for (const [example, stage] of [['positional-encoding', 'pe'], ['translation', 'weights'], ['multi-head', 'q'], ['coordinate-attention', 'conv1'], ['online-softmax', 'online_acc']]) {
   test(`phone: ${example} at ${stage} fits the width, keeps its controls on screen, and says tap`, async () => {
     const page = await openOnPhone(`index.html?example=${example}&stage=${stage}&lang=en`);
     const m = await page.evaluate(() => {

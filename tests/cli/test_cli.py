@@ -165,7 +165,7 @@ class Commands(unittest.TestCase):
         self.assertTrue(titled[2].startswith("translation  Cross-attention in translation"))
         self.assertEqual([line.split()[0] for line in titled], ids)
         self.assertEqual(ids, ["numpy-3x4", "basic-attention", "translation", "long-range", "bank", "coreference",
-                               "context-window", "score-functions", "multi-head", "masking", "positional-encoding", "complexity",
+                               "context-window", "score-functions", "multi-head", "masking", "positional-encoding", "complexity", "online-softmax",
                                "se-block", "eca-block", "cbam-block", "coordinate-attention"])
 
     def test_example_table_and_json(self):

@@ -40,6 +40,10 @@ test('native: screenshots under Xvfb are real pictures, and another stage gives 
   assert.ok(a.heat > 2000, `the weights heatmap's colours are missing (${a.heat} pixels)`);
   assert.notDeepEqual(weights.png, q.png);
   assert.ok(Math.abs(a.heat - b.heat) > 1000, 'the q stage shows no weights heatmap in the stage panel');
+  // the online softmax's accumulator: its operands (scores, V, m, r) and the result, in the same panel
+  const online = screenshot(path.join(artifacts, 'lab-native-online-acc.png'), '--example', 'online-softmax', '--stage', 'online_acc');
+  assert.match(online.out, /stage online_acc, matrices/);
+  assert.ok((await imageStats(page, online.png)).colours > 40);
   await page.close();
 });
 

@@ -35,10 +35,10 @@ void check_table(const attn::tensor3& t, const std::vector<std::vector<double>>&
 
 }  // namespace
 
-TEST_CASE("examples: the twelve sequence examples of docs/spec.md, each with both languages and how its inputs were made") {
+TEST_CASE("examples: the thirteen sequence examples of docs/spec.md, each with both languages and how its inputs were made") {
     const std::vector<std::string> expected{"numpy-3x4", "basic-attention", "translation", "long-range",
                                             "bank",      "coreference",     "context-window", "score-functions", "multi-head",
-                                            "masking",   "positional-encoding", "complexity"};
+                                            "masking",   "positional-encoding", "complexity", "online-softmax"};
     const std::vector<std::string> vision{"se-block", "eca-block", "cbam-block", "coordinate-attention"};
     std::vector<std::string> all = expected;
     all.insert(all.end(), vision.begin(), vision.end());

@@ -21,7 +21,7 @@ std::string repeated(const std::string& item, std::size_t n, const char* sep = "
 
 TEST_CASE("limits.parse: refused while parsing, naming where") {
     CHECK(refusal("{\"x\":[[1]]," + repeated("\"a\":1", 1) + "}") ==
-          "the spec has an unknown field \"a\" (known: additive, bilinear, heads, mask, mask_value, memory, positional, score, tokens, weights, x).");
+          "the spec has an unknown field \"a\" (known: additive, bilinear, heads, mask, mask_value, memory, online_softmax, positional, score, tokens, weights, x).");
     std::string many = "{\"x\":[[1]]";
     for (int i = 0; i < 70; ++i) many += ",\"k" + std::to_string(i) + "\":1";
     CHECK(refusal(many + "}") == "the spec has more than 64 fields.");

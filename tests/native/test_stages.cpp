@@ -37,7 +37,8 @@ TEST_CASE("stages.registry: one row per stage, in the enum's order, with what ev
     }
     // every stage's per-head flag and axes agree with the shapes a trace really has
     const attn::trace t = run(R"({"x": [[1, 0, 1, 0]], "memory": [[1, 1, 0, 0], [0, 1, 0, 1]], "heads": 2,
-        "positional": "sinusoidal", "mask": "causal", "weights": {"wo": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]}})");
+        "positional": "sinusoidal", "mask": "causal", "weights": {"wo": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]},
+        "online_softmax": {"block": 1}})");
     CHECK(t.stages().size() == registry.size());
     for (const attn::stage_view& v : t.stages()) {
         const attn::stage_info& info = attn::stage_info_of(v.id);

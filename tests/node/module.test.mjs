@@ -30,9 +30,10 @@ test('numpy-3x4: the article\'s weights and outputs', () => {
 test('trace: every stage of the contract, in order, with bilingual titles', () => {
   const t = a.trace({
     x: [[1, 0], [0, 1]], memory: [[1, 1], [0, 1], [1, 0]], positional: 'sinusoidal', mask: 'causal',
-    weights: { wo: [[1, 0], [0, 1]] },
+    weights: { wo: [[1, 0], [0, 1]] }, online_softmax: { block: 2 },
   });
   assert.deepEqual(t.stages.map((s) => s.id), [...a.stageIds]); // this spec uses every stage
+  assert.deepEqual(t.axes.tile, ['t1', 't2']);
   const masked = stage(t, 'masked');
   assert.equal(masked.title_zh, '掩码');
   assert.match(masked.formula, /mask_value/);
@@ -77,10 +78,10 @@ test('errors: the core\'s sentence as an AttentionError, and the instance keeps 
   assert.throws(() => a.example(42), AttentionError);
 });
 
-test('examples() and catalog(): the sixteen of docs/spec.md with their variants', () => {
+test('examples() and catalog(): the seventeen of docs/spec.md with their variants', () => {
   const ids = a.examples();
   assert.deepEqual(ids, ['numpy-3x4', 'basic-attention', 'translation', 'long-range', 'bank',
-    'coreference', 'context-window', 'score-functions', 'multi-head', 'masking', 'positional-encoding', 'complexity',
+    'coreference', 'context-window', 'score-functions', 'multi-head', 'masking', 'positional-encoding', 'complexity', 'online-softmax',
     'se-block', 'eca-block', 'cbam-block', 'coordinate-attention']);
   for (const id of ids) assert.equal(a.example(id).example.id, id);
   const list = a.catalog();

@@ -58,6 +58,10 @@ bool Lab::spec_options() {
         changed = true;
     }
     changed |= mask_options();
+    // the online softmax's tile size: 0 hides its stages; at most n_k keys a tile
+    if (ImGui::SliderInt(tr("online softmax: keys per tile (0: off)", "在线 softmax：每块键数（0：关闭）"), &spec_.online_block, 0,
+                         int(spec_.n_k())))
+        changed = true;
     if (enum_combo(tr("positional", "位置编码"), spec_.positional, attn::positional_names)) {
         const std::size_t n = std::max(spec_.n_q(), spec_.n_k());
         if (spec_.positional == attn::positional_kind::learned && spec_.learned.shape(0) < n) {

@@ -3,13 +3,14 @@
 /** Every stage id, in trace order. A stage that does not apply to a spec is absent from its trace. */
 export type StageId =
   | 'pe' | 'x' | 'memory' | 'q' | 'k' | 'v' | 'scores' | 'scaled' | 'masked'
-  | 'row_max' | 'exp' | 'row_sum' | 'weights' | 'context' | 'concat' | 'output';
+  | 'row_max' | 'exp' | 'row_sum' | 'weights' | 'context'
+  | 'online_max' | 'online_rescale' | 'online_sum' | 'online_acc' | 'online_output' | 'concat' | 'output';
 
 /** The worked examples' ids. */
 export type ExampleId =
   | 'numpy-3x4' | 'basic-attention' | 'translation' | 'long-range' | 'bank' | 'coreference'
   | 'context-window' | 'score-functions' | 'multi-head' | 'masking' | 'positional-encoding' | 'complexity'
-  | 'se-block' | 'eca-block' | 'cbam-block' | 'coordinate-attention';
+  | 'online-softmax' | 'se-block' | 'eca-block' | 'cbam-block' | 'coordinate-attention';
 
 /** The vision blocks (docs/spec.md "Vision attention"). */
 export type VisionBlock = 'se' | 'eca' | 'cbam' | 'ca';
@@ -55,6 +56,9 @@ export interface Spec {
   mask_value?: number;
   /** Default "none"; added to x and to memory. */
   positional?: Positional;
+  /** Also compute the online (streaming) softmax B keys at a time and keep its state after every tile:
+   * stages online_max … online_output (1 <= block <= n_k). */
+  online_softmax?: { block: number };
 }
 
 /** The spec as the core read it: every default written out, rows as plain arrays. */
@@ -106,7 +110,7 @@ export interface ExampleDocument {
 }
 
 /** What the rows or columns of a stage's (one head's) matrix stand for. */
-export type AxisKind = 'query' | 'key' | 'position' | 'feature' | 'head_feature' | 'single';
+export type AxisKind = 'query' | 'key' | 'position' | 'feature' | 'head_feature' | 'single' | 'tile' | 'tile_feature';
 
 /** One row of the core's stage registry. */
 export interface StageInfo {
@@ -173,7 +177,7 @@ export interface Trace {
   kind: 'sequence';
   spec: NormalisedSpec;
   /** The labels people read along each axis kind, for this spec (a single column is named by the stage's symbol). */
-  axes: Record<Exclude<AxisKind, 'single'>, string[]>;
+  axes: Record<Exclude<AxisKind, 'single' | 'tile' | 'tile_feature'>, string[]> & Partial<Record<'tile' | 'tile_feature', string[]>>;
   stages: Stage[];
   /** Bytes the stages hold (float32). */
   bytes: number;

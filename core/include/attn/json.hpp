@@ -36,7 +36,7 @@ json trace_to_json(const trace& t);
 void write_trace_json(std::ostream& out, const trace& t, const json& extra = json::object());
 
 /// @brief The stage registry as JSON: [{id, symbol, title, title_zh, explain: {en, zh}, per_head, rows, cols, term, group}]
-/// in trace order (rows and cols are axis kinds: "query", "key", "position", "feature", "head_feature", "single").
+/// in trace order (rows and cols are axis kinds: "query", "key", "position", "feature", "head_feature", "single", "tile", "tile_feature").
 json stage_registry_json();
 
 /// @brief {kind: labels} for every axis kind, for this spec (the single axis is named per stage: absent).

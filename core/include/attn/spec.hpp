@@ -68,6 +68,8 @@ struct spec {
     float mask_value = -1e9f;                 // written into masked scores before softmax (seed 000); < 0
     positional_kind positional = positional_kind::none;
     matrix learned;                           // positional_kind::learned: (>= max(n_q, n_k), d)
+    int online_block = 0;                     // "online_softmax": {"block": B}: also show the streaming
+                                              // softmax B keys at a time (0: not shown); 1 <= B <= n_k
 
     std::size_t n_q() const { return x.shape(0); }
     std::size_t n_k() const { return memory ? memory->shape(0) : x.shape(0); }

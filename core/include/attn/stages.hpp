@@ -14,7 +14,8 @@
 namespace attn {
 
 /// @brief Every stage of a trace, in trace order.
-enum class stage_id { pe, x, memory, q, k, v, scores, scaled, masked, row_max, exp, row_sum, weights, context, concat, output };
+enum class stage_id { pe, x, memory, q, k, v, scores, scaled, masked, row_max, exp, row_sum, weights, context,
+                      online_max, online_rescale, online_sum, online_acc, online_output, concat, output };
 
 /// @brief Text in both languages of the playground.
 struct bilingual {
@@ -30,7 +31,9 @@ enum class axis_kind {
     position,      // positions of the positional table: pos 0, pos 1, ... (the pos of PE(pos, i))
     feature,       // the d_model columns: d1, d2, ...
     head_feature,  // one head's d_head columns: d1, d2, ...
-    single         // one column, named by the stage's symbol (m, s)
+    single,        // one column, named by the stage's symbol (m, s)
+    tile,          // the online softmax's tiles of keys: t1, t2, ... (the state after each tile)
+    tile_feature   // one head's d_head columns after each tile: t1·d1, t1·d2, ..., t2·d1, ...
 };
 
 /// @brief Everything fixed about one stage: the registry row the CLI, the lab, the wasm module
@@ -48,7 +51,7 @@ struct stage_info {
 };
 
 /// @brief The registry: every stage, in trace order.
-const std::array<stage_info, 16>& stage_registry();
+const std::array<stage_info, 21>& stage_registry();
 /// @brief The registry row of one stage.
 const stage_info& stage_info_of(stage_id id);
 

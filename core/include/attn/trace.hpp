@@ -31,6 +31,10 @@ struct trace {
     tensor3 row_max, exp, row_sum;   // (h, n_q, 1), (h, n_q, n_k), (h, n_q, 1) softmax sub-steps
     tensor3 weights;                 // (h, n_q, n_k) α_ij
     tensor3 context;                 // (h, n_q, d_h) α·V
+    /// With spec.online_block: the online softmax's state after each of T tiles (attn/online_softmax.hpp):
+    std::optional<tensor3> online_max, online_rescale, online_sum;  // (h, n_q, T)
+    std::optional<tensor3> online_acc;                               // (h, n_q, T·d_h)
+    std::optional<tensor3> online_output;                            // (h, n_q, d_h), equal to context
     matrix concat;                   // (n_q, d) heads merged back
     std::optional<matrix> output;    // (n_q, d) concat·W_o + b_o, only with wo
     /// (n_q, n_k) 1 where query i sees key j, 0 where it is masked; only with a mask. Not a

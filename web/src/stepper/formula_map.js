@@ -13,8 +13,12 @@ export function formulaMap(el, s, w) {
   el.host.terms = new Map();
   let groupName = '';
   let group = null;
-  for (const info of el.attention.stages()) {
+  const registry = el.attention.stages();
+  // a group of optional stages (the online softmax's) appears only in the traces that have it
+  const groupShown = (g) => registry.some((st) => st.group === g && shown.has(st.id));
+  for (const info of registry) {
     const present = shown.has(info.id);
+    if (!present && info.group && !groupShown(info.group)) continue;
     const term = h('button', {
       type: 'button', className: 'term', text: info.term, dataset: { stage: info.id },
       // the accessible name starts with the visible term (WCAG "label in name"), then the stage's title

@@ -48,6 +48,7 @@ export function makeContext(trace, registry) {
   return {
     trace, spec, byId, info, nQ, nK, d, heads, dh, cross,
     qTokens: axes.query, kTokens: axes.key, positions: axes.position, dims: axes.feature, headDims: axes.head_feature,
+    tiles: axes.tile, tileDims: axes.tile_feature, block: spec.online_softmax?.block ?? 0,
     symbol: (id) => info.get(id).symbol,
     single: (id) => [info.get(id).symbol],
   };
@@ -265,6 +266,77 @@ const scenes = {
     };
   },
 
+  // the online softmax: the state after each tile of ctx.block keys (columns t1, t2, …)
+  online_max(ctx, h) {
+    const e = onlineScores(ctx, h);
+    const m = head(ctx, 'online_max', h, ctx.symbol('online_max'), ctx.qTokens, ctx.tiles, 'result');
+    return {
+      matrices: [e, m],
+      result: m.key,
+      highlights: (i, t) => [...tileCells(ctx, e.key, i, t), t > 0 && { key: m.key, cell: [i, t - 1] }].filter(Boolean),
+    };
+  },
+
+  online_rescale(ctx, h) {
+    const m = head(ctx, 'online_max', h, ctx.symbol('online_max'), ctx.qTokens, ctx.tiles);
+    const r = head(ctx, 'online_rescale', h, ctx.symbol('online_rescale'), ctx.qTokens, ctx.tiles, 'result');
+    return {
+      matrices: [m, r],
+      result: r.key,
+      highlights: (i, t) => [t > 0 && { key: m.key, cell: [i, t - 1] }, { key: m.key, cell: [i, t] }].filter(Boolean),
+    };
+  },
+
+  online_sum(ctx, h) {
+    const e = onlineScores(ctx, h);
+    const m = head(ctx, 'online_max', h, ctx.symbol('online_max'), ctx.qTokens, ctx.tiles);
+    const r = head(ctx, 'online_rescale', h, ctx.symbol('online_rescale'), ctx.qTokens, ctx.tiles);
+    const l = head(ctx, 'online_sum', h, ctx.symbol('online_sum'), ctx.qTokens, ctx.tiles, 'result');
+    return {
+      matrices: [e, m, r, l],
+      result: l.key,
+      highlights: (i, t) => [
+        ...tileCells(ctx, e.key, i, t), { key: m.key, cell: [i, t] }, { key: r.key, cell: [i, t] },
+        t > 0 && { key: l.key, cell: [i, t - 1] },
+      ].filter(Boolean),
+    };
+  },
+
+  online_acc(ctx, h) {
+    const e = onlineScores(ctx, h);
+    const v = head(ctx, 'v', h, ctx.symbol('v'), ctx.kTokens, ctx.headDims);
+    const m = head(ctx, 'online_max', h, ctx.symbol('online_max'), ctx.qTokens, ctx.tiles);
+    const r = head(ctx, 'online_rescale', h, ctx.symbol('online_rescale'), ctx.qTokens, ctx.tiles);
+    const a = head(ctx, 'online_acc', h, ctx.symbol('online_acc'), ctx.qTokens, ctx.tileDims, 'result');
+    a.bands = ctx.dh;
+    return {
+      matrices: [e, v, m, r, a],
+      result: a.key,
+      highlights: (i, col) => {
+        const t = Math.floor(col / ctx.dh), c = col % ctx.dh;
+        const keys = tileKeys(ctx, t).map((j) => ({ key: v.key, cell: [j, c] }));
+        return [
+          ...tileCells(ctx, e.key, i, t), ...keys, { key: m.key, cell: [i, t] }, { key: r.key, cell: [i, t] },
+          t > 0 && { key: a.key, cell: [i, col - ctx.dh] },
+        ].filter(Boolean);
+      },
+    };
+  },
+
+  online_output(ctx, h) {
+    const last = ctx.tiles.length - 1;
+    const a = head(ctx, 'online_acc', h, ctx.symbol('online_acc'), ctx.qTokens, ctx.tileDims);
+    a.bands = ctx.dh;
+    const l = head(ctx, 'online_sum', h, ctx.symbol('online_sum'), ctx.qTokens, ctx.tiles);
+    const o = head(ctx, 'online_output', h, ctx.symbol('online_output'), ctx.qTokens, ctx.headDims, 'result');
+    const c = head(ctx, 'context', h, ctx.symbol('context'), ctx.qTokens, ctx.headDims); // to compare: the same numbers
+    return {
+      matrices: [a, l, o, c],
+      result: o.key,
+      highlights: (i, j) => [{ key: a.key, cell: [i, last * ctx.dh + j] }, { key: l.key, cell: [i, last] }, { key: c.key, cell: [i, j] }],
+    };
+  },
+
   concat(ctx) {
     const parts = range(ctx.heads).map((hh) => ({ ...head(ctx, 'context', hh, `${ctx.symbol('context')}${ctx.heads > 1 ? hh + 1 : ''}`, ctx.qTokens, ctx.headDims), key: `context_h${hh}` }));
     const c = stage2(ctx, 'concat', ctx.symbol('concat'), ctx.qTokens, ctx.dims, 'result');
@@ -288,6 +360,25 @@ const scenes = {
     };
   },
 };
+
+/** The softmax's input as the online softmax reads it, its tiles of keys as column bands. */
+function onlineScores(ctx, h) {
+  const [id] = ctx.byId.get('online_max').operands;
+  const e = head(ctx, id, h, ctx.symbol(id), ctx.qTokens, ctx.kTokens);
+  e.bands = ctx.block;
+  if (id === 'masked') e.maskOf = (i, j) => ctx.trace.mask.data[i * ctx.nK + j];
+  return e;
+}
+
+/** The key indices of tile t. */
+function tileKeys(ctx, t) {
+  return range(ctx.nK).filter((j) => Math.floor(j / ctx.block) === t);
+}
+
+/** Row i's cells of tile t in matrix `key`. */
+function tileCells(ctx, key, i, t) {
+  return tileKeys(ctx, t).map((j) => ({ key, cell: [i, j] }));
+}
 
 function inputScene(ctx, id, path, rowLabels) {
   const label = ctx.symbol(id);
