@@ -16,5 +16,4 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("explainResult", &attn::wasm::explain_result);
     emscripten::function("heapInUse", &attn::wasm::heap_in_use);
     emscripten::function("forward", &attn::wasm::forward);
-    emscripten::function("attentionInto", &attn::wasm::attention_into);
 }

@@ -1,5 +1,7 @@
 #include "convert.hpp"
 
+#include <emscripten/emscripten.h>
+
 #include <malloc.h>
 
 #include <chrono>
@@ -241,13 +243,6 @@ std::string limits_json() {
 
 std::size_t heap_in_use() { return mallinfo().uordblks; }
 
-void attention_into(std::uintptr_t out, std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, int n_q, int n_k, int d,
-                    int heads, bool causal) {
-    // the shapes were checked in JS (web/src/api.js), where the sentences name the arguments
-    attention_streaming(reinterpret_cast<float*>(out), reinterpret_cast<const float*>(q), reinterpret_cast<const float*>(k),
-                        reinterpret_cast<const float*>(v), std::size_t(n_q), std::size_t(n_k), std::size_t(d), std::size_t(heads), causal);
-}
-
 void forward(std::uintptr_t out, std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t scratch,
              int n, int d, bool simd) {
     const std::size_t un = static_cast<std::size_t>(n), ud = static_cast<std::size_t>(d);
@@ -261,3 +256,16 @@ void forward(std::uintptr_t out, std::uintptr_t q, std::uintptr_t k, std::uintpt
 }
 
 }  // namespace attn::wasm
+
+// The npm package's a.attention, called as a plain wasm export (web/src/api.js: core._attn_attention):
+// an Embind call costs microseconds, as much as the whole attention of 16 rows. q, k and v lie one
+// after another at qkv (n_q, n_k, n_k rows of d). Returns −1, or the index in qkv of the first value
+// that is not finite (nothing computed then): one pass here instead of a slow one in JavaScript. The
+// other shapes were checked in JS, where the sentences name the arguments.
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_attention(float* out, const float* qkv, int n_q, int n_k, int d, int heads, int causal) {
+    const std::size_t nq = std::size_t(n_q), nk = std::size_t(n_k), ud = std::size_t(d), total = (nq + 2 * nk) * ud;
+    for (std::size_t i = 0; i < total; ++i)
+        if (!std::isfinite(qkv[i])) return int(i);
+    attn::attention_streaming(out, qkv, qkv + nq * ud, qkv + (nq + nk) * ud, nq, nk, ud, std::size_t(heads), causal != 0);
+    return -1;
+}

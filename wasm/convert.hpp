@@ -47,11 +47,6 @@ std::string limits_json();
 /// @brief Bytes malloc has handed out and not taken back: the leak check's measure.
 std::size_t heap_in_use();
 
-/// @brief The public fast path: out (n_q × d) = attention of q (n_q × d), k and v (n_k × d) already in the
-/// wasm heap, `heads` contiguous column blocks, causal or not (attn::attention_streaming: no n × n matrix).
-void attention_into(std::uintptr_t out, std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, int n_q, int n_k, int d,
-                    int heads, bool causal);
-
 /// @brief Benchmark entry: out (n, d) = softmax(q·kᵀ/√d)·v on buffers already in the wasm heap.
 /// scratch holds 2·n·n + 2·n floats. simd = false runs the scalar twins.
 void forward(std::uintptr_t out, std::uintptr_t q, std::uintptr_t k, std::uintptr_t v, std::uintptr_t scratch,

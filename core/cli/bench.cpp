@@ -1,9 +1,11 @@
-// `attn bench`: single-head forward softmax(Q·Kᵀ/√d)·V at several n, the SIMD kernels
-// against their scalar twins, run alternately in one process so drift hits both alike.
+// `attn bench`: single-head forward softmax(Q·Kᵀ/√d)·V at several n: the materialising kernels,
+// the streaming kernel at every instruction set the CPU has, and their scalar twins, run in turns
+// in one process so drift hits all alike.
 // A benchmark, not a test: it prints figures and judges nothing.
 #include <algorithm>
 #include <chrono>
 #include <cstdio>
+#include <functional>
 #include <iostream>
 #include <random>
 #include <sstream>
@@ -38,13 +40,6 @@ void forward(workload& w, const kernel_set& ks) {
                       w.row_sum.data(), w.q.data(), w.k.data(), w.v.data(), w.n, w.d, ks);
 }
 
-/// Seconds per forward pass, averaged over reps back-to-back passes (small n needs many to time).
-double seconds_of(workload& w, const kernel_set& ks, std::size_t reps) {
-    const auto start = std::chrono::steady_clock::now();
-    for (std::size_t r = 0; r < reps; ++r) forward(w, ks);
-    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / reps;
-}
-
 /// "128,512": sizes from 1 to max_positions; option names the flag in the refusal.
 std::vector<std::size_t> parse_list(const std::string& text, const char* option) {
     std::vector<std::size_t> out;
@@ -65,6 +60,37 @@ double median(std::vector<double> v) {
     return v[v.size() / 2];
 }
 
+/// One contender of the benchmark: a name and one forward pass over the workload.
+struct contender {
+    std::string name;
+    std::function<void(workload&)> run;
+};
+
+/// The materialising kernels (SIMD and scalar twin), then the streaming kernel at every instruction
+/// set this CPU runs (the widest is what attn::attention_streaming picks) and its scalar twin.
+std::vector<contender> contenders() {
+    std::vector<contender> out{
+        {"materialising simd", [](workload& w) { forward(w, simd_kernels()); }},
+        {"materialising scalar", [](workload& w) { forward(w, scalar_kernels()); }},
+        {"streaming scalar", [](workload& w) {
+             scalar::attention_streaming(w.out.data(), w.q.data(), w.k.data(), w.v.data(), w.n, w.n, w.d, 1, false);
+         }}};
+    for (simd_level level : {simd_level::lanes4, simd_level::avx2, simd_level::avx512}) {
+        if (static_cast<int>(level) > static_cast<int>(streaming_level())) break;
+        out.push_back({std::string("streaming ") + simd_level_name(level), [level](workload& w) {
+                           attention_streaming_at(level, w.out.data(), w.q.data(), w.k.data(), w.v.data(), w.n, w.n, w.d, 1, false);
+                       }});
+    }
+    return out;
+}
+
+/// Seconds per pass of c, averaged over reps back-to-back passes.
+double seconds_of(workload& w, const contender& c, std::size_t reps) {
+    const auto start = std::chrono::steady_clock::now();
+    for (std::size_t r = 0; r < reps; ++r) c.run(w);
+    return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() / reps;
+}
+
 }  // namespace
 
 int run_bench(const std::vector<std::string>& args) {
@@ -77,31 +103,39 @@ int run_bench(const std::vector<std::string>& args) {
         else if (args[i] == "--json") as_json = true;
         else throw spec_error("bench does not know the argument \"" + user_text(args[i]) + "\" (use --n 128,512, --d 64, --json).");
     }
-    char line[160];
+    const std::vector<contender> all = contenders();
     json rows = json::array();
-    std::snprintf(line, sizeof line, "single-head forward softmax(Q·Kᵀ/√d)·V, d = %zu; median of alternating runs\n", d);
-    if (!as_json) std::cout << line;
-    std::snprintf(line, sizeof line, "%6s %6s %12s %12s %10s %14s %14s\n", "n", "runs", "simd ms", "scalar ms",
-                  "scalar/simd", "simd GFLOP/s", "scalar GFLOP/s");
-    if (!as_json) std::cout << line << std::flush;
+    if (!as_json)
+        std::cout << "single-head forward softmax(Q·Kᵀ/√d)·V, d = " << d << "; median of alternating runs, ms and GFLOP/s (4·n²·d)\n"
+                  << "this CPU's streaming kernel: " << simd_level_name(streaming_level()) << "\n";
     for (std::size_t n : sizes) {
         workload w = make_workload(n, d);
-        // warm-up, which also sizes a sample: enough passes for about 2 ms of the faster twin
-        const std::size_t reps = std::max<std::size_t>(1, static_cast<std::size_t>(2e-3 / seconds_of(w, simd_kernels(), 1)));
-        seconds_of(w, scalar_kernels(), 1);
-        std::vector<double> simd_s, scalar_s;
+        // warm-up, which also sizes a sample: enough passes for about 2 ms of each contender
+        std::vector<std::size_t> reps;
+        for (const contender& c : all)
+            reps.push_back(std::max<std::size_t>(1, static_cast<std::size_t>(2e-3 / seconds_of(w, c, 1))));
+        std::vector<std::vector<double>> samples(all.size());
         double spent = 0;
-        // alternate the twins until both have ~0.6 s of samples (at least 3 each, at most 200)
-        while (simd_s.size() < 3 || (spent < 1.2 && simd_s.size() < 200)) {
-            simd_s.push_back(seconds_of(w, simd_kernels(), reps));
-            scalar_s.push_back(seconds_of(w, scalar_kernels(), reps));
-            spent += (simd_s.back() + scalar_s.back()) * reps;
+        // take turns until there are ~1.5 s of samples (at least 3 each, at most 200)
+        while (samples[0].size() < 3 || (spent < 1.5 && samples[0].size() < 200))
+            for (std::size_t c = 0; c < all.size(); ++c) {
+                samples[c].push_back(seconds_of(w, all[c], reps[c]));
+                spent += samples[c].back() * reps[c];
+            }
+        const double flops = 4.0 * n * n * d;
+        json row = {{"n", n}, {"d", d}, {"runs", samples[0].size()}};
+        if (!as_json) std::cout << "\nn = " << n << "\n";
+        for (std::size_t c = 0; c < all.size(); ++c) {
+            const double t = median(samples[c]);
+            row[all[c].name] = t;
+            char line[160];
+            std::snprintf(line, sizeof line, "  %-34s %10.3f ms %8.2f GFLOP/s\n", all[c].name.c_str(), t * 1e3, flops / t * 1e-9);
+            if (!as_json) std::cout << line << std::flush;
         }
-        const double a = median(simd_s), b = median(scalar_s), flops = 4.0 * n * n * d;
-        std::snprintf(line, sizeof line, "%6zu %6zu %12.3f %12.3f %9.2fx %14.2f %14.2f\n", n, simd_s.size(), a * 1e3,
-                      b * 1e3, b / a, flops / a * 1e-9, flops / b * 1e-9);
-        if (as_json) rows.push_back({{"n", n}, {"d", d}, {"simd_s", a}, {"scalar_s", b}, {"runs", simd_s.size()}});
-        else std::cout << line << std::flush;
+        row["simd_s"] = row["materialising simd"];
+        row["scalar_s"] = row["materialising scalar"];
+        row["streaming_s"] = row[all.back().name];
+        rows.push_back(std::move(row));
     }
     if (as_json) std::cout << rows.dump() << '\n';
     return 0;

@@ -1,6 +1,7 @@
 // The streaming attention (online softmax, no n × n matrices) against the trace's own stages, on
 // random shapes, head counts and the causal mask; its SIMD twin against its scalar twin.
 #include <cmath>
+#include <string>
 #include <random>
 #include <vector>
 
@@ -69,4 +70,32 @@ TEST_CASE("streaming: the online softmax survives scores far apart (no overflow,
     CHECK(out[1] == doctest::Approx((v[1] + v[5]) / 2));
     // row 3, q = (30, 30): key 3 alone at 1800/√2
     CHECK(out[4] == doctest::Approx(v[4]));
+}
+
+TEST_CASE("streaming: every instruction set this CPU has (4 lanes, AVX2 + FMA, AVX-512) equals the scalar twin, across key blocks") {
+    std::mt19937 rng(23);
+    int levels_run = 0;
+    for (attn::simd_level level : {attn::simd_level::lanes4, attn::simd_level::avx2, attn::simd_level::avx512}) {
+        bool ran = true;
+        // sizes around the 64-key block and the 2N-column micro-tile, heads, causal
+        for (std::size_t n_q : {1, 5, 63, 64, 65, 130})
+            for (std::size_t n_k : {1, 7, 64, 65, 200})
+                for (std::size_t dh : {1, 5, 8, 16, 33, 64})
+                    for (bool causal : {false, true}) {
+                        if (causal && n_k != n_q && n_k < n_q) continue;
+                        const std::size_t heads = dh % 2 ? 1 : 2, d = heads * dh;
+                        const auto q = random_values(n_q * d, rng), k = random_values(n_k * d, rng), v = random_values(n_k * d, rng);
+                        std::vector<float> fast(n_q * d), slow(n_q * d);
+                        ran = attn::attention_streaming_at(level, fast.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal);
+                        if (!ran) break;
+                        attn::scalar::attention_streaming(slow.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal);
+                        attn_test::check_close(fast.data(), slow.data(), n_q * d, 3e-5,
+                                               std::string(attn::simd_level_name(level)) + " vs scalar");
+                    }
+        if (ran) ++levels_run;
+        const std::string said = std::string(attn::simd_level_name(level)) + (ran ? ": checked" : ": not on this CPU");
+        MESSAGE(said);
+    }
+    // four lanes run everywhere, and every level up to the one the library picked for this CPU
+    CHECK(levels_run == static_cast<int>(attn::streaming_level()) + 1);
 }

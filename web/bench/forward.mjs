@@ -1,8 +1,10 @@
 // Benchmark (not a test): single-head forward softmax(Q·Kᵀ/√d)·V measured side by side in
-// one run — wasm SIMD (the materialising kernel), the package's public a.attention (the streaming
-// kernel, copies included), the same wasm built without SIMD, plain JavaScript, TensorFlow.js on
-// its WASM backend, and native (the attn CLI) — as time per call, ratio to wasm SIMD and
-// GFLOP/s (4·n²·d). Then the full trace of every worked example through the npm API.
+// one run — the package's public a.attention (the streaming kernel, copies in and out included),
+// the materialising wasm SIMD kernel, the same wasm built without SIMD, plain JavaScript,
+// TensorFlow.js and onnxruntime-web on their WASM backends (one thread each), and native (the attn
+// CLI: its materialising kernel and the streaming kernel at the widest SIMD this CPU has) — as time
+// per call, ratio to a.attention (above 1: slower than a.attention) and GFLOP/s (4·n²·d). Then the
+// full trace of every worked example through the npm API.
 //
 // usage: bash scripts/bench.sh   (builds what it needs, then runs this file)
 import { execFileSync } from 'node:child_process';
@@ -11,11 +13,12 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createAttention } from '../src/node.js';
+import { attentionModel } from './onnx_model.mjs';
 import { plainForward } from './plain.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
-const sizes = [[16, 8], [16, 64], [128, 64], [512, 64], [1024, 64]];
+const sizes = [[16, 8], [16, 64], [128, 64], [512, 64], [1024, 64], [2048, 64]];
 
 async function loadCore(dir) {
   const { default: create } = await import(path.join(dir, 'attention_core.js'));
@@ -66,6 +69,18 @@ function tfRunner(tf, q, k, v, n, d) {
   };
 }
 
+/** onnxruntime-web's wasm backend on the ONNX graph of onnx_model.mjs; its run() is asynchronous. */
+async function ortRunner(ort, q, k, v, n, d) {
+  const session = await ort.InferenceSession.create(attentionModel(n, d), { executionProviders: ['wasm'] });
+  const feeds = { q: new ort.Tensor('float32', q, [n, d]), k: new ort.Tensor('float32', k, [n, d]), v: new ort.Tensor('float32', v, [n, d]) };
+  let out = null;
+  return {
+    run: async () => { out = (await session.run(feeds)).out.data; },
+    result: () => out,
+    free: () => session.release(),
+  };
+}
+
 /** The package's public fast path, a.attention (streaming, no n × n matrix), copies in and out included. */
 function publicRunner(a, q, k, v, n, d) {
   let out = null;
@@ -78,22 +93,32 @@ function plainRunner(q, k, v, n, d) {
   return { run: () => plainForward(out, q, k, v, scores, n, d), result: () => out.slice(), free: () => {} };
 }
 
+/** One call of r, awaited only when it is asynchronous (onnxruntime-web), so the others pay no await. */
+function call(r) {
+  const pending = r.run();
+  return pending instanceof Promise ? pending : null;
+}
+
 /** Seconds per call: runners take turns, batch after batch, so drift hits all alike; median of batches. */
-function measure(runners, seconds = 1.5) {
-  const reps = runners.map((r) => {
-    r.run();
+async function measure(runners, seconds = 1.5) {
+  const reps = [];
+  for (const r of runners) {
+    await call(r);
     const t0 = performance.now();
-    r.run();
-    return Math.max(1, Math.round(20 / Math.max(performance.now() - t0, 1e-3))); // ~20 ms a batch
-  });
+    await call(r);
+    reps.push(Math.max(1, Math.round(20 / Math.max(performance.now() - t0, 1e-3)))); // ~20 ms a batch
+  }
   const samples = runners.map(() => []);
   const end = performance.now() + seconds * 1000;
   while (samples[0].length < 5 || (performance.now() < end && samples[0].length < 40)) {
-    runners.forEach((r, i) => {
+    for (const [i, r] of runners.entries()) {
       const t0 = performance.now();
-      for (let j = 0; j < reps[i]; j++) r.run();
+      for (let j = 0; j < reps[i]; j++) {
+        const pending = call(r);
+        if (pending) await pending;
+      }
       samples[i].push((performance.now() - t0) / 1000 / reps[i]);
-    });
+    }
   }
   return samples.map((s) => s.sort((a, b) => a - b)[s.length >> 1]);
 }
@@ -116,37 +141,42 @@ async function main() {
   const tfSimd = await tf.env().getAsync('WASM_HAS_SIMD_SUPPORT');
   const tfThreads = await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT');
   const attn = path.join(repo, 'build/native/bin/attn');
+  const ort = await import('onnxruntime-web');
+  ort.env.wasm.numThreads = 1; // one thread, like the others
+  ort.env.logLevel = 'error';
 
-  console.log(`single-head forward softmax(Q·Kᵀ/√d)·V, median time per call; ratio = time / wasm SIMD time (lower is faster)`);
-  console.log(`TF.js ${tf.version_core} wasm backend: SIMD ${tfSimd}, threads ${tfThreads}; node ${process.version}\n`);
+  console.log(`single-head forward softmax(Q·Kᵀ/√d)·V, median time per call; ratio = time / a.attention's time (above 1: slower than a.attention)`);
+  console.log(`TF.js ${tf.version_core} wasm backend: SIMD ${tfSimd}, threads ${tfThreads}; onnxruntime-web ${ort.env.versions.web} wasm, 1 thread; node ${process.version}\n`);
   const pkg = await createAttention();
-  const names = ['wasm SIMD', 'a.attention', 'wasm no-SIMD', 'plain JS', 'TF.js wasm', 'native'];
+  const names = ['a.attention', 'wasm SIMD', 'wasm no-SIMD', 'plain JS', 'TF.js wasm', 'ORT-web wasm', 'native', 'native stream'];
   console.log(`${pad('n', 5)} ${pad('d', 3)}  ` + names.map((name) => pad(name, 26)).join(''));
   for (const [n, d] of sizes) {
     const q = randomData(n * d, 1), k = randomData(n * d, 2), v = randomData(n * d, 3);
-    const runners = [wasmRunner(simd, q, k, v, n, d), publicRunner(pkg, q, k, v, n, d), wasmRunner(noSimd, q, k, v, n, d),
-      plainRunner(q, k, v, n, d), tfRunner(tf, q, k, v, n, d)];
+    const runners = [publicRunner(pkg, q, k, v, n, d), wasmRunner(simd, q, k, v, n, d), wasmRunner(noSimd, q, k, v, n, d),
+      plainRunner(q, k, v, n, d), tfRunner(tf, q, k, v, n, d), await ortRunner(ort, q, k, v, n, d)];
     // all of them compute the same thing: check before timing
-    runners.forEach((r) => r.run());
+    for (const r of runners) await call(r);
     const reference = runners[0].result();
     runners.slice(1).forEach((r, i) => {
       const diff = maxDiff(r.result(), reference);
-      if (diff > 1e-4) throw new Error(`${names[i + 1]} differs from wasm SIMD by ${diff} at n=${n}, d=${d}`);
+      if (diff > 1e-4) throw new Error(`${names[i + 1]} differs from a.attention by ${diff} at n=${n}, d=${d}`);
     });
-    const times = measure(runners);
-    const native = JSON.parse(execFileSync(attn, ['bench', '--n', String(n), '--d', String(d), '--json']))[0].simd_s;
-    times.push(native);
+    const times = await measure(runners);
+    const native = JSON.parse(execFileSync(attn, ['bench', '--n', String(n), '--d', String(d), '--json']))[0];
+    times.push(native.simd_s, native.streaming_s);
     runners.forEach((r) => r.free());
     const flops = 4 * n * n * d;
     const cells = times.map((t) => `${fmtTime(t)} ${(t / times[0]).toFixed(2)}x ${(flops / t / 1e9).toFixed(1)}GF/s`);
     console.log(`${pad(n, 5)} ${pad(d, 3)}  ` + cells.map((c) => pad(c, 26)).join(''));
+    const peers = Math.min(times[4], times[5]);
+    console.log(`${' '.repeat(11)}a.attention vs the faster of TF.js and ORT-web: ${(peers / times[0]).toFixed(2)}x as fast`);
   }
 
   console.log('\nfull trace of each worked example through the npm API (every stage copied out), median per call:');
   const a = await createAttention();
   for (const id of a.examples()) {
     const spec = a.example(id).spec;
-    const [byId, bySpec] = measure([{ run: () => a.example(id) }, { run: () => a.trace(spec) }], 0.3);
+    const [byId, bySpec] = await measure([{ run: () => a.example(id) }, { run: () => a.trace(spec) }], 0.3);
     console.log(`  ${id.padEnd(20)} example(id) ${pad(fmtTime(byId), 10)}   trace(spec) ${pad(fmtTime(bySpec), 10)}`);
   }
 }

@@ -124,10 +124,7 @@ function checkAttentionArgs({ q, k, v, d, heads, causal }) {
     if (a.length % d !== 0) throw new AttentionError(`${name} has ${a.length} values: not a whole number of rows of d = ${d}.`);
   }
   if (k.length !== v.length) throw new AttentionError(`k has ${k.length / d} rows but v has ${v.length / d}: keys and values come in pairs.`);
-  for (const [name, a] of [['q', q], ['k', k], ['v', v]]) {
-    if (!a.every(Number.isFinite)) throw new AttentionError(`${name}[${a.findIndex((x) => !Number.isFinite(x))}] is not a finite number.`);
-  }
-  return { nQ: q.length / d, nK: k.length / d };
+  return { nQ: q.length / d, nK: k.length / d }; // finiteness: checked by the core (attention below)
 }
 
 /**
@@ -282,12 +279,17 @@ export function makeApi(core) {
       const base = core._malloc(bytes);
       if (!base) throw new AttentionError(`out of memory: q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB.`);
       try {
-        const [pq, pk, pv, pout] = [base, base + q.length * 4, base + (q.length + k.length) * 4, base + (q.length + k.length + v.length) * 4];
-        core.HEAPF32.set(q, pq / 4);
-        core.HEAPF32.set(k, pk / 4);
-        core.HEAPF32.set(v, pv / 4);
-        core.attentionInto(pout, pq, pk, pv, rows.nQ, rows.nK, d, heads, !!causal);
-        return core.HEAPF32.slice(pout / 4, pout / 4 + q.length);
+        // q, k, v one after another (the core reads them so), then the output
+        const at = base / 4, out = at + q.length + k.length + v.length;
+        core.HEAPF32.set(q, at);
+        core.HEAPF32.set(k, at + q.length);
+        core.HEAPF32.set(v, at + q.length + k.length);
+        const bad = core._attn_attention(out * 4, base, rows.nQ, rows.nK, d, heads, causal ? 1 : 0);
+        if (bad >= 0) {
+          const [name, index] = bad < q.length ? ['q', bad] : bad < q.length + k.length ? ['k', bad - q.length] : ['v', bad - q.length - k.length];
+          throw new AttentionError(`${name}[${index}] is not a finite number.`);
+        }
+        return core.HEAPF32.slice(out, out + q.length);
       } finally {
         core._free(base);
       }

@@ -17,6 +17,18 @@ namespace attn {
 void attention_streaming(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
                          std::size_t d, std::size_t heads, bool causal);
 
+/// @brief The instruction sets the SIMD kernel is built for: four lanes everywhere (SSE, wasm SIMD128);
+/// on x86-64 also AVX2 + FMA and AVX-512F, used when the CPU has them.
+enum class simd_level { lanes4, avx2, avx512 };
+/// @brief The widest level this CPU runs: what attention_streaming uses (decided once).
+simd_level streaming_level();
+/// @brief e.g. "avx2+fma (8 lanes)".
+const char* simd_level_name(simd_level level);
+/// @brief attention_streaming at one level (tests and `attn bench` compare them); false, and nothing
+/// computed, when this CPU or this build lacks that level.
+bool attention_streaming_at(simd_level level, float* out, const float* q, const float* k, const float* v, std::size_t n_q,
+                            std::size_t n_k, std::size_t d, std::size_t heads, bool causal);
+
 namespace scalar {
 void attention_streaming(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
                          std::size_t d, std::size_t heads, bool causal);

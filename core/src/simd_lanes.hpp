@@ -1,0 +1,67 @@
+// A float vector of N lanes (GCC/Clang vector extensions) and the few operations the streaming
+// kernel needs, for N = 4 (SSE, WebAssembly SIMD128), 8 (AVX2) and 16 (AVX-512): one source,
+// compiled once per instruction set. Everything here has internal linkage (an unnamed namespace)
+// on purpose: each translation unit is built with its own -m flags, and an inline function with
+// external linkage could be merged by the linker into the copy built for a wider instruction set
+// than the CPU has. Internal to the library.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+namespace attn {
+namespace {
+namespace lanes {
+
+template <int N>
+struct vec {
+    typedef float f __attribute__((vector_size(4 * N)));
+    typedef std::int32_t i __attribute__((vector_size(4 * N)));
+};
+
+template <class V>
+inline V load(const float* p) {
+    V v;
+    std::memcpy(&v, p, sizeof v);  // unaligned
+    return v;
+}
+template <class V>
+inline void store(float* p, V v) { std::memcpy(p, &v, sizeof v); }
+/// x in every lane, written as an initialiser so every compiler emits one broadcast (V{} + x costs
+/// an add, since 0 + x is not x for −0; a lane-by-lane loop became lane inserts in WebAssembly).
+template <class V>
+inline V splat(float x) {
+    if constexpr (sizeof(V) == 16) return V{x, x, x, x};
+    else if constexpr (sizeof(V) == 32) return V{x, x, x, x, x, x, x, x};
+    else return V{x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
+}
+template <class F, class I>
+inline F select(I mask, F yes, F no) { return (F)((mask & (I)yes) | (~mask & (I)no)); }
+
+/// e^x lane by lane: simd4.hpp's exp4 (Cephes expf, about 1 ulp, exactly 0 below about −87.3).
+template <int N>
+inline typename vec<N>::f exp(typename vec<N>::f x) {
+    using F = typename vec<N>::f;
+    using I = typename vec<N>::i;
+    const I underflow = x < -87.3365447505f;
+    x = select(x > 88.3762626647949f, splat<F>(88.3762626647949f), x);
+    x = select(underflow, splat<F>(-87.3365447505f), x);
+    F fx = x * 1.44269504088896341f + 0.5f;
+    const F t = __builtin_convertvector(__builtin_convertvector(fx, I), F);  // truncates
+    fx = t - (F)((I)splat<F>(1.0f) & (t > fx));                              // -> floor
+    x = x - fx * 0.693359375f - fx * -2.12194440e-4f;
+    F y = splat<F>(1.9875691500e-4f);
+    y = y * x + 1.3981999507e-3f;
+    y = y * x + 8.3334519073e-3f;
+    y = y * x + 4.1665795894e-2f;
+    y = y * x + 1.6666665459e-1f;
+    y = y * x + 5.0000001201e-1f;
+    y = y * (x * x) + x + 1.0f;
+    const I n = __builtin_convertvector(fx, I);
+    y = y * (F)((n + 127) << 23);
+    return (F)((I)y & ~underflow);
+}
+
+}  // namespace lanes
+}  // namespace
+}  // namespace attn

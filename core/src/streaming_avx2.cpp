@@ -1,0 +1,13 @@
+// The streaming kernel built for AVX2 + FMA (8 lanes): this file alone is compiled with its -m flags
+// (core/CMakeLists.txt), and streaming_simd.cpp calls it only when the CPU reports them.
+#include "attn/streaming.hpp"
+#include "streaming_kernel.hpp"
+
+namespace attn {
+
+void streaming_avx2(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
+                     std::size_t d, std::size_t heads, bool causal) {
+    streaming_kernel<8>(out, q, k, v, n_q, n_k, d, heads, causal);
+}
+
+}  // namespace attn
