@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
 # Benchmarks, printed side by side in one run (figures, not pass/fail):
-#   1. attn bench: the native SIMD kernels against their scalar twins
-#   2. web/bench/forward.mjs: wasm SIMD, wasm without SIMD, plain JS, TF.js wasm and native,
-#      then the full trace of every worked example through the npm API
+#   1. attn bench: the native kernels (materialising and streaming, every SIMD level the CPU has)
+#      against their scalar twins; then the portable build against one tuned for this CPU
+#   2. web/bench/forward.mjs: a.attention, wasm SIMD, wasm without SIMD, plain JS, TF.js wasm,
+#      onnxruntime-web wasm and native, then the full trace of every worked example through the npm API
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
@@ -10,6 +11,11 @@ emcmake cmake --preset wasm-nosimd >/dev/null
 cmake --build --preset wasm-nosimd -j "$(nproc)" >/dev/null
 echo "== native: SIMD kernels vs scalar twins"
 build/native/bin/attn bench
+echo
+echo "== native: the portable build (run-time dispatch) vs a build tuned for this CPU (-march=native)"
+cmake -S . -B build/native-tuned -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-march=native -DATTN_BUILD_TESTS=OFF >/dev/null
+cmake --build build/native-tuned --target attn_cli -j "$(nproc)" >/dev/null
+node web/bench/native.mjs build/native/bin/attn build/native-tuned/bin/attn
 echo
 echo "== node: wasm SIMD, wasm no-SIMD, plain JS, TF.js wasm, native"
 node web/bench/forward.mjs

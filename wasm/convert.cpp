@@ -269,3 +269,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_attention(float* out, const float* qkv,
     attn::attention_streaming(out, qkv, qkv + nq * ud, qkv + (nq + nk) * ud, nq, nk, ud, std::size_t(heads), causal != 0);
     return -1;
 }
+
+// a.attentionBytes: what one a.attention call of these sizes holds in the wasm heap.
+extern "C" EMSCRIPTEN_KEEPALIVE double attn_attention_bytes(int n_q, int n_k, int d, int heads) {
+    return double(attn::attention_streaming_bytes(std::size_t(n_q), std::size_t(n_k), std::size_t(d), std::size_t(heads)));
+}

@@ -67,6 +67,22 @@ void print_complexity(const json& doc, const std::string& lang) {
         std::snprintf(line, sizeof line, "%8zu %12zu %14zu %12.3f\n", n.get<std::size_t>(), t.weights.size(), t.bytes(), ms);
         std::cout << line;
     }
+    if (!doc.contains("streaming_sizes")) return;
+    // the same attention streamed a block of keys at a time (the online-softmax example): memory O(n·d)
+    std::cout << (lang == "zh" ? "\n流式内核（在线 softmax，不保存 n × n 矩阵）：\n" : "\nThe streaming kernel (online softmax, no n × n matrix):\n");
+    std::snprintf(line, sizeof line, "%8s %12s %14s %12s\n", "n", "n^2 cells", "bytes", "time (ms)");
+    std::cout << line;
+    const std::size_t d = doc["d_model"].get<std::size_t>();
+    for (const json& size : doc["streaming_sizes"]) {
+        const std::size_t n = size.get<std::size_t>();
+        const std::vector<float> x = complexity_inputs(n, d);
+        std::vector<float> out(n * d);
+        const auto start = std::chrono::steady_clock::now();
+        attention_streaming(out.data(), x.data(), x.data(), x.data(), n, n, d, 1, false);
+        const double ms = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+        std::snprintf(line, sizeof line, "%8zu %12zu %14zu %12.3f\n", n, n * n, attention_streaming_bytes(n, n, d, 1), ms);
+        std::cout << line;
+    }
 }
 
 }  // namespace

@@ -46,12 +46,19 @@ const json& example_document(std::string_view id) {
     return it->second;
 }
 
+std::vector<float> complexity_inputs(std::size_t n, std::size_t d) {
+    std::vector<float> x(n * d);
+    for (std::size_t i = 0; i < n; ++i)
+        for (std::size_t c = 0; c < d; ++c) x[i * d + c] = static_cast<float>(0.5 * std::sin(0.37 * i + 1.3 * c));
+    return x;
+}
+
 json complexity_spec_json(std::size_t n, std::size_t d) {
+    const std::vector<float> values = complexity_inputs(n, d);
     json x = json::array();
     for (std::size_t i = 0; i < n; ++i) {
         json row = json::array();
-        for (std::size_t c = 0; c < d; ++c)
-            row.push_back(shortest_decimal(static_cast<float>(0.5 * std::sin(0.37 * i + 1.3 * c))));
+        for (std::size_t c = 0; c < d; ++c) row.push_back(shortest_decimal(values[i * d + c]));
         x.push_back(std::move(row));
     }
     return {{"x", std::move(x)}, {"score", "scaled_dot"}};

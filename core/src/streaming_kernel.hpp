@@ -19,19 +19,42 @@
 namespace attn {
 namespace {
 
+/// The kernel's choices unless told otherwise: 6 query rows a group (12 accumulators, two key loads and
+/// a broadcast: 15 of the 16 vector registers of SSE, AVX2 and V8's wasm), and q and P pre-broadcast
+/// for 4 lanes (SSE has no broadcast load; native SSE went from 14 to 21 GFLOP/s, wasm unchanged).
+constexpr std::size_t default_rows = 6;
+template <int N>
+constexpr bool default_pre = N == 4;
+
+/// Floats of scratch streaming_kernel<N, R, PRE> allocates for heads of d_h columns and n_k keys (what
+/// attention_streaming_bytes reports: the kernel sizes its buffers from the same numbers).
+struct scratch_sizes {
+    std::size_t kt, acc, p_block, q_splat, p_splat;  // floats each
+    std::size_t floats() const { return kt + acc + p_block + q_splat + p_splat; }
+};
+template <int N, std::size_t R, bool PRE>
+scratch_sizes scratch_for(std::size_t dh, std::size_t n_k) {
+    constexpr std::size_t QB = 16 * R, BK = 64, W = 2 * N;
+    const std::size_t padded = (n_k + W - 1) / W * W;  // a micro-tile never reads past it
+    return {dh * padded, QB * dh, R * BK, PRE ? R * dh * N : 0, PRE ? R * BK * N : 0};
+}
+
 /// N lanes; R query rows a group; PRE: keep q and P already broadcast in memory (a plain load in the
 /// inner loops instead of a load and a shuffle, which SSE needs; AVX's broadcast loads need no help).
-template <int N, std::size_t R = 6, bool PRE = (N == 4)>
+template <int N, std::size_t R = default_rows, bool PRE = default_pre<N>>
 void streaming_kernel(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
                       std::size_t d, std::size_t heads, bool causal) {
+    if (n_q == 0 || n_k == 0) return;
     using F = typename lanes::vec<N>::f;
     using lanes::load;
     using lanes::splat;
     using lanes::store;
     constexpr std::size_t QB = 16 * R, BK = 64, W = 2 * N;  // query rows a block, keys a block and a micro-tile
-    const std::size_t dh = d / heads, padded = (n_k + W - 1) / W * W;  // a micro-tile never reads past it
+    const std::size_t dh = d / heads;
+    const scratch_sizes sizes = scratch_for<N, R, PRE>(dh, n_k);
+    const std::size_t padded = sizes.kt / dh;
     const float scale = 1.0f / std::sqrt(float(dh));
-    std::vector<float> kt(dh * padded, 0.0f);  // one head's K, transposed: kt[p·padded + j] = k[j][p]
+    std::vector<float> kt(sizes.kt, 0.0f);  // one head's K, transposed: kt[p·padded + j] = k[j][p]
     struct group_state {
         const float* q[R];
         std::size_t limit[R];  // keys row r sees: all, or j <= i with the causal mask
@@ -39,8 +62,8 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
         std::size_t rows;
     };
     group_state state[QB / R];
-    std::vector<float> acc(QB * dh), p_block(R * BK);
-    std::vector<F> q_splat(PRE ? R * dh : 0), p_splat(PRE ? R * BK : 0);  // a group's q values and P, each already in every lane
+    std::vector<float> acc(sizes.acc), p_block(sizes.p_block);
+    std::vector<F> q_splat(sizes.q_splat / N), p_splat(sizes.p_splat / N);  // a group's q values and P, each already in every lane
     for (std::size_t h = 0; h < heads; ++h) {
         const std::size_t col = h * dh;
         for (std::size_t j = 0; j < n_k; ++j)

@@ -63,6 +63,17 @@ bool attention_streaming_at(simd_level level, float* out, const float* q, const 
     return false;
 }
 
+std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads) {
+    const std::size_t dh = d / heads;
+    scratch_sizes scratch{};
+    switch (streaming_level()) {  // the kernel attention_streaming runs here
+        case simd_level::lanes4: scratch = scratch_for<4, default_rows, default_pre<4>>(dh, n_k); break;
+        case simd_level::avx2: scratch = scratch_for<8, default_rows, default_pre<8>>(dh, n_k); break;
+        case simd_level::avx512: scratch = scratch_for<16, default_rows, default_pre<16>>(dh, n_k); break;
+    }
+    return (2 * n_q * d + 2 * n_k * d + scratch.floats()) * sizeof(float);  // q, out, k, v, the kernel's buffers
+}
+
 void attention_streaming(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
                          std::size_t d, std::size_t heads, bool causal) {
     attention_streaming_at(streaming_level(), out, q, k, v, n_q, n_k, d, heads, causal);

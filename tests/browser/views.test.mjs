@@ -169,7 +169,34 @@ test('complexity: log–log time and memory, medians of 7 runs, a fitted n² lin
   assert.ok(got.reference, 'the c·n² reference line');
   assert.match(got.fit, new RegExp(`time ∝ n\\^${got.compute.toFixed(2)}`));
   assert.ok(got.rows.every((r) => r[1] > 0), 'every size has a measured compute time (repeated below the clock\'s resolution)');
-  await page.locator('attention-stepper').locator('section.complexity').screenshot({ path: path.join(artifacts, 'complexity-fit.png') });
+  await page.locator('attention-stepper').locator('section.complexity:not(.paths)').screenshot({ path: path.join(artifacts, 'complexity-fit.png') });
+  await page.close();
+});
+
+test('complexity, both paths to n = 16384: the streaming kernel\'s memory grows as n, the trace\'s as n² (projected past its limit)', async () => {
+  const page = await open('index.html?example=complexity&stage=scores&lang=en');
+  const root = page.locator('attention-stepper');
+  await root.locator('button.measure-paths').click();
+  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('section.paths .chart'), null, { timeout: 120000 });
+  const got = await page.evaluate(() => {
+    const section = document.querySelector('attention-stepper').shadowRoot.querySelector('section.paths');
+    const chart = section.querySelector('.chart');
+    const attr = (name) => +chart.getAttribute(name);
+    return {
+      streamTime: attr('data-exponent-stream-time'), streamMib: attr('data-exponent-stream-mib'), traceMib: attr('data-exponent-trace-mib'),
+      projected: attr('data-projected-trace-mib'), text: section.querySelector('.fit-paths').textContent,
+      rows: [...section.querySelectorAll('.figures tbody tr')].map((r) => [...r.children].map((c) => c.textContent)),
+    };
+  });
+  assert.deepEqual(got.rows.map((r) => +r[0]), [64, 256, 1024, 4096, 16384]);
+  assert.ok(got.streamMib > 0.9 && got.streamMib < 1.1, `streaming memory ∝ n^${got.streamMib}`);
+  assert.ok(got.streamTime > 1.6 && got.streamTime < 2.3, `streaming time ∝ n^${got.streamTime}`);
+  assert.ok(got.traceMib > 1.9 && got.traceMib < 2.05, `trace memory ∝ n^${got.traceMib}`);
+  assert.ok(got.projected > 4096, `the trace at 16384 would need ${got.projected} MiB: more than wasm's 4 GiB`);
+  // every memory figure is the core's: a.attentionBytes for the streaming rows
+  for (const [n, , , , mib] of got.rows) assert.equal(mib, (a.attentionBytes({ nQ: +n, nK: +n, d: 16 }) / 2 ** 20).toFixed(3));
+  assert.match(got.text, /memory ∝ n\^(0\.9\d|1\.0\d)/);
+  await root.locator('section.paths').screenshot({ path: path.join(artifacts, 'complexity-paths.png') });
   await page.close();
 });
 

@@ -41,7 +41,10 @@ test('bad arguments: one sentence naming the argument, and the instance keeps wo
     [{ q: f(4), k: f(4), v: f(2), d: 2 }, 'k has 2 rows but v has 1: keys and values come in pairs.'],
     [{ q: Float32Array.of(1, NaN), k: f(2), v: f(2), d: 2 }, 'q[1] is not a finite number.'],
     [{ q: f(2), k: f(2), v: f(2), d: 2, causal: 1 }, 'causal is a number but must be true or false.'],
+    [{ q: f(2), k: Float32Array.of(0, 0, 1, Infinity), v: f(4), d: 2 }, 'k[3] is not a finite number.'],
+    [{ q: f(2), k: f(2), v: Float32Array.of(-Infinity, 0), d: 2 }, 'v[0] is not a finite number.'],
   ]) assert.throws(() => a.attention(args), { name: 'AttentionError', message: says });
+  assert.throws(() => a.attentionBytes({ nQ: 4, nK: 0, d: 2 }), { name: 'AttentionError', message: 'nK is 0 but must be a whole number from 1 to 16777216.' });
   assert.equal(a.attention({ q: Float32Array.of(1, 0), k: Float32Array.of(1, 0), v: Float32Array.of(3, 4), d: 2 })[1], 4);
 });
 
@@ -59,4 +62,10 @@ test('n = 16384, d = 64: no n × n matrix (the wasm heap grows by less than 64 M
   assert.ok(out.every(Number.isFinite));
   // row 1 sees only key 1: its output is v[1] itself
   assert.deepEqual(Array.from(out.subarray(0, d)), Array.from(q.subarray(0, d)));
+  // what attentionBytes reports: linear in n (inputs, output, one head's K and a block of accumulators)
+  const bytes = a.attentionBytes({ nQ: n, nK: n, d });
+  assert.ok(bytes >= 4 * n * d * 4 && bytes < 6 * n * d * 4, `${bytes} bytes`);
+  assert.ok(grew * 2 ** 20 <= bytes + 16 * 2 ** 20, 'the heap grew by about what attentionBytes says, no more');
+  const half = a.attentionBytes({ nQ: n / 2, nK: n / 2, d });
+  assert.ok(Math.abs(bytes / half - 2) < 0.05, `doubling n doubles the memory (${(bytes / half).toFixed(3)}×), it does not quadruple it`);
 });

@@ -294,6 +294,16 @@ export function makeApi(core) {
         core._free(base);
       }
     },
+    /**
+     * Bytes one attention() call of these sizes holds in the wasm heap while it runs: q, k, v, the
+     * output and the kernel's buffers. Grows as (nQ + nK)·d, never nQ·nK (the complexity example plots it).
+     */
+    attentionBytes({ nQ, nK, d, heads = 1 } = {}) {
+      for (const [name, x, max] of [['nQ', nQ, 1 << 24], ['nK', nK, 1 << 24], ['d', d, 1024], ['heads', heads, 64]])
+        if (!Number.isInteger(x) || x < 1 || x > max) throw new AttentionError(`${name} is ${shortText(String(x))} but must be a whole number from 1 to ${max}.`);
+      if (d % heads !== 0) throw new AttentionError(`d is ${d} but heads is ${heads}: d must be a multiple of heads.`);
+      return core._attn_attention_bytes(nQ, nK, d, heads);
+    },
     /** An example's texts (title, summary, embeddings, notes, variants) without computing its trace. */
     exampleDocument(id) {
       if (!exampleIds.has(id)) throw new AttentionError(`example "${shortText(String(id))}" is unknown: see examples().`);

@@ -270,6 +270,9 @@ export interface Attention {
    * Throws AttentionError naming the argument for a wrong type or shape.
    */
   attention(args: { q: Float32Array; k: Float32Array; v: Float32Array; d: number; heads?: number; causal?: boolean }): Float32Array;
+  /** Bytes one attention() call of these sizes holds in the wasm heap: q, k, v, the output and the kernel's
+   * buffers, O((nQ + nK)·d), never nQ × nK. */
+  attentionBytes(sizes: { nQ: number; nK: number; d: number; heads?: number }): number;
   /** An example's texts (title, summary, embeddings, notes, variants), without computing its trace. */
   exampleDocument(id: ExampleId | (string & {})): ExampleDocument;
   /** The core's stage registry, in trace order. */

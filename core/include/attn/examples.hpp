@@ -37,7 +37,9 @@ json example_about_json(std::string_view id, std::string_view variant = "");
 /// @brief The trace of an example plus {"example": document without its spec, "variant": id}.
 json example_trace_json(std::string_view id, std::string_view variant = "");
 
-/// @brief The complexity example's inputs at length n: x[i][c] = 0.5·sin(0.37·i + 1.3·c), (n, d).
+/// @brief The complexity example's inputs at length n, row-major: x[i][c] = 0.5·sin(0.37·i + 1.3·c).
+std::vector<float> complexity_inputs(std::size_t n, std::size_t d);
+/// @brief The complexity example's spec at length n: those inputs as x, (n, d).
 json complexity_spec_json(std::size_t n, std::size_t d = 16);
 
 }  // namespace attn

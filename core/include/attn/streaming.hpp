@@ -29,6 +29,10 @@ const char* simd_level_name(simd_level level);
 bool attention_streaming_at(simd_level level, float* out, const float* q, const float* k, const float* v, std::size_t n_q,
                             std::size_t n_k, std::size_t d, std::size_t heads, bool causal);
 
+/// @brief Bytes one attention_streaming call holds: q, k, v and out, and the kernel's buffers (one head's
+/// K transposed, a block of accumulators): O((n_q + n_k)·d), never n_q × n_k.
+std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads);
+
 namespace scalar {
 void attention_streaming(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
                          std::size_t d, std::size_t heads, bool causal);

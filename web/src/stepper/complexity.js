@@ -79,40 +79,60 @@ const SERIES = [
   { key: 'mib', color: '#2c6fbb', dash: '' },
 ];
 
-/** An SVG chart of the series on log–log axes, with the fitted c·n² reference for the compute time. */
-export function chart(rows, fits, w) {
+/**
+ * A log–log chart: each series {label, color, dash, cls, points: [[n, y], …]} a polyline with dots and a
+ * legend line; each line {from: [n, y], to: [n, y], color, dash, cls} a straight segment (a fitted
+ * reference or a projection). attrs go on the <svg> (the tests read the fitted exponents there).
+ */
+export function logChart({ series, lines = [], notes = [], title, xLabel, attrs = {} }) {
   const W = 480, H = 240, L = 48, B = 30, T = 10, R = 22;
-  const label = { compute: w.computeTime, call: w.callTime, mib: w.memory };
-  const xs = rows.map((r) => Math.log10(r.n));
   const floor = 1e-4;
-  const all = rows.flatMap((r) => SERIES.map((s) => Math.log10(Math.max(r[s.key], floor))));
-  const [x0, x1] = [Math.min(...xs), Math.max(...xs)];
-  const [y0, y1] = [Math.floor(Math.min(...all)), Math.ceil(Math.max(...all))];
-  const px = (x) => L + ((x - x0) / (x1 - x0 || 1)) * (W - L - R);
-  const py = (y) => H - B - ((Math.max(y0, Math.min(y1, y)) - y0) / (y1 - y0 || 1)) * (H - B - T);
-  const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': w.complexityTitle, class: 'chart' });
-  for (const [key, fit] of Object.entries(fits)) if (fit) g.setAttribute(`data-exponent-${key}`, fit.exponent.toFixed(3));
+  const ly = (y) => Math.log10(Math.max(y, floor));
+  const ns = [...series.flatMap((s) => s.points.map((p) => p[0])), ...lines.flatMap((l) => [l.from[0], l.to[0]])];
+  const ys = [...series.flatMap((s) => s.points.map((p) => ly(p[1]))), ...lines.flatMap((l) => [ly(l.from[1]), ly(l.to[1])])];
+  const [x0, x1] = [Math.log10(Math.min(...ns)), Math.log10(Math.max(...ns))];
+  const [y0, y1] = [Math.floor(Math.min(...ys)), Math.ceil(Math.max(...ys))];
+  const px = (n) => L + ((Math.log10(n) - x0) / (x1 - x0 || 1)) * (W - L - R);
+  const py = (y) => H - B - ((Math.max(y0, Math.min(y1, ly(y))) - y0) / (y1 - y0 || 1)) * (H - B - T);
+  const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': title, class: 'chart', ...attrs });
   for (let y = y0; y <= y1; y++) {
-    g.append(svg('line', { x1: L, x2: W - R, y1: py(y), y2: py(y), stroke: '#ddd' }));
-    g.append(svg('text', { x: L - 6, y: py(y) + 4, 'text-anchor': 'end', 'font-size': 10 }, `1e${y}`));
+    g.append(svg('line', { x1: L, x2: W - R, y1: py(10 ** y), y2: py(10 ** y), stroke: '#ddd' }));
+    g.append(svg('text', { x: L - 6, y: py(10 ** y) + 4, 'text-anchor': 'end', 'font-size': 10 }, `1e${y}`));
   }
-  rows.forEach((r, i) => g.append(svg('text', { x: px(xs[i]), y: H - B + 14, 'text-anchor': 'middle', 'font-size': 10 }, String(r.n))));
-  g.append(svg('text', { x: (L + W) / 2, y: H - 2, 'text-anchor': 'middle', 'font-size': 11 }, w.positions));
-  if (fits.compute) {
-    const ref = (n) => Math.log10(fits.compute.c * n * n);
+  const ticks = [...new Set(series.flatMap((s) => s.points.map((p) => p[0])))].sort((a, b) => a - b);
+  for (const n of ticks) g.append(svg('text', { x: px(n), y: H - B + 14, 'text-anchor': 'middle', 'font-size': 10 }, String(n)));
+  g.append(svg('text', { x: (L + W) / 2, y: H - 2, 'text-anchor': 'middle', 'font-size': 11 }, xLabel));
+  for (const l of lines) {
     g.append(svg('line', {
-      x1: px(x0), y1: py(ref(10 ** x0)), x2: px(x1), y2: py(ref(10 ** x1)),
-      stroke: '#6e7781', 'stroke-dasharray': '2 3', 'stroke-width': 1.5, class: 'reference',
+      x1: px(l.from[0]), y1: py(l.from[1]), x2: px(l.to[0]), y2: py(l.to[1]),
+      stroke: l.color, 'stroke-dasharray': l.dash, 'stroke-width': 1.5, class: l.cls,
     }));
   }
-  SERIES.forEach((s, k) => {
-    const points = rows.map((r, i) => `${px(xs[i])},${py(Math.log10(Math.max(r[s.key], floor)))}`).join(' ');
-    g.append(svg('polyline', { points, fill: 'none', stroke: s.color, 'stroke-width': 2, 'stroke-dasharray': s.dash, class: `series-${s.key}` }));
-    for (const [i, r] of rows.entries()) g.append(svg('circle', { cx: px(xs[i]), cy: py(Math.log10(Math.max(r[s.key], floor))), r: 2.5, fill: s.color }));
-    g.append(svg('text', { x: L + 8, y: T + 12 + 14 * k, fill: s.color, 'font-size': 11 }, label[s.key]));
+  series.forEach((s, k) => {
+    const points = s.points.map(([n, y]) => `${px(n)},${py(y)}`).join(' ');
+    g.append(svg('polyline', { points, fill: 'none', stroke: s.color, 'stroke-width': 2, 'stroke-dasharray': s.dash, class: s.cls }));
+    for (const [n, y] of s.points) g.append(svg('circle', { cx: px(n), cy: py(y), r: 2.5, fill: s.color }));
+    const ly0 = T + 8 + 14 * k; // the legend: a sample of the line (its dash tells the series apart), then the label
+    g.append(svg('line', { x1: L + 8, x2: L + 26, y1: ly0, y2: ly0, stroke: s.color, 'stroke-width': 2, 'stroke-dasharray': s.dash }));
+    g.append(svg('text', { x: L + 30, y: T + 12 + 14 * k, fill: s.color, 'font-size': 11 }, s.label));
   });
-  g.append(svg('text', { x: L + 8, y: T + 12 + 14 * SERIES.length, fill: '#57606a', 'font-size': 11 }, w.reference));
+  notes.forEach((text, k) => g.append(svg('text', { x: L + 8, y: T + 12 + 14 * (series.length + k), fill: '#57606a', 'font-size': 11 }, text)));
   return g;
+}
+
+/** The chart of the trace path: the series, with the fitted c·n² reference for the compute time. */
+export function chart(rows, fits, w) {
+  const label = { compute: w.computeTime, call: w.callTime, mib: w.memory };
+  const attrs = {};
+  for (const [key, fit] of Object.entries(fits)) if (fit) attrs[`data-exponent-${key}`] = fit.exponent.toFixed(3);
+  const [first, last] = [rows[0].n, rows[rows.length - 1].n];
+  const lines = fits.compute
+    ? [{ from: [first, fits.compute.c * first * first], to: [last, fits.compute.c * last * last], color: '#6e7781', dash: '2 3', cls: 'reference' }]
+    : [];
+  return logChart({
+    series: SERIES.map((s) => ({ ...s, label: label[s.key], cls: `series-${s.key}`, points: rows.map((r) => [r.n, r[s.key]]) })),
+    lines, notes: [w.reference], title: w.complexityTitle, xLabel: w.positions, attrs,
+  });
 }
 
 /** The panel: a button, and once measured the chart, the fitted exponents in words, and a table of the figures. */

@@ -18,6 +18,7 @@ import { createAttention } from '../index.js';
 import { createAnimator } from './animator.js';
 import { controlBar, exampleText, timeline, topBar } from './chrome.js';
 import { complexityPanel } from './complexity.js';
+import { pathsPanel } from './complexity_paths.js';
 import { clear, h } from './dom.js';
 import { blockDiagram } from './block_diagram.js';
 import { Editor } from './editor.js';
@@ -277,6 +278,7 @@ export class AttentionStepper extends HTMLElement {
     if (s.exampleId === 'complexity' && doc?.sizes) {
       const panel = complexityPanel(this.attention, doc, w);
       parts.push(panel.el);
+      if (doc.streaming_sizes) parts.push(pathsPanel(this.attention, doc, w).el);
       if (!this.measured) {
         this.measured = true;
         setTimeout(panel.run, 50);
