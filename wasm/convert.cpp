@@ -42,25 +42,19 @@ val packed(const trace& t, bool with_layout, double compute_ms) {
     for (const stage_view& s : views) total += s.size;
     std::vector<float> all;
     all.reserve(total);
-    val layout = val::array();
+    json layout = json::array();
     for (const stage_view& s : views) {
         if (with_layout) {
             std::vector<std::string> operands;
             for (stage_id id : stage_operands(s.id, t.spec)) operands.emplace_back(stage_name(id));
-            val stage = val::object();
-            stage.set("id", val(stage_name(s.id)));
-            stage.set("formula", stage_formula(s.id, t.spec));
-            stage.set("operands", js_array(operands));
-            stage.set("shape", js_array(s.shape));
-            stage.set("offset", all.size());
-            stage.set("size", s.size);
-            layout.call<void>("push", stage);
+            layout.push_back({{"id", stage_name(s.id)}, {"formula", stage_formula(s.id, t.spec)}, {"operands", operands},
+                              {"shape", s.shape}, {"offset", all.size()}, {"size", s.size}});
         }
         all.insert(all.end(), s.data, s.data + s.size);
     }
     val out = val::object();
-    if (with_layout) {
-        out.set("stages", layout);
+    if (with_layout) {  // JSON text, one string each: every property set through Embind costs a microsecond
+        out.set("stages", layout.dump());
         out.set("spec", spec_to_json(t.spec).dump());
         out.set("axes", axes_json(t.spec).dump());
     }
@@ -94,25 +88,17 @@ val packed_vision(const vision_spec& s, bool with_layout = true) {
     const vision_trace t = compute_vision(s);
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
     std::vector<float> all;
-    val layout = val::array();
+    json layout = json::array();
     for (const vision_stage& st : t.stages) {
-        if (!with_layout) {  // an example's second call: JS keeps the layout from the first
-            all.insert(all.end(), st.data.begin(), st.data.end());
-            continue;
-        }
-        val stage = val::object();
-        stage.set("id", st.id);
-        stage.set("formula", vision_formula(s.block, st.id));
-        stage.set("shape", js_array(st.shape));
-        stage.set("offset", all.size());
-        stage.set("size", st.data.size());
-        layout.call<void>("push", stage);
+        if (with_layout)  // an example's second call: JS keeps the layout from the first
+            layout.push_back({{"id", st.id}, {"formula", vision_formula(s.block, st.id)}, {"shape", st.shape},
+                              {"offset", all.size()}, {"size", st.data.size()}});
         all.insert(all.end(), st.data.begin(), st.data.end());
     }
     val out = val::object();
     out.set("kind", std::string("vision"));
-    if (with_layout) {
-        out.set("stages", layout);
+    if (with_layout) {  // JSON text, as packed() does
+        out.set("stages", layout.dump());
         out.set("spec", vision_spec_to_json(s).dump());
     }
     out.set("bytes", t.bytes());

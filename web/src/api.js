@@ -175,6 +175,12 @@ export function makeApi(core) {
    * A trace from the core's typed result: layout {stages: [{id, formula, operands, shape, offset,
    * size}], spec, axes} (kept per example) and the one Float32Array (JS owns it; each stage views its part).
    */
+  /** The core sends a trace's stage layout as JSON text (one string, not an object built property by property). */
+  function withStages(layout) {
+    layout.stages = JSON.parse(layout.stages);
+    return layout;
+  }
+
   function build(layout, result) {
     const { data } = result;
     if (result.kind === 'vision') return buildVision(layout, result);
@@ -248,7 +254,7 @@ export function makeApi(core) {
         throw new AttentionError(`options.budget is "${shortText(String(budget))}" but must be "default" or "interactive".`);
       }
       const result = check(core.traceResult(specText(spec, limits.maxSpecBytes), budget === 'interactive'));
-      return build(result, result);
+      return build(withStages(result), result);
     },
     /** The trace of a worked example, optionally one of its variants. */
     example(id, variant = '') {
@@ -261,7 +267,7 @@ export function makeApi(core) {
       const key = `${id}\n${variant}`;
       const known = exampleLayouts.get(key);
       const result = check(core.exampleResult(id, variant, !known)); // refuses unknown ids and variants
-      if (!known) exampleLayouts.set(key, { kind: result.kind, stages: result.stages, spec: result.spec, axes: result.axes });
+      if (!known) exampleLayouts.set(key, withStages({ kind: result.kind, stages: result.stages, spec: result.spec, axes: result.axes }));
       const trace = build(exampleLayouts.get(key), result);
       trace.example = exampleDocument(id); // known: the core has just computed it
       trace.variant = variant;
