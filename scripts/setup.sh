@@ -11,7 +11,6 @@ packages=(
   doctest-dev                      # the native test suite
   python3 python3-numpy            # the independent numpy oracle for the cross-check
   emscripten wabt                  # the WebAssembly build, and wasm-objdump to prove its SIMD
-  libfast-float-dev                # strtod for the WebAssembly build (its C library's is 20× slower)
   chromium                         # headless browser tests (driven by npm's playwright-core)
   fonts-wqy-microhei               # CJK glyphs: the tests' screenshots, and the lab's font (subset)
   fonts-dejavu-core                # the lab's glyphs WenQuanYi lacks (ᵀ)

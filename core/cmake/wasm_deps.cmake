@@ -4,9 +4,9 @@
 # and nlohmann/ stands in for /usr/include, and the targets the core links are made here.
 set(ATTN_WASM_INCLUDE "${CMAKE_BINARY_DIR}/deps/include")
 file(MAKE_DIRECTORY "${ATTN_WASM_INCLUDE}")
-foreach(dir xtensor xtl nlohmann fast_float)
+foreach(dir xtensor xtl nlohmann)
   if(NOT EXISTS "/usr/include/${dir}")
-    message(FATAL_ERROR "/usr/include/${dir} is missing: run scripts/setup.sh (Debian's xtensor-dev, xtl-dev, nlohmann-json3-dev, libfast-float-dev).")
+    message(FATAL_ERROR "/usr/include/${dir} is missing: run scripts/setup.sh (Debian's xtensor-dev, xtl-dev, nlohmann-json3-dev).")
   endif()
   if(NOT EXISTS "${ATTN_WASM_INCLUDE}/${dir}")
     file(CREATE_LINK "/usr/include/${dir}" "${ATTN_WASM_INCLUDE}/${dir}" SYMBOLIC)

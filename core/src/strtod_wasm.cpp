@@ -1,39 +1,55 @@
-// strtod and strtof for the WebAssembly build only, on Debian's fast_float (libfast-float-dev):
-// exactly rounded like the C library's, about twenty times faster. Emscripten's C library converts
-// a decimal in about 1.8 µs (glibc: 0.09 µs), and nlohmann's JSON reader calls strtod for every
-// number of a spec, so reading the spec was most of a small example's a.trace() time. The C
-// library's strtod.o defines the six functions below: defining all of them here keeps it out of the
-// link (two definitions would not link). Locales are the C locale in WebAssembly, so the _l forms
-// are the plain ones. Nothing in the module reads a long double, so strtold reads a double.
-// Input outside fast_float's syntax (hex floats, "inf"), which no caller in the module writes, reads
-// as no number, as the C functions do for text they cannot read.
-#include <cctype>
-#include <cstdlib>
-#include <cstring>
-#include <locale.h>
+// strtod for the WebAssembly build only, linked with -Wl,--wrap=strtod (core/CMakeLists.txt).
+// Emscripten's C library converts a decimal in about 1.8 µs (glibc: 0.09 µs) and nlohmann's JSON
+// reader calls strtod for every number of a spec, so reading the spec was most of a small
+// example's a.trace() time. Most numbers people write have at most 15 significant digits and a
+// small exponent: then the digits as an integer m and 10^|e| are both exact doubles and one
+// multiply or divide gives the correctly rounded result (Clinger's fast path), exactly as strtod
+// would. Anything else goes to the C library's own strtod (__real_strtod).
+#include <cstdint>
 
-#include <fast_float/fast_float.h>
+extern "C" double __real_strtod(const char* text, char** end);
 
-namespace {
-
-template <class T>
-T read_decimal(const char* text, char** end) {
+extern "C" double __wrap_strtod(const char* text, char** end) {
+    static const double pow10[] = {1e0,  1e1,  1e2,  1e3,  1e4,  1e5,  1e6,  1e7,  1e8,  1e9,  1e10, 1e11,
+                                   1e12, 1e13, 1e14, 1e15, 1e16, 1e17, 1e18, 1e19, 1e20, 1e21, 1e22};
     const char* p = text;
-    while (std::isspace(static_cast<unsigned char>(*p))) ++p;
-    const bool plus = *p == '+';  // strtod takes a leading '+', fast_float does not
-    T value = 0;
-    const fast_float::from_chars_result r = fast_float::from_chars(p + plus, p + std::strlen(p), value);
-    if (end) *end = const_cast<char*>(r.ec == std::errc() ? r.ptr : text);
-    return r.ec == std::errc() ? value : T(0);
-}
-
-}  // namespace
-
-extern "C" {
-double strtod(const char* text, char** end) { return read_decimal<double>(text, end); }
-float strtof(const char* text, char** end) { return read_decimal<float>(text, end); }
-long double strtold(const char* text, char** end) { return read_decimal<double>(text, end); }
-double strtod_l(const char* text, char** end, locale_t) { return read_decimal<double>(text, end); }
-float strtof_l(const char* text, char** end, locale_t) { return read_decimal<float>(text, end); }
-long double strtold_l(const char* text, char** end, locale_t) { return read_decimal<double>(text, end); }
+    const bool negative = *p == '-';
+    if (negative) ++p;
+    if (*p < '0' || *p > '9') return __real_strtod(text, end);
+    std::uint64_t m = 0;
+    int digits = 0, exponent = 0;
+    for (; *p >= '0' && *p <= '9'; ++p) {
+        if (m == 0 && *p == '0') continue;  // leading zeros are not significant
+        m = m * 10 + std::uint64_t(*p - '0');
+        if (++digits > 15) return __real_strtod(text, end);
+    }
+    if (*p == '.') {
+        for (++p; *p >= '0' && *p <= '9'; ++p) {
+            if (m == 0 && *p == '0') {  // 0.000x: zeros after the point only move the exponent
+                --exponent;
+                continue;
+            }
+            m = m * 10 + std::uint64_t(*p - '0');
+            --exponent;
+            if (++digits > 15) return __real_strtod(text, end);
+        }
+    }
+    if (*p == 'e' || *p == 'E') {
+        const char* q = p + 1;
+        const bool minus = *q == '-';
+        if (*q == '+' || *q == '-') ++q;
+        if (*q < '0' || *q > '9') return __real_strtod(text, end);
+        int written = 0;
+        for (; *q >= '0' && *q <= '9'; ++q) {
+            written = written * 10 + (*q - '0');
+            if (written > 400) return __real_strtod(text, end);
+        }
+        exponent += minus ? -written : written;
+        p = q;
+    }
+    if (exponent < -22 || exponent > 22) return __real_strtod(text, end);
+    double value = double(m);  // exact: m < 10^15 < 2^53
+    value = exponent < 0 ? value / pow10[-exponent] : value * pow10[exponent];
+    if (end) *end = const_cast<char*>(p);
+    return negative ? -value : value;
 }
