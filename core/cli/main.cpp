@@ -1,5 +1,7 @@
 // attn: the command-line face of the core (docs/spec.md, Interfaces).
 //   attn trace SPEC.json|-      the trace as JSON
+//   attn grad SPEC.json|-       a spec with "target" (or "labels" and "loss": "cross_entropy"): the loss,
+//                               dL/d(parameter) for every parameter and dL/d(stage) for every stage
 //   attn examples [--long]      the worked examples' ids, one a line (--long: with titles)
 //   attn stages                 the stage registry as JSON (ids in trace order, symbols, titles, axes)
 //   attn explain SPEC.json|- STAGE [--head H] [--detail]
@@ -19,6 +21,7 @@ namespace {
 
 const char* const usage =
     "usage: attn trace SPEC.json|-\n"
+    "       attn grad SPEC.json|-\n"
     "       attn examples [--long]\n"
     "       attn stages\n"
     "       attn explain SPEC.json|- STAGE [--head H] [--detail]\n"
@@ -50,6 +53,13 @@ int trace_command(const std::vector<std::string>& args) {
     if (attn::is_vision_spec(j)) std::cout << attn::vision_trace_to_json(attn::compute_vision(attn::vision_spec_from_json(j))).dump();
     else attn::write_trace_json(std::cout, attn::compute_trace(attn::spec_from_json(j)));
     std::cout << '\n';
+    return 0;
+}
+
+int grad_command(const std::vector<std::string>& args) {
+    if (args.size() != 1) throw usage_error("grad takes one argument: a spec file with its loss, or - for standard input.");
+    const auto [spec, loss] = attn::parse_grad_spec(read_input(args[0]));
+    std::cout << attn::grad_to_json(attn::compute_grad(spec, loss)).dump() << '\n';
     return 0;
 }
 
@@ -138,6 +148,7 @@ int main(int argc, char** argv) {
     const std::vector<std::string> args(all.begin() + 1, all.end());
     try {
         if (command == "trace") return trace_command(args);
+        if (command == "grad") return grad_command(args);
         if (command == "examples") return examples_command(args);
         if (command == "example") return example_command(args);
         if (command == "stages") return stages_command(args);

@@ -78,23 +78,6 @@ void read_weights(const json& j, spec& s) {
     }
 }
 
-json matrix_json(const xt::xtensor<float, 2>& m) {
-    json rows = json::array();
-    for (std::size_t i = 0; i < m.shape(0); ++i) {
-        json row = json::array();
-        for (std::size_t c = 0; c < m.shape(1); ++c) row.push_back(shortest_decimal(m(i, c)));
-        rows.push_back(std::move(row));
-    }
-    return rows;
-}
-
-json vector_json(const vector& v) {
-    json out = json::array();
-    for (float f : v) out.push_back(shortest_decimal(f));
-    return out;
-}
-
-
 /// Checks the limits of attn/limits.hpp while nlohmann parses, so a hostile text is refused
 /// before its tree is built: nesting, array and object sizes, string sizes, the number of
 /// values, and fields given twice (which the tree would silently collapse to the last one).
@@ -173,6 +156,22 @@ private:
 };
 
 }  // namespace
+
+json matrix_json(const xt::xtensor<float, 2>& m) {
+    json rows = json::array();
+    for (std::size_t i = 0; i < m.shape(0); ++i) {
+        json row = json::array();
+        for (std::size_t c = 0; c < m.shape(1); ++c) row.push_back(shortest_decimal(m(i, c)));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+json vector_json(const vector& v) {
+    json out = json::array();
+    for (float f : v) out.push_back(shortest_decimal(f));
+    return out;
+}
 
 double shortest_decimal(float f) {
     // Fast path without printf (whose long double arithmetic is emulated, and slow, in wasm):

@@ -4,6 +4,7 @@
 #include "attn/examples.hpp"
 #include "attn/explain.hpp"
 #include "attn/format.hpp"
+#include "attn/grad.hpp"
 #include "attn/json.hpp"
 #include "attn/kernels.hpp"
 #include "attn/limits.hpp"

@@ -42,6 +42,10 @@ json stage_registry_json();
 /// @brief {kind: labels} for every axis kind, for this spec (the single axis is named per stage: absent).
 json axes_json(const spec& s);
 
+/// @brief A matrix as JSON rows of shortest decimals; a vector as one array of them.
+json matrix_json(const xt::xtensor<float, 2>& m);
+json vector_json(const vector& v);
+
 /// @brief A float as the shortest decimal that reads back as the same float (0.1f -> 0.1, not 0.100000001).
 double shortest_decimal(float f);
 

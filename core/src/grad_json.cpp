@@ -1,0 +1,78 @@
+// A grad spec (a sequence spec plus "loss", "target", "labels") in, the gradients out, in the
+// format of DESIGN "Gradients and training". Refusals name the field, as for every spec.
+#include <string>
+
+#include "attn/grad.hpp"
+#include "attn/text.hpp"
+#include "json_read.hpp"
+
+namespace attn {
+
+using namespace json_read;
+
+loss_spec loss_from_json(const json& j, std::size_t n_q, std::size_t d_out) {
+    loss_spec l;
+    const std::string kind = j.contains("loss") && j["loss"].is_string() ? j["loss"].get<std::string>() : "";
+    if (!j.contains("loss") || kind == "mse") {
+        l.loss = loss_spec::kind::mse;
+        if (!j.contains("target")) fail("the loss is \"mse\" but the spec has no \"target\": give the n_q × d_out values the last stage should take.");
+        if (j.contains("labels")) fail("labels are for the \"cross_entropy\" loss: remove them, or set loss to \"cross_entropy\".");
+        l.target = read_matrix(j["target"], "target");
+        if (l.target.shape(0) != n_q || l.target.shape(1) != d_out)
+            fail("target is " + std::to_string(l.target.shape(0)) + " × " + std::to_string(l.target.shape(1)) +
+                 " but the last stage is " + std::to_string(n_q) + " × " + std::to_string(d_out) + " (n_q × d_out).");
+        return l;
+    }
+    if (kind != "cross_entropy") {
+        const std::string said = j["loss"].is_string() ? "\"" + user_text(kind) + "\"" : user_text(j["loss"].dump());
+        fail("loss " + said + " is unknown: use \"mse\" (with target) or \"cross_entropy\" (with labels).");
+    }
+    l.loss = loss_spec::kind::cross_entropy;
+    if (!j.contains("labels")) fail("the loss is \"cross_entropy\" but the spec has no \"labels\": give one column index per query row.");
+    if (j.contains("target")) fail("target is for the \"mse\" loss: remove it, or set loss to \"mse\".");
+    const json& labels = j["labels"];
+    if (!labels.is_array() || labels.size() != n_q)
+        fail("labels must be an array of " + std::to_string(n_q) + " whole numbers, one per query row.");
+    for (std::size_t i = 0; i < n_q; ++i)
+        l.labels.push_back(std::size_t(read_whole(labels[i], entry_at("labels", i), 0, static_cast<long long>(d_out) - 1)));
+    return l;
+}
+
+std::pair<spec, loss_spec> parse_grad_spec(std::string_view text) {
+    json j = parse_spec_json(text);
+    if (!j.is_object()) fail("the spec must be a JSON object with at least \"x\".");
+    json loss_fields = json::object();
+    for (const char* key : {"loss", "target", "labels"})
+        if (j.contains(key)) {
+            loss_fields[key] = j[key];
+            j.erase(key);
+        }
+    spec s = spec_from_json(j);
+    loss_spec l = loss_from_json(loss_fields, s.n_q(), s.d_model());
+    return {std::move(s), std::move(l)};
+}
+
+json grad_to_json(const grad_result& r) {
+    const param_grads& g = r.grads;
+    json grads = json::object();
+    grads["x"] = matrix_json(g.x);
+    if (g.memory) grads["memory"] = matrix_json(*g.memory);
+    const std::pair<const char*, const projection*> projections[] = {{"q", &g.wq}, {"k", &g.wk}, {"v", &g.wv}, {"o", &g.wo}};
+    for (const auto& [suffix, p] : projections) {
+        if (p->w) grads[std::string("w") + suffix] = matrix_json(*p->w);
+        if (p->b) grads[std::string("b") + suffix] = vector_json(*p->b);
+    }
+    if (g.additive.w1)
+        grads["additive"] = {{"w1", matrix_json(*g.additive.w1)}, {"w2", matrix_json(*g.additive.w2)}, {"v", vector_json(*g.additive.v)}};
+    if (g.bilinear) grads["bilinear"] = {{"w", matrix_json(*g.bilinear)}};
+    if (g.learned) grads["learned"] = matrix_json(*g.learned);
+    json stages = json::array();
+    for (const stage_view& v : r.adjoint.stages()) {
+        json data = json::array();
+        for (std::size_t i = 0; i < v.size; ++i) data.push_back(shortest_decimal(v.data[i]));
+        stages.push_back({{"id", stage_name(v.id)}, {"shape", v.shape}, {"data", std::move(data)}});
+    }
+    return {{"loss", shortest_decimal(r.loss)}, {"grads", std::move(grads)}, {"stage_grads", std::move(stages)}};
+}
+
+}  // namespace attn
