@@ -10,6 +10,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("examplesJson", &attn::wasm::examples_json);
     emscripten::function("exampleDocumentJson", &attn::wasm::example_document_json);
     emscripten::function("stagesJson", &attn::wasm::stages_json);
+    emscripten::function("gradResult", &attn::wasm::grad_result_of);
     emscripten::function("visionStagesJson", &attn::wasm::vision_stages_json);
     emscripten::function("explainVisionResult", &attn::wasm::explain_vision_result);
     emscripten::function("limitsJson", &attn::wasm::limits_json);

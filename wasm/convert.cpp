@@ -197,6 +197,13 @@ std::string examples_json() {
 
 std::string stages_json() { return stage_registry_json().dump(); }
 
+val grad_result_of(const std::string& spec_json) {
+    return guarded([&] {
+        const auto [s, loss] = parse_grad_spec(spec_json);
+        return text_result(grad_to_json(compute_grad(s, loss)).dump());  // JS parses it once (one string, not a tree of vals)
+    });
+}
+
 std::string vision_stages_json() {
     json rows = json::array();
     for (const vision_stage_info& s : vision_stage_registry())

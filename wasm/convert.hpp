@@ -34,6 +34,8 @@ std::string examples_json();
 
 /// @brief JSON text: the stage registry (stage_registry_json), in trace order.
 std::string stages_json();
+/// {text: the JSON of attn grad for this grad spec} or {error}.
+emscripten::val grad_result_of(const std::string& spec_json);
 
 /// @brief JSON text: the vision stage registry, [{id, symbol, title, title_zh, explain: {en, zh}}].
 std::string vision_stages_json();

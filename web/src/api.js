@@ -310,6 +310,16 @@ export function makeApi(core) {
       if (d % heads !== 0) throw new AttentionError(`d is ${d} but heads is ${heads}: d must be a multiple of heads.`);
       return core._attn_attention_bytes(nQ, nK, d, heads);
     },
+    /**
+     * The loss of a spec with its "target" (or "labels" and "loss": "cross_entropy"), dL/d(parameter) for
+     * every parameter of the spec and for x and memory, and dL/d(stage) for every stage (data as
+     * Float32Array), computed by the core's backward pass: {loss, grads, stage_grads}.
+     */
+    grad(spec) {
+      const result = JSON.parse(check(core.gradResult(specText(spec, limits.maxSpecBytes))).text);
+      for (const stage of result.stage_grads) stage.data = Float32Array.from(stage.data);
+      return result;
+    },
     /** An example's texts (title, summary, embeddings, notes, variants) without computing its trace. */
     exampleDocument(id) {
       if (!exampleIds.has(id)) throw new AttentionError(`example "${shortText(String(id))}" is unknown: see examples().`);

@@ -61,6 +61,33 @@ export interface Spec {
   online_softmax?: { block: number };
 }
 
+/** A spec with what its last stage (output with wo, else concat; n_q × d_model) should be. */
+export interface GradSpec extends Spec {
+  /** "mse" (default): mean over every element of (y − target)²; "cross_entropy": mean over rows of −log softmax(y_i)[labels[i]]. */
+  loss?: 'mse' | 'cross_entropy';
+  /** n_q × d_model, with "mse". */
+  target?: Matrix;
+  /** n_q column indices into the last stage, with "cross_entropy". */
+  labels?: number[];
+}
+
+/** dL/d(parameter), each present when the spec has the parameter; matrices as arrays of rows. */
+export interface ParamGrads {
+  x: number[][]; memory?: number[][];
+  wq?: number[][]; bq?: number[]; wk?: number[][]; bk?: number[]; wv?: number[][]; bv?: number[]; wo?: number[][]; bo?: number[];
+  additive?: { w1: number[][]; w2: number[][]; v: number[] };
+  bilinear?: { w: number[][] };
+  /** The learned positional table's gradient, every row (rows no position uses are 0). */
+  learned?: number[][];
+}
+
+export interface GradResult {
+  loss: number;
+  grads: ParamGrads;
+  /** dL/d(stage) for every stage of the trace, in trace order, shaped as the stage (the online-softmax stages are 0). */
+  stage_grads: { id: StageId; shape: number[]; data: Float32Array }[];
+}
+
 /** The spec as the core read it: every default written out, rows as plain arrays. */
 export interface NormalisedSpec extends Spec {
   x: number[][];
@@ -270,6 +297,10 @@ export interface Attention {
    * Throws AttentionError naming the argument for a wrong type or shape.
    */
   attention(args: { q: Float32Array; k: Float32Array; v: Float32Array; d: number; heads?: number; causal?: boolean }): Float32Array;
+  /** The loss, dL/d(parameter) for every parameter of the spec (and x, memory), and dL/d(stage) for every
+   * stage, from the core's backward pass. The spec carries "target" (mse) or "labels" with
+   * "loss": "cross_entropy". Throws AttentionError naming the field for a bad spec, target or labels. */
+  grad(spec: GradSpec | string): GradResult;
   /** Bytes one attention() call of these sizes holds in the wasm heap: q, k, v, the output and the kernel's
    * buffers, O((nQ + nK)·d), never nQ × nK. */
   attentionBytes(sizes: { nQ: number; nK: number; d: number; heads?: number }): number;
