@@ -2,6 +2,7 @@
 //   attn trace SPEC.json|-      the trace as JSON
 //   attn grad SPEC.json|-       a spec with "target" (or "labels" and "loss": "cross_entropy"): the loss,
 //                               dL/d(parameter) for every parameter and dL/d(stage) for every stage
+//   attn train SPEC.json|-      a spec with "train": one {"step", "loss"} line per step, then the trained spec
 //   attn examples [--long]      the worked examples' ids, one a line (--long: with titles)
 //   attn stages                 the stage registry as JSON (ids in trace order, symbols, titles, axes)
 //   attn explain SPEC.json|- STAGE [--head H] [--detail]
@@ -22,6 +23,7 @@ namespace {
 const char* const usage =
     "usage: attn trace SPEC.json|-\n"
     "       attn grad SPEC.json|-\n"
+    "       attn train SPEC.json|-\n"
     "       attn examples [--long]\n"
     "       attn stages\n"
     "       attn explain SPEC.json|- STAGE [--head H] [--detail]\n"
@@ -60,6 +62,18 @@ int grad_command(const std::vector<std::string>& args) {
     if (args.size() != 1) throw usage_error("grad takes one argument: a spec file with its loss, or - for standard input.");
     const auto [spec, loss] = attn::parse_grad_spec(read_input(args[0]));
     std::cout << attn::grad_to_json(attn::compute_grad(spec, loss)).dump() << '\n';
+    return 0;
+}
+
+int train_command(const std::vector<std::string>& args) {
+    if (args.size() != 1) throw usage_error("train takes one argument: a spec file with \"train\", or - for standard input.");
+    auto [spec, settings] = attn::parse_train_spec(read_input(args[0]));
+    attn::trainer run(std::move(spec), settings);
+    for (int k = 1; k <= settings.steps; ++k) {
+        const float loss = run.step();  // the loss at the parameters this step starts from
+        std::cout << attn::json({{"step", k}, {"loss", attn::shortest_decimal(loss)}}).dump() << '\n';
+    }
+    std::cout << attn::spec_to_json(run.current()).dump() << '\n';
     return 0;
 }
 
@@ -149,6 +163,7 @@ int main(int argc, char** argv) {
     try {
         if (command == "trace") return trace_command(args);
         if (command == "grad") return grad_command(args);
+        if (command == "train") return train_command(args);
         if (command == "examples") return examples_command(args);
         if (command == "example") return example_command(args);
         if (command == "stages") return stages_command(args);

@@ -19,6 +19,7 @@
 #include "attn/stages.hpp"
 #include "attn/streaming.hpp"
 #include "attn/trace.hpp"
+#include "attn/train.hpp"
 #include "attn/types.hpp"
 #include "attn/vision.hpp"
 #include "attn/vision_kernels.hpp"

@@ -1,0 +1,111 @@
+// Training: PyTorch's Adam and SGD step for step against an update written here from the formulas
+// (on the core's gradients), the loss falling on a small alignment task, the same run twice giving
+// the same numbers, and the refusals of a train spec.
+#include <cmath>
+#include <string>
+#include <vector>
+
+#include "attn/attn.hpp"
+#include "check.hpp"
+
+namespace {
+
+const char* const toy = R"({"x": [[1, 0, 0], [0, 1, 0]], "memory": [[0, 1, 0], [1, 0, 0], [0, 0, 1]],
+  "weights": {"wq": [[0.2, -0.1, 0], [0.1, 0.3, 0.1], [0, 0, 0.2]], "wk": [[0.1, 0, 0.2], [0, -0.2, 0.1], [0.3, 0.1, 0]]},
+  "train": {"data": [
+      {"x": [[1, 0, 0], [0, 1, 0]], "memory": [[0, 1, 0], [1, 0, 0], [0, 0, 1]], "target": [[0, 1, 0], [1, 0, 0]]},
+      {"x": [[0, 1, 0], [0, 0, 1], [1, 0, 0]], "memory": [[1, 0, 0], [0, 0, 1], [0, 1, 0]], "target": [[1, 0, 0], [0, 0, 1], [0, 1, 0]]}],
+    "params": ["wq", "wk"], "optimizer": OPT, "steps": 3}})";
+
+std::string with_optimizer(const std::string& opt) {
+    std::string text = toy;
+    text.replace(text.find("OPT"), 3, opt);
+    return text;
+}
+
+/// The mean gradient of a parameter over the data at spec s (the core's backward pass, summed here).
+std::vector<double> mean_grad(const attn::spec& s, const attn::train_spec& t, const std::string& name) {
+    std::vector<double> sum;
+    for (const attn::train_item& item : t.data) {
+        attn::spec si = s;
+        si.x = item.x, si.memory = item.memory;
+        const attn::grad_result r = attn::compute_grad(si, item.loss);
+        const attn::matrix& g = name == "wq" ? *r.grads.wq.w : *r.grads.wk.w;
+        sum.resize(g.size(), 0.0);
+        for (std::size_t i = 0; i < g.size(); ++i) sum[i] += g.data()[i];
+    }
+    for (double& x : sum) x /= double(t.data.size());
+    return sum;
+}
+
+}  // namespace
+
+TEST_CASE("train: Adam (PyTorch's: bias-corrected, eps after the square root) step for step") {
+    auto [s, t] = attn::parse_train_spec(with_optimizer(R"({"adam": {"lr": 0.05, "beta1": 0.8, "beta2": 0.99, "eps": 1e-6}})"));
+    attn::trainer run(s, t);
+    attn::spec mine = s;  // the same steps, written out here
+    std::vector<double> m[2], v[2];
+    for (int step = 1; step <= 3; ++step) {
+        run.step();
+        const std::vector<double> grads[2] = {mean_grad(mine, t, "wq"), mean_grad(mine, t, "wk")};  // both at the same point
+        for (int p = 0; p < 2; ++p) {
+            const std::vector<double>& g = grads[p];
+            m[p].resize(g.size(), 0.0), v[p].resize(g.size(), 0.0);
+            attn::matrix& w = p == 0 ? *mine.wq.w : *mine.wk.w;
+            for (std::size_t i = 0; i < g.size(); ++i) {
+                m[p][i] = 0.8 * m[p][i] + 0.2 * g[i];
+                v[p][i] = 0.99 * v[p][i] + 0.01 * g[i] * g[i];
+                const double m_hat = m[p][i] / (1 - std::pow(0.8, step)), v_hat = v[p][i] / (1 - std::pow(0.99, step));
+                w.data()[i] = float(w.data()[i] - 0.05 * m_hat / (std::sqrt(v_hat) + 1e-6));
+            }
+        }
+        attn_test::check_close(*run.current().wq.w, *mine.wq.w, 2e-6, "wq after step " + std::to_string(step));
+        attn_test::check_close(*run.current().wk.w, *mine.wk.w, 2e-6, "wk after step " + std::to_string(step));
+    }
+    CHECK(run.steps_done() == 3);
+}
+
+TEST_CASE("train: SGD is p − lr·g, exactly") {
+    auto [s, t] = attn::parse_train_spec(with_optimizer(R"({"sgd": {"lr": 0.5}})"));
+    const std::vector<double> g = mean_grad(s, t, "wq");
+    attn::trainer run(s, t);
+    run.step();
+    for (std::size_t i = 0; i < g.size(); ++i) CHECK(run.current().wq.w->data()[i] == doctest::Approx(s.wq.w->data()[i] - 0.5 * g[i]).epsilon(1e-6));
+}
+
+TEST_CASE("train: the loss falls, and the same run twice gives the same numbers") {
+    auto [s, t] = attn::parse_train_spec(with_optimizer(R"({"adam": {"lr": 0.05}})"));
+    attn::trainer a(s, t), b(s, t);
+    const float first = a.loss();
+    std::vector<float> la, lb;
+    for (int k = 0; k < 200; ++k) la.push_back(a.step()), lb.push_back(b.step());
+    CHECK(la == lb);  // deterministic, bit for bit
+    CHECK(la.front() == first);
+    CHECK(a.loss() < 0.5f * first);
+}
+
+TEST_CASE("train: refusals name the field, down to the data item") {
+    const auto refusal = [](const std::string& text) {
+        try {
+            attn::parse_train_spec(text);
+        } catch (const attn::spec_error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    const std::string base = R"({"x": [[1, 0]], "weights": {"wq": [[1, 0], [0, 1]]}, "train": )";
+    CHECK(refusal(R"({"x": [[1, 0]]})") == "the spec has no \"train\": give {\"data\", \"params\", \"optimizer\", \"steps\"}.");
+    CHECK(refusal(base + R"({"data": [{"x": [[1, 0, 0]], "target": [[1, 0, 0]]}], "params": ["wq"], "optimizer": {"sgd": {"lr": 1}}}})")
+              .rfind("train.data[0]: ", 0) == 0);
+    CHECK(refusal(base + R"({"data": [{"x": [[1, 0]], "target": [[1]]}], "params": ["wq"], "optimizer": {"sgd": {"lr": 1}}}})") ==
+          "train.data[0]: target is 1 × 1 but the last stage is 1 × 2 (n_q × d_out).");
+    CHECK(refusal(base + R"({"data": [{"x": [[1, 0]], "target": [[1, 0]]}], "params": ["wk"], "optimizer": {"sgd": {"lr": 1}}}})") ==
+          "train.params names wk but the spec has no wk: give its starting values.");
+    CHECK(refusal(base + R"({"data": [{"x": [[1, 0]], "target": [[1, 0]]}], "params": ["w_q"], "optimizer": {"sgd": {"lr": 1}}}})")
+              .find("train.params[0] is \"w_q\"") == 0);
+    CHECK(refusal(base + R"({"data": [{"x": [[1, 0]], "target": [[1, 0]]}], "params": ["wq"], "optimizer": {"adam": {"lr": -1}}}})") ==
+          "train.optimizer.adam.lr must be positive.");
+    CHECK(refusal(base + R"({"data": [{"x": [[1, 0]], "target": [[1, 0]]}], "params": ["wq"], "optimizer": {"sgd": {"lr": 1}}, "steps": 0}})")
+              .find("train.steps") == 0);
+    CHECK(refusal(base + R"({"data": [], "params": ["wq"], "optimizer": {"sgd": {"lr": 1}}}})").find("train.data must be") == 0);
+}
