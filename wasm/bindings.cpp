@@ -11,6 +11,10 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("exampleDocumentJson", &attn::wasm::example_document_json);
     emscripten::function("stagesJson", &attn::wasm::stages_json);
     emscripten::function("gradResult", &attn::wasm::grad_result_of);
+    emscripten::function("trainerCreate", &attn::wasm::trainer_create);
+    emscripten::function("trainerStep", &attn::wasm::trainer_step);
+    emscripten::function("trainerSpec", &attn::wasm::trainer_spec);
+    emscripten::function("trainerDelete", &attn::wasm::trainer_delete);
     emscripten::function("visionStagesJson", &attn::wasm::vision_stages_json);
     emscripten::function("explainVisionResult", &attn::wasm::explain_vision_result);
     emscripten::function("limitsJson", &attn::wasm::limits_json);

@@ -5,6 +5,8 @@
 #include <malloc.h>
 
 #include <chrono>
+#include <map>
+#include <memory>
 #include <new>
 #include <optional>
 #include <vector>
@@ -196,6 +198,46 @@ std::string examples_json() {
 }
 
 std::string stages_json() { return stage_registry_json().dump(); }
+
+// Training runs the page steps between frames: each lives here under a handle until JS deletes it.
+namespace {
+std::map<int, std::unique_ptr<trainer>> trainers;
+int next_trainer = 1;
+}  // namespace
+
+val trainer_create(const std::string& spec_json) {
+    return guarded([&] {
+        auto [s, settings] = parse_train_spec(spec_json);
+        const int handle = next_trainer++;
+        trainers.emplace(handle, std::make_unique<trainer>(std::move(s), std::move(settings)));
+        val out = val::object();
+        out.set("handle", handle);
+        out.set("steps", trainers.at(handle)->settings().steps);
+        return out;
+    });
+}
+
+val trainer_step(int handle, int count) {
+    return guarded([&] {
+        const auto it = trainers.find(handle);
+        if (it == trainers.end()) throw spec_error("this trainer was disposed of.");
+        std::vector<float> losses;
+        for (int k = 0; k < count; ++k) losses.push_back(it->second->step());
+        val out = val::object();
+        out.set("losses", val(emscripten::typed_memory_view(losses.size(), losses.data())).call<val>("slice"));
+        return out;
+    });
+}
+
+val trainer_spec(int handle) {
+    return guarded([&] {
+        const auto it = trainers.find(handle);
+        if (it == trainers.end()) throw spec_error("this trainer was disposed of.");
+        return text_result(spec_to_json(it->second->current()).dump());
+    });
+}
+
+void trainer_delete(int handle) { trainers.erase(handle); }
 
 val grad_result_of(const std::string& spec_json) {
     return guarded([&] {

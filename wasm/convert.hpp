@@ -34,6 +34,12 @@ std::string examples_json();
 
 /// @brief JSON text: the stage registry (stage_registry_json), in trace order.
 std::string stages_json();
+/// A trainer for a spec with "train": {handle, steps} or {error}; then count steps: {losses: Float32Array};
+/// its current spec: {text}; and deleting it.
+emscripten::val trainer_create(const std::string& spec_json);
+emscripten::val trainer_step(int handle, int count);
+emscripten::val trainer_spec(int handle);
+void trainer_delete(int handle);
 /// {text: the JSON of attn grad for this grad spec} or {error}.
 emscripten::val grad_result_of(const std::string& spec_json);
 

@@ -70,3 +70,34 @@ test('bad loss fields: one sentence naming the field, and the module keeps worki
   ]) assert.throws(() => a.grad(spec), { name: 'AttentionError', message: says });
   assert.ok(a.grad({ x: [[1, 0]], target: [[0, 1]] }).loss > 0);
 });
+
+test('a.train and a.trainer: the same losses and trained weights as attn train (native); onStep every step; dispose frees', () => {
+  const data = [
+    { x: [[1, 0, 0], [0, 1, 0]], memory: [[0, 1, 0], [1, 0, 0], [0, 0, 1]], target: [[0, 1, 0], [1, 0, 0]] },
+    { x: [[0, 1, 0], [0, 0, 1], [1, 0, 0]], memory: [[1, 0, 0], [0, 0, 1], [0, 1, 0]], target: [[1, 0, 0], [0, 0, 1], [0, 1, 0]] },
+  ];
+  const spec = {
+    x: data[0].x, memory: data[0].memory,
+    weights: { wq: [[0.2, -0.1, 0], [0.1, 0.3, 0.1], [0, 0, 0.2]], wk: [[0.1, 0, 0.2], [0, -0.2, 0.1], [0.3, 0.1, 0]] },
+    train: { data, params: ['wq', 'wk'], optimizer: { adam: { lr: 0.05 } }, steps: 25 },
+  };
+  const seen = [];
+  const { losses, spec: trained } = a.train(spec, { onStep: ({ step, loss }) => seen.push([step, loss]) });
+  assert.deepEqual(seen.map(([k]) => k), Array.from({ length: 25 }, (_, k) => k + 1));
+  const lines = execFileSync(attnCli, ['train', '-'], { input: JSON.stringify(spec) }).toString().trim().split('\n').map((l) => JSON.parse(l));
+  const nativeLosses = lines.slice(0, 25).map((l) => l.loss), nativeSpec = lines[25];
+  losses.forEach((l, k) => assert.ok(Math.abs(l - nativeLosses[k]) < 1e-5, `step ${k + 1}: ${l} vs ${nativeLosses[k]}`));
+  trained.weights.wq.flat().forEach((w, k) => assert.ok(Math.abs(w - nativeSpec.weights.wq.flat()[k]) < 1e-5));
+  assert.ok(losses[24] < losses[0], 'the loss falls');
+  // step by step gives the same as all at once
+  const run = a.trainer(spec);
+  const parts = [...run.step(10), ...run.step(15)];
+  assert.deepEqual(parts, Array.from(losses));
+  run.dispose();
+  assert.throws(() => run.step(), { name: 'AttentionError', message: 'this trainer was disposed of.' });
+  // a hundred trainers made and disposed of leave the heap as it was
+  const before = a.memory().heapInUse;
+  for (let k = 0; k < 100; k++) a.trainer(spec).dispose();
+  assert.ok(a.memory().heapInUse - before < 64 * 1024, `${a.memory().heapInUse - before} bytes kept`);
+  assert.throws(() => a.trainer({ ...spec, train: { ...spec.train, params: ['bq'] } }), { name: 'AttentionError', message: 'train.params names bq but the spec has no bq: give its starting values.' });
+});

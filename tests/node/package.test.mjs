@@ -68,22 +68,32 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
     if (either.kind === 'vision') console.log(either.spec.block);
     console.log(gate, se.spec.channels[0], a.explain(v, 'gate', { index: 1 }));
     const fast: Float32Array = a.attention({ q: new Float32Array(8), k: new Float32Array(8), v: new Float32Array(8), d: 4, heads: 2, causal: true });
-    console.log(fast.length);
+    console.log(fast.length, a.attentionBytes({ nQ: 2, nK: 2, d: 4 }));
+    const g = a.grad({ x: [[1, 0]], target: [[0, 1]] });
+    const dx: number[][] = g.grads.x;
+    const first: Float32Array = g.stage_grads[0].data;
+    const run = a.trainer({ x: [[1, 0]], weights: { wq: [[1, 0], [0, 1]] },
+      train: { data: [{ x: [[1, 0]], target: [[0, 1]] }], params: ['wq'], optimizer: { adam: { lr: 0.1 } }, steps: 2 } });
+    const losses: Float32Array = run.step(2);
+    run.dispose();
+    console.log(g.loss, dx[0][0], first.length, losses[1]);
   `);
   const good = tsc('good.mts');
   assert.equal(good.status, 0, good.stdout.toString());
   writeFileSync(path.join(project, 'bad.mts'), `
-    import type { StageId, Spec, VisionSpec } from 'attention-playground';
+    import type { StageId, Spec, TrainSpec, VisionSpec } from 'attention-playground';
     const id: StageId = 'weight';
     const spec: Spec = { x: [[1]], score: 'cosine' };
     const block: VisionSpec = { kind: 'vision', block: 'senet', feature: [[[1]]] };
-    console.log(id, spec, block);
+    const train: TrainSpec = { x: [[1]], train: { data: [], params: ['w_q'], optimizer: { sgd: { lr: 1 } } } };
+    console.log(id, spec, block, train);
   `);
   const bad = tsc('bad.mts');
   assert.notEqual(bad.status, 0);
   assert.match(bad.stdout.toString(), /'"weight"' is not assignable to type 'StageId'/);
   assert.match(bad.stdout.toString(), /'"cosine"' is not assignable to type 'ScoreKind/);
   assert.match(bad.stdout.toString(), /'"senet"' is not assignable to type 'VisionBlock'/);
+  assert.match(bad.stdout.toString(), /'"w_q"' is not assignable/);
 });
 
 test('the one-file element from the installed package, dropped into a plain page with no build step', async (t) => {

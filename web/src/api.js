@@ -181,6 +181,8 @@ export function makeApi(core) {
     return layout;
   }
 
+  const trainerFinalizer = new FinalizationRegistry((handle) => core.trainerDelete(handle));
+
   function build(layout, result) {
     const { data } = result;
     if (result.kind === 'vision') return buildVision(layout, result);
@@ -319,6 +321,56 @@ export function makeApi(core) {
       const result = JSON.parse(check(core.gradResult(specText(spec, limits.maxSpecBytes))).text);
       for (const stage of result.stage_grads) stage.data = Float32Array.from(stage.data);
       return result;
+    },
+    /**
+     * A training run to step through (the page trains between frames): spec has "train" (data, params,
+     * optimizer, steps) and "loss". step(count = 1) runs full-batch steps and returns their losses (each
+     * the loss before its step); spec() is the spec with the parameters as trained so far. dispose()
+     * frees it in the core (a finalizer does too, later, if it is forgotten).
+     */
+    trainer(spec) {
+      const { handle, steps } = check(core.trainerCreate(specText(spec, limits.maxSpecBytes)));
+      let done = 0;
+      let disposed = false;
+      const run = {
+        get steps() { return steps; },
+        get done() { return done; },
+        step(count = 1) {
+          if (disposed) throw new AttentionError('this trainer was disposed of.');
+          if (!Number.isInteger(count) || count < 1 || count > 100000) throw new AttentionError(`step(count): count is ${shortText(String(count))} but must be a whole number from 1 to 100000.`);
+          const { losses } = check(core.trainerStep(handle, count));
+          done += count;
+          return losses;
+        },
+        spec() {
+          if (disposed) throw new AttentionError('this trainer was disposed of.');
+          return JSON.parse(check(core.trainerSpec(handle)).text);
+        },
+        dispose() {
+          if (!disposed) core.trainerDelete(handle), trainerFinalizer.unregister(run);
+          disposed = true;
+        },
+      };
+      trainerFinalizer.register(run, handle, run);
+      return run;
+    },
+    /**
+     * Trains spec for its train.steps steps and returns {losses: Float32Array, spec} (the trained spec);
+     * onStep({step, loss}) is called after every step.
+     */
+    train(spec, { onStep } = {}) {
+      if (onStep !== undefined && typeof onStep !== 'function') throw new AttentionError('train(spec, {onStep}): onStep must be a function.');
+      const run = this.trainer(spec);
+      try {
+        const losses = new Float32Array(run.steps);
+        for (let k = 0; k < run.steps; k++) {
+          losses[k] = run.step(1)[0];
+          onStep?.({ step: k + 1, loss: losses[k] });
+        }
+        return { losses, spec: run.spec() };
+      } finally {
+        run.dispose();
+      }
     },
     /** An example's texts (title, summary, embeddings, notes, variants) without computing its trace. */
     exampleDocument(id) {

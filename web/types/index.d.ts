@@ -71,6 +71,26 @@ export interface GradSpec extends Spec {
   labels?: number[];
 }
 
+/** A spec with "train" (DESIGN "Gradients and training"): full batch over data, PyTorch's Adam or SGD. */
+export interface TrainSpec extends Spec {
+  loss?: 'mse' | 'cross_entropy';
+  train: {
+    data: { x: Matrix; memory?: Matrix; target?: Matrix; labels?: number[] }[];
+    params: ('wq' | 'bq' | 'wk' | 'bk' | 'wv' | 'bv' | 'wo' | 'bo' | 'additive.w1' | 'additive.w2' | 'additive.v' | 'bilinear' | 'learned')[];
+    optimizer: { adam: { lr: number; beta1?: number; beta2?: number; eps?: number } } | { sgd: { lr: number } };
+    /** Default 1. */
+    steps?: number;
+  };
+}
+
+export interface Trainer {
+  readonly steps: number;
+  readonly done: number;
+  step(count?: number): Float32Array;
+  spec(): NormalisedSpec;
+  dispose(): void;
+}
+
 /** dL/d(parameter), each present when the spec has the parameter; matrices as arrays of rows. */
 export interface ParamGrads {
   x: number[][]; memory?: number[][];
@@ -301,6 +321,11 @@ export interface Attention {
    * stage, from the core's backward pass. The spec carries "target" (mse) or "labels" with
    * "loss": "cross_entropy". Throws AttentionError naming the field for a bad spec, target or labels. */
   grad(spec: GradSpec | string): GradResult;
+  /** A training run to step through (a page trains between frames): the spec has "train" and its "loss".
+   * step(count) runs full-batch steps and returns each step's loss (before the step). Call dispose() when done. */
+  trainer(spec: TrainSpec | string): Trainer;
+  /** Trains for train.steps steps: the losses and the trained spec; onStep after every step. */
+  train(spec: TrainSpec | string, options?: { onStep?: (progress: { step: number; loss: number }) => void }): { losses: Float32Array; spec: NormalisedSpec };
   /** Bytes one attention() call of these sizes holds in the wasm heap: q, k, v, the output and the kernel's
    * buffers, O((nQ + nK)·d), never nQ × nK. */
   attentionBytes(sizes: { nQ: number; nK: number; d: number; heads?: number }): number;
