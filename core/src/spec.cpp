@@ -29,36 +29,39 @@ std::string approx(std::uint64_t n) {
     return buf;
 }
 
-/// name[i][j] (or name[i] for a vector) of the first value that is not finite, refused.
+/// name[i][j] (or name[i] for a vector) of the first value that is not finite, refused. validate()
+/// runs on every trace (the page's edits, every training step), so nothing here builds a string
+/// unless it refuses: the names are C strings and the reasons are functions called only then.
 template <class T>
-void require_finite(const T& t, const std::string& name) {
-    if (xt::all(xt::isfinite(t))) return;
-    // only when refusing: the flat position of the first bad value, as indices
+void require_finite(const T& t, const char* name) {
+    const float* data = t.data();
     std::size_t flat = 0;
-    while (std::isfinite(t.data()[flat])) ++flat;
+    while (flat < t.size() && std::isfinite(data[flat])) ++flat;
+    if (flat == t.size()) return;
     const std::size_t cols = t.dimension() == 2 ? t.shape(1) : 1;  // matrices and vectors only
     fail((t.dimension() == 2 ? cell_at(name, flat / cols, flat % cols) : entry_at(name, flat)) + " is not a finite number.");
 }
 
-void require_shape(const matrix& m, std::size_t rows, std::size_t cols, const std::string& name,
-                   const std::string& why) {
+template <class Why>
+void require_shape(const matrix& m, std::size_t rows, std::size_t cols, const char* name, Why why) {
     if (m.shape(0) != rows || m.shape(1) != cols)
-        fail(name + " is " + shape_text(m.shape(0), m.shape(1)) + " but must be " + shape_text(rows, cols) +
-             " (" + why + ").");
+        fail(std::string(name) + " is " + shape_text(m.shape(0), m.shape(1)) + " but must be " + shape_text(rows, cols) +
+             " (" + why() + ").");
     require_finite(m, name);
 }
 
-void require_length(const vector& v, std::size_t n, const std::string& name, const std::string& why) {
+template <class Why>
+void require_length(const vector& v, std::size_t n, const char* name, Why why) {
     if (v.size() != n)
-        fail(name + " has " + std::to_string(v.size()) + " values but must have " + std::to_string(n) + " (" +
-             why + ").");
+        fail(std::string(name) + " has " + std::to_string(v.size()) + " values but must have " + std::to_string(n) + " (" +
+             why() + ").");
     require_finite(v, name);
 }
 
-void check_projection(const projection& p, const std::string& w, const std::string& b, std::size_t d) {
-    const std::string why = "d_model is " + std::to_string(d);
-    if (p.w) require_shape(*p.w, d, d, "weights." + w, why);
-    if (p.b) require_length(*p.b, d, "weights." + b, why);
+void check_projection(const projection& p, const char* w, const char* b, std::size_t d) {
+    const auto why = [d] { return "d_model is " + std::to_string(d); };
+    if (p.w) require_shape(*p.w, d, d, w, why);
+    if (p.b) require_length(*p.b, d, b, why);
 }
 
 }  // namespace
@@ -131,15 +134,15 @@ void validate(const spec& s, const budget& b) {
         fail("tokens.key has " + std::to_string(s.key_tokens.size()) + " labels but there are " + std::to_string(n_k) + " keys.");
 
     // pass 3: projections
-    check_projection(s.wq, "wq", "bq", d);
-    check_projection(s.wk, "wk", "bk", d);
-    check_projection(s.wv, "wv", "bv", d);
-    check_projection(s.wo, "wo", "bo", d);
+    check_projection(s.wq, "weights.wq", "weights.bq", d);
+    check_projection(s.wk, "weights.wk", "weights.bk", d);
+    check_projection(s.wv, "weights.wv", "weights.bv", d);
+    check_projection(s.wo, "weights.wo", "weights.bo", d);
     if (s.wo.b && !s.wo.w) fail("weights.bo is given without weights.wo: the output projection needs wo.");
 
     // pass 4: score function parameters, given only with the score that uses them
     const std::size_t d_h = s.d_head();
-    const std::string head_why = "d_head is " + std::to_string(d_h);
+    const auto head_why = [d_h] { return "d_head is " + std::to_string(d_h); };
     if (s.score == score_kind::additive) {
         if (!s.additive.w1) fail("score is \"additive\" but additive.w1 is missing.");
         if (!s.additive.w2) fail("score is \"additive\" but additive.w2 is missing.");
@@ -160,8 +163,9 @@ void validate(const spec& s, const budget& b) {
         if (d_a > max_additive_width)
             fail("additive.v has " + std::to_string(d_a) + " values; the additive width d_a is at most " +
                  std::to_string(max_additive_width) + ".");
-        require_shape(*s.additive.w1, d_h, d_a, "additive.w1", head_why + " and additive.v has " + std::to_string(d_a) + " values");
-        require_shape(*s.additive.w2, d_h, d_a, "additive.w2", head_why + " and additive.v has " + std::to_string(d_a) + " values");
+        const auto additive_why = [&] { return head_why() + " and additive.v has " + std::to_string(d_a) + " values"; };
+        require_shape(*s.additive.w1, d_h, d_a, "additive.w1", additive_why);
+        require_shape(*s.additive.w2, d_h, d_a, "additive.w2", additive_why);
         require_finite(*s.additive.v, "additive.v");
     }
     if (s.score == score_kind::bilinear && !s.bilinear) fail("score is \"bilinear\" but bilinear.w is missing.");
@@ -173,7 +177,7 @@ void validate(const spec& s, const budget& b) {
     if (s.mask == mask_kind::window && static_cast<std::size_t>(s.window) > max_positions)
         fail("mask.window is " + std::to_string(s.window) + "; at most " + std::to_string(max_positions) + ".");
     if (s.mask == mask_kind::matrix) {
-        require_shape(s.mask_matrix, n_q, n_k, "mask.matrix", "n_q × n_k");
+        require_shape(s.mask_matrix, n_q, n_k, "mask.matrix", [] { return std::string("n_q × n_k"); });
         for (std::size_t i = 0; i < n_q; ++i)
             for (std::size_t j = 0; j < n_k; ++j)
                 if (s.mask_matrix(i, j) != 0.0f && s.mask_matrix(i, j) != 1.0f)
