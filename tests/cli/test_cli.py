@@ -4,6 +4,7 @@ stderr, exit code 2 and nothing on stdout, never an abort.
 usage: /usr/bin/python3 test_cli.py path/to/attn
 """
 import json
+import re
 import os
 import random
 import resource
@@ -199,7 +200,15 @@ class Commands(unittest.TestCase):
     def test_bench_runs_small(self):
         done = attn("bench", "--n", "16", "--d", "8")
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertRegex(done.stdout.decode(), r"\n\s+16\s+\d+\s+[\d.]+\s+[\d.]+\s+[\d.]+x")
+        out = done.stdout.decode()
+        self.assertIn("\nn = 16\n", out)
+        # every contender a line with its time and GFLOP/s: both materialising twins, the streaming scalar twin
+        # and the streaming kernel at every SIMD level this CPU has (4 lanes at least)
+        for name in ("materialising simd", "materialising scalar", "streaming scalar", "streaming sse (4 lanes)"):
+            self.assertRegex(out, re.escape(name) + r"\s+[\d.]+ ms\s+[\d.]+ GFLOP/s")
+        rows = json.loads(attn("bench", "--n", "16", "--d", "8", "--json").stdout)
+        self.assertEqual(rows[0]["n"], 16)
+        self.assertGreater(rows[0]["streaming_s"], 0)
 
 
 if __name__ == "__main__":
