@@ -239,6 +239,10 @@ val trainer_spec(int handle) {
 
 void trainer_delete(int handle) { trainers.erase(handle); }
 
+val task_result(const std::string& id) {
+    return guarded([&] { return text_result(training_task_json(id).dump()); });
+}
+
 val grad_result_of(const std::string& spec_json) {
     return guarded([&] {
         const auto [s, loss] = parse_grad_spec(spec_json);

@@ -40,6 +40,8 @@ emscripten::val trainer_create(const std::string& spec_json);
 emscripten::val trainer_step(int handle, int count);
 emscripten::val trainer_spec(int handle);
 void trainer_delete(int handle);
+/// {text: a training task's train spec as JSON} or {error} (attn/tasks.hpp).
+emscripten::val task_result(const std::string& id);
 /// {text: the JSON of attn grad for this grad spec} or {error}.
 emscripten::val grad_result_of(const std::string& spec_json);
 

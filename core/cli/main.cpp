@@ -3,6 +3,7 @@
 //   attn grad SPEC.json|-       a spec with "target" (or "labels" and "loss": "cross_entropy"): the loss,
 //                               dL/d(parameter) for every parameter and dL/d(stage) for every stage
 //   attn train SPEC.json|-      a spec with "train": one {"step", "loss"} line per step, then the trained spec
+//   attn task ID                a training task's train spec (alignment, positions-pe, positions-no-pe)
 //   attn examples [--long]      the worked examples' ids, one a line (--long: with titles)
 //   attn stages                 the stage registry as JSON (ids in trace order, symbols, titles, axes)
 //   attn explain SPEC.json|- STAGE [--head H] [--detail]
@@ -24,6 +25,7 @@ const char* const usage =
     "usage: attn trace SPEC.json|-\n"
     "       attn grad SPEC.json|-\n"
     "       attn train SPEC.json|-\n"
+    "       attn task alignment|positions-pe|positions-no-pe\n"
     "       attn examples [--long]\n"
     "       attn stages\n"
     "       attn explain SPEC.json|- STAGE [--head H] [--detail]\n"
@@ -74,6 +76,12 @@ int train_command(const std::vector<std::string>& args) {
         std::cout << attn::json({{"step", k}, {"loss", attn::shortest_decimal(loss)}}).dump() << '\n';
     }
     std::cout << attn::spec_to_json(run.current()).dump() << '\n';
+    return 0;
+}
+
+int task_command(const std::vector<std::string>& args) {
+    if (args.size() != 1) throw usage_error("task takes one id: alignment, positions-pe or positions-no-pe.");
+    std::cout << attn::training_task_json(args[0]).dump() << '\n';
     return 0;
 }
 
@@ -164,6 +172,7 @@ int main(int argc, char** argv) {
         if (command == "trace") return trace_command(args);
         if (command == "grad") return grad_command(args);
         if (command == "train") return train_command(args);
+        if (command == "task") return task_command(args);
         if (command == "examples") return examples_command(args);
         if (command == "example") return example_command(args);
         if (command == "stages") return stages_command(args);

@@ -109,3 +109,53 @@ TEST_CASE("train: refusals name the field, down to the data item") {
               .find("train.steps") == 0);
     CHECK(refusal(base + R"({"data": [], "params": ["wq"], "optimizer": {"sgd": {"lr": 1}}}})").find("train.data must be") == 0);
 }
+
+TEST_CASE("tasks: after training the alignment task, every Chinese word's largest weight is on its English word") {
+    auto [s, t] = attn::parse_train_spec(attn::training_task_json("alignment").dump());
+    const std::vector<attn::alignment_item> items = attn::alignment_items();
+    REQUIRE(items.size() == t.data.size());
+    // before: W_q and W_k are small and random, the weights nearly uniform
+    const auto largest_on_partner = [&](const attn::spec& trained) {
+        int right = 0, total = 0;
+        for (std::size_t k = 0; k < items.size(); ++k) {
+            attn::spec si = trained;
+            si.x = t.data[k].x, si.memory = t.data[k].memory, si.query_tokens.clear(), si.key_tokens.clear();
+            const attn::trace tr = attn::compute_trace(si);
+            const std::size_t n_k = items[k].en.size();
+            for (std::size_t i = 0; i < items[k].zh.size(); ++i) {
+                std::size_t best = 0;
+                for (std::size_t j = 1; j < n_k; ++j)
+                    if (tr.weights(0, i, j) > tr.weights(0, i, best)) best = j;
+                right += int(best) == items[k].partner[i];
+                ++total;
+            }
+        }
+        return std::pair{right, total};
+    };
+    const auto [before, total] = largest_on_partner(s);
+    attn::trainer run(s, t);
+    for (int k = 0; k < t.steps; ++k) run.step();
+    const auto [after, same_total] = largest_on_partner(run.current());
+    const std::string said = std::string("alignment: ") + std::to_string(before) + " of " + std::to_string(total) + " words on their partner before training, " +
+            std::to_string(after) + " after " + std::to_string(t.steps) + " steps (loss " + std::to_string(run.loss()) + ")";
+    MESSAGE(said);
+    CHECK(before < total / 2);
+    CHECK(after == same_total);
+}
+
+TEST_CASE("tasks: reversing a sequence needs positions — with sinusoidal PE the loss ends far below the loss without") {
+    float final_loss[2];
+    for (int pe = 0; pe < 2; ++pe) {
+        auto [s, t] = attn::parse_train_spec(attn::training_task_json(pe ? "positions-pe" : "positions-no-pe").dump());
+        attn::trainer run(s, t);
+        for (int k = 0; k < t.steps; ++k) run.step();
+        final_loss[pe] = run.loss();
+    }
+    const std::string said = std::string("positions after 300 steps: loss ") + std::to_string(final_loss[1]) + " with PE, " +
+                             std::to_string(final_loss[0]) + " without";
+    MESSAGE(said);
+    CHECK(final_loss[1] < 0.1f * final_loss[0]);
+    CHECK(final_loss[0] > 0.5f);  // without positions, the reversed token cannot be found
+    CHECK_THROWS_WITH_AS(attn::training_task_json("copy"), "training task \"copy\" is unknown: use alignment, positions-pe or positions-no-pe.",
+                         attn::spec_error);
+}

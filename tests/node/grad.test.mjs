@@ -101,3 +101,15 @@ test('a.train and a.trainer: the same losses and trained weights as attn train (
   assert.ok(a.memory().heapInUse - before < 64 * 1024, `${a.memory().heapInUse - before} bytes kept`);
   assert.throws(() => a.trainer({ ...spec, train: { ...spec.train, params: ['bq'] } }), { name: 'AttentionError', message: 'train.params names bq but the spec has no bq: give its starting values.' });
 });
+
+test('a.task: the training tasks are the core\'s (the same JSON as attn task), and alignment trains in the module', () => {
+  for (const id of ['alignment', 'positions-pe', 'positions-no-pe']) {
+    const native = JSON.parse(execFileSync(attnCli, ['task', id]));
+    assert.deepEqual(a.task(id), native, id);
+  }
+  assert.throws(() => a.task('copy'), { name: 'AttentionError', message: /training task "copy" is unknown/ });
+  const run = a.trainer(a.task('alignment'));
+  const losses = run.step(60);
+  run.dispose();
+  assert.ok(losses[59] < 0.5 * losses[0], `the alignment loss falls: ${losses[0]} → ${losses[59]}`);
+});

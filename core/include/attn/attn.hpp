@@ -15,6 +15,7 @@
 #include "attn/score.hpp"
 #include "attn/softmax.hpp"
 #include "attn/spec.hpp"
+#include "attn/tasks.hpp"
 #include "attn/text.hpp"
 #include "attn/stages.hpp"
 #include "attn/streaming.hpp"

@@ -1,0 +1,126 @@
+// The training tasks (attn/tasks.hpp), generated from a fixed seed so every run is the same.
+#include "attn/tasks.hpp"
+
+#include <cmath>
+#include <random>
+
+#include "attn/spec.hpp"
+
+namespace attn {
+namespace {
+
+constexpr std::size_t d = 16;
+
+/// A uniform float in [−scale, scale) from the generator's raw bits: std::uniform_real_distribution is
+/// not the same in libstdc++ (native) and libc++ (wasm), and the tasks must be the same data everywhere.
+float uniform(std::mt19937& rng, float scale) { return (float(rng() >> 8) / 16777216.0f * 2.0f - 1.0f) * scale; }
+
+/// A word's embedding: d values in [−1, 1] from the word itself (the same word, the same vector).
+std::vector<float> embedding(const std::string& word) {
+    std::seed_seq seed(word.begin(), word.end());
+    std::mt19937 rng(seed);
+    std::vector<float> v(d);
+    for (float& x : v) x = uniform(rng, 1.0f);
+    return v;
+}
+
+json rows_of(const std::vector<std::string>& words) {
+    json rows = json::array();
+    for (const std::string& w : words) {
+        json row = json::array();
+        for (float x : embedding(w)) row.push_back(shortest_decimal(x));
+        rows.push_back(std::move(row));
+    }
+    return rows;
+}
+
+json random_matrix(std::mt19937& rng, std::size_t r, std::size_t c, float scale) {
+    json m = json::array();
+    for (std::size_t i = 0; i < r; ++i) {
+        json row = json::array();
+        for (std::size_t j = 0; j < c; ++j) row.push_back(shortest_decimal(uniform(rng, scale)));
+        m.push_back(std::move(row));
+    }
+    return m;
+}
+
+json alignment_task() {
+    const std::vector<alignment_item> items = alignment_items();
+    json data = json::array();
+    for (const alignment_item& item : items) {
+        json target = json::array();  // output i should be the value of the aligned English word
+        for (std::size_t i = 0; i < item.zh.size(); ++i) {
+            json row = json::array();
+            for (float x : embedding("en:" + item.en[std::size_t(item.partner[i])])) row.push_back(shortest_decimal(x));
+            target.push_back(std::move(row));
+        }
+        std::vector<std::string> zh_keys, en_keys;
+        for (const std::string& w : item.zh) zh_keys.push_back("zh:" + w);
+        for (const std::string& w : item.en) en_keys.push_back("en:" + w);
+        data.push_back({{"x", rows_of(zh_keys)}, {"memory", rows_of(en_keys)}, {"target", std::move(target)}});
+    }
+    std::mt19937 rng(2024);
+    const alignment_item& first = items.front();
+    return {{"x", data[0]["x"]}, {"memory", data[0]["memory"]}, {"tokens", {{"query", first.zh}, {"key", first.en}}},
+            {"weights", {{"wq", random_matrix(rng, d, d, 0.1f)}, {"wk", random_matrix(rng, d, d, 0.1f)}}},
+            {"score", "scaled_dot"}, {"loss", "mse"},
+            {"train", {{"data", std::move(data)}, {"params", {"wq", "wk"}}, {"optimizer", {{"adam", {{"lr", 0.05}}}}}, {"steps", 300}}}};
+}
+
+json positions_task(bool with_pe) {
+    // labels, not target vectors: the output row's largest column should be the reversed token's index.
+    // (A target vector would be unreachable with PE: the values carry the positions' encodings too.)
+    const std::vector<std::string> vocabulary{"a", "b", "c", "d", "e", "f", "g", "h"};
+    std::mt19937 rng(7);
+    const auto pick = [&] { return std::size_t(rng() % vocabulary.size()); };
+    json data = json::array();
+    for (int item = 0; item < 16; ++item) {
+        std::vector<std::string> words;
+        std::vector<std::size_t> ids;
+        for (int i = 0; i < 6; ++i) ids.push_back(pick()), words.push_back("token:" + vocabulary[ids.back()]);
+        json labels = json::array();
+        for (auto it = ids.rbegin(); it != ids.rend(); ++it) labels.push_back(*it);
+        data.push_back({{"x", rows_of(words)}, {"labels", std::move(labels)}});
+    }
+    std::mt19937 init(2025);
+    return {{"x", data[0]["x"]},
+            {"weights", {{"wq", random_matrix(init, d, d, 0.3f)}, {"wk", random_matrix(init, d, d, 0.3f)}, {"wv", random_matrix(init, d, d, 0.9f)}}},
+            {"score", "scaled_dot"}, {"positional", with_pe ? "sinusoidal" : "none"}, {"loss", "cross_entropy"},
+            {"train", {{"data", std::move(data)}, {"params", {"wq", "wk", "wv"}}, {"optimizer", {{"adam", {{"lr", 0.03}}}}}, {"steps", 300}}}};
+}
+
+}  // namespace
+
+std::vector<alignment_item> alignment_items() {
+    struct word {
+        const char *zh, *en;
+    };
+    const word animals[] = {{"猫", "cat"}, {"狗", "dog"}, {"鸟", "bird"}}, verbs[] = {{"坐", "sat"}, {"跑", "ran"}, {"睡", "slept"}},
+               places[] = {{"垫子", "mat"}, {"地毯", "rug"}, {"树", "tree"}};
+    std::vector<alignment_item> items;
+    for (int k = 0; k < 27 && items.size() < 16; k += 1) {
+        const int a = k % 3, v = (k / 3) % 3, p = (k / 9) % 3;
+        if ((a + v + p) % 3 == 2 && items.size() + (27 - k) > 16) continue;  // 16 of the 27, every word in several
+        // 猫 坐 在 垫子 上 ↔ the cat sat on the mat: 在 and 上 both go with "on"
+        alignment_item it;
+        it.zh = {animals[a].zh, verbs[v].zh, "在", places[p].zh, "上"};
+        it.en = {"the", animals[a].en, verbs[v].en, "on", "the", places[p].en};
+        it.partner = {1, 2, 3, 5, 3};
+        items.push_back(std::move(it));
+    }
+    return items;
+}
+
+const std::vector<std::string>& training_task_ids() {
+    static const std::vector<std::string> ids{"alignment", "positions-pe", "positions-no-pe"};
+    return ids;
+}
+
+json training_task_json(std::string_view id) {
+    if (id == "alignment") return alignment_task();
+    if (id == "positions-pe") return positions_task(true);
+    if (id == "positions-no-pe") return positions_task(false);
+    throw spec_error("training task \"" + std::string(id) + "\" is unknown: use alignment, positions-pe or positions-no-pe.");
+}
+
+}  // namespace attn
