@@ -1,21 +1,26 @@
+// Heads: seed 000's split_heads is view(n, h, d_h).transpose(0, 1), and merging is its inverse. Written
+// as plain loops: these run on every trace and twice per training item, and xtensor's strided
+// transpose-of-a-reshape assignment cost more than the copy itself (8% of a training step natively).
 #include "attn/multi_head.hpp"
-
-#include <xtensor/xmanipulation.hpp>
-#include <xtensor/xview.hpp>
 
 namespace attn {
 
 tensor3 split_heads(const matrix& m, std::size_t heads) {
     const std::size_t n = m.shape(0), d_h = m.shape(1) / heads;
-    // (n, d) -> (n, h, d_h) -> (h, n, d_h): seed 000's view(n, h, d_h).transpose(0, 1)
-    return xt::transpose(xt::reshape_view(m, {n, heads, d_h}), {1, 0, 2});
+    tensor3 out = tensor3::from_shape({heads, n, d_h});  // (n, d) -> (h, n, d_h): head h takes columns h·d_h …
+    for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t c = 0; c < d_h; ++c) out(h, i, c) = m(i, h * d_h + c);
+    return out;
 }
 
 matrix merge_heads(const tensor3& t) {
     const std::size_t heads = t.shape(0), n = t.shape(1), d_h = t.shape(2);
-    // (h, n, d_h) -> (n, h, d_h) -> (n, d): seed 000's transpose(1, 2) then view
-    const tensor3 by_position = xt::transpose(t, {1, 0, 2});
-    return xt::reshape_view(by_position, {n, heads * d_h});
+    matrix out = matrix::from_shape({n, heads * d_h});  // (h, n, d_h) -> (n, d): the heads side by side again
+    for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t c = 0; c < d_h; ++c) out(i, h * d_h + c) = t(h, i, c);
+    return out;
 }
 
 }  // namespace attn
