@@ -203,6 +203,13 @@ std::string stages_json() { return stage_registry_json().dump(); }
 namespace {
 std::map<int, std::unique_ptr<trainer>> trainers;
 int next_trainer = 1;
+
+/// The live trainer of a handle; a disposed one is refused in one sentence.
+trainer& trainer_at(int handle) {
+    const auto it = trainers.find(handle);
+    if (it == trainers.end()) throw spec_error("this trainer was disposed of.");
+    return *it->second;
+}
 }  // namespace
 
 val trainer_create(const std::string& spec_json) {
@@ -219,10 +226,9 @@ val trainer_create(const std::string& spec_json) {
 
 val trainer_step(int handle, int count) {
     return guarded([&] {
-        const auto it = trainers.find(handle);
-        if (it == trainers.end()) throw spec_error("this trainer was disposed of.");
+        trainer& run = trainer_at(handle);
         std::vector<float> losses;
-        for (int k = 0; k < count; ++k) losses.push_back(it->second->step());
+        for (int k = 0; k < count; ++k) losses.push_back(run.step());
         val out = val::object();
         out.set("losses", val(emscripten::typed_memory_view(losses.size(), losses.data())).call<val>("slice"));
         return out;
@@ -230,11 +236,7 @@ val trainer_step(int handle, int count) {
 }
 
 val trainer_spec(int handle) {
-    return guarded([&] {
-        const auto it = trainers.find(handle);
-        if (it == trainers.end()) throw spec_error("this trainer was disposed of.");
-        return text_result(spec_to_json(it->second->current()).dump());
-    });
+    return guarded([&] { return text_result(spec_to_json(trainer_at(handle).current()).dump()); });
 }
 
 void trainer_delete(int handle) { trainers.erase(handle); }

@@ -7,8 +7,9 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
-#include <vector>
+#include <optional>
 
+#include "attn/mask.hpp"
 #include "attn/multi_head.hpp"
 
 namespace attn {
@@ -202,10 +203,12 @@ grad_result compute_grad(const spec& s, const loss_spec& l, const kernel_set& ks
     a.context = split_heads(a.concat, heads);
 
     // per head: context = α·V, the softmax sub-steps, mask, scaling, scores
-    const tensor3* softmax_in_stage = t.masked ? &*t.masked : t.scaled ? &*t.scaled : &t.scores;
+    // the rows the softmax read: with a mask, hidden keys are −∞ there (softmax_input), as compute_trace has it
+    const tensor3& softmax_stage = t.masked ? *t.masked : t.scaled ? *t.scaled : t.scores;
+    std::optional<tensor3> hidden;
+    if (t.masked) hidden = softmax_input(*t.masked, *t.mask, t.empty_rows);
+    const tensor3& softmax_in = hidden ? *hidden : softmax_stage;
     tensor3* softmax_in_adjoint = a.masked ? &*a.masked : a.scaled ? &*a.scaled : &a.scores;
-    matrix dq_all = matrix::from_shape({n_q, s.d_model()}), dk_all = matrix::from_shape({n_k, s.d_model()}),
-           dv_all = matrix::from_shape({n_k, s.d_model()});
     if (s.score == score_kind::bilinear) g.bilinear = zeros_like(*s.bilinear);
     if (s.score == score_kind::additive) {
         g.additive.w1 = zeros_like(*s.additive.w1), g.additive.w2 = zeros_like(*s.additive.w2);
@@ -216,15 +219,9 @@ grad_result compute_grad(const spec& s, const loss_spec& l, const kernel_set& ks
         ks.matmul_bt(&a.weights(h, 0, 0), dc, &t.v(h, 0, 0), n_q, dh, n_k);            // dα = dC · Vᵀ
         const matrix dv = matmul_at(&t.weights(h, 0, 0), dc, n_q, n_k, dh, ks);       // dV = αᵀ · dC
         std::copy(dv.begin(), dv.end(), &a.v(h, 0, 0));
-        for (std::size_t i = 0; i < n_q; ++i) {
-            // the row the softmax read: hidden keys are −∞ there (softmax_input), mask_value here
-            std::vector<float> in(&(*softmax_in_stage)(h, i, 0), &(*softmax_in_stage)(h, i, 0) + n_k);
-            if (t.mask && std::find(t.empty_rows.begin(), t.empty_rows.end(), i) == t.empty_rows.end())
-                for (std::size_t j = 0; j < n_k; ++j)
-                    if (!(*t.mask)(i, j)) in[j] = -INFINITY;
-            softmax_row_backward(&a.weights(h, i, 0), &t.exp(h, i, 0), t.row_sum(h, i, 0), in.data(), n_k, &a.exp(h, i, 0),
-                                 a.row_sum(h, i, 0), a.row_max(h, i, 0), &(*softmax_in_adjoint)(h, i, 0));
-        }
+        for (std::size_t i = 0; i < n_q; ++i)
+            softmax_row_backward(&a.weights(h, i, 0), &t.exp(h, i, 0), t.row_sum(h, i, 0), &softmax_in(h, i, 0), n_k,
+                                 &a.exp(h, i, 0), a.row_sum(h, i, 0), a.row_max(h, i, 0), &(*softmax_in_adjoint)(h, i, 0));
         matrix de = matrix::from_shape({n_q, n_k});  // dL/d(scores) of this head
         for (std::size_t i = 0; i < n_q; ++i)
             for (std::size_t j = 0; j < n_k; ++j) {
@@ -242,7 +239,7 @@ grad_result compute_grad(const spec& s, const loss_spec& l, const kernel_set& ks
         std::copy(dq.begin(), dq.end(), &a.q(h, 0, 0));
         std::copy(dk.begin(), dk.end(), &a.k(h, 0, 0));
     }
-    dq_all = merge_heads(a.q), dk_all = merge_heads(a.k), dv_all = merge_heads(a.v);
+    const matrix dq_all = merge_heads(a.q), dk_all = merge_heads(a.k), dv_all = merge_heads(a.v);
 
     // projections: Q from x; K and V from memory (cross-attention) or from x
     a.x = projection_backward(t.x, s.wq, dq_all, g.wq, ks);

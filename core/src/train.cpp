@@ -7,58 +7,51 @@
 namespace attn {
 namespace {
 
-/// The flat values of a named parameter of s (nullptr when the spec does not have it), and their count.
-std::pair<float*, std::size_t> values_of(spec& s, const std::string& name) {
-    const auto of = [](auto& opt) -> std::pair<float*, std::size_t> {
-        if (!opt) return {nullptr, 0};
-        return {opt->data(), opt->size()};
-    };
-    if (name == "wq") return of(s.wq.w);
-    if (name == "bq") return of(s.wq.b);
-    if (name == "wk") return of(s.wk.w);
-    if (name == "bk") return of(s.wk.b);
-    if (name == "wv") return of(s.wv.w);
-    if (name == "bv") return of(s.wv.b);
-    if (name == "wo") return of(s.wo.w);
-    if (name == "bo") return of(s.wo.b);
-    if (name == "additive.w1") return of(s.additive.w1);
-    if (name == "additive.w2") return of(s.additive.w2);
-    if (name == "additive.v") return of(s.additive.v);
-    if (name == "bilinear") return of(s.bilinear);
-    if (name == "learned" && s.positional == positional_kind::learned) return {s.learned.data(), s.learned.size()};
+/// A learned positional table: the spec's own when it uses one, and its gradient.
+std::optional<matrix>* learned_of(param_grads& g) { return &g.learned; }
+matrix* learned_of(spec& s) { return s.positional == positional_kind::learned ? &s.learned : nullptr; }
+
+/// A parameter's values as (pointer, count); {nullptr, 0} when absent.
+template <class T>
+std::pair<float*, std::size_t> flat(std::optional<T>* t) {
+    if (!*t) return {nullptr, 0};
+    return {(*t)->data(), (*t)->size()};
+}
+std::pair<float*, std::size_t> flat(matrix* m) {
+    if (!m) return {nullptr, 0};
+    return {m->data(), m->size()};
+}
+
+/// The flat values of a named parameter, and their count ({nullptr, 0} when absent), in a spec or in its
+/// gradients: both hold the parameters under the same member names.
+template <class Params>
+std::pair<float*, std::size_t> values_of(Params& p, const std::string& name) {
+    if (name == "wq") return flat(&p.wq.w);
+    if (name == "bq") return flat(&p.wq.b);
+    if (name == "wk") return flat(&p.wk.w);
+    if (name == "bk") return flat(&p.wk.b);
+    if (name == "wv") return flat(&p.wv.w);
+    if (name == "bv") return flat(&p.wv.b);
+    if (name == "wo") return flat(&p.wo.w);
+    if (name == "bo") return flat(&p.wo.b);
+    if (name == "additive.w1") return flat(&p.additive.w1);
+    if (name == "additive.w2") return flat(&p.additive.w2);
+    if (name == "additive.v") return flat(&p.additive.v);
+    if (name == "bilinear") return flat(&p.bilinear);
+    if (name == "learned") return flat(learned_of(p));
     return {nullptr, 0};
 }
 
-/// The same parameter's gradient in g.
-const float* gradient_of(const param_grads& g, const std::string& name) {
-    const auto of = [](const auto& opt) -> const float* { return opt ? opt->data() : nullptr; };
-    if (name == "wq") return of(g.wq.w);
-    if (name == "bq") return of(g.wq.b);
-    if (name == "wk") return of(g.wk.w);
-    if (name == "bk") return of(g.wk.b);
-    if (name == "wv") return of(g.wv.w);
-    if (name == "bv") return of(g.wv.b);
-    if (name == "wo") return of(g.wo.w);
-    if (name == "bo") return of(g.wo.b);
-    if (name == "additive.w1") return of(g.additive.w1);
-    if (name == "additive.w2") return of(g.additive.w2);
-    if (name == "additive.v") return of(g.additive.v);
-    if (name == "bilinear") return of(g.bilinear);
-    if (name == "learned") return of(g.learned);
-    return nullptr;
-}
+}  // namespace
 
-/// The spec with one data item's inputs in place of its own.
-spec with_inputs(const spec& s, const train_item& item) {
+spec spec_for_item(const spec& s, const matrix& x, const std::optional<matrix>& memory) {
     spec out = s;
-    out.x = item.x;
-    out.memory = item.memory;
+    out.x = x;
+    out.memory = memory;
     out.query_tokens.clear(), out.key_tokens.clear();  // the spec's labels are for its own x
     if (out.mask == mask_kind::matrix) out.mask = mask_kind::none;  // its shape was the spec's own n_q × n_k
     return out;
 }
-
-}  // namespace
 
 trainer::trainer(attn::spec s, train_spec t) : spec_(std::move(s)), train_(std::move(t)) { bind_slots(); }
 
@@ -73,7 +66,7 @@ void trainer::bind_slots() {
 
 float trainer::loss() const {
     double total = 0;
-    for (const train_item& item : train_.data) total += compute_grad(with_inputs(spec_, item), item.loss).loss;
+    for (const train_item& item : train_.data) total += compute_grad(spec_for_item(spec_, item.x, item.memory), item.loss).loss;
     return float(total / double(train_.data.size()));
 }
 
@@ -83,10 +76,10 @@ float trainer::step() {
     for (std::size_t p = 0; p < slots_.size(); ++p) sum[p].assign(slots_[p].size, 0.0);
     double total = 0;
     for (const train_item& item : train_.data) {
-        const grad_result r = compute_grad(with_inputs(spec_, item), item.loss);
+        grad_result r = compute_grad(spec_for_item(spec_, item.x, item.memory), item.loss);
         total += r.loss;
         for (std::size_t p = 0; p < slots_.size(); ++p) {
-            const float* g = gradient_of(r.grads, train_.params[p]);
+            const float* g = values_of(r.grads, train_.params[p]).first;
             for (std::size_t i = 0; i < slots_[p].size; ++i) sum[p][i] += g[i];
         }
     }

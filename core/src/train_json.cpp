@@ -68,11 +68,7 @@ std::pair<spec, train_spec> parse_train_spec(std::string_view text) {
         if (item.contains("memory")) ti.memory = read_matrix(item["memory"], where + ".memory");
         if (s.memory.has_value() != ti.memory.has_value())
             fail(where + (s.memory ? " has no \"memory\" but the spec is cross-attention." : " has \"memory\" but the spec is self-attention."));
-        spec si = s;
-        si.x = ti.x;
-        si.memory = ti.memory;
-        si.query_tokens.clear(), si.key_tokens.clear();
-        if (si.mask == mask_kind::matrix) si.mask = mask_kind::none;
+        const spec si = spec_for_item(s, ti.x, ti.memory);
         try {
             validate(si);
         } catch (const spec_error& e) {

@@ -60,6 +60,10 @@ private:
     void bind_slots();
 };
 
+/// @brief The spec with a data item's inputs in place of its own (its token labels and a matrix mask,
+/// which belong to its own x, dropped): what each training step computes, and what parsing checks.
+spec spec_for_item(const spec& s, const matrix& x, const std::optional<matrix>& memory);
+
 /// @brief Reads a training spec: the sequence spec, its "loss", and "train" (refusals name the field).
 std::pair<spec, train_spec> parse_train_spec(std::string_view text);
 

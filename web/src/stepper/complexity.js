@@ -17,11 +17,15 @@ export function complexityInputs(n, d) {
   return Array.from({ length: n }, (_, i) => Array.from({ length: d }, (_, c) => 0.5 * Math.sin(0.37 * i + 1.3 * c)));
 }
 
-const median = (values) => {
+/** The median (the mean of the middle two for an even count). */
+export const median = (values) => {
   const s = [...values].sort((a, b) => a - b);
   const m = s.length >> 1;
   return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
 };
+
+/** Gives the page a turn between timed samples, so it keeps answering while it measures. */
+export const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Browsers read their clocks to about 0.1 ms; a timed sample repeats a trace until its compute adds up to about this. */
 const SAMPLE_MS = 3;
@@ -35,7 +39,6 @@ const MAX_REPEATS = 32;
  * size the median of the samples. The page stays responsive: it yields between samples.
  */
 export async function measure(attention, sizes, d) {
-  const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
   const specs = sizes.map((n) => ({ x: complexityInputs(n, d) }));
   const estimate = sizes.map(() => 0);
   for (let warm = 0; warm < 2; warm++) specs.forEach((spec, k) => { estimate[k] = attention.trace(spec).compute_ms; });

@@ -5,15 +5,13 @@
 // is measured here and every byte count comes from the core (trace.bytes, a.attentionBytes); the only
 // arithmetic is the fit of the exponents and the n² projection of the trace's memory past its limit.
 import { h, clear } from './dom.js';
-import { complexityInputs, fitPower, logChart } from './complexity.js';
+import { breathe, complexityInputs, fitPower, logChart, median } from './complexity.js';
 
 /** Timed calls per size (the largest takes about a second each); the median is kept. */
 const RUNS = 3;
 /** Sizes of the trace path: up to the module's limit of a trace. */
 const TRACE_SIZES = [64, 256, 1024];
 
-const median = (xs) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /** Rows {n, ms, mib} of each path; sizes interleaved run by run, the page yielding between calls. */
 export async function measurePaths(attention, streamingSizes, d) {
