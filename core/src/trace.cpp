@@ -6,6 +6,7 @@
 
 #include <xtensor/xview.hpp>
 
+#include "forward_pass.hpp"
 #include "attn/mask.hpp"
 #include "attn/multi_head.hpp"
 #include "attn/online_softmax.hpp"
@@ -32,8 +33,20 @@ matrix add_rows(const matrix& x, const matrix& pe) {
 
 trace compute_trace(const spec& s, const kernel_set& kernels) {
     validate(s);
+    trace t = forward_pass(s, kernels);
+    // finite inputs can still overflow float in a product; refuse rather than draw inf or NaN.
+    // A loop on purpose: the stages are raw views here, one pass each, no temporary.
+    for (const stage_view& v : t.stages())
+        if (!std::all_of(v.data, v.data + v.size, [](float f) { return std::isfinite(f); }))
+            throw spec_error(std::string("stage ") + stage_name(v.id) +
+                             " overflowed the float range: the inputs or weights are too large.");
+    return t;
+}
+
+trace forward_pass(spec spec_in, const kernel_set& kernels) {
     trace t;
-    t.spec = s;
+    t.spec = std::move(spec_in);
+    const spec& s = t.spec;
     const std::size_t heads = static_cast<std::size_t>(s.heads);
 
     // pass 1: positional encoding, added to x and to memory (one table covers both)
@@ -85,13 +98,6 @@ trace compute_trace(const spec& s, const kernel_set& kernels) {
     }
     t.concat = merge_heads(t.context);
     if (s.wo.w) t.output = project(t.concat, s.wo, kernels);
-
-    // finite inputs can still overflow float in a product; refuse rather than draw inf or NaN.
-    // A loop on purpose: the stages are raw views here, one pass each, no temporary.
-    for (const stage_view& v : t.stages())
-        if (!std::all_of(v.data, v.data + v.size, [](float f) { return std::isfinite(f); }))
-            throw spec_error(std::string("stage ") + stage_name(v.id) +
-                             " overflowed the float range: the inputs or weights are too large.");
     return t;
 }
 

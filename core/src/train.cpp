@@ -2,7 +2,10 @@
 // PyTorch's Adam (m, v moments; bias-corrected; eps after the square root) or SGD.
 #include "attn/train.hpp"
 
+#include <algorithm>
 #include <cmath>
+
+#include "forward_pass.hpp"
 
 namespace attn {
 namespace {
@@ -53,7 +56,11 @@ spec spec_for_item(const spec& s, const matrix& x, const std::optional<matrix>& 
     return out;
 }
 
-trainer::trainer(attn::spec s, train_spec t) : spec_(std::move(s)), train_(std::move(t)) { bind_slots(); }
+trainer::trainer(attn::spec s, train_spec t) : spec_(std::move(s)), train_(std::move(t)) {
+    // checked once here; each step then checks only that its loss and gradients stay finite
+    for (const train_item& item : train_.data) validate(spec_for_item(spec_, item.x, item.memory));
+    bind_slots();
+}
 
 void trainer::bind_slots() {
     slots_.clear();
@@ -75,17 +82,29 @@ float trainer::step() {
     std::vector<std::vector<double>> sum(slots_.size());
     for (std::size_t p = 0; p < slots_.size(); ++p) sum[p].assign(slots_[p].size, 0.0);
     double total = 0;
+    const kernel_set& ks = simd_kernels();
     for (const train_item& item : train_.data) {
-        grad_result r = compute_grad(spec_for_item(spec_, item.x, item.memory), item.loss);
+        grad_result r = backward_pass(forward_pass(spec_for_item(spec_, item.x, item.memory), ks), item.loss, ks);
         total += r.loss;
+        // an overflow in Q, K or the scores would be clamped away by the softmax's exp; in V it reaches the loss
+        const tensor3& e = r.trace.scores;
+        if (!std::all_of(e.begin(), e.end(), [](float f) { return std::isfinite(f); })) total = NAN;
         for (std::size_t p = 0; p < slots_.size(); ++p) {
             const float* g = values_of(r.grads, train_.params[p]).first;
             for (std::size_t i = 0; i < slots_[p].size; ++i) sum[p][i] += g[i];
         }
     }
+    // an overflow anywhere in the passes reaches the scores, the loss or a gradient: stop before it reaches the weights
+    bool finite = std::isfinite(total);
+    for (const std::vector<double>& g : sum)
+        for (double v : g) finite &= std::isfinite(v);
+    if (!finite)
+        throw spec_error("training overflowed the float range at step " + std::to_string(done_ + 1) +
+                         ": the learning rate is too large for these weights; lower it and reset.");
     ++done_;
     const optimizer_spec& o = train_.optimizer;
     // the parameters may have been replaced since the last step (the lab edits them): look them up again
+    const float correct1 = 1.0f - std::pow(o.beta1, float(done_)), correct2 = 1.0f - std::pow(o.beta2, float(done_));
     for (std::size_t p = 0; p < slots_.size(); ++p) {
         slot& s = slots_[p];
         s.values = values_of(spec_, train_.params[p]).first;
@@ -97,8 +116,8 @@ float trainer::step() {
             }
             s.m[i] = o.beta1 * s.m[i] + (1.0f - o.beta1) * g;
             s.v[i] = o.beta2 * s.v[i] + (1.0f - o.beta2) * g * g;
-            const float m_hat = s.m[i] / (1.0f - std::pow(o.beta1, float(done_)));
-            const float v_hat = s.v[i] / (1.0f - std::pow(o.beta2, float(done_)));
+            const float m_hat = s.m[i] / correct1;
+            const float v_hat = s.v[i] / correct2;
             s.values[i] -= o.lr * m_hat / (std::sqrt(v_hat) + o.eps);
         }
     }

@@ -1,6 +1,7 @@
 // Training: PyTorch's Adam and SGD step for step against an update written here from the formulas
 // (on the core's gradients), the loss falling on a small alignment task, the same run twice giving
 // the same numbers, and the refusals of a train spec.
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -82,6 +83,28 @@ TEST_CASE("train: the loss falls, and the same run twice gives the same numbers"
     CHECK(la == lb);  // deterministic, bit for bit
     CHECK(la.front() == first);
     CHECK(a.loss() < 0.5f * first);
+}
+
+TEST_CASE("train: a step that overflows is refused before it reaches the weights, and the run stays usable") {
+    auto [s, t] = attn::parse_train_spec(with_optimizer(R"({"sgd": {"lr": 1e36}})"));
+    attn::trainer run(s, t);
+    run.step();  // the first step is finite: weights of order 1e36 come out of it
+    const attn::matrix before = *run.current().wq.w;
+    std::string refusal;
+    for (int k = 0; k < 3 && refusal.empty(); ++k) {
+        try {
+            run.step();
+        } catch (const attn::spec_error& e) {
+            refusal = e.what();
+        }
+    }
+    CHECK(refusal.find("training overflowed the float range at step ") == 0);
+    const attn::matrix after = *run.current().wq.w;
+    CHECK(run.steps_done() >= 1);
+    bool finite = true;
+    for (float v : after) finite &= std::isfinite(v);
+    CHECK(finite);
+    CHECK(std::equal(before.begin(), before.end(), after.begin()));  // the refused step changed nothing
 }
 
 TEST_CASE("train: refusals name the field, down to the data item") {

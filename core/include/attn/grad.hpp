@@ -33,7 +33,7 @@ struct param_grads {
 
 /// @brief The loss, the parameter gradients, and dL/d(stage) for every stage of the trace, held as a
 /// trace of the same shapes (adjoint.stages() lists them; the online-softmax stages, which do not
-/// feed the loss, are 0).
+/// feed the loss, are 0; the adjoint's spec field is empty: trace.spec is the one).
 struct grad_result {
     float loss = 0;
     attn::trace trace;    // the forward pass
