@@ -11,6 +11,8 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("exampleDocumentJson", &attn::wasm::example_document_json);
     emscripten::function("stagesJson", &attn::wasm::stages_json);
     emscripten::function("gradResult", &attn::wasm::grad_result_of);
+    emscripten::function("explainGradResult", &attn::wasm::explain_grad_result);
+    emscripten::function("taskIdsJson", &attn::wasm::task_ids_json);
     emscripten::function("taskResult", &attn::wasm::task_result);
     emscripten::function("trainerCreate", &attn::wasm::trainer_create);
     emscripten::function("trainerStep", &attn::wasm::trainer_step);

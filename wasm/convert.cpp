@@ -164,14 +164,36 @@ val example_result(const std::string& id, const std::string& variant, bool with_
     });
 }
 
+/// The stage a caller names, and a cell counted from 0.
+stage_id checked_cell(const std::string& stage, int head, int i, int j) {
+    const auto id = stage_from_name(stage);
+    if (!id) throw spec_error("\"" + user_text(stage) + "\" is not a stage id.");
+    if (head < 0 || i < 0 || j < 0) throw spec_error("head, row and column are counted from 0 and cannot be negative.");
+    return *id;
+}
+
 val explain_result(const std::string& spec_json, const std::string& stage, int head, int i, int j, bool detail) {
     static last_trace<trace> last;
     return guarded([&] {
-        const auto id = stage_from_name(stage);
-        if (!id) throw spec_error("\"" + user_text(stage) + "\" is not a stage id.");
-        if (head < 0 || i < 0 || j < 0) throw spec_error("head, row and column are counted from 0 and cannot be negative.");
+        const stage_id id = checked_cell(stage, head, i, j);
         const trace& t = last.of(spec_json, [](const std::string& text) { return compute_trace(parse_spec(text)); });
-        return text_result(explain_cell(t, *id, std::size_t(head), std::size_t(i), std::size_t(j), detail));
+        return text_result(explain_cell(t, id, std::size_t(head), std::size_t(i), std::size_t(j), detail));
+    });
+}
+
+val explain_grad_result(const std::string& spec_json, const std::string& stage, int head, int i, int j, bool detail) {
+    struct passes {
+        loss_spec loss;
+        attn::grad_result g;
+    };
+    static last_trace<passes> last;
+    return guarded([&] {
+        const stage_id id = checked_cell(stage, head, i, j);
+        const passes& p = last.of(spec_json, [](const std::string& text) {
+            const auto [s, loss] = parse_grad_spec(text);
+            return passes{loss, compute_grad(s, loss)};
+        });
+        return text_result(explain_grad_cell(p.g, p.loss, id, std::size_t(head), std::size_t(i), std::size_t(j), detail));
     });
 }
 
@@ -240,6 +262,8 @@ val trainer_spec(int handle) {
 }
 
 void trainer_delete(int handle) { trainers.erase(handle); }
+
+std::string task_ids_json() { return json(training_task_ids()).dump(); }
 
 val task_result(const std::string& id) {
     return guarded([&] { return text_result(training_task_json(id).dump()); });

@@ -40,10 +40,14 @@ emscripten::val trainer_create(const std::string& spec_json);
 emscripten::val trainer_step(int handle, int count);
 emscripten::val trainer_spec(int handle);
 void trainer_delete(int handle);
+/// The training tasks' ids, in the page's order (JSON array).
+std::string task_ids_json();
 /// {text: a training task's train spec as JSON} or {error} (attn/tasks.hpp).
 emscripten::val task_result(const std::string& id);
 /// {text: the JSON of attn grad for this grad spec} or {error}.
 emscripten::val grad_result_of(const std::string& spec_json);
+/// {text} or {error}: the chain rule behind one cell of dL/d(stage) for a grad spec (explain_grad_cell).
+emscripten::val explain_grad_result(const std::string& spec_json, const std::string& stage, int head, int i, int j, bool detail);
 
 /// @brief JSON text: the vision stage registry, [{id, symbol, title, title_zh, explain: {en, zh}}].
 std::string vision_stages_json();

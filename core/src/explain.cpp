@@ -18,21 +18,6 @@ namespace {
 using namespace explain_detail;
 
 
-/// A stage's value at (head, row, col) of its (per-head) matrix.
-struct stage_at {
-    stage_view v;
-    std::size_t rows, cols;
-    float operator()(std::size_t h, std::size_t r, std::size_t c) const { return v.data[(h * rows + r) * cols + c]; }
-};
-
-stage_at of(const trace& t, stage_id id) {
-    const std::optional<stage_view> v = t.stage(id);
-    if (!v) throw spec_error(std::string("the trace has no stage ") + stage_name(id) + ".");
-    return {*v, v->shape[v->shape.size() - 2], v->shape.back()};
-}
-
-/// Q, K or V read merged, n × d_model: column j is head j / d_h's column j % d_h.
-float merged(const stage_at& s, std::size_t i, std::size_t j) { return s(j / s.cols, i, j % s.cols); }
 
 /// Q, K or V's own projection and letter.
 const projection& projection_of(const spec& s, stage_id id) {

@@ -9,26 +9,27 @@
 namespace attn {
 namespace {
 
-constexpr std::size_t d = 16;
+constexpr std::size_t d = 16;     // the alignment and positions tasks
+constexpr std::size_t d_wide = 64;  // the scaling tasks: wide enough that unscaled scores saturate the softmax
 
 /// A uniform float in [−scale, scale) from the generator's raw bits: std::uniform_real_distribution is
 /// not the same in libstdc++ (native) and libc++ (wasm), and the tasks must be the same data everywhere.
 float uniform(std::mt19937& rng, float scale) { return (float(rng() >> 8) / 16777216.0f * 2.0f - 1.0f) * scale; }
 
-/// A word's embedding: d values in [−1, 1] from the word itself (the same word, the same vector).
-std::vector<float> embedding(const std::string& word) {
+/// A word's embedding: dim values in [−1, 1] from the word itself (the same word, the same vector).
+std::vector<float> embedding(const std::string& word, std::size_t dim) {
     std::seed_seq seed(word.begin(), word.end());
     std::mt19937 rng(seed);
-    std::vector<float> v(d);
+    std::vector<float> v(dim);
     for (float& x : v) x = uniform(rng, 1.0f);
     return v;
 }
 
-json rows_of(const std::vector<std::string>& words) {
+json rows_of(const std::vector<std::string>& words, std::size_t dim = d) {
     json rows = json::array();
     for (const std::string& w : words) {
         json row = json::array();
-        for (float x : embedding(w)) row.push_back(shortest_decimal(x));
+        for (float x : embedding(w, dim)) row.push_back(shortest_decimal(x));
         rows.push_back(std::move(row));
     }
     return rows;
@@ -44,27 +45,29 @@ json random_matrix(std::mt19937& rng, std::size_t r, std::size_t c, float scale)
     return m;
 }
 
-json alignment_task() {
+/// Each Chinese word should come to attend to its English word: the output row is the value of the
+/// aligned English word. dim wide embeddings, W_q and W_k uniform in ±init, scores scaled or not.
+json alignment_task(std::size_t dim, float init, bool scaled, float lr) {
     const std::vector<alignment_item> items = alignment_items();
     json data = json::array();
     for (const alignment_item& item : items) {
-        json target = json::array();  // output i should be the value of the aligned English word
+        json target = json::array();
         for (std::size_t i = 0; i < item.zh.size(); ++i) {
             json row = json::array();
-            for (float x : embedding("en:" + item.en[std::size_t(item.partner[i])])) row.push_back(shortest_decimal(x));
+            for (float x : embedding("en:" + item.en[std::size_t(item.partner[i])], dim)) row.push_back(shortest_decimal(x));
             target.push_back(std::move(row));
         }
         std::vector<std::string> zh_keys, en_keys;
         for (const std::string& w : item.zh) zh_keys.push_back("zh:" + w);
         for (const std::string& w : item.en) en_keys.push_back("en:" + w);
-        data.push_back({{"x", rows_of(zh_keys)}, {"memory", rows_of(en_keys)}, {"target", std::move(target)}});
+        data.push_back({{"x", rows_of(zh_keys, dim)}, {"memory", rows_of(en_keys, dim)}, {"target", std::move(target)}});
     }
     std::mt19937 rng(2024);
     const alignment_item& first = items.front();
     return {{"x", data[0]["x"]}, {"memory", data[0]["memory"]}, {"tokens", {{"query", first.zh}, {"key", first.en}}},
-            {"weights", {{"wq", random_matrix(rng, d, d, 0.1f)}, {"wk", random_matrix(rng, d, d, 0.1f)}}},
-            {"score", "scaled_dot"}, {"loss", "mse"},
-            {"train", {{"data", std::move(data)}, {"params", {"wq", "wk"}}, {"optimizer", {{"adam", {{"lr", 0.05}}}}}, {"steps", 300}}}};
+            {"weights", {{"wq", random_matrix(rng, dim, dim, init)}, {"wk", random_matrix(rng, dim, dim, init)}}},
+            {"score", scaled ? "scaled_dot" : "dot"}, {"loss", "mse"},
+            {"train", {{"data", std::move(data)}, {"params", {"wq", "wk"}}, {"optimizer", {{"adam", {{"lr", lr}}}}}, {"steps", 300}}}};
 }
 
 json positions_task(bool with_pe) {
@@ -112,15 +115,20 @@ std::vector<alignment_item> alignment_items() {
 }
 
 const std::vector<std::string>& training_task_ids() {
-    static const std::vector<std::string> ids{"alignment", "positions-pe", "positions-no-pe"};
+    static const std::vector<std::string> ids{"alignment", "positions-pe", "positions-no-pe", "scaling-sqrt-dk", "scaling-none"};
     return ids;
 }
 
 json training_task_json(std::string_view id) {
-    if (id == "alignment") return alignment_task();
+    if (id == "alignment") return alignment_task(d, 0.1f, true, 0.05f);
+    // d = 64 and W_q, W_k in ±0.3: unscaled, the scores are 8× larger, the softmax starts peaked (mean
+    // largest weight 0.62 against 0.25) and saturates as it trains, its gradient vanishing: the loss stays
+    // near 0.17. Divided by √d_k = 8 the same task trains to ~1e-7 in 300 steps.
+    if (id == "scaling-sqrt-dk") return alignment_task(d_wide, 0.3f, true, 0.01f);
+    if (id == "scaling-none") return alignment_task(d_wide, 0.3f, false, 0.01f);
     if (id == "positions-pe") return positions_task(true);
     if (id == "positions-no-pe") return positions_task(false);
-    throw spec_error("training task \"" + std::string(id) + "\" is unknown: use alignment, positions-pe or positions-no-pe.");
+    throw spec_error("training task \"" + std::string(id) + "\" is unknown: use alignment, positions-pe, positions-no-pe, scaling-sqrt-dk or scaling-none.");
 }
 
 }  // namespace attn

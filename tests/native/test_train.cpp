@@ -179,6 +179,34 @@ TEST_CASE("tasks: reversing a sequence needs positions — with sinusoidal PE th
     MESSAGE(said);
     CHECK(final_loss[1] < 0.1f * final_loss[0]);
     CHECK(final_loss[0] > 0.5f);  // without positions, the reversed token cannot be found
-    CHECK_THROWS_WITH_AS(attn::training_task_json("copy"), "training task \"copy\" is unknown: use alignment, positions-pe or positions-no-pe.",
+    CHECK_THROWS_WITH_AS(attn::training_task_json("copy"),
+                         "training task \"copy\" is unknown: use alignment, positions-pe, positions-no-pe, scaling-sqrt-dk or scaling-none.",
                          attn::spec_error);
+}
+
+TEST_CASE("tasks: why ÷√d_k — at d = 64 the unscaled softmax starts peaked and gets stuck; scaled, the same task trains") {
+    float final_loss[2], start_max[2];
+    for (int scaled = 0; scaled < 2; ++scaled) {
+        auto [s, t] = attn::parse_train_spec(attn::training_task_json(scaled ? "scaling-sqrt-dk" : "scaling-none").dump());
+        CHECK(s.d_model() == 64);
+        const attn::trace before = attn::compute_trace(s);  // the first sentence before training: how peaked is α?
+        float mean_max = 0;
+        for (std::size_t i = 0; i < s.n_q(); ++i) {
+            float top = 0;
+            for (std::size_t j = 0; j < s.n_k(); ++j) top = std::max(top, before.weights(0, i, j));
+            mean_max += top / float(s.n_q());
+        }
+        start_max[scaled] = mean_max;
+        attn::trainer run(s, t);
+        for (int k = 0; k < t.steps; ++k) run.step();
+        final_loss[scaled] = run.loss();
+    }
+    const std::string said = std::string("scaling after 300 steps: loss ") + std::to_string(final_loss[1]) + " with ÷√d_k, " +
+                             std::to_string(final_loss[0]) + " without; mean largest α at the start " + std::to_string(start_max[1]) +
+                             " vs " + std::to_string(start_max[0]);
+    MESSAGE(said);
+    CHECK(start_max[0] > 2 * start_max[1]);  // unscaled: peaked before any training (scores 8× larger)
+    CHECK(start_max[1] < 0.4f);              // scaled: close to uniform over 6 keys
+    CHECK(final_loss[1] < 0.01f * final_loss[0]);
+    CHECK(final_loss[0] > 0.05f);
 }

@@ -103,7 +103,8 @@ test('a.train and a.trainer: the same losses and trained weights as attn train (
 });
 
 test('a.task: the training tasks are the core\'s (the same JSON as attn task), and alignment trains in the module', () => {
-  for (const id of ['alignment', 'positions-pe', 'positions-no-pe']) {
+  assert.deepEqual(a.tasks(), ['alignment', 'positions-pe', 'positions-no-pe', 'scaling-sqrt-dk', 'scaling-none']);
+  for (const id of a.tasks()) {
     const native = JSON.parse(execFileSync(attnCli, ['task', id]));
     assert.deepEqual(a.task(id), native, id);
   }
@@ -112,4 +113,25 @@ test('a.task: the training tasks are the core\'s (the same JSON as attn task), a
   const losses = run.step(60);
   run.dispose();
   assert.ok(losses[59] < 0.5 * losses[0], `the alignment loss falls: ${losses[0]} → ${losses[59]}`);
+});
+
+test('a.explainGrad: every stage\'s sentence ends in its gradient, exactly; bad cells and stages are refused', () => {
+  const spec = { x: [[1, 0.5, -1, 2], [0, 1, 0.25, 1], [1, 1, 0, -0.5]], heads: 2, mask: 'causal', positional: 'sinusoidal',
+    weights: { wq: [[1, 0, 0.5, 1], [0, 1, 1, 0], [1, -1, 0, 0], [0, 0, 1, 1]], wo: [[1, 0.5, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0.5], [0, 0, 0, 1]] },
+    target: [[0, 1, 0, 0], [1, 0, 0, 0], [0.5, 0, 0.5, 0]] };
+  const g = a.grad(spec);
+  for (const s of g.stage_grads) {
+    const merged = ['q', 'k', 'v'].includes(s.id);
+    const cell = merged ? { i: 1, j: 3 } : { head: s.shape.length === 3 ? s.shape[0] - 1 : 0, i: 1, j: 0 };
+    const said = a.explainGrad(spec, s.id, { ...cell, detail: true });
+    const [rows, cols] = s.shape.slice(-2);
+    const index = merged ? (Math.floor(cell.j / cols) * rows + cell.i) * cols + (cell.j % cols) : ((cell.head ?? 0) * rows + cell.i) * cols + cell.j;
+    const last = said.split(' = ').at(-1).split(':')[0].replace('−', '-');
+    assert.equal(Math.fround(Number(last)), s.data[index], `${s.id}: ${said}`);
+    assert.match(said, /^∂L\/∂/);
+  }
+  assert.match(a.explainGrad(spec, 'weights', { head: 1, i: 2, j: 1 }), /^∂L\/∂α\[3\]\[2\] = Σ_c ∂L\/∂c\[3\]\[c\]·v\[2\]\[c\] = /);
+  assert.throws(() => a.explainGrad(spec, 'weights', { i: 9 }), { name: 'AttentionError', message: 'stage weights has no cell (10, 1).' });
+  assert.throws(() => a.explainGrad(spec, 'nope'), { name: 'AttentionError', message: '"nope" is not a stage id.' });
+  assert.throws(() => a.explainGrad({ x: [[1]] }, 'weights'), { name: 'AttentionError' });
 });

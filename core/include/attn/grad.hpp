@@ -5,6 +5,7 @@
 #pragma once
 
 #include <optional>
+#include <string>
 #include <vector>
 
 #include "attn/json.hpp"
@@ -50,6 +51,12 @@ grad_result compute_grad(const spec& s, const loss_spec& loss, const kernel_set&
 loss_spec loss_from_json(const json& j, std::size_t n_q, std::size_t d_out);
 /// @brief A grad spec's JSON text: the sequence spec plus its loss fields.
 std::pair<spec, loss_spec> parse_grad_spec(std::string_view text);
+/// @brief The chain rule behind one cell of dL/d(stage), with the passes' own numbers, read like
+/// explain_cell (the same cells; q, k and v merged n × d_model), e.g. "∂L/∂α[1][2] = Σ_c ∂L/∂c[1][c]·v[2][c]
+/// = 0.1×0.2 + … = 0.05". Throws spec_error for a stage the trace lacks or a cell outside it.
+std::string explain_grad_cell(const grad_result& g, const loss_spec& loss, stage_id id, std::size_t head, std::size_t i,
+                              std::size_t j, bool detail = false);
+
 /// @brief {"loss", "grads": {...}, "stage_grads": [{"id", "shape", "data"}...]} (DESIGN's format).
 json grad_to_json(const grad_result& g);
 

@@ -6,6 +6,9 @@
 //                    English word (猫 → cat, 坐 → sat, 垫子 → mat, …)
 //   positions-pe     reverse a sequence: output i should be token n − 1 − i. With sinusoidal PE the
 //   positions-no-pe  queries can find a position; without it attention sees only content and cannot
+//                    tell the first a from the last (the loss plateaus)
+//   scaling-sqrt-dk  the alignment task with d = 64 and larger starting weights, scores ÷ √d_k or not:
+//   scaling-none     unscaled, the softmax starts peaked, saturates and its gradient vanishes
 #pragma once
 
 #include <string>
