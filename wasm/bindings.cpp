@@ -17,6 +17,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("trainerCreate", &attn::wasm::trainer_create);
     emscripten::function("trainerStep", &attn::wasm::trainer_step);
     emscripten::function("trainerSpec", &attn::wasm::trainer_spec);
+    emscripten::function("trainerSetLearningRate", &attn::wasm::trainer_set_lr);
     emscripten::function("trainerDelete", &attn::wasm::trainer_delete);
     emscripten::function("visionStagesJson", &attn::wasm::vision_stages_json);
     emscripten::function("explainVisionResult", &attn::wasm::explain_vision_result);

@@ -250,10 +250,22 @@ val trainer_step(int handle, int count) {
     return guarded([&] {
         trainer& run = trainer_at(handle);
         std::vector<float> losses;
-        for (int k = 0; k < count; ++k) losses.push_back(run.step());
         val out = val::object();
+        try {  // a refused step keeps the steps before it: their losses come back with the refusal
+            for (int k = 0; k < count; ++k) losses.push_back(run.step());
+        } catch (const spec_error& e) {
+            out.set("error", std::string(e.what()));
+        }
         out.set("losses", val(emscripten::typed_memory_view(losses.size(), losses.data())).call<val>("slice"));
+        out.set("done", run.steps_done());
         return out;
+    });
+}
+
+val trainer_set_lr(int handle, float lr) {
+    return guarded([&] {
+        trainer_at(handle).set_learning_rate(lr);
+        return text_result("");
     });
 }
 

@@ -38,6 +38,8 @@ std::string stages_json();
 /// its current spec: {text}; and deleting it.
 emscripten::val trainer_create(const std::string& spec_json);
 emscripten::val trainer_step(int handle, int count);
+/// {text: ""} or {error}: the trainer's learning rate from its next step on.
+emscripten::val trainer_set_lr(int handle, float lr);
 emscripten::val trainer_spec(int handle);
 void trainer_delete(int handle);
 /// The training tasks' ids, in the page's order (JSON array).

@@ -60,7 +60,8 @@ json alignment_task(std::size_t dim, float init, bool scaled, float lr) {
         std::vector<std::string> zh_keys, en_keys;
         for (const std::string& w : item.zh) zh_keys.push_back("zh:" + w);
         for (const std::string& w : item.en) en_keys.push_back("en:" + w);
-        data.push_back({{"x", rows_of(zh_keys, dim)}, {"memory", rows_of(en_keys, dim)}, {"target", std::move(target)}});
+        data.push_back({{"x", rows_of(zh_keys, dim)}, {"memory", rows_of(en_keys, dim)}, {"target", std::move(target)},
+                        {"tokens", {{"query", item.zh}, {"key", item.en}}}});
     }
     std::mt19937 rng(2024);
     const alignment_item& first = items.front();
@@ -78,15 +79,15 @@ json positions_task(bool with_pe) {
     const auto pick = [&] { return std::size_t(rng() % vocabulary.size()); };
     json data = json::array();
     for (int item = 0; item < 16; ++item) {
-        std::vector<std::string> words;
+        std::vector<std::string> words, shown;
         std::vector<std::size_t> ids;
-        for (int i = 0; i < 6; ++i) ids.push_back(pick()), words.push_back("token:" + vocabulary[ids.back()]);
+        for (int i = 0; i < 6; ++i) ids.push_back(pick()), words.push_back("token:" + vocabulary[ids.back()]), shown.push_back(vocabulary[ids.back()]);
         json labels = json::array();
         for (auto it = ids.rbegin(); it != ids.rend(); ++it) labels.push_back(*it);
-        data.push_back({{"x", rows_of(words)}, {"labels", std::move(labels)}});
+        data.push_back({{"x", rows_of(words)}, {"labels", std::move(labels)}, {"tokens", {{"query", shown}, {"key", shown}}}});
     }
     std::mt19937 init(2025);
-    return {{"x", data[0]["x"]},
+    return {{"x", data[0]["x"]}, {"tokens", data[0]["tokens"]},
             {"weights", {{"wq", random_matrix(init, d, d, 0.3f)}, {"wk", random_matrix(init, d, d, 0.3f)}, {"wv", random_matrix(init, d, d, 0.9f)}}},
             {"score", "scaled_dot"}, {"positional", with_pe ? "sinusoidal" : "none"}, {"loss", "cross_entropy"},
             {"train", {{"data", std::move(data)}, {"params", {"wq", "wk", "wv"}}, {"optimizer", {{"adam", {{"lr", 0.03}}}}}, {"steps", 300}}}};

@@ -71,6 +71,11 @@ void trainer::bind_slots() {
     }
 }
 
+void trainer::set_learning_rate(float lr) {
+    if (!(lr > 0.0f) || !std::isfinite(lr)) throw spec_error("the learning rate must be a positive number.");
+    train_.optimizer.lr = lr;
+}
+
 float trainer::loss() const {
     double total = 0;
     for (const train_item& item : train_.data) total += compute_grad(spec_for_item(spec_, item.x, item.memory), item.loss).loss;

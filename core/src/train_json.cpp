@@ -61,7 +61,9 @@ std::pair<spec, train_spec> parse_train_spec(std::string_view text) {
         const json& item = t["data"][i];
         const std::string where = "train.data[" + std::to_string(i) + "]";
         require_object(item, where);
-        refuse_unknown(item, where, {"x", "memory", "target", "labels"});
+        refuse_unknown(item, where, {"x", "memory", "target", "labels", "tokens"});
+        // an item's own token labels are for pictures of it (the page's train mode); training ignores them
+        if (item.contains("tokens") && !item["tokens"].is_object()) fail(where + ".tokens must be {\"query\": […], \"key\": […]}.");
         if (!item.contains("x")) fail(where + " has no \"x\".");
         train_item ti;
         ti.x = read_matrix(item["x"], where + ".x");

@@ -135,3 +135,31 @@ test('a.explainGrad: every stage\'s sentence ends in its gradient, exactly; bad 
   assert.throws(() => a.explainGrad(spec, 'nope'), { name: 'AttentionError', message: '"nope" is not a stage id.' });
   assert.throws(() => a.explainGrad({ x: [[1]] }, 'weights'), { name: 'AttentionError' });
 });
+
+test('trainer: setLearningRate changes the next step; an overflowing step throws with the losses before it and is not counted', () => {
+  const spec = a.task('alignment');
+  const [slow, fast] = [a.trainer(spec), a.trainer(spec)];
+  slow.step(5), fast.step(5);
+  fast.setLearningRate(0.5);
+  const [s, f] = [slow.step(20), fast.step(20)];
+  assert.notDeepEqual(Array.from(s), Array.from(f), 'a new rate changes the run');
+  assert.throws(() => fast.setLearningRate(-1), { name: 'AttentionError', message: 'the learning rate must be a positive number.' });
+  assert.throws(() => fast.setLearningRate('0.1'), { name: 'AttentionError' });
+  const wild = a.trainer({ ...spec, train: { ...spec.train, optimizer: { sgd: { lr: 1e36 } } } });
+  let error;
+  try { wild.step(10); } catch (e) { error = e; }
+  assert.match(error?.message ?? '', /^training overflowed the float range at step \d+: /);
+  assert.equal(error.losses.length, wild.done, 'the losses of the steps that ran come with the refusal');
+  assert.ok(wild.done < 10);
+  assert.ok(Object.values(wild.spec().weights).flat(2).every(Number.isFinite), 'the weights stay finite');
+  for (const r of [slow, fast, wild]) r.dispose();
+});
+
+test('a.task: every data item carries its own tokens, and a trace of an item with them labels its axes', () => {
+  const spec = a.task('alignment');
+  for (const item of spec.train.data) assert.equal(item.tokens.query.length, item.x.length);
+  const item = spec.train.data[5];
+  const t = a.trace({ ...spec, train: undefined, loss: undefined, x: item.x, memory: item.memory, tokens: item.tokens });
+  assert.deepEqual(t.axes.query, item.tokens.query);
+  assert.deepEqual(a.task('positions-pe').train.data[0].tokens.query.length, 6);
+});

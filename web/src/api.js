@@ -352,9 +352,16 @@ export function makeApi(core) {
         step(count = 1) {
           if (disposed) throw new AttentionError('this trainer was disposed of.');
           if (!Number.isInteger(count) || count < 1 || count > 100000) throw new AttentionError(`step(count): count is ${shortText(String(count))} but must be a whole number from 1 to 100000.`);
-          const { losses } = check(core.trainerStep(handle, count));
-          done += count;
-          return losses;
+          const result = core.trainerStep(handle, count);
+          if (result.done !== undefined) done = result.done;
+          if (result.error !== undefined) throw Object.assign(new AttentionError(result.error), { losses: result.losses });
+          return result.losses;
+        },
+        /** The learning rate from the next step on (Adam's moments are kept). */
+        setLearningRate(lr) {
+          if (disposed) throw new AttentionError('this trainer was disposed of.');
+          if (typeof lr !== 'number') throw new AttentionError(`setLearningRate(lr): lr is ${shortText(String(lr))} but must be a positive number.`);
+          check(core.trainerSetLearningRate(handle, lr));
         },
         spec() {
           if (disposed) throw new AttentionError('this trainer was disposed of.');

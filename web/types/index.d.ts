@@ -87,9 +87,15 @@ export interface TrainSpec extends Spec {
 export type TaskId = 'alignment' | 'positions-pe' | 'positions-no-pe' | 'scaling-sqrt-dk' | 'scaling-none';
 
 export interface Trainer {
+  /** train.steps of the spec it was made from. */
   readonly steps: number;
+  /** Steps done so far (a refused step is not counted). */
   readonly done: number;
+  /** Runs count full-batch steps; each loss is the one before its step. A step whose numbers overflow float
+   * throws AttentionError (with .losses: the steps before it) and leaves the weights as they were. */
   step(count?: number): Float32Array;
+  /** The learning rate from the next step on (the optimizer's moments are kept). */
+  setLearningRate(lr: number): void;
   spec(): NormalisedSpec;
   dispose(): void;
 }

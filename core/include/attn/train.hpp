@@ -44,6 +44,9 @@ public:
     const attn::spec& current() const { return spec_; }
     attn::spec& current() { return spec_; }  // the lab edits weights while it trains
     int steps_done() const { return done_; }
+    /// @brief A new learning rate from the next step on (the page's slider); the optimizer's moments stay.
+    /// Throws spec_error unless it is a positive finite number.
+    void set_learning_rate(float lr);
     const train_spec& settings() const { return train_; }
 
 private:
