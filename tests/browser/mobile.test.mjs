@@ -47,6 +47,31 @@ for (const [example, stage] of [['positional-encoding', 'pe'], ['translation', '
   });
 }
 
+test('phone: the train mode stacks its two runs, fits the width, keeps Play on screen with thumb-sized controls, and trains', async () => {
+  const page = await phone.newPage();
+  await page.goto(`${session.server.url}train.html?lesson=positions&lang=en`);
+  await page.waitForFunction(() => document.querySelector('attention-trainer')?.runs?.every((r) => r.stepper?.shadowRoot?.querySelector('.scene')));
+  const m = await page.evaluate(() => {
+    const root = document.querySelector('attention-trainer').shadowRoot;
+    const targets = [...root.querySelectorAll('.bar button, .bar select, input.lr')].map((b) => b.getBoundingClientRect());
+    return {
+      pageWidth: document.documentElement.scrollWidth,
+      play: root.querySelector('button.play').getBoundingClientRect().toJSON(),
+      runs: [...root.querySelectorAll('section.run')].map((r) => r.getBoundingClientRect().toJSON()),
+      smallest: Math.min(...targets.map((r) => r.height)),
+    };
+  });
+  assert.ok(m.pageWidth <= 390, `the page scrolls sideways: ${m.pageWidth} px wide`);
+  assert.ok(m.play.top >= 0 && m.play.bottom <= 844, `Play is off screen: ${JSON.stringify(m.play)}`);
+  assert.ok(m.runs[1].top >= m.runs[0].bottom - 1, 'the runs stack');
+  assert.ok(m.smallest >= 44, `a touch target is ${m.smallest} px tall`);
+  await page.locator('attention-trainer').locator('button.play').tap();
+  await page.waitForFunction(() => { const t = document.querySelector('attention-trainer'); return !t.playing && t.done >= t.target; }, null, { timeout: 60000 });
+  await page.screenshot({ path: path.join(artifacts, 'phone-train-positions.png'), fullPage: true });
+  assert.ok(await page.evaluate(() => document.documentElement.scrollWidth) <= 390, 'still no sideways scrolling after training');
+  await page.close();
+});
+
 test('blog post: the element keeps about its final height while the core loads (no jump of half a screen)', async () => {
   const page = await session.browser.newPage();
   await page.goto(`${session.server.url}docs.html`);

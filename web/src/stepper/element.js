@@ -79,7 +79,8 @@ export class AttentionStepper extends HTMLElement {
     this.view.classList.add('pending');
     clear(this.view).append(h('p', { className: 'loading', text: wordsFor(this.language(this.getAttribute('lang'))).loading }),
       h('div', { className: 'skeleton title' }), h('div', { className: 'skeleton line' }), h('div', { className: 'skeleton grid' }));
-    Promise.all([createAttention(), readOptions(this)])
+    /** Settles once the core is loaded and the first view drawn (the train mode waits for it). */
+    this.ready = Promise.all([createAttention(), readOptions(this)])
       .then(([attention, options]) => {
         if (options.controls !== undefined) this.controls = parseControls(options.controls);
         this.store.set({ lang: this.language(options.lang) });
@@ -222,6 +223,26 @@ export class AttentionStepper extends HTMLElement {
       this.store.set({ error: { field, message: error.message } });
       this.editor?.update(next, this.store.get().error, wordsFor(s.lang));
     }
+  }
+
+  /**
+   * Shows spec in place, the stage, head and view kept: the train mode's live view of one data item as it
+   * trains. With loss fields ({loss: 'mse', target} or {loss: 'cross_entropy', labels}) each stage shows its
+   * gradient dL/d(stage) under it, from the core's backward pass. Throws the core's AttentionError.
+   */
+  inspect(spec, lossFields = null) {
+    const s = this.store.get();
+    const trace = this.attention.trace(spec, PAGE_BUDGET);
+    const gradSpec = lossFields && { ...trace.spec, ...lossFields };
+    this.gradients = gradSpec ? { spec: gradSpec, result: this.attention.grad(gradSpec) } : null;
+    const ids = shownStages(trace).map((st) => st.id);
+    const keep = ids.indexOf(this.stageId);
+    const sameStages = ids.join() === this.stageIds().join();
+    this.store.set({
+      spec: trace.spec, trace, edited: false, error: null, head: Math.min(s.head, trace.spec.heads - 1),
+      stageIndex: keep >= 0 ? keep : Math.min(s.stageIndex, ids.length - 1), progress: 1, playing: false, animated: false,
+    });
+    if (!sameStages) this.renderAll(); // otherwise the store's subscriber has redrawn the stage and its gradient
   }
 
   resetToExample() {

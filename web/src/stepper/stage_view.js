@@ -9,6 +9,7 @@ import { headsGrid, showsHeadsGrid } from './heads_grid.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
 import { linesPossible, linesView, showsLines } from './lines_view.js';
 import { renderMatrix, updateMatrix } from './matrix_view.js';
+import { renderGradient } from './gradient_view.js';
 import { exportMenu } from './share.js';
 import { makeContext, sceneFor, shownStages } from './steps.js';
 import { renderVisionProgress, renderVisionStage } from './vision_view.js';
@@ -104,8 +105,11 @@ export function renderStage(el) {
     type: 'button', className: 'caption-detail', attrs: { 'aria-pressed': String(!!el.detail) },
     on: { click: () => { el.detail = !el.detail; renderProgress(el); } },
   });
-  parts.push(sceneEl, h('div', { className: 'caption-row' }, el.caption, el.host.detail));
+  // train mode: the stage's gradient under it (empty and hidden otherwise)
+  el.host.gradient = h('section', { className: 'gradient', attrs: { 'aria-label': w.gradientTitle(el.scene.matrices.find((m) => m.key === el.scene.result)?.label ?? '') } });
+  parts.push(sceneEl, h('div', { className: 'caption-row' }, el.caption, el.host.detail), el.host.gradient);
   clear(el.stageEl).append(...parts);
+  renderGradient(el, stage, w);
   markCurrentTerm(el, stage.id);
   markStage(el, s.stageIndex);
   renderProgress(el); // the new caption and cells at the current point of the animation
@@ -127,6 +131,7 @@ function refreshStage(el, s, w, doc, stage) {
   if (el.host.summary && doc) el.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
   const note = doc?.notes?.[stage.id];
   if (el.host.note && note) el.host.note.textContent = fillNumbers(pick(note, s.lang), s.trace, s.head);
+  renderGradient(el, stage, w);
   renderProgress(el);
 }
 

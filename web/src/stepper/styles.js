@@ -154,6 +154,8 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .hint { font-size: 12px; color: #57606a; margin: 2px 0; }
 .loading { color: #57606a; }
+.gradient { margin-top: 8px; border-top: 1px dashed #d0d7de; padding-top: 4px; }
+.gradient[hidden] { display: none; }
 .sinusoid { display: block; margin-top: 4px; }
 .chart { width: 100%; max-width: 480px; height: auto; }
 .figures td, .figures th { padding: 1px 8px; text-align: right; font-size: 12px; }

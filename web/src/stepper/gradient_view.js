@@ -1,0 +1,41 @@
+// Under the stage, in train mode: dL/d(stage) laid out like the stage's own result matrix (the same
+// rows, columns and labels, on the signed colour scale), and for the hovered or focused cell the chain
+// rule with both passes' numbers, written by the core (attention.explainGrad). The gradients are the
+// core's backward pass (attention.grad); nothing here differentiates anything.
+import { clear, h } from './dom.js';
+import { cell } from './format.js';
+import { renderMatrix } from './matrix_view.js';
+import { makeContext, sceneFor } from './steps.js';
+
+/**
+ * Draws the gradient of the shown stage into el.host.gradient, or empties it when the element has no
+ * loss (el.gradients: {spec: the grad spec, result: attention.grad(spec)}).
+ */
+export function renderGradient(el, stage, w) {
+  const box = el.host.gradient;
+  if (!box) return;
+  clear(box);
+  const g = el.gradients;
+  const s = el.store.get();
+  const grads = g && new Map(g.result.stage_grads.map((x) => [x.id, x.data]));
+  box.hidden = !grads?.has(stage.id);
+  if (box.hidden) return;
+  // the trace with every stage's values replaced by its gradient: the scene lays it out as it lays out the stage
+  const adjoint = { ...s.trace, stages: s.trace.stages.map((st) => ({ ...st, data: grads.get(st.id) ?? st.data })) };
+  const scene = sceneFor(makeContext(adjoint, el.attention.stages()), stage.id, s.head);
+  const result = scene.matrices.find((m) => m.key === scene.result);
+  const matrix = { ...result, key: 'gradient', heat: undefined, label: `∂L/∂${result.label}`, role: 'result' };
+  const view = renderMatrix(matrix, { words: w });
+  if (view.cells[0]?.[0]) view.cells[0][0].tabIndex = 0;
+  const caption = h('div', { className: 'caption', attrs: { 'aria-live': 'polite' }, text: w.gradientHover });
+  const onCell = (e) => {
+    const td = e.target.closest?.('td.cell');
+    if (!td) return;
+    const cell = { head: s.head, i: Number(td.dataset.i), j: Number(td.dataset.j) };
+    caption.textContent = el.attention.explainGrad(g.spec, stage.id, { ...cell, detail: !!el.detail });
+  };
+  view.el.addEventListener('pointerover', onCell);
+  view.el.addEventListener('focusin', onCell);
+  box.append(h('h3', { className: 'gradient-title', text: w.gradientTitle(result.label) }),
+    h('p', { className: 'explain', text: w.gradientExplain(cell(g.result.loss)) }), view.el, caption);
+}

@@ -1,0 +1,330 @@
+// <attention-trainer>: attention that learns, live. A lesson trains one or two of the core's training
+// tasks side by side (attention.trainer: full-batch Adam in the wasm core, a few steps per animation
+// frame), plots their losses, and shows one sentence of the data through each run's current weights
+// in an <attention-stepper>: the weights as lines and as a live heatmap while it trains and, paused,
+// every forward stage with its gradient dL/d(stage) and the chain rule of each cell (the core's).
+//
+// Attributes: lesson (alignment | positions | scaling), lang (en | zh), url-state (read lesson, lang
+// and sentence from the page URL and keep it in step).
+//
+// [SECTION] set-up
+// [SECTION] training
+// [SECTION] drawing
+import { createAttention } from '../index.js';
+import { headColor } from '../stepper/colors.js';
+import { clear, h } from '../stepper/dom.js';
+import { cell } from '../stepper/format.js';
+import { pickLanguage, wordsFor } from '../stepper/i18n.js';
+import { renderMatrix, updateMatrix } from '../stepper/matrix_view.js';
+import { lossChart } from './loss_chart.js';
+import { css } from './styles.js';
+import { LESSONS, trainerWords } from './words.js';
+
+const STEPS_PER_FRAME = [1, 5, 20];
+const FRAME_BUDGET_MS = 12; // training stops for the frame after this long, so the page keeps its frame rate
+const DASHES = ['', '6 4'];
+
+// [SECTION] set-up
+
+export class AttentionTrainer extends HTMLElement {
+  static get observedAttributes() {
+    return ['lesson', 'lang'];
+  }
+
+  constructor() {
+    super();
+    this.root = this.attachShadow({ mode: 'open' });
+    this.root.append(h('style', { text: css }));
+    this.view = h('div', { className: 'trainer', attrs: { part: 'trainer' } });
+    this.root.append(this.view);
+    this.runs = [];
+    this.playing = false;
+    this.stepsPerFrame = 5;
+    this.sentence = 0;
+    this.frames = 0; // animation frames drawn while training (the benchmark reads the frame rate from it)
+  }
+
+  connectedCallback() {
+    if (this.started) return;
+    this.started = true;
+    const url = this.hasAttribute('url-state') ? new URLSearchParams(location.search) : new URLSearchParams();
+    this.lesson = pickLesson(url.get('lesson') ?? this.getAttribute('lesson'));
+    this.lang = pickLanguage(url.get('lang') ?? this.getAttribute('lang'), document.documentElement.lang);
+    const sentence = Number(url.get('sentence'));
+    if (Number.isInteger(sentence) && sentence >= 1) this.sentence = sentence - 1;
+    this.view.append(h('p', { className: 'loading', text: '…' }));
+    /** Settles when the lesson is drawn and its runs are ready to train. */
+    this.ready = createAttention()
+      .then((attention) => {
+        this.attention = attention;
+        return this.start();
+      })
+      .catch((error) => clear(this.view).append(h('p', { className: 'error', attrs: { role: 'alert' }, text: String(error?.message ?? error) })));
+  }
+
+  disconnectedCallback() {
+    this.pause();
+    for (const run of this.runs) run.trainer.dispose();
+    this.runs = [];
+    this.started = false;
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (!this.attention || old === value) return;
+    if (name === 'lesson') this.chooseLesson(value);
+    if (name === 'lang') this.chooseLanguage(value);
+  }
+
+  get words() { return trainerWords(this.lang); }
+
+  /** The lesson's runs from the core's tasks, at step 0, and everything drawn. */
+  async start() {
+    this.pause();
+    for (const run of this.runs) run.trainer.dispose();
+    const lesson = LESSONS[this.lesson];
+    this.runs = lesson.tasks.map((id) => {
+      const task = this.attention.task(id);
+      return { id, task, trainer: this.attention.trainer(task), losses: [] };
+    });
+    const first = this.runs[0].task;
+    this.sentence = Math.min(this.sentence, first.train.data.length - 1);
+    this.target = first.train.steps;
+    this.learningRate = Number(Object.values(first.train.optimizer)[0].lr.toPrecision(3)); // the task's float32 rate, as written
+    this.error = null;
+    this.renderAll();
+    await Promise.all(this.runs.map((run) => run.stepper.ready));
+    this.showRuns();
+    this.writeUrl();
+  }
+
+  chooseLesson(id) {
+    this.lesson = pickLesson(id);
+    this.sentence = 0;
+    return this.start();
+  }
+
+  chooseLanguage(lang) {
+    this.lang = pickLanguage(lang, null);
+    for (const run of this.runs) run.stepper.setAttribute('lang', this.lang);
+    this.renderAll(true);
+    this.writeUrl();
+  }
+
+  writeUrl() {
+    if (!this.hasAttribute('url-state')) return;
+    const q = new URLSearchParams({ lesson: this.lesson, lang: this.lang, sentence: String(this.sentence + 1) });
+    history.replaceState(history.state, '', `?${q}`);
+  }
+
+  // [SECTION] training
+
+  play() {
+    if (this.playing || !this.runs.length) return;
+    if (this.done >= this.target) this.target += this.runs[0].task.train.steps; // Play after the end: as many steps again
+    this.playing = true;
+    this.error = null;
+    const frame = () => {
+      if (!this.playing) return;
+      this.train(this.stepsPerFrame);
+      this.frames++;
+      if (this.done >= this.target) this.pause();
+      else this.frameRequest = requestAnimationFrame(frame);
+    };
+    this.frameRequest = requestAnimationFrame(frame);
+    this.showControls();
+  }
+
+  pause() {
+    if (this.frameRequest) cancelAnimationFrame(this.frameRequest);
+    this.frameRequest = 0;
+    if (!this.playing) return;
+    this.playing = false;
+    this.showRuns(); // paused: the gradients come in under every stage
+    this.showControls();
+  }
+
+  /** One optimizer step of every run, paused: for a calm look at what a single step changes. */
+  stepOnce() {
+    this.pause();
+    this.train(1);
+    this.showRuns();
+  }
+
+  /** Back to step 0: the tasks' own starting weights, the chosen learning rate. */
+  reset() {
+    this.pause();
+    for (const run of this.runs) {
+      run.trainer.dispose();
+      run.trainer = this.attention.trainer(run.task);
+      run.trainer.setLearningRate(this.learningRate);
+      run.losses = [];
+    }
+    this.target = this.runs[0].task.train.steps;
+    this.error = null;
+    this.showRuns();
+  }
+
+  setLearningRate(lr) {
+    this.learningRate = lr;
+    for (const run of this.runs) run.trainer.setLearningRate(lr);
+    this.showControls();
+  }
+
+  get done() { return this.runs[0]?.trainer.done ?? 0; }
+
+  /** count steps of every run (fewer if the frame's time runs out), then the live pictures. */
+  train(count) {
+    const started = performance.now();
+    for (let k = 0; k < count && this.done < this.target; k++) {
+      try {
+        for (const run of this.runs) run.losses.push(...run.trainer.step(1));
+      } catch (error) {
+        this.error = error.message; // an overflow: the core refused the step and kept the weights
+        for (const run of this.runs) run.losses.length = run.trainer.done;
+        this.pause();
+        break;
+      }
+      if (performance.now() - started > FRAME_BUDGET_MS) break;
+    }
+    this.showRuns();
+    this.dispatchEvent(new CustomEvent('trainstep', { detail: { step: this.done } }));
+  }
+
+  // [SECTION] drawing
+
+  /** The spec of the chosen sentence through a run's current weights, and its loss fields. */
+  sentenceOf(run) {
+    const item = run.task.train.data[this.sentence];
+    const spec = { ...run.trainer.spec(), x: item.x, tokens: item.tokens };
+    if (item.memory) spec.memory = item.memory;
+    const loss = item.labels ? { loss: 'cross_entropy', labels: item.labels } : { loss: 'mse', target: item.target };
+    return { spec, loss };
+  }
+
+  renderAll(keepSteppers = false) {
+    const w = this.words;
+    const lesson = LESSONS[this.lesson];
+    const lessonBar = h('div', { className: 'bar', attrs: { role: 'group', 'aria-label': w.lessons } },
+      Object.keys(LESSONS).map((id) => h('button', {
+        type: 'button', className: 'lesson', text: w.lesson[id].title.split(':')[0].split('：')[0], dataset: { lesson: id },
+        attrs: { 'aria-pressed': String(id === this.lesson) }, on: { click: () => this.chooseLesson(id) },
+      })),
+      h('span', { className: 'grow' }),
+      h('div', { attrs: { role: 'group', 'aria-label': w.language } }, ['en', 'zh'].map((lang) => h('button', {
+        type: 'button', className: 'lang', text: lang === 'en' ? 'English' : '中文', dataset: { lang },
+        attrs: { 'aria-pressed': String(lang === this.lang), lang: lang === 'zh' ? 'zh-CN' : 'en' },
+        on: { click: () => this.chooseLanguage(lang) },
+      }))));
+    this.host = {};
+    this.host.play = h('button', { type: 'button', className: 'play', on: { click: () => (this.playing ? this.pause() : this.play()) } });
+    this.host.lr = h('input', {
+      type: 'range', className: 'lr', attrs: { min: '-4', max: '0', step: '0.1', 'aria-label': w.learningRate },
+      on: { input: (e) => this.setLearningRate(Number((10 ** Number(e.target.value)).toPrecision(2))) },
+    });
+    this.host.lrValue = h('output', { className: 'lr-value' });
+    this.host.status = h('span', { className: 'status train-status', attrs: { role: 'status' } });
+    const data = this.runs[0].task.train.data;
+    const sentencePicker = h('select', {
+      className: 'sentence', attrs: { 'aria-label': w.sentence },
+      on: { change: (e) => { this.sentence = Number(e.target.value); this.showRuns(); this.writeUrl(); } },
+    }, data.map((item, k) => h('option', { attrs: { value: String(k) }, text: w.sentenceOf(k + 1, data.length, item.tokens.query.join(' ')) })));
+    sentencePicker.value = String(this.sentence);
+    const controls = h('div', { className: 'bar controls' },
+      this.host.play,
+      h('button', { type: 'button', className: 'step', text: `${w.step} +1`, on: { click: () => this.stepOnce() } }),
+      h('button', { type: 'button', className: 'reset', text: `↺ ${w.reset}`, on: { click: () => this.reset() } }),
+      h('label', {}, `${w.learningRate} `, this.host.lr, ' ', this.host.lrValue),
+      h('label', {}, `${w.speed} `, h('select', {
+        className: 'speed', attrs: { 'aria-label': w.speed }, on: { change: (e) => { this.stepsPerFrame = Number(e.target.value); } },
+      }, STEPS_PER_FRAME.map((n) => h('option', { attrs: { value: String(n), ...(n === this.stepsPerFrame ? { selected: '' } : {}) }, text: String(n) })))),
+      this.host.status);
+    this.host.error = h('p', { className: 'error', attrs: { role: 'alert' } });
+    this.host.chart = h('div', { className: 'chart-box' });
+    this.host.mode = h('p', { className: 'mode' });
+    const runsEl = h('div', { className: `runs runs-${this.runs.length}` });
+    for (const [k, run] of this.runs.entries()) {
+      if (!keepSteppers || !run.stepper) {
+        const first = this.sentenceOf(run);
+        run.stepper = document.createElement('attention-stepper');
+        run.stepper.setAttribute('controls', 'nav timeline heads');
+        run.stepper.setAttribute('stage', lesson.stage);
+        run.stepper.setAttribute('view', lesson.view);
+        run.stepper.setAttribute('spec', JSON.stringify(first.spec));
+      }
+      run.stepper.setAttribute('lang', this.lang);
+      run.lossEl = h('span', { className: 'run-loss' });
+      run.alphaEl = h('div', { className: 'alpha' });
+      run.alphaView = null;
+      runsEl.append(h('section', { className: 'run', dataset: { run: run.id }, attrs: { 'aria-label': w.run[run.id] } },
+        h('h3', {}, h('span', { className: 'swatch', style: `background:${headColor(k)}` }), ` ${w.run[run.id]} `, run.lossEl),
+        run.alphaEl, run.stepper));
+    }
+    clear(this.view).append(lessonBar,
+      h('h2', { text: w.lesson[this.lesson].title }),
+      h('p', { className: 'text', text: w.lesson[this.lesson].text }),
+      controls, h('label', { className: 'sentence-row' }, `${w.sentence} `, sentencePicker), this.host.error, this.host.chart, this.host.mode, runsEl);
+    this.view.lang = this.lang === 'zh' ? 'zh-CN' : 'en';
+    this.showControls();
+    if (keepSteppers) this.showRuns();
+  }
+
+  showControls() {
+    const w = this.words;
+    if (!this.host) return;
+    this.host.play.textContent = this.playing ? `❚❚ ${w.pause}` : `► ${w.play}`;
+    this.host.play.setAttribute('aria-pressed', String(this.playing));
+    this.host.lr.value = String(Math.log10(this.learningRate));
+    this.host.lrValue.textContent = String(this.learningRate);
+    this.host.status.textContent = w.stepOf(this.done, this.target);
+    this.host.error.textContent = this.error ?? '';
+    this.host.error.hidden = !this.error;
+    this.host.mode.textContent = this.playing ? w.playing : w.paused;
+  }
+
+  /** The loss chart, and every run's sentence through its current weights (with gradients when paused). */
+  showRuns() {
+    const w = this.words;
+    if (!this.host) return;
+    const series = this.runs.map((run, k) => ({ label: w.run[run.id], color: headColor(k), dash: DASHES[k], losses: run.losses }));
+    const chart = lossChart(series, this.target, { title: w.chartTitle, step: w.chartStep, loss: w.chartLoss });
+    chart.setAttribute('aria-label', w.chartSummary(this.runs.map((run) => `${w.run[run.id]} ${cell(run.losses.at(-1) ?? NaN)}`)));
+    clear(this.host.chart).append(chart);
+    for (const run of this.runs) {
+      run.lossEl.textContent = run.losses.length ? `· ${w.lossNow(cell(run.losses.at(-1)))}` : '';
+      if (!run.stepper.attention) continue; // not loaded yet: start() shows it once it is
+      const { spec, loss } = this.sentenceOf(run);
+      try {
+        run.stepper.inspect(spec, this.playing ? null : loss);
+      } catch (error) {
+        // weights a step made too large to draw: the stepper keeps its last picture, the sentence says why
+        // (a refusal of the trainer itself, set before, is the one to read)
+        this.error ??= error.message;
+      }
+      this.showAlpha(run);
+    }
+    this.showControls();
+  }
+
+  /** The weights of the sentence (head 1) as a heatmap that updates in place every frame. */
+  showAlpha(run) {
+    const trace = run.stepper.trace;
+    const weights = trace?.stages.find((s) => s.id === 'weights');
+    if (!weights) return;
+    const [, nQ, nK] = weights.shape;
+    const m = {
+      key: 'alpha', label: this.words.alpha, rows: nQ, cols: nK, rowLabels: trace.axes.query, colLabels: trace.axes.key,
+      role: 'result', heat: 'weights', value: (i, j) => weights.data[i * nK + j],
+    };
+    const words = wordsFor(this.lang);
+    if (run.alphaView && run.alphaView.m.rows === nQ && run.alphaView.m.cols === nK) {
+      updateMatrix(run.alphaView, m, { words });
+    } else {
+      run.alphaView = renderMatrix(m, { words });
+      clear(run.alphaEl).append(run.alphaView.el);
+    }
+  }
+}
+
+function pickLesson(id) {
+  return Object.hasOwn(LESSONS, id ?? '') ? id : 'alignment';
+}
