@@ -102,8 +102,29 @@ test('native: a vision block in the stage panel (SE, ECA, CBAM, CA), drawn by it
   await page.close();
 });
 
+test('native: --train trains a task in the lab to the same loss as attn train, and draws the learned alignment', async () => {
+  const page = await browser.newPage();
+  const blue = [[0, 114, 178]];
+  const trained = screenshot(path.join(artifacts, 'lab-native-train-alignment.png'), '--train', 'alignment', '--stage', 'weights', '--view', 'lines');
+  const [, steps, loss] = trained.out.match(/trained alignment: step (\d+), loss (\S+)/);
+  assert.equal(Number(steps), 300);
+  const attn = process.env.ATTN_CLI || path.join(repo, 'build/native/bin/attn');
+  const task = spawnSync(attn, ['task', 'alignment']).stdout;
+  const lines = spawnSync(attn, ['train', '-'], { input: task }).stdout.toString().trim().split('\n');
+  const cli = JSON.parse(lines[299]);
+  assert.equal(cli.step, 300);
+  assert.ok(Math.abs(Number(loss) - cli.loss) <= 1e-6 * Math.max(1, cli.loss), `the lab's loss ${loss} vs attn train's ${cli.loss}`);
+  assert.match(trained.out, /stage weights, lines \(1 head\)/);
+  const l = await imageStats(page, trained.png, blue);
+  assert.ok(l.heat > 300, `the trained lines are drawn (${l.heat} pixels)`);
+  const zh = screenshot(path.join(artifacts, 'lab-native-train-scaling-zh.png'), '--train', 'scaling-none', '--stage', 'weights', '--lang', 'zh');
+  assert.match(zh.out, /trained scaling-none: step 300, loss 0\.16/);
+  assert.ok((await imageStats(page, zh.png)).colours > 40);
+  await page.close();
+});
+
 test('native: bad arguments get one sentence and exit code 2', () => {
-  for (const [args, says] of [[['--view', 'pie'], '--view is "matrix" or "lines"'], [['--example', 'nope'], 'example "nope" is unknown'], [['--frobnicate'], 'unknown argument "--frobnicate"'], [['--stage'], '--stage needs a value']]) {
+  for (const [args, says] of [[['--train', 'copy'], 'training task "copy" is unknown'], [['--view', 'pie'], '--view is "matrix" or "lines"'], [['--example', 'nope'], 'example "nope" is unknown'], [['--frobnicate'], 'unknown argument "--frobnicate"'], [['--stage'], '--stage needs a value']]) {
     const run = spawnSync(lab, args, { timeout: 30000 });
     assert.equal(run.status, 2);
     assert.match(run.stderr.toString(), new RegExp(says));

@@ -15,6 +15,7 @@ namespace lab {
 Lab::Lab(const options& o) : zh_(o.zh) {
     example_ids_ = attn::example_ids();
     load(o.example, "");
+    if (!o.train.empty()) start_training(o.train);
     if (!o.view.empty()) weights_lines_ = o.view == "lines";
     if (!o.stage.empty()) {
         const auto stages = timeline_stages();
@@ -24,6 +25,7 @@ Lab::Lab(const options& o) : zh_(o.zh) {
 }
 
 void Lab::load(const std::string& id, const std::string& variant) {
+    training_.reset();  // an example replaces the task being trained
     try {
         if (attn::example_is_vision(id)) {  // a vision block: its own spec and trace
             vspec_ = attn::example_vision_spec(id, variant);
@@ -108,7 +110,8 @@ void Lab::frame(float dt) {
     place(396, 132, 876, 400);
     vision_ ? panel_vision_stage() : panel_stage();
     place(396, 538, 430, 254);
-    if (example_ == "complexity") panel_complexity();
+    if (training_) panel_train();
+    else if (example_ == "complexity") panel_complexity();
     else if (!vision_) panel_what_if();
     place(834, 538, 438, 254);
     vision_ ? panel_vision_all_stages() : panel_all_stages();

@@ -3,10 +3,12 @@
 // open the window and drive frames.
 //
 // Files: lab.cpp (state, loading, layout, timeline), panel_spec.cpp (the spec panel),
-// panel_stage.cpp (stage, all stages, what-if, complexity), vision_panels.cpp (the vision blocks),
+// panel_stage.cpp (stage, all stages, what-if, complexity), panel_train.cpp (training a task),
+// vision_panels.cpp (the vision blocks),
 // widgets.cpp, heatmap.cpp, lines.cpp.
 #pragma once
 
+#include <memory>
 #include <optional>
 #include <utility>
 #include <string>
@@ -22,6 +24,7 @@ struct options {
     std::string stage;      // a stage id to open at; empty: the first
     bool zh = false;        // Chinese texts
     std::string view;       // the weights as "matrix" or "lines"; empty: as the example prefers
+    std::string train;      // a training task to start training (attn::training_task_ids()); empty: none
 };
 
 /// A rectangle of a control, in framebuffer pixels, for tests that click it.
@@ -52,6 +55,11 @@ public:
     const std::string& current_stage() const { return stage_name_; }
     /// What the stage panel drew in the last frame: "matrices", "heads grid + matrices" or "lines (N heads)".
     const std::string& stage_picture() const { return stage_picture_; }
+    /// @brief Steps done and the last loss of the task being trained (0, 0 when none); whether it still plays.
+    std::pair<int, float> training_progress() const {
+        return training_ ? std::pair{training_->run->steps_done(), training_->losses.empty() ? 0.0f : training_->losses.back()} : std::pair{0, 0.0f};
+    }
+    bool training_playing() const { return training_ && training_->playing; }
 
 private:
     void load(const std::string& id, const std::string& variant);
@@ -74,6 +82,12 @@ private:
     void panel_vision_stage();
     void panel_vision_all_stages();
     void draw_vision_stage(const attn::vision_stage& s, float progress, bool small);
+    // panel_train.cpp: a training task trained between frames, editable while it trains
+    void start_training(const std::string& task);
+    void show_training_item();  // spec_ = the chosen sentence through the current weights
+    void training_edited();     // the spec panel's value edits, into the trainer
+    void train_frame();
+    void panel_train();
     // panel_stage.cpp
     void panel_stage();
     void panel_all_stages();
@@ -114,6 +128,17 @@ private:
     std::vector<measurement> complexity_;
     std::optional<attn::trace> with_scaling_, without_scaling_;  // the what-if pair, made once per edit
     std::string what_if_error_;
+    struct training {
+        std::string task;                    // the core's task id
+        attn::json json;                     // its train spec (the sentences' tokens are read from it)
+        std::unique_ptr<attn::trainer> run;
+        std::vector<float> losses;           // one per step, as the core returned them
+        bool playing = true;
+        int per_frame = 5, item = 0, target = 0;
+        float lr = 0;
+        std::string error;
+    };
+    std::optional<training> training_;     // set while a task is being trained
 };
 
 }  // namespace lab

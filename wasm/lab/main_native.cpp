@@ -1,5 +1,7 @@
 // attention-lab, the desktop build: GLFW + OpenGL 3.
-//   attention-lab [--example ID] [--stage ID] [--lang en|zh] [--view matrix|lines] [--screenshot FILE.png] [--save-stage FILE.png]
+//   attention-lab [--example ID] [--stage ID] [--lang en|zh] [--view matrix|lines] [--train TASK] [--screenshot FILE.png] [--save-stage FILE.png]
+// --train starts training one of the core's tasks (attn task IDs); with --screenshot it trains to the
+// task's step count first and prints the steps and the last loss.
 // --screenshot renders a few frames, writes the window as a PNG and exits 0 (for docs and tests);
 // --save-stage does what the stage panel's "Save PNG" button does, to FILE, and exits.
 #include <algorithm>
@@ -21,7 +23,7 @@
 namespace {
 
 int usage(const char* why) {
-    std::fprintf(stderr, "attention-lab: %s\nusage: attention-lab [--example ID] [--stage ID] [--lang en|zh] [--view matrix|lines] [--screenshot FILE.png] [--save-stage FILE.png]\n", why);
+    std::fprintf(stderr, "attention-lab: %s\nusage: attention-lab [--example ID] [--stage ID] [--lang en|zh] [--view matrix|lines] [--train TASK] [--screenshot FILE.png] [--save-stage FILE.png]\n", why);
     return 2;
 }
 
@@ -40,10 +42,10 @@ bool write_png(const char* file, int x, int y, int w, int h, int framebuffer_h) 
 
 int main(int argc, char** argv) {
     lab::options options;
-    std::string screenshot, save_stage;
+    std::string screenshot, save_stage, train;
     for (int i = 1; i < argc; ++i) {
         const std::string a = argv[i];
-        const bool known = a == "--example" || a == "--stage" || a == "--lang" || a == "--view" || a == "--screenshot" || a == "--save-stage";
+        const bool known = a == "--example" || a == "--stage" || a == "--lang" || a == "--view" || a == "--screenshot" || a == "--save-stage" || a == "--train";
         if (!known) return usage(("unknown argument \"" + a + "\".").c_str());
         if (i + 1 >= argc) return usage((a + " needs a value.").c_str());
         if (a == "--example") options.example = argv[++i];
@@ -54,6 +56,7 @@ int main(int argc, char** argv) {
             if (options.view != "matrix" && options.view != "lines") return usage("--view is \"matrix\" or \"lines\".");
         }
         else if (a == "--save-stage") save_stage = argv[++i];
+        else if (a == "--train") train = argv[++i];
         else screenshot = argv[++i];
     }
     {  // refuse a bad example before a window opens
@@ -61,6 +64,9 @@ int main(int argc, char** argv) {
         bool known = false;
         for (const auto& id : ids) known |= id == options.example;
         if (!known) return usage(("example \"" + options.example + "\" is unknown; see `attn examples`.").c_str());
+        bool task_known = train.empty();
+        for (const auto& id : attn::training_task_ids()) task_known |= id == train;
+        if (!task_known) return usage(("training task \"" + train + "\" is unknown; see `attn task`.").c_str());
     }
     if (!glfwInit()) return usage("cannot open a window (no display?).");
     glfwWindowHint(GLFW_CONTEXT_VERSION_MAJOR, 3);
@@ -79,6 +85,7 @@ int main(int argc, char** argv) {
     lab::setup_style(sx);
     ImGui_ImplGlfw_InitForOpenGL(window, true);
     ImGui_ImplOpenGL3_Init("#version 330");
+    options.train = train;
     lab::Lab app(options);
 
     int frames = 0;
@@ -115,7 +122,8 @@ int main(int argc, char** argv) {
             }
         }
         if (!save_stage.empty()) ++frames;
-        if (!screenshot.empty() && ++frames == 4) {  // a few frames: windows settle their sizes first
+        if (!screenshot.empty() && ++frames >= 4 && !app.training_playing()) {  // a few frames: windows settle their sizes first
+            if (!train.empty()) std::printf("trained %s: step %d, loss %.9g\n", train.c_str(), app.training_progress().first, app.training_progress().second);
             const bool ok = write_png(screenshot.c_str(), 0, 0, w, h, h);
             std::printf("%s %s (%dx%d, stage %s, %s)\n", ok ? "wrote" : "could not write", screenshot.c_str(), w, h, app.current_stage().c_str(),
                         app.stage_picture().c_str());

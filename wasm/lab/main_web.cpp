@@ -116,6 +116,8 @@ int main() {
     options.stage = param("stage");
     options.zh = param("lang") == "zh";
     if (param("view") == "matrix" || param("view") == "lines") options.view = param("view");
+    for (const std::string& id : attn::training_task_ids())  // ?train=alignment starts training a task
+        if (param("train") == id) options.train = id;
     static lab::Lab lab_app(options);
     app = &lab_app;
     emscripten_set_main_loop(frame, 0, false);

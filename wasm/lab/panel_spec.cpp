@@ -18,6 +18,7 @@ void Lab::panel_spec() {
     error_text(error_);
     changed |= spec_matrices();
     if (changed) recompute();
+    if (changed && training_) training_edited();
     ImGui::End();
 }
 
@@ -30,6 +31,12 @@ void Lab::spec_source() {
         for (const std::string& id : example_ids_)
             if (ImGui::Selectable(id.c_str(), id == example_)) load(id, "");
         if (ImGui::Selectable(tr("blank spec", "空白 spec"), example_.empty())) load_blank();
+        ImGui::EndCombo();
+    }
+    // or train one of the core's tasks: the train panel takes the what-if panel's place
+    if (ImGui::BeginCombo(tr("train", "训练"), training_ ? training_->task.c_str() : tr("off", "关闭"))) {
+        for (const std::string& id : attn::training_task_ids())
+            if (ImGui::Selectable(id.c_str(), training_ && training_->task == id)) start_training(id);
         ImGui::EndCombo();
     }
     if (example_.empty()) return;

@@ -216,7 +216,7 @@ void Lab::panel_complexity() {
     }
     std::vector<float> ms, mib;
     for (const measurement& m : complexity_) ms.push_back(m.ms), mib.push_back(m.mib);
-    const ImVec2 size(-1, 70 * ImGui::GetIO().FontGlobalScale);
+    const ImVec2 size(ImGui::GetContentRegionAvail().x * 0.7f, 70 * ImGui::GetIO().FontGlobalScale);  // 1.86 plots take no -1 width
     ImGui::PlotLines(tr("time (ms)", "时间（毫秒）"), ms.data(), int(ms.size()), 0, nullptr, 0.0f, FLT_MAX, size);
     ImGui::PlotLines(tr("memory (MiB)", "内存（MiB）"), mib.data(), int(mib.size()), 0, nullptr, 0.0f, FLT_MAX, size);
     for (const measurement& m : complexity_) ImGui::Text("n = %4d   %8.3f ms   %8.3f MiB", m.n, m.ms, m.mib);

@@ -48,6 +48,9 @@ public:
     /// Throws spec_error unless it is a positive finite number.
     void set_learning_rate(float lr);
     const train_spec& settings() const { return train_; }
+    /// @brief The data items, editable between steps (the lab edits a sentence's inputs while it trains;
+    /// keep their shapes: they were checked when the trainer was made).
+    std::vector<train_item>& data() { return train_.data; }
 
 private:
     /// Each named parameter of spec_ as a flat float array, with its Adam moments.
