@@ -1,5 +1,5 @@
-// `import 'attention-playground/stepper'` defines <attention-stepper> (browsers and bundlers only).
-import type { Trace } from './index.js';
+// `import 'attention-playground/stepper'` defines <attention-stepper> and <attention-trainer> (browsers and bundlers only).
+import type { Spec, TaskId, Trace } from './index.js';
 
 /** The current stage's tensor and what names it (stageData()). */
 export interface StageData {
@@ -50,10 +50,35 @@ export declare class AttentionStepper extends HTMLElement {
   embedCode(): Promise<{ script: string; iframe: string }>;
   /** The file name the Export menu gives a format, e.g. "attention-translation-weights.svg". */
   exportName(extension: string): string;
+  /** Settles once the core is loaded and the first view drawn. */
+  readonly ready: Promise<void>;
+  /** Shows spec in place (stage, head and view kept); with loss fields each stage shows its gradient
+   * dL/d(stage) under it, each cell's chain rule from the core. Throws AttentionError. */
+  inspect(spec: Spec, lossFields?: { loss: 'mse'; target: number[][] } | { loss: 'cross_entropy'; labels: number[] } | null): void;
+}
+
+/** The train mode: attributes lesson (alignment | positions | scaling), lang (en | zh), url-state. */
+export declare class AttentionTrainer extends HTMLElement {
+  /** Settles when the lesson is drawn and its runs can train. */
+  readonly ready: Promise<void>;
+  readonly lesson: 'alignment' | 'positions' | 'scaling';
+  /** One run per task of the lesson: the core's trainer and the loss of every step so far. */
+  readonly runs: { id: TaskId; losses: number[] }[];
+  /** Steps done (every run of a lesson steps together). */
+  readonly done: number;
+  readonly playing: boolean;
+  play(): void;
+  pause(): void;
+  /** One step of every run, paused. */
+  stepOnce(): void;
+  /** Back to step 0 with the tasks' starting weights (the chosen learning rate kept). */
+  reset(): void;
+  setLearningRate(lr: number): void;
 }
 
 declare global {
   interface HTMLElementTagNameMap {
     'attention-stepper': AttentionStepper;
+    'attention-trainer': AttentionTrainer;
   }
 }
