@@ -46,6 +46,20 @@ try {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
   await page.goto(`${server.url}train.html?lesson=alignment`);
   await page.waitForFunction(() => document.querySelector('attention-trainer')?.runs?.[0]?.stepper?.shadowRoot?.querySelector('.scene'));
+  const inPage = await page.evaluate(async () => {
+    const { createAttention } = window.AttentionStepperBundle; // the page's own module instance
+    const a = await createAttention();
+    const rates = [];
+    for (let r = 0; r < 9; r++) {
+      const run = a.trainer(a.task('alignment'));
+      const t0 = performance.now();
+      run.step(300);
+      if (r >= 2) rates.push(300 / ((performance.now() - t0) / 1000));
+      run.dispose();
+    }
+    return rates.sort((x, y) => x - y)[rates.length >> 1];
+  });
+  console.log(`alignment in the page's wasm (Chromium, no drawing): ${inPage.toFixed(0)} steps/s`);
   console.log(`${'steps per frame'.padEnd(18)}${'frames/s'.padStart(10)}${'steps/s'.padStart(10)}${'longest frame'.padStart(16)}`);
   for (const perFrame of [1, 5, 20]) {
     const r = await page.evaluate(async (n) => {
