@@ -6,6 +6,7 @@
 
 EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("traceResult", &attn::wasm::trace_result);
+    emscripten::function("normalisedSpecJson", &attn::wasm::normalised_spec_json);
     emscripten::function("exampleResult", &attn::wasm::example_result);
     emscripten::function("examplesJson", &attn::wasm::examples_json);
     emscripten::function("exampleDocumentJson", &attn::wasm::example_document_json);

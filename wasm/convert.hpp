@@ -11,11 +11,13 @@
 namespace attn::wasm {
 
 /// @brief A vision spec ("kind": "vision") gives {kind: "vision", stages, spec, data, bytes, computeMs}. Otherwise
-/// {stages: [{id, formula, operands, shape, offset, size}], spec: normalised spec as JSON text,
+/// {stages: [{id, formula, operands, shape, offset, size}] (no spec text: normalised_spec_json gives it),
 /// axes: axis labels as JSON text, data: Float32Array with every stage's values one after another,
 /// bytes: what the stages hold, and with a mask: mask: {shape, data: Uint8Array}, emptyRows: query rows
 /// that see no key}, or {error: sentence}. interactive: the playground's lower budget (attn/limits.hpp).
 emscripten::val trace_result(const std::string& spec_json, bool interactive);
+/// {text: the normalised spec as JSON} or {error}: what a trace of spec_json read (trace.spec, when read).
+emscripten::val normalised_spec_json(const std::string& spec_json);
 
 /// @brief As trace_result, for a worked example; with_layout = false leaves stages, spec and axes out
 /// (undefined): they never change for an example, so JS keeps them from the first call.

@@ -140,7 +140,8 @@ function parsedWhenRead(obj, key, text) {
     enumerable: true,
     configurable: true,
     get() {
-      if (!parsed) value = JSON.parse(text), parsed = true;
+      // text, or a function that asks the core for it (a trace's normalised spec is written only when read)
+      if (!parsed) value = JSON.parse(typeof text === 'function' ? text() : text), parsed = true;
       return value;
     },
     set(v) {
@@ -177,8 +178,15 @@ export function makeApi(core) {
    * size}], spec, axes} (kept per example) and the one Float32Array (JS owns it; each stage views its part).
    */
   /** The core sends a trace's stage layout as JSON text (one string, not an object built property by property). */
+  const parsedLayouts = new Map(); // layout text -> its stages: the core sends the same text for the same structure
   function withStages(layout) {
-    layout.stages = JSON.parse(layout.stages);
+    const text = layout.stages;
+    let stages = parsedLayouts.get(text);
+    if (!stages) {
+      if (parsedLayouts.size >= 16) parsedLayouts.delete(parsedLayouts.keys().next().value);
+      parsedLayouts.set(text, (stages = JSON.parse(text)));
+    }
+    layout.stages = stages; // read only below: build() copies what a trace keeps
     return layout;
   }
 
@@ -256,7 +264,10 @@ export function makeApi(core) {
       if (budget !== 'default' && budget !== 'interactive') {
         throw new AttentionError(`options.budget is "${shortText(String(budget))}" but must be "default" or "interactive".`);
       }
-      const result = check(core.traceResult(specText(spec, limits.maxSpecBytes), budget === 'interactive'));
+      const text = specText(spec, limits.maxSpecBytes);
+      const result = check(core.traceResult(text, budget === 'interactive'));
+      // the normalised spec: written by the core when trace.spec is first read
+      if (result.kind !== 'vision') result.spec = () => check(core.normalisedSpecJson(text)).text;
       return build(withStages(result), result);
     },
     /** The trace of a worked example, optionally one of its variants. */
