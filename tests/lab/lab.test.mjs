@@ -165,3 +165,19 @@ test('web: the lab draws on WebGL2 with the example\'s heatmap colours, and a cl
   assert.deepEqual(problems, []);
   await page.close();
 });
+
+test('web: ?train=alignment trains in the browser\'s lab until the lines show the alignment', async () => {
+  const page = await browser.newPage();
+  const problems = [];
+  page.on('pageerror', (e) => problems.push(e.message));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  await page.goto(`${server.url}lab.html?train=alignment&stage=weights&view=lines`);
+  await page.waitForFunction(() => window.Module?.calledRun && Module.ccall('lab_training_steps', 'number') >= 300, null, { timeout: 90000 });
+  assert.equal(await page.evaluate(() => Module.ccall('lab_stage', 'string')), 'weights');
+  await page.waitForTimeout(300);
+  const png = await page.locator('#canvas').screenshot({ path: path.join(artifacts, 'lab-web-train-alignment.png') });
+  const s = await imageStats(page, png, [[0, 114, 178]]);
+  assert.ok(s.heat > 300, `the trained lines are drawn in head 1's blue (${JSON.stringify(s)})`);
+  assert.deepEqual(problems, []);
+  await page.close();
+});

@@ -107,6 +107,24 @@ TEST_CASE("train: a step that overflows is refused before it reaches the weights
     CHECK(std::equal(before.begin(), before.end(), after.begin()));  // the refused step changed nothing
 }
 
+TEST_CASE("train: weights and data edited between steps (the lab does) are what the next step starts from") {
+    auto [s, t] = attn::parse_train_spec(with_optimizer(R"({"adam": {"lr": 0.05}})"));
+    attn::trainer run(s, t);
+    run.step();
+    // a new W_q of the same shape, assigned as the lab assigns the spec panel's values
+    attn::matrix edited = *run.current().wq.w;
+    edited(0, 0) += 0.5f;
+    run.current().wq.w = edited;
+    run.data()[1].x(0, 1) = 0.25f;
+    // the loss the next step reports is the loss at the edited weights and data
+    attn::spec expected = run.current();
+    double total = 0;
+    for (const attn::train_item& item : run.data()) total += attn::compute_grad(attn::spec_for_item(expected, item.x, item.memory), item.loss).loss;
+    const float reported = run.step();
+    CHECK(reported == doctest::Approx(total / double(run.data().size())).epsilon(1e-6));
+    CHECK(run.current().wq.w->data()[0] != edited.data()[0]);  // and it trained the edited matrix, not the old one
+}
+
 TEST_CASE("train: refusals name the field, down to the data item") {
     const auto refusal = [](const std::string& text) {
         try {

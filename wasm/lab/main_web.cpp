@@ -66,7 +66,8 @@ void frame() {
 }  // namespace
 
 // What the page (and its tests) may ask the lab, on demand rather than written every frame:
-// Module.ccall("lab_stage", "string"), lab_next_button(0…3) and lab_save_button(0…3) for x, y, w, h in canvas pixels.
+// Module.ccall("lab_stage", "string"), lab_next_button(0…3) and lab_save_button(0…3) for x, y, w, h in canvas pixels,
+// lab_training_steps().
 extern "C" {
 EMSCRIPTEN_KEEPALIVE const char* lab_stage() { return app ? app->current_stage().c_str() : ""; }
 /// The stage panel's "Save PNG" button (0…3: x, y, w, h in canvas pixels).
@@ -76,6 +77,9 @@ EMSCRIPTEN_KEEPALIVE float lab_save_button(int part) {
     const float parts[] = {r.x, r.y, r.w, r.h};
     return part >= 0 && part < 4 ? parts[part] : 0.0f;
 }
+
+/// Steps done by the task being trained (?train=…), 0 when none.
+EMSCRIPTEN_KEEPALIVE int lab_training_steps() { return app ? app->training_progress().first : 0; }
 
 EMSCRIPTEN_KEEPALIVE float lab_next_button(int part) {
     if (!app) return 0.0f;
