@@ -39,21 +39,43 @@ val js_array(const std::vector<T>& items) {
 /// reuses them (natively the layout alone took 35 µs of a 50 µs small trace).
 class text_cache {
 public:
+    struct entry {
+        std::string key, text;
+        int id;  // never reused: JS keeps the parsed text under it
+    };
     template <class Make>
-    const std::string& get(const std::string& key, Make make) {
+    const entry& get(const std::string& key, Make make) {
         for (std::size_t k = 0; k < entries_.size(); ++k)
-            if (entries_[k].first == key) {
+            if (entries_[k].key == key) {
                 std::rotate(entries_.begin(), entries_.begin() + long(k), entries_.begin() + long(k) + 1);  // most recent first
-                return entries_.front().second;
+                return entries_.front();
             }
         if (entries_.size() == 8) entries_.pop_back();
-        entries_.insert(entries_.begin(), {key, make()});
-        return entries_.front().second;
+        entries_.insert(entries_.begin(), {key, make(), ++next_id()});
+        return entries_.front();
+    }
+    const std::string* text_of(int id) const {
+        for (const entry& e : entries_)
+            if (e.id == id) return &e.text;
+        return nullptr;
     }
 
 private:
-    std::vector<std::pair<std::string, std::string>> entries_;
+    std::vector<entry> entries_;
+    static int& next_id() {
+        static int id = 0;  // shared by every cache: an id names one text
+        return id;
+    }
 };
+
+text_cache& layout_texts() {
+    static text_cache cache;
+    return cache;
+}
+text_cache& axes_texts() {
+    static text_cache cache;
+    return cache;
+}
 
 /// What a trace's layout is made from: each stage's id and shape, and the options its formulas and
 /// operands name (stage_formula, stage_operands).
@@ -90,7 +112,6 @@ std::string axes_key(const spec& s) {
 /// they never change for an example, so JS keeps them from the first call. No JSON tree is built
 /// for the data: this path runs on every edit the page makes.
 val packed(const trace& t, bool with_layout, double compute_ms, bool with_spec = true) {
-    static text_cache layouts, axes;
     const std::vector<stage_view> views = t.stages();
     std::size_t total = 0;
     for (const stage_view& s : views) total += s.size;
@@ -99,20 +120,27 @@ val packed(const trace& t, bool with_layout, double compute_ms, bool with_spec =
     for (const stage_view& s : views) all.insert(all.end(), s.data, s.data + s.size);
     val out = val::object();
     if (with_layout) {  // JSON text, one string each: every property set through Embind costs a microsecond
-        out.set("stages", layouts.get(layout_key(t, views), [&] {
-            json layout = json::array();
+        const text_cache::entry& layout = layout_texts().get(layout_key(t, views), [&] {
+            json stages = json::array();
             std::size_t offset = 0;
             for (const stage_view& s : views) {
                 std::vector<std::string> operands;
                 for (stage_id id : stage_operands(s.id, t.spec)) operands.emplace_back(stage_name(id));
-                layout.push_back({{"id", stage_name(s.id)}, {"formula", stage_formula(s.id, t.spec)}, {"operands", operands},
+                stages.push_back({{"id", stage_name(s.id)}, {"formula", stage_formula(s.id, t.spec)}, {"operands", operands},
                                   {"shape", s.shape}, {"offset", offset}, {"size", s.size}});
                 offset += s.size;
             }
-            return layout.dump();
-        }));
-        if (with_spec) out.set("spec", spec_to_json(t.spec).dump());
-        out.set("axes", axes.get(axes_key(t.spec), [&] { return axes_json(t.spec).dump(); }));
+            return stages.dump();
+        });
+        const text_cache::entry& axes = axes_texts().get(axes_key(t.spec), [&] { return axes_json(t.spec).dump(); });
+        if (with_spec) {  // an example's first call: the texts themselves, once
+            out.set("stages", layout.text);
+            out.set("spec", spec_to_json(t.spec).dump());
+            out.set("axes", axes.text);
+        } else {  // a trace: which texts, by id; JS asks cached_text(id) only for one it has not seen
+            out.set("layoutId", layout.id);
+            out.set("axesId", axes.id);
+        }
     }
     if (t.mask) {
         val mask = val::object();
@@ -200,10 +228,11 @@ val guarded(F&& compute) {
 
 }  // namespace
 
-/// The last sequence spec a trace was made from, and its text: its normalised JSON is written when JS
-/// first reads trace.spec (normalised_spec_json), not on every trace (it was a third of a small trace).
+/// The last sequence spec a trace was made from, with the trace's serial number: its normalised JSON is
+/// written when JS first reads trace.spec (spec_of_trace), not on every trace (it was a third of a small
+/// trace). An older trace's spec is read again from its text (normalised_spec_json).
 struct last_spec_read {
-    std::string text;
+    int serial = 0;
     std::optional<spec> read;
 };
 last_spec_read& last_spec() {
@@ -218,18 +247,35 @@ val trace_result(const std::string& spec_json, bool interactive) {
         spec s = spec_from_json(j);
         if (interactive) validate(s, interactive_budget);  // the page's lower limits: it never freezes
         val out = timed_trace(s, true, false);
-        last_spec() = {spec_json, std::move(s)};
+        last_spec_read& last = last_spec();
+        last = {last.serial + 1, std::move(s)};
+        out.set("serial", last.serial);
         return out;
     });
 }
 
-val normalised_spec_json(const std::string& spec_json) {
-    return guarded([&] {
-        const last_spec_read& last = last_spec();
-        if (last.read && last.text == spec_json) return text_result(spec_to_json(*last.read).dump());
-        return text_result(spec_to_json(parse_spec(spec_json)).dump());  // an older trace's spec: read it again
-    });
+val cached_text(int id) {
+    const std::string* text = layout_texts().text_of(id);
+    if (!text) text = axes_texts().text_of(id);
+    return text ? val(*text) : val::undefined();
 }
+
+val spec_of_trace(int serial) {
+    const last_spec_read& last = last_spec();
+    if (serial != last.serial || !last.read) return val::undefined();
+    return val(spec_to_json(*last.read).dump());
+}
+
+val normalised_spec_json(const std::string& spec_json) {
+    return guarded([&] { return text_result(spec_to_json(parse_spec(spec_json)).dump()); });
+}
+
+val trace_packed_result(const std::string& skeleton_json, std::uintptr_t numbers, std::size_t count, bool interactive) {
+    // the numbers stay the caller's (JS frees them after this call); they are copied into the spec here
+    const packed_numbers sent(reinterpret_cast<const float*>(numbers), count);
+    return trace_result(skeleton_json, interactive);
+}
+
 
 val example_result(const std::string& id, const std::string& variant, bool with_layout) {
     // the example's texts are not repeated here: JS reads them once with example_document_json

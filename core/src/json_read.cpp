@@ -1,14 +1,50 @@
 #include "json_read.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
+#include <optional>
 
 #include "attn/text.hpp"
 
 namespace attn::json_read {
 
 [[noreturn]] void fail(const std::string& sentence) { throw spec_error(sentence); }
+
+namespace {
+struct packed_span {
+    const float* data = nullptr;
+    std::size_t size = 0;
+};
+thread_local packed_span packed;  // set by an attn::packed_numbers alive on this thread
+
+/// The {"$f32": [offset, n…]} reference of a packed field, checked against the numbers sent; nullopt when
+/// j is not one (or no numbers were sent).
+std::optional<std::vector<std::size_t>> packed_reference(const json& j, std::size_t parts) {
+    if (!packed.data || !j.is_object() || j.size() != 1 || !j.contains("$f32")) return std::nullopt;
+    const json& r = j["$f32"];
+    if (!r.is_array() || r.size() != parts) return std::nullopt;
+    std::vector<std::size_t> out;
+    for (const json& v : r) {
+        if (!v.is_number_unsigned()) return std::nullopt;
+        out.push_back(v.get<std::size_t>());
+    }
+    std::size_t count = 1;
+    for (std::size_t k = 1; k < parts; ++k) count *= out[k];
+    if (count == 0 || out[0] > packed.size || count > packed.size - out[0]) return std::nullopt;
+    return out;
+}
+}  // namespace
+
+}  // namespace attn::json_read
+
+namespace attn {
+packed_numbers::packed_numbers(const float* data, std::size_t size) { json_read::packed = {data, size}; }
+packed_numbers::~packed_numbers() { json_read::packed = {}; }
+}  // namespace attn
+
+namespace attn::json_read {
 
 std::string row_of(const std::string& name, std::size_t i) { return "row " + std::to_string(i + 1) + " of " + name; }
 
@@ -31,6 +67,11 @@ float read_element(const json& j, const std::string& name, std::size_t i, std::s
 }
 
 vector read_vector(const json& j, const std::string& name) {
+    if (const auto ref = packed_reference(j, 2)) {  // already floats: the module checked each was a finite float
+        vector v = vector::from_shape({(*ref)[1]});
+        std::copy(packed.data + (*ref)[0], packed.data + (*ref)[0] + v.size(), v.begin());
+        return v;
+    }
     if (!j.is_array()) fail(name + " must be an array of numbers.");
     vector v = vector::from_shape({j.size()});
     for (std::size_t i = 0; i < j.size(); ++i) v(i) = read_element(j[i], name, i, 0, false);
@@ -38,6 +79,11 @@ vector read_vector(const json& j, const std::string& name) {
 }
 
 matrix read_matrix(const json& j, const std::string& name) {
+    if (const auto ref = packed_reference(j, 3)) {
+        matrix m = matrix::from_shape({(*ref)[1], (*ref)[2]});
+        std::copy(packed.data + (*ref)[0], packed.data + (*ref)[0] + m.size(), m.begin());
+        return m;
+    }
     if (!j.is_array()) fail(name + " must be an array of rows, each an array of numbers.");
     if (j.empty()) fail(name + " is empty: it needs at least one row.");
     for (std::size_t i = 0; i < j.size(); ++i)

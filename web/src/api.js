@@ -5,6 +5,8 @@
 export const version = '0.1.0';
 
 /** A spec the core refused, or a call made wrongly; `message` is one sentence naming the field. */
+import { packSpec, unpackSpecText } from './packed_spec.js';
+
 export class AttentionError extends Error {
   constructor(message) {
     super(message);
@@ -178,16 +180,25 @@ export function makeApi(core) {
    * size}], spec, axes} (kept per example) and the one Float32Array (JS owns it; each stage views its part).
    */
   /** The core sends a trace's stage layout as JSON text (one string, not an object built property by property). */
-  const parsedLayouts = new Map(); // layout text -> its stages: the core sends the same text for the same structure
   function withStages(layout) {
-    const text = layout.stages;
-    let stages = parsedLayouts.get(text);
-    if (!stages) {
-      if (parsedLayouts.size >= 16) parsedLayouts.delete(parsedLayouts.keys().next().value);
-      parsedLayouts.set(text, (stages = JSON.parse(text)));
-    }
-    layout.stages = stages; // read only below: build() copies what a trace keeps
+    layout.stages = JSON.parse(layout.stages);
     return layout;
+  }
+
+  // A trace names its layout and axis labels by id: the same structure, the same id (the core keeps the
+  // texts). JS parses each once; the texts never change under an id.
+  const cachedTexts = new Map(); // id -> the parsed text
+  function cached(id) {
+    let value = cachedTexts.get(id);
+    if (value === undefined) {
+      if (cachedTexts.size >= 32) cachedTexts.delete(cachedTexts.keys().next().value);
+      cachedTexts.set(id, (value = JSON.parse(core.cachedText(id))));
+    }
+    return value;
+  }
+  /** A trace result's layout: its stages (read only: build() copies what a trace keeps) and axes, by id. */
+  function layoutOf(result) {
+    return { kind: result.kind, stages: cached(result.layoutId), spec: result.spec, axes: cached(result.axesId) };
   }
 
   const trainerFinalizer = new FinalizationRegistry((handle) => core.trainerDelete(handle));
@@ -210,7 +221,8 @@ export function makeApi(core) {
       compute_ms: result.computeMs,
     };
     parsedWhenRead(trace, 'spec', layout.spec);
-    parsedWhenRead(trace, 'axes', layout.axes);
+    if (typeof layout.axes === 'string') parsedWhenRead(trace, 'axes', layout.axes);
+    else trace.axes = structuredClone(layout.axes); // the caller's to change, as every trace field is
     if (result.mask) {
       trace.mask = { shape: result.mask.shape, data: result.mask.data };
       trace.empty_rows = result.emptyRows;
@@ -264,11 +276,35 @@ export function makeApi(core) {
       if (budget !== 'default' && budget !== 'interactive') {
         throw new AttentionError(`options.budget is "${shortText(String(budget))}" but must be "default" or "interactive".`);
       }
-      const text = specText(spec, limits.maxSpecBytes);
-      const result = check(core.traceResult(text, budget === 'interactive'));
-      // the normalised spec: written by the core when trace.spec is first read
-      if (result.kind !== 'vision') result.spec = () => check(core.normalisedSpecJson(text)).text;
-      return build(withStages(result), result);
+      const interactive = budget === 'interactive';
+      let result, fullText;
+      const packed = spec && typeof spec === 'object' && spec.kind !== 'vision' ? packSpec(spec, limits.maxSpecBytes / 8) : null;
+      let skeleton = null;
+      try {
+        skeleton = packed && specText(packed.skeleton, limits.maxSpecBytes);
+      } catch {
+        // refused: the text path below refuses the spec itself, with its own sentence (a cycle's path is the spec's)
+      }
+      if (skeleton && skeleton.split('"$f32"').length - 1 === packed.references) {
+        // the matrices as floats beside a small JSON skeleton (packed_spec.js)
+        const at = core._malloc(packed.numbers.length * 4);
+        try {
+          core.HEAPF32.set(packed.numbers, at / 4);
+          result = check(core.tracePackedResult(skeleton, at, packed.numbers.length, interactive));
+        } finally {
+          core._free(at);
+        }
+        fullText = () => unpackSpecText(skeleton, packed.numbers);
+      } else {
+        const text = specText(spec, limits.maxSpecBytes);
+        result = check(core.traceResult(text, interactive));
+        fullText = () => text;
+      }
+      // the normalised spec: written by the core when trace.spec is first read (the last trace's from memory)
+      if (result.kind === 'vision') return build(withStages(result), result);
+      const { serial } = result;
+      result.spec = () => core.specOfTrace(serial) ?? check(core.normalisedSpecJson(fullText())).text;
+      return build(layoutOf(result), result);
     },
     /** The trace of a worked example, optionally one of its variants. */
     example(id, variant = '') {

@@ -49,4 +49,16 @@ json vector_json(const vector& v);
 /// @brief A float as the shortest decimal that reads back as the same float (0.1f -> 0.1, not 0.100000001).
 double shortest_decimal(float f);
 
+/// @brief Numbers sent beside a spec's JSON text (the npm module's binary transfer, which spares parsing
+/// them as text): while one is alive on this thread, a matrix or vector field written as
+/// {"$f32": [offset, rows, cols]} (a vector: {"$f32": [offset, n]}) is read from these floats. Without
+/// one, or with a reference outside them, such a field is refused like any other non-array.
+class packed_numbers {
+public:
+    packed_numbers(const float* data, std::size_t size);
+    ~packed_numbers();
+    packed_numbers(const packed_numbers&) = delete;
+    packed_numbers& operator=(const packed_numbers&) = delete;
+};
+
 }  // namespace attn

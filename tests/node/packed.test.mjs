@@ -1,0 +1,71 @@
+// a.trace's binary transfer (web/src/packed_spec.js): a spec object's matrices cross as floats beside a
+// small JSON skeleton. It must give the text path's trace to the bit — every stage, the normalised spec,
+// the axes — and the text path's refusals word for word; a spec that itself says "$f32" gets no say.
+import assert from 'node:assert/strict';
+import { test } from 'node:test';
+
+import { createAttention } from '../../web/src/node.js';
+import { random, randomSpec } from './helpers.mjs';
+
+const a = await createAttention();
+
+function same(objectTrace, textTrace, what) {
+  assert.deepEqual(objectTrace.stages.map((s) => s.id), textTrace.stages.map((s) => s.id), what);
+  objectTrace.stages.forEach((s, k) => {
+    const t = textTrace.stages[k];
+    assert.deepEqual(s.shape, t.shape, `${what}: ${s.id} shape`);
+    assert.deepEqual(new Uint32Array(s.data.buffer, s.data.byteOffset, s.data.length), new Uint32Array(t.data.buffer, t.data.byteOffset, t.data.length), `${what}: ${s.id} bit for bit`);
+  });
+  assert.deepEqual(objectTrace.spec, textTrace.spec, `${what}: normalised spec`);
+  assert.deepEqual(objectTrace.axes, textTrace.axes, `${what}: axes`);
+}
+
+const outcome = (f) => { try { return f(); } catch (e) { return e.message; } };
+
+test('every example and 200 random specs: the same trace as their JSON text, or the same sentence', () => {
+  for (const id of a.examples()) {
+    const t = a.example(id);
+    if (t.kind === 'vision') continue;
+    same(a.trace(structuredClone(t.spec)), a.trace(JSON.stringify(t.spec)), id);
+  }
+  const rand = random(29);
+  let traced = 0, refused = 0;
+  for (let i = 0; i < 200; i++) {
+    const spec = randomSpec(rand, i);
+    if (i % 3 === 0 && spec.x?.[0]) spec.x = spec.x.map((row) => Float32Array.from(row)); // typed rows too
+    if (i % 5 === 0) spec.weights = { ...spec.weights, wk: [[1, 2, 3]] }; // refused by the core: W_k's shape
+    if (i % 7 === 0) spec.x = [...spec.x, [1]]; // refused: a ragged row (the text path reads it)
+    const viaObject = outcome(() => a.trace(spec));
+    const viaText = outcome(() => a.trace(JSON.stringify(spec, (k, v) => (ArrayBuffer.isView(v) ? Array.from(v) : v))));
+    if (typeof viaText === 'string') {
+      assert.equal(viaObject, viaText, `spec ${i}: the same refusal`);
+      refused++;
+    } else {
+      same(viaObject, viaText, `spec ${i}`);
+      traced++;
+    }
+  }
+  assert.ok(traced > 60 && refused > 40, `${traced} traced, ${refused} refused`);
+});
+
+test('hostile and edge values go the text path: −0, float overflow, ragged rows, and "$f32" written by the caller', () => {
+  const base = { x: [[1, -0], [0.5, 2]], weights: { wq: [[1, 0], [0, 1]] } };
+  same(a.trace(base), a.trace(JSON.stringify(base)), '−0');
+  assert.equal(outcome(() => a.trace({ x: [[1, 1e39]] })), outcome(() => a.trace('{"x": [[1, 1e39]]}')));
+  assert.equal(outcome(() => a.trace({ x: [[1, 2], [3]] })), 'row 2 of x has 1 values but row 1 has 2: every row needs the same length.');
+  // a caller's own reference must not read the module's numbers
+  const sneaky = { x: [[1, 2]], memory: { $f32: [0, 1, 2] } };
+  assert.equal(outcome(() => a.trace(sneaky)), outcome(() => a.trace(JSON.stringify(sneaky))));
+  assert.match(outcome(() => a.trace(sneaky)), /memory must be an array of rows/);
+  const inTokens = { x: [[1, 2]], tokens: { query: ['$f32'] } };
+  same(a.trace(inTokens), a.trace(JSON.stringify(inTokens)), '"$f32" as a label');
+});
+
+test('an older trace\'s spec is still its own after newer traces, and the caller\'s later edits do not reach it', () => {
+  const spec = { x: [[1, 0], [0, 1]], weights: { wq: [[2, 0], [0, 2]] } };
+  const first = a.trace(spec);
+  spec.weights.wq[0][0] = 7; // the caller edits the object afterwards
+  const second = a.trace(spec);
+  assert.equal(first.spec.weights.wq[0][0], 2, 'read after a newer trace, from its own numbers');
+  assert.equal(second.spec.weights.wq[0][0], 7);
+});
