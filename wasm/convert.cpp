@@ -106,12 +106,16 @@ std::string axes_key(const spec& s) {
     return key;
 }
 
+/// How packed() hands over a trace's layout and axis labels: as texts (with the normalised spec; an
+/// example's first call), or as the ids of the texts the core keeps (a trace; JS parses each id once).
+enum class layout_form { texts, ids };
+
 /// A trace as typed JS values: one Float32Array holding every stage back to back and, with_layout,
-/// where each stage sits ({id, formula, operands, shape, offset, size}), the normalised spec as JSON
-/// text and the axis labels. Without the layout (an example's second call) those stay undefined:
-/// they never change for an example, so JS keeps them from the first call. No JSON tree is built
-/// for the data: this path runs on every edit the page makes.
-val packed(const trace& t, bool with_layout, double compute_ms, bool with_spec = true) {
+/// where each stage sits ({id, formula, operands, shape, offset, size}) and the axis labels, in the
+/// given form. Without the layout (an example's second call) those stay undefined: they never change
+/// for an example, so JS keeps them from the first call. No JSON tree is built for the data: this path
+/// runs on every edit the page makes.
+val packed(const trace& t, bool with_layout, double compute_ms, layout_form form = layout_form::texts) {
     const std::vector<stage_view> views = t.stages();
     std::size_t total = 0;
     for (const stage_view& s : views) total += s.size;
@@ -133,7 +137,7 @@ val packed(const trace& t, bool with_layout, double compute_ms, bool with_spec =
             return stages.dump();
         });
         const text_cache::entry& axes = axes_texts().get(axes_key(t.spec), [&] { return axes_json(t.spec).dump(); });
-        if (with_spec) {  // an example's first call: the texts themselves, once
+        if (form == layout_form::texts) {  // an example's first call: the texts themselves, once
             out.set("stages", layout.text);
             out.set("spec", spec_to_json(t.spec).dump());
             out.set("axes", axes.text);
@@ -158,11 +162,11 @@ val packed(const trace& t, bool with_layout, double compute_ms, bool with_spec =
 
 /// The trace of s and its packed form, with the milliseconds compute_trace took: the complexity
 /// example plots that time (attention's own cost) apart from reading the spec's JSON text.
-val timed_trace(const spec& s, bool with_layout, bool with_spec = true) {
+val timed_trace(const spec& s, bool with_layout, layout_form form = layout_form::texts) {
     const auto start = std::chrono::steady_clock::now();
     const trace t = compute_trace(s);
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
-    return packed(t, with_layout, took.count(), with_spec);
+    return packed(t, with_layout, took.count(), form);
 }
 
 /// A vision trace as typed JS values: {kind: "vision", stages: [{id, formula, shape, offset, size}], spec: JSON
@@ -246,7 +250,7 @@ val trace_result(const std::string& spec_json, bool interactive) {
         if (is_vision_spec(j)) return packed_vision(vision_spec_from_json(j));
         spec s = spec_from_json(j);
         if (interactive) validate(s, interactive_budget);  // the page's lower limits: it never freezes
-        val out = timed_trace(s, true, false);
+        val out = timed_trace(s, true, layout_form::ids);
         last_spec_read& last = last_spec();
         last = {last.serial + 1, std::move(s)};
         out.set("serial", last.serial);

@@ -1,12 +1,11 @@
 // The friendly API over the Embind module: one place for both entry points (node.js, index.js).
 // Nothing here computes attention: every number comes from the C++ core's trace.
+import { packSpec, unpackSpecText } from './packed_spec.js';
 
 /** The package version (kept equal to package.json by a test). */
 export const version = '0.1.0';
 
 /** A spec the core refused, or a call made wrongly; `message` is one sentence naming the field. */
-import { packSpec, unpackSpecText } from './packed_spec.js';
-
 export class AttentionError extends Error {
   constructor(message) {
     super(message);
