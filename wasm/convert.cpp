@@ -77,21 +77,17 @@ text_cache& axes_texts() {
     return cache;
 }
 
-/// What a trace's layout is made from: each stage's id and shape, and the options its formulas and
-/// operands name (stage_formula, stage_operands).
+/// What a trace's layout is made from, read from the same functions that write it: each stage's id,
+/// shape, formula and operands (no list of the spec fields they depend on to keep in step with them).
 std::string layout_key(const trace& t, const std::vector<stage_view>& views) {
-    const spec& s = t.spec;
     std::string key;
     for (const stage_view& v : views) {
         key += char('a' + int(v.id));
         for (std::size_t n : v.shape) key += std::to_string(n) + ',';
+        key += stage_formula(v.id, t.spec);
+        for (stage_id id : stage_operands(v.id, t.spec)) key += char('a' + int(id));
+        key += '|';
     }
-    key += '|';
-    for (bool flag : {s.memory.has_value(), s.wq.w.has_value(), s.wq.b.has_value(), s.wk.w.has_value(), s.wk.b.has_value(),
-                      s.wv.w.has_value(), s.wv.b.has_value(), s.wo.b.has_value(), s.mask != mask_kind::none})
-        key += flag ? '1' : '0';
-    key += char('0' + int(s.score));
-    key += char('0' + int(s.positional));
     return key;
 }
 

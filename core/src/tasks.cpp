@@ -1,6 +1,7 @@
 // The training tasks (attn/tasks.hpp), generated from a fixed seed so every run is the same.
 #include "attn/tasks.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -25,24 +26,20 @@ std::vector<float> embedding(const std::string& word, std::size_t dim) {
     return v;
 }
 
+/// The words' embeddings as the rows of a matrix, written as the spec writes matrices.
 json rows_of(const std::vector<std::string>& words, std::size_t dim = d) {
-    json rows = json::array();
-    for (const std::string& w : words) {
-        json row = json::array();
-        for (float x : embedding(w, dim)) row.push_back(shortest_decimal(x));
-        rows.push_back(std::move(row));
+    matrix m = matrix::from_shape({words.size(), dim});
+    for (std::size_t i = 0; i < words.size(); ++i) {
+        const std::vector<float> v = embedding(words[i], dim);
+        std::copy(v.begin(), v.end(), &m(i, 0));
     }
-    return rows;
+    return matrix_json(m);
 }
 
 json random_matrix(std::mt19937& rng, std::size_t r, std::size_t c, float scale) {
-    json m = json::array();
-    for (std::size_t i = 0; i < r; ++i) {
-        json row = json::array();
-        for (std::size_t j = 0; j < c; ++j) row.push_back(shortest_decimal(uniform(rng, scale)));
-        m.push_back(std::move(row));
-    }
-    return m;
+    matrix m = matrix::from_shape({r, c});
+    for (float& x : m) x = uniform(rng, scale);  // row by row: the same draws, in the same order, as ever
+    return matrix_json(m);
 }
 
 /// Each Chinese word should come to attend to its English word: the output row is the value of the
@@ -51,16 +48,12 @@ json alignment_task(std::size_t dim, float init, bool scaled, float lr) {
     const std::vector<alignment_item> items = alignment_items();
     json data = json::array();
     for (const alignment_item& item : items) {
-        json target = json::array();
-        for (std::size_t i = 0; i < item.zh.size(); ++i) {
-            json row = json::array();
-            for (float x : embedding("en:" + item.en[std::size_t(item.partner[i])], dim)) row.push_back(shortest_decimal(x));
-            target.push_back(std::move(row));
-        }
+        std::vector<std::string> partners;  // each Chinese word's English word, by position
+        for (int p : item.partner) partners.push_back("en:" + item.en[std::size_t(p)]);
         std::vector<std::string> zh_keys, en_keys;
         for (const std::string& w : item.zh) zh_keys.push_back("zh:" + w);
         for (const std::string& w : item.en) en_keys.push_back("en:" + w);
-        data.push_back({{"x", rows_of(zh_keys, dim)}, {"memory", rows_of(en_keys, dim)}, {"target", std::move(target)},
+        data.push_back({{"x", rows_of(zh_keys, dim)}, {"memory", rows_of(en_keys, dim)}, {"target", rows_of(partners, dim)},
                         {"tokens", {{"query", item.zh}, {"key", item.en}}}});
     }
     std::mt19937 rng(2024);
