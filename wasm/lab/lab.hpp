@@ -86,6 +86,7 @@ private:
     void start_training(const std::string& task);
     void show_training_item();  // spec_ = the chosen sentence through the current weights
     void training_edited();     // the spec panel's value edits, into the trainer
+    bool train_step();          // one step, its loss kept; false (and the core's sentence kept) when refused
     void train_frame();
     void panel_train();
     // panel_stage.cpp

@@ -61,18 +61,24 @@ void Lab::training_edited() {
     trained.wq = spec_.wq, trained.wk = spec_.wk, trained.wv = spec_.wv, trained.wo = spec_.wo;
 }
 
+bool Lab::train_step() {
+    training& t = *training_;
+    try {
+        t.losses.push_back(t.run->step());
+        return true;
+    } catch (const attn::spec_error& e) {  // an overflow: the core refused the step and kept the weights
+        t.error = e.what();
+        t.playing = false;
+        return false;
+    }
+}
+
 void Lab::train_frame() {
     training& t = *training_;
     if (!t.playing) return;
     const auto started = std::chrono::steady_clock::now();
     for (int k = 0; k < t.per_frame && t.run->steps_done() < t.target; ++k) {
-        try {
-            t.losses.push_back(t.run->step());
-        } catch (const attn::spec_error& e) {
-            t.error = e.what();
-            t.playing = false;
-            break;
-        }
+        if (!train_step()) break;
         if (std::chrono::steady_clock::now() - started > std::chrono::milliseconds(12)) break;  // keep the frame rate
     }
     if (t.run->steps_done() >= t.target) t.playing = false;
@@ -105,11 +111,7 @@ void Lab::panel_train() {
     ImGui::SameLine();
     if (ImGui::Button(tr("Step +1", "单步 +1"))) {
         t.playing = false;
-        try {
-            t.losses.push_back(t.run->step());
-        } catch (const attn::spec_error& e) {
-            t.error = e.what();
-        }
+        train_step();
         show_training_item();
     }
     ImGui::SameLine();
