@@ -146,8 +146,7 @@ export class AttentionTrainer extends HTMLElement {
   /** One optimizer step of every run, paused: for a calm look at what a single step changes. */
   stepOnce() {
     this.pause();
-    this.train(1);
-    this.showRuns();
+    this.train(1); // draws the runs, gradients included (paused)
   }
 
   /** Back to step 0: the tasks' own starting weights, the chosen learning rate. */
@@ -175,18 +174,19 @@ export class AttentionTrainer extends HTMLElement {
   /** count steps of every run (fewer if the frame's time runs out), then the live pictures. */
   train(count) {
     const started = performance.now();
-    for (let k = 0; k < count && this.done < this.target; k++) {
+    let refused = false;
+    for (let k = 0; k < count && this.done < this.target && !refused; k++) {
       try {
         for (const run of this.runs) run.losses.push(...run.trainer.step(1));
       } catch (error) {
         this.error = error.message; // an overflow: the core refused the step and kept the weights
         for (const run of this.runs) run.losses.length = run.trainer.done;
-        this.pause();
-        break;
+        refused = true;
       }
       if (performance.now() - started > FRAME_BUDGET_MS) break;
     }
-    this.showRuns();
+    if (refused && this.playing) this.pause(); // pausing draws the runs
+    else this.showRuns();
     this.dispatchEvent(new CustomEvent('trainstep', { detail: { step: this.done } }));
   }
 
