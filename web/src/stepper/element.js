@@ -204,14 +204,7 @@ export class AttentionStepper extends HTMLElement {
     try {
       change(next);
       const trace = this.attention.trace(next, PAGE_BUDGET);
-      const ids = shownStages(trace).map((st) => st.id);
-      const sameStages = ids.join() === this.stageIds().join();
-      const keep = ids.indexOf(this.stageId);
-      this.store.set({
-        spec: trace.spec, trace, edited: true, error: null, head: Math.min(s.head, trace.spec.heads - 1),
-        // the edit is shown in place, finished: the learner stays where they were studying
-        stageIndex: keep >= 0 ? keep : Math.min(s.stageIndex, ids.length - 1), progress: 1, playing: false, animated: false,
-      });
+      const sameStages = this.showInPlace(trace, true);
       // the store's subscriber has redrawn the stage; a value edit moves only the panel's values,
       // a change of the stage list (a mask or PE switched) needs the timeline rebuilt too
       if (sameStages) this.editor?.update(trace.spec, null, wordsFor(s.lang));
@@ -231,18 +224,26 @@ export class AttentionStepper extends HTMLElement {
    * gradient dL/d(stage) under it, from the core's backward pass. Throws the core's AttentionError.
    */
   inspect(spec, lossFields = null) {
-    const s = this.store.get();
     const trace = this.attention.trace(spec, PAGE_BUDGET);
     const gradSpec = lossFields && { ...trace.spec, ...lossFields };
     this.gradients = gradSpec ? { spec: gradSpec, result: this.attention.grad(gradSpec) } : null;
+    if (!this.showInPlace(trace, false)) this.renderAll(); // otherwise the store's subscriber has redrawn the stage and its gradient
+  }
+
+  /**
+   * Shows a new trace where the reader is, finished: the same stage (or the nearest), the same head.
+   * Returns whether the list of stages stayed the same (if not, the timeline needs rebuilding).
+   */
+  showInPlace(trace, edited) {
+    const s = this.store.get();
     const ids = shownStages(trace).map((st) => st.id);
-    const keep = ids.indexOf(this.stageId);
     const sameStages = ids.join() === this.stageIds().join();
+    const keep = ids.indexOf(this.stageId);
     this.store.set({
-      spec: trace.spec, trace, edited: false, error: null, head: Math.min(s.head, trace.spec.heads - 1),
+      spec: trace.spec, trace, edited, error: null, head: Math.min(s.head, trace.spec.heads - 1),
       stageIndex: keep >= 0 ? keep : Math.min(s.stageIndex, ids.length - 1), progress: 1, playing: false, animated: false,
     });
-    if (!sameStages) this.renderAll(); // otherwise the store's subscriber has redrawn the stage and its gradient
+    return sameStages;
   }
 
   resetToExample() {
