@@ -1,7 +1,7 @@
 // The streaming attention of attn/streaming.hpp as one template over the vector width N, the way
-// FlashAttention blocks it: per head, K is packed transposed once (d_h × n_k, padded); a block of
-// 64 query rows walks the blocks of 64 keys together (so each block of K and V is read once for all
-// of them), and for each group of R = 6 of its rows and each key block
+// FlashAttention blocks it: per head, K is packed once in panels of 2N keys; a block of 16·R query
+// rows walks the blocks of 64 keys together (so each block of K and V is read once for all of them),
+// and for each group of R of its rows (6 natively, 4 in WebAssembly) and each key block
 //   1. the R × 64 scores, a micro-tile of R rows × 2N keys at a time, kept in registers while the
 //      d_h products accumulate (each q value broadcast, each packed K row loaded once for R rows);
 //   2. the online softmax of each row over the block: new running max, rescale factor, e^(s − m);
@@ -19,24 +19,32 @@
 namespace attn {
 namespace {
 
-/// The kernel's choices unless told otherwise: 6 query rows a group (12 accumulators, two key loads and
-/// a broadcast: 15 of the 16 vector registers of SSE, AVX2 and V8's wasm), and q and P pre-broadcast
-/// for 4 lanes (SSE has no broadcast load; native SSE went from 14 to 21 GFLOP/s, wasm unchanged).
+/// The kernel's choices unless told otherwise. Natively 6 query rows a group (12 accumulators, two key
+/// loads and a broadcast: 15 of the 16 vector registers of SSE and AVX2), and for SSE q and P
+/// pre-broadcast (it has no broadcast load; native SSE went from 14 to 21 GFLOP/s). In WebAssembly
+/// 4 rows and broadcast loads: V8 keeps a vector register for itself and spilled at 6 rows; 4 took
+/// n = 512 and 2048 from 11–15 to 19–21 GFLOP/s here (Node 20, best of 12 runs).
+#if defined(__wasm__)
+constexpr std::size_t default_rows = 4;
+template <int N>
+constexpr bool default_pre = false;
+#else
 constexpr std::size_t default_rows = 6;
 template <int N>
 constexpr bool default_pre = N == 4;
+#endif
 
 /// Floats of scratch streaming_kernel<N, R, PRE> allocates for heads of d_h columns and n_k keys (what
 /// attention_streaming_bytes reports: the kernel sizes its buffers from the same numbers).
 struct scratch_sizes {
-    std::size_t kt, acc, p_block, q_splat, p_splat;  // floats each
-    std::size_t floats() const { return kt + acc + p_block + q_splat + p_splat; }
+    std::size_t kt, acc, p_block, q_pack, p_splat;  // floats each
+    std::size_t floats() const { return kt + acc + p_block + q_pack + p_splat; }
 };
 template <int N, std::size_t R, bool PRE>
 scratch_sizes scratch_for(std::size_t dh, std::size_t n_k) {
     constexpr std::size_t QB = 16 * R, BK = 64, W = 2 * N;
     const std::size_t padded = (n_k + W - 1) / W * W;  // a micro-tile never reads past it
-    return {dh * padded, QB * dh, R * BK, PRE ? R * dh * N : 0, PRE ? R * BK * N : 0};
+    return {dh * padded, QB * dh, R * BK, PRE ? R * dh * N : R * dh, PRE ? R * BK * N : 0};
 }
 
 /// N lanes; R query rows a group; PRE: keep q and P already broadcast in memory (a plain load in the
@@ -52,9 +60,8 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
     constexpr std::size_t QB = 16 * R, BK = 64, W = 2 * N;  // query rows a block, keys a block and a micro-tile
     const std::size_t dh = d / heads;
     const scratch_sizes sizes = scratch_for<N, R, PRE>(dh, n_k);
-    const std::size_t padded = sizes.kt / dh;
     const float scale = 1.0f / std::sqrt(float(dh));
-    std::vector<float> kt(sizes.kt, 0.0f);  // one head's K, transposed: kt[p·padded + j] = k[j][p]
+    std::vector<float> kt(sizes.kt, 0.0f);  // one head's K, packed in panels (below)
     struct group_state {
         const float* q[R];
         std::size_t limit[R];  // keys row r sees: all, or j <= i with the causal mask
@@ -63,11 +70,17 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
     };
     group_state state[QB / R];
     std::vector<float> acc(sizes.acc), p_block(sizes.p_block);
-    std::vector<F> q_splat(sizes.q_splat / N), p_splat(sizes.p_splat / N);  // a group's q values and P, each already in every lane
+    // a group's q values scaled by 1/√d_h, interleaved (q_pack[p·R + r]: the R values of one p side by
+    // side, so the micro-tile reaches them from one pointer), or already in every lane (PRE); P likewise
+    std::vector<float> q_pack(PRE ? 0 : sizes.q_pack);
+    std::vector<F> q_splat(PRE ? sizes.q_pack / N : 0), p_splat(sizes.p_splat / N);
     for (std::size_t h = 0; h < heads; ++h) {
         const std::size_t col = h * dh;
+        // K in panels of W keys, kt[(j / W)·d_h·W + p·W + j % W] = k[j][p]: a micro-tile reads its W keys'
+        // values for every p from one contiguous run. (A row-major Kᵀ put a block's d_h rows a power-of-two
+        // stride apart at n = 512 or 2048, where they fought over a few L1 sets: 1.3–1.5× slower.)
         for (std::size_t j = 0; j < n_k; ++j)
-            for (std::size_t p = 0; p < dh; ++p) kt[p * padded + j] = k[j * d + col + p];
+            for (std::size_t p = 0; p < dh; ++p) kt[(j / W) * dh * W + p * W + j % W] = k[j * d + col + p];
         for (std::size_t b0 = 0; b0 < n_q; b0 += QB) {
             // a block of QB query rows, in groups of R, walks the key blocks together: each block of
             // K and V is read from memory once for QB rows and stays in the cache while they use it
@@ -93,25 +106,27 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                     float* const ga = acc.data() + g * R * dh;
                     if (*std::max_element(st.limit, st.limit + R) <= j0) continue;  // causal: past every row's keys
                     // pass 1: scores of the R rows against the block's keys, W keys at a time
-                    if constexpr (PRE)
-                        for (std::size_t p = 0; p < dh; ++p)
-                            for (std::size_t r = 0; r < R; ++r) q_splat[p * R + r] = splat<F>(st.q[r][p]);
+                    for (std::size_t p = 0; p < dh; ++p)
+                        for (std::size_t r = 0; r < R; ++r)
+                            if constexpr (PRE) q_splat[p * R + r] = splat<F>(st.q[r][p] * scale);
+                            else q_pack[p * R + r] = st.q[r][p] * scale;
                     for (std::size_t jj = 0; jj < nb_w; jj += W) {
                         F c[R][2];
                         for (std::size_t r = 0; r < R; ++r) c[r][0] = c[r][1] = splat<F>(0.0f);
-                        const float* kp = kt.data() + j0 + jj;
+                        const float* kp = kt.data() + (j0 + jj) * dh;
                         const F* qs = q_splat.data();
-                        for (std::size_t p = 0; p < dh; ++p, kp += padded, qs += R) {
+                        const float* qp = q_pack.data();
+                        for (std::size_t p = 0; p < dh; ++p, kp += W, qs += PRE ? R : 0, qp += PRE ? 0 : R) {
                             const F k0 = load<F>(kp), k1 = load<F>(kp + N);
                             for (std::size_t r = 0; r < R; ++r) {
-                                const F qv = PRE ? qs[r] : splat<F>(st.q[r][p]);
+                                const F qv = PRE ? qs[r] : splat<F>(qp[r]);
                                 c[r][0] += qv * k0;
                                 c[r][1] += qv * k1;
                             }
                         }
                         for (std::size_t r = 0; r < R; ++r) {
-                            store(p_block.data() + r * BK + jj, c[r][0] * scale);
-                            store(p_block.data() + r * BK + jj + N, c[r][1] * scale);
+                            store(p_block.data() + r * BK + jj, c[r][0]);
+                            store(p_block.data() + r * BK + jj + N, c[r][1]);
                         }
                     }
                     // pass 2: each row's online softmax over the block (keys past its limit weigh nothing)
@@ -120,8 +135,9 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                         float* s = p_block.data() + r * BK;
                         const std::size_t seen = st.limit[r] > j0 ? std::min(nb, st.limit[r] - j0) : 0;
                         std::fill(s + seen, s + nb_w, -INFINITY);
-                        float top = st.m[r];
-                        for (std::size_t t = 0; t < seen; ++t) top = std::max(top, s[t]);
+                        F top_lanes = splat<F>(st.m[r]);
+                        for (std::size_t t = 0; t < nb_w; t += N) top_lanes = lanes::max(top_lanes, load<F>(s + t));
+                        const float top = lanes::reduce_max<N>(top_lanes);
                         if (top == -INFINITY) {  // nothing seen yet (cannot happen with j = 0 ≤ i, kept for safety)
                             std::fill(s, s + nb_w, 0.0f);
                             if constexpr (PRE)
@@ -136,8 +152,7 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                             store(s + t, e);
                             sum += e;
                         }
-                        float total = 0.0f;
-                        for (int lane = 0; lane < N; ++lane) total += sum[lane];
+                        const float total = lanes::reduce_add<N>(sum);
                         if constexpr (PRE)
                             for (std::size_t t = 0; t < nb; ++t) p_splat[t * R + r] = splat<F>(s[t]);
                         st.l[r] = st.l[r] * rescale[r] + total;
@@ -154,8 +169,9 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                         }
                         for (std::size_t t = 0; t < nb; ++t) {
                             const F v0 = load<F>(vb + t * d + p), v1 = load<F>(vb + t * d + p + N);
+                            const float* pt = p_block.data() + t;  // row r's weight at pt[r·BK]: one pointer
                             for (std::size_t r = 0; r < R; ++r) {
-                                const F w = PRE ? p_splat[t * R + r] : splat<F>(p_block[r * BK + t]);
+                                const F w = PRE ? p_splat[t * R + r] : splat<F>(pt[r * BK]);
                                 a[r][0] += w * v0;
                                 a[r][1] += w * v1;
                             }

@@ -6,7 +6,8 @@
 // per call, ratio to a.attention (above 1: slower than a.attention) and GFLOP/s (4·n²·d). Then the
 // full trace of every worked example through the npm API.
 //
-// usage: bash scripts/bench.sh   (builds what it needs, then runs this file)
+// usage: bash scripts/bench.sh   (builds what it needs, then runs this file); alone, some sizes only:
+//        BENCH_SIZES='[[512, 64], [2048, 64]]' node web/bench/forward.mjs
 import { execFileSync } from 'node:child_process';
 import { readFile } from 'node:fs/promises';
 import path from 'node:path';
@@ -18,7 +19,7 @@ import { plainForward } from './plain.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
-const sizes = [[16, 8], [16, 64], [128, 64], [512, 64], [1024, 64], [2048, 64]];
+const sizes = process.env.BENCH_SIZES ? JSON.parse(process.env.BENCH_SIZES) : [[16, 8], [16, 64], [128, 64], [512, 64], [1024, 64], [2048, 64]];
 
 async function loadCore(dir) {
   const { default: create } = await import(path.join(dir, 'attention_core.js'));
