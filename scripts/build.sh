@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Builds everything: the native core, CLI and tests (build/native), the WebAssembly module
-# (build/wasm, copied into web/dist/core with its size printed) and the site's bundle.
+# (build/wasm, copied into web/dist/core with its size printed), the same with wasm threads
+# (build/wasm-threads → web/dist/core-threads) and the site's bundle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -9,5 +10,8 @@ cmake --build --preset native -j "$(nproc)"
 # emcmake: Emscripten's toolchain; NODE_PATH=/usr/share/nodejs comes from the preset (docs/toolchain.md)
 emcmake cmake --preset wasm >/dev/null
 cmake --build --preset wasm -j "$(nproc)"
+# the same core with wasm threads (web/dist/core-threads), for cross-origin-isolated pages
+emcmake cmake --preset wasm-threads >/dev/null
+cmake --build --preset wasm-threads -j "$(nproc)"
 # the page's one-file bundle: <attention-stepper>, the loader and the wasm, into site/assets/
 node web/build-site.mjs

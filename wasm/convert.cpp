@@ -464,11 +464,20 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_attention(float* out, const float* qkv,
     const std::size_t nq = std::size_t(n_q), nk = std::size_t(n_k), ud = std::size_t(d), total = (nq + 2 * nk) * ud;
     for (std::size_t i = 0; i < total; ++i)
         if (!std::isfinite(qkv[i])) return int(i);
-    attn::attention_streaming(out, qkv, qkv + nq * ud, qkv + (nq + nk) * ud, nq, nk, ud, std::size_t(heads), causal != 0);
+    // split between threads in the wasm-threads module (streaming_threads.cpp); one thread elsewhere
+    attn::attention_streaming_threads(out, qkv, qkv + nq * ud, qkv + (nq + nk) * ud, nq, nk, ud, std::size_t(heads),
+                                      causal != 0, attn::streaming_max_threads());
     return -1;
 }
 
 // a.attentionBytes: what one a.attention call of these sizes holds in the wasm heap.
 extern "C" EMSCRIPTEN_KEEPALIVE double attn_attention_bytes(int n_q, int n_k, int d, int heads) {
-    return double(attn::attention_streaming_bytes(std::size_t(n_q), std::size_t(n_k), std::size_t(d), std::size_t(heads)));
+    const std::size_t nq = std::size_t(n_q), nk = std::size_t(n_k), ud = std::size_t(d);
+    const std::size_t threads = attn::streaming_threads_for(nq, nk, ud, attn::streaming_max_threads());
+    return double(attn::attention_streaming_bytes(nq, nk, ud, std::size_t(heads), threads));
+}
+
+// a.threads: how many threads a large a.attention call uses (1 but in the wasm-threads module).
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_max_threads() {
+    return int(attn::streaming_max_threads());
 }

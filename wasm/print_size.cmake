@@ -3,6 +3,8 @@
 find_program(GZIP gzip REQUIRED)
 if(NOT FILES)
   set(FILES attention_core.wasm attention_core.js)
+endif()
+if(NOT BUDGET)  # the core module's
   # 150 KB until the vision blocks (SE, ECA, CBAM, CA) came in, about 30 KB of them; 200 KB until the online
   # softmax, the streaming kernel, gradients, training, the tasks and the gradient sentences (about 38 KB).
   # A training module loaded only by train mode and a.grad would win most of the last back.

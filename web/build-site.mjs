@@ -2,7 +2,7 @@
 // loader and the wasm core (inlined) in one classic script. One file serves every way the
 // page is opened: <script src> from file:// (double-clicking site/index.html), and
 // <script type="module" src> in a stranger's blog (it has no import or export statements).
-import { copyFileSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -33,5 +33,12 @@ await build({
 const file = path.join(outDir, 'attention-stepper.js');
 // the same file ships in the npm package, so a blog can take it from any npm CDN
 copyFileSync(file, path.join(here, 'dist/attention-stepper.js'));
+// the wasm-threads module beside it, for the playground's own pages: they name it on their script tag
+// (data-threads) and use it when served cross-origin isolated (scripts/serve.sh); embeds never load it
+const threads = path.join(here, 'dist/core-threads');
+if (existsSync(threads)) {
+  mkdirSync(path.join(outDir, 'core-threads'), { recursive: true });
+  for (const name of readdirSync(threads)) copyFileSync(path.join(threads, name), path.join(outDir, 'core-threads', name));
+}
 const gz = gzipSync(readFileSync(file), { level: 9 }).length;
 console.log(`site: ${path.relative(process.cwd(), file)} ${statSync(file).size} bytes, ${gz} gzipped (element + loader + inlined wasm)`);

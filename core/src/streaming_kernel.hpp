@@ -47,12 +47,15 @@ scratch_sizes scratch_for(std::size_t dh, std::size_t n_k) {
     return {dh * padded, QB * dh, R * BK, PRE ? R * dh * N : R * dh, PRE ? R * BK * N : 0};
 }
 
-/// N lanes; R query rows a group; PRE: keep q and P already broadcast in memory (a plain load in the
-/// inner loops instead of a load and a shuffle, which SSE needs; AVX's broadcast loads need no help).
+/// Query rows row_begin … row_end − 1 of the n_q (their rows of out written, the others untouched, so
+/// threads can share a call). N lanes; R query rows a group; PRE: keep q and P already broadcast in
+/// memory (a plain load in the inner loops instead of a load and a shuffle, which SSE needs; AVX's
+/// broadcast loads need no help).
 template <int N, std::size_t R = default_rows, bool PRE = default_pre<N>>
 void streaming_kernel(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
-                      std::size_t d, std::size_t heads, bool causal) {
-    if (n_q == 0 || n_k == 0) return;
+                      std::size_t d, std::size_t heads, bool causal, std::size_t row_begin, std::size_t row_end) {
+    row_end = std::min(row_end, n_q);
+    if (row_begin >= row_end || n_k == 0) return;
     using F = typename lanes::vec<N>::f;
     using lanes::load;
     using lanes::splat;
@@ -81,10 +84,10 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
         // stride apart at n = 512 or 2048, where they fought over a few L1 sets: 1.3–1.5× slower.)
         for (std::size_t j = 0; j < n_k; ++j)
             for (std::size_t p = 0; p < dh; ++p) kt[(j / W) * dh * W + p * W + j % W] = k[j * d + col + p];
-        for (std::size_t b0 = 0; b0 < n_q; b0 += QB) {
+        for (std::size_t b0 = row_begin; b0 < row_end; b0 += QB) {
             // a block of QB query rows, in groups of R, walks the key blocks together: each block of
             // K and V is read from memory once for QB rows and stays in the cache while they use it
-            const std::size_t block_rows = std::min(QB, n_q - b0), groups = (block_rows + R - 1) / R;
+            const std::size_t block_rows = std::min(QB, row_end - b0), groups = (block_rows + R - 1) / R;
             std::size_t keys = 0;
             for (std::size_t g = 0; g < groups; ++g) {
                 group_state& st = state[g];

@@ -9,9 +9,9 @@ namespace attn {
 #if defined(ATTN_X86_DISPATCH)
 // streaming_avx2.cpp and streaming_avx512.cpp, built with their own -m flags
 void streaming_avx2(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
-                    std::size_t d, std::size_t heads, bool causal);
+                    std::size_t d, std::size_t heads, bool causal, std::size_t row_begin, std::size_t row_end);
 void streaming_avx512(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
-                      std::size_t d, std::size_t heads, bool causal);
+                      std::size_t d, std::size_t heads, bool causal, std::size_t row_begin, std::size_t row_end);
 #endif
 
 namespace {
@@ -26,6 +26,22 @@ simd_level widest() {
 #else
 simd_level widest() { return simd_level::lanes4; }
 #endif
+
+/// Rows row_begin … row_end − 1 at one level; false, and nothing computed, when this CPU or build lacks it.
+bool rows_at(simd_level level, float* out, const float* q, const float* k, const float* v, std::size_t n_q,
+             std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::size_t row_begin, std::size_t row_end) {
+    if (static_cast<int>(level) > static_cast<int>(streaming_level())) return false;  // this CPU lacks it
+    switch (level) {
+        case simd_level::lanes4: streaming_kernel<4>(out, q, k, v, n_q, n_k, d, heads, causal, row_begin, row_end); return true;
+#if defined(ATTN_X86_DISPATCH)
+        case simd_level::avx2: streaming_avx2(out, q, k, v, n_q, n_k, d, heads, causal, row_begin, row_end); return true;
+        case simd_level::avx512: streaming_avx512(out, q, k, v, n_q, n_k, d, heads, causal, row_begin, row_end); return true;
+#else
+        default: return false;
+#endif
+    }
+    return false;
+}
 
 }  // namespace
 
@@ -50,20 +66,17 @@ const char* simd_level_name(simd_level level) {
 
 bool attention_streaming_at(simd_level level, float* out, const float* q, const float* k, const float* v,
                             std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads, bool causal) {
-    if (static_cast<int>(level) > static_cast<int>(streaming_level())) return false;  // this CPU lacks it
-    switch (level) {
-        case simd_level::lanes4: streaming_kernel<4>(out, q, k, v, n_q, n_k, d, heads, causal); return true;
-#if defined(ATTN_X86_DISPATCH)
-        case simd_level::avx2: streaming_avx2(out, q, k, v, n_q, n_k, d, heads, causal); return true;
-        case simd_level::avx512: streaming_avx512(out, q, k, v, n_q, n_k, d, heads, causal); return true;
-#else
-        default: return false;
-#endif
-    }
-    return false;
+    return rows_at(level, out, q, k, v, n_q, n_k, d, heads, causal, 0, n_q);
 }
 
-std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads) {
+void attention_streaming_rows(float* out, const float* q, const float* k, const float* v, std::size_t n_q,
+                              std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::size_t row_begin,
+                              std::size_t row_end) {
+    rows_at(streaming_level(), out, q, k, v, n_q, n_k, d, heads, causal, row_begin, row_end);
+}
+
+std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads,
+                                     std::size_t threads) {
     const std::size_t dh = d / heads;
     scratch_sizes scratch{};
     switch (streaming_level()) {  // the kernel attention_streaming runs here
@@ -71,12 +84,13 @@ std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::siz
         case simd_level::avx2: scratch = scratch_for<8, default_rows, default_pre<8>>(dh, n_k); break;
         case simd_level::avx512: scratch = scratch_for<16, default_rows, default_pre<16>>(dh, n_k); break;
     }
-    return (2 * n_q * d + 2 * n_k * d + scratch.floats()) * sizeof(float);  // q, out, k, v, the kernel's buffers
+    // q, out, k, v, and each thread's kernel buffers
+    return (2 * n_q * d + 2 * n_k * d + std::max<std::size_t>(1, threads) * scratch.floats()) * sizeof(float);
 }
 
 void attention_streaming(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
                          std::size_t d, std::size_t heads, bool causal) {
-    attention_streaming_at(streaming_level(), out, q, k, v, n_q, n_k, d, heads, causal);
+    rows_at(streaming_level(), out, q, k, v, n_q, n_k, d, heads, causal, 0, n_q);
 }
 
 }  // namespace attn

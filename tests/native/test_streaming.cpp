@@ -99,3 +99,51 @@ TEST_CASE("streaming: every instruction set this CPU has (4 lanes, AVX2 + FMA, A
     // four lanes run everywhere, and every level up to the one the library picked for this CPU
     CHECK(levels_run == static_cast<int>(attn::streaming_level()) + 1);
 }
+
+TEST_CASE("streaming threads: split_rows covers every row once, parts equal in work, causal parts shorter later") {
+    for (std::size_t n_q : {1, 2, 7, 64, 300, 1000})
+        for (std::size_t parts : {1, 2, 3, 4})
+            for (bool causal : {false, true}) {
+                const std::size_t n_k = n_q;
+                const auto bounds = attn::split_rows(n_q, n_k, causal, parts);
+                REQUIRE(bounds.size() == parts + 1);
+                CHECK(bounds.front() == 0);
+                CHECK(bounds.back() == n_q);
+                double total = 0, largest = 0;
+                for (std::size_t t = 0; t < parts; ++t) {
+                    CHECK(bounds[t] <= bounds[t + 1]);
+                    double work = 0;
+                    for (std::size_t i = bounds[t]; i < bounds[t + 1]; ++i) work += causal ? double(i + 1) : double(n_k);
+                    total += work;
+                    largest = std::max(largest, work);
+                }
+                // no part takes more than its share by more than one row's keys
+                CHECK(largest <= total / double(parts) + double(n_k));
+            }
+    // 1000 causal rows in two: the first part is the longer (its rows see fewer keys): √½ of the rows
+    const auto halves = attn::split_rows(1000, 1000, true, 2);
+    CHECK(halves[1] == 707);
+    CHECK(attn::split_rows(1000, 1000, false, 4) == std::vector<std::size_t>{0, 250, 500, 750, 1000});
+}
+
+TEST_CASE("streaming threads: the rows of a split, computed apart, are the whole call's rows bit for bit") {
+    std::mt19937 rng(5);
+    for (std::size_t n_q : {3, 65, 200})
+        for (std::size_t heads : {1, 2})
+            for (bool causal : {false, true}) {
+                const std::size_t n_k = causal ? n_q : n_q + 9, d = 16 * heads;
+                const auto q = random_values(n_q * d, rng), k = random_values(n_k * d, rng), v = random_values(n_k * d, rng);
+                std::vector<float> whole(n_q * d), parts(n_q * d, -1.0f), threaded(n_q * d);
+                attn::attention_streaming(whole.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal);
+                const auto bounds = attn::split_rows(n_q, n_k, causal, 3);
+                for (std::size_t t = 0; t < 3; ++t)
+                    attn::attention_streaming_rows(parts.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal,
+                                                   bounds[t], bounds[t + 1]);
+                CHECK(parts == whole);  // every row written, each the same float
+                attn::attention_streaming_threads(threaded.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal, 4);
+                CHECK(threaded == whole);
+            }
+    // natively the library has no thread pool: one thread, whatever is asked (the wasm-threads module has one)
+    CHECK(attn::streaming_max_threads() == 1);
+    CHECK(attn::streaming_threads_for(4096, 4096, 64, 8) == 1);
+}

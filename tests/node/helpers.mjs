@@ -83,8 +83,8 @@ const mimeTypes = {
   '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.wasm': 'application/wasm', '.svg': 'image/svg+xml',
 };
 
-/** Serves dir on 127.0.0.1 (a free port) as a static site; resolves to {url, close}. */
-export async function serveStatic(dir) {
+/** Serves dir on 127.0.0.1 (a free port) as a static site, with headers added to every file; resolves to {url, close}. */
+export async function serveStatic(dir, { headers = {} } = {}) {
   const http = await import('node:http');
   const { readFile } = await import('node:fs/promises');
   const server = http.createServer(async (req, res) => {
@@ -94,7 +94,7 @@ export async function serveStatic(dir) {
     if (!file.startsWith(dir)) return res.writeHead(403).end();
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': mimeTypes[path.extname(file)] ?? 'application/octet-stream' }).end(body);
+      res.writeHead(200, { 'content-type': mimeTypes[path.extname(file)] ?? 'application/octet-stream', ...headers }).end(body);
     } catch {
       res.writeHead(404).end('not found');
     }

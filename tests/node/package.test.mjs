@@ -24,11 +24,12 @@ before(() => {
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', tarball.file], { cwd: project, stdio: 'pipe' });
 });
 
-test('the tarball holds the loader, the wasm, the types and the README, and nothing else', () => {
+test('the tarball holds the loader, the wasm (and its wasm-threads build), the types and the README, and nothing else', () => {
   const files = [...tarball.files].sort();
   // every source file of web/src (as the repository has them) and the built files; nothing else
   const sources = readdirSync(path.join(webDir, 'src'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `src/${f}`);
-  assert.deepEqual(files, ['README.md', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', 'package.json',
+  const threads = ['attention_core.js', 'attention_core.wasm', 'attention_core.worker.js'].map((f) => `dist/core-threads/${f}`);
+  assert.deepEqual(files, ['README.md', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, 'package.json',
     ...sources, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
   console.log(`tarball: ${tarball.size} bytes packed`);
 });

@@ -267,6 +267,11 @@ export function makeApi(core) {
     /** The documented limits of a spec (attn/limits.hpp), e.g. limits.maxPositions. */
     limits,
     /**
+     * How many threads a large attention() call uses: 1, but for the wasm-threads module (a
+     * cross-origin-isolated page that asked for it: createAttention({threads: true})).
+     */
+    threads: core._attn_max_threads(),
+    /**
      * Every stage of one attention computation for a spec (object or JSON text).
      * options.budget "interactive" applies the playground's lower limits on work and memory.
      */

@@ -3,21 +3,46 @@
 // Vite and other bundlers follow (and copy, or inline in a library build), and which a plain
 // <script type="module"> resolves against the package folder.
 import createAttentionCore from '../dist/core/attention_core.js';
-import { makeApi } from './api.js';
+import { AttentionError, makeApi } from './api.js';
 
 export { AttentionError, version } from './api.js';
 
 let shared = null;
+let sharedThreaded = null;
+
+// The wasm-threads build (dist/core-threads): a.attention splits its rows between workers. It needs
+// SharedArrayBuffer, which browsers give only to cross-origin-isolated pages (COOP and COEP headers).
+// The path is a variable so bundlers leave it alone: a bundle gets the one-thread module unless it
+// passes threadsUrl to where it copied dist/core-threads/.
+const threadsPath = '../dist/core-threads/attention_core.js';
+const threadsPossible = () => globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
 
 /**
  * Instantiates the wasm core (once per page; later calls share it) and returns the API.
- * @param {{wasmUrl?: string | URL}} [options] where to fetch attention_core.wasm from, if it was moved
+ * @param {{wasmUrl?: string | URL, threads?: boolean, threadsUrl?: string | URL}} [options]
+ *   wasmUrl: where to fetch attention_core.wasm from, if it was moved; threads: use the wasm-threads
+ *   module when the page is cross-origin isolated (a.threads tells what was loaded; elsewhere, or if it
+ *   cannot load, the one-thread module); threadsUrl: where its attention_core.js is, if it was moved
  * @returns {Promise<import('../types/index.js').Attention>}
  */
 export function createAttention(options = {}) {
+  if (options.threads !== undefined && typeof options.threads !== 'boolean') {
+    return Promise.reject(new AttentionError(`options.threads is ${String(options.threads).slice(0, 80)} but must be true or false.`));
+  }
   if (options.wasmUrl) {
     const url = String(options.wasmUrl);
     return createAttentionCore({ locateFile: () => url }).then(makeApi);
+  }
+  if (options.threads && threadsPossible()) {
+    const url = String(options.threadsUrl ?? new URL(threadsPath, import.meta.url));
+    sharedThreaded ??= import(/* @vite-ignore */ url)
+      .then(({ default: createThreadedCore }) => createThreadedCore())
+      .then(makeApi)
+      .catch(() => {
+        sharedThreaded = null; // not there (a bundle without it) or refused: the one-thread module instead
+        return createAttention();
+      });
+    return sharedThreaded;
   }
   shared ??= createAttentionCore()
     .then(makeApi)

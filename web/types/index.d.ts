@@ -303,6 +303,8 @@ export interface Attention {
   readonly stageIds: readonly StageId[];
   /** The documented limits of a spec (the core's own numbers). */
   readonly limits: Limits;
+  /** Threads a large attention() call uses: 1, but with the wasm-threads module (createAttention({threads: true}) on a cross-origin-isolated page). */
+  readonly threads: number;
   /**
    * Every stage for a spec (an object, or JSON text). Throws AttentionError for a bad spec, for
    * values JSON cannot carry (NaN, BigInt, a cycle, a lone surrogate) and for a spec over the limits.
@@ -371,4 +373,11 @@ export declare const version: string;
  * Instantiates the WebAssembly core (once; later calls share the instance) and returns the API.
  * In browsers, options.wasmUrl says where attention_core.wasm is if it was moved.
  */
-export declare function createAttention(options?: { wasmUrl?: string | URL }): Promise<Attention>;
+export declare function createAttention(options?: {
+  /** Where attention_core.wasm is, if it was moved. */
+  wasmUrl?: string | URL;
+  /** Load the wasm-threads module (dist/core-threads) when the page is cross-origin isolated; otherwise, or if it cannot load, the one-thread module. Default false. */
+  threads?: boolean;
+  /** Where the wasm-threads module's attention_core.js is, if it was moved (its .wasm and .worker.js beside it). */
+  threadsUrl?: string | URL;
+}): Promise<Attention>;

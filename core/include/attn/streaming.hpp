@@ -8,6 +8,7 @@
 #pragma once
 
 #include <cstddef>
+#include <vector>
 
 namespace attn {
 
@@ -29,9 +30,33 @@ const char* simd_level_name(simd_level level);
 bool attention_streaming_at(simd_level level, float* out, const float* q, const float* k, const float* v, std::size_t n_q,
                             std::size_t n_k, std::size_t d, std::size_t heads, bool causal);
 
+/// @brief attention_streaming for query rows row_begin … row_end − 1 only: those rows of out, the same
+/// numbers bit for bit as the whole call (every row is computed on its own). What threads share a call by.
+void attention_streaming_rows(float* out, const float* q, const float* k, const float* v, std::size_t n_q,
+                              std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::size_t row_begin,
+                              std::size_t row_end);
+
+/// @brief Where `parts` threads split n_q query rows: part t takes rows bounds[t] … bounds[t + 1] − 1
+/// (parts + 1 bounds, from 0 to n_q), as equal in work as whole rows allow; with the causal mask later
+/// rows see more keys, so their parts are shorter.
+std::vector<std::size_t> split_rows(std::size_t n_q, std::size_t n_k, bool causal, std::size_t parts);
+
+/// @brief How many threads attention_streaming_threads uses for a call: 1 in a build without threads
+/// (everywhere but the wasm-threads module) and for a call under about 4M multiply-adds, where starting
+/// a thread costs more than it saves; else min(max_threads, the build's pool, the machine's cores).
+std::size_t streaming_threads_for(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t max_threads);
+/// @brief The most threads a large call uses here: 1 without threads, else min(the pool + 1, cores).
+std::size_t streaming_max_threads();
+
+/// @brief attention_streaming with its query rows split (split_rows) between streaming_threads_for(…)
+/// threads, this one among them: the same numbers, bit for bit, as one thread.
+void attention_streaming_threads(float* out, const float* q, const float* k, const float* v, std::size_t n_q,
+                                 std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::size_t max_threads);
+
 /// @brief Bytes one attention_streaming call holds: q, k, v and out, and the kernel's buffers (one head's
-/// K transposed, a block of accumulators): O((n_q + n_k)·d), never n_q × n_k.
-std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads);
+/// K packed, a block of accumulators), once per thread: O((n_q + threads·n_k)·d), never n_q × n_k.
+std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads,
+                                      std::size_t threads = 1);
 
 namespace scalar {
 void attention_streaming(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,

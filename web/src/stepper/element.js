@@ -14,7 +14,7 @@
 // [SECTION] loading examples and specs
 // [SECTION] editing
 // [SECTION] rendering
-import { createAttention } from '../index.js';
+import { pageAttention } from './page_core.js';
 import { createAnimator } from './animator.js';
 import { controlBar, exampleText, timeline, topBar } from './chrome.js';
 import { complexityPanel } from './complexity.js';
@@ -80,7 +80,7 @@ export class AttentionStepper extends HTMLElement {
     clear(this.view).append(h('p', { className: 'loading', text: wordsFor(this.language(this.getAttribute('lang'))).loading }),
       h('div', { className: 'skeleton title' }), h('div', { className: 'skeleton line' }), h('div', { className: 'skeleton grid' }));
     /** Settles once the core is loaded and the first view drawn (the train mode waits for it). */
-    this.ready = Promise.all([createAttention(), readOptions(this)])
+    this.ready = Promise.all([pageAttention(), readOptions(this)])
       .then(([attention, options]) => {
         if (options.controls !== undefined) this.controls = parseControls(options.controls);
         this.store.set({ lang: this.language(options.lang) });

@@ -10,7 +10,7 @@
 // [SECTION] set-up
 // [SECTION] training
 // [SECTION] drawing
-import { createAttention } from '../index.js';
+import { pageAttention } from '../stepper/page_core.js';
 import { headColor } from '../stepper/colors.js';
 import { clear, h } from '../stepper/dom.js';
 import { cell } from '../stepper/format.js';
@@ -54,7 +54,7 @@ export class AttentionTrainer extends HTMLElement {
     if (Number.isInteger(sentence) && sentence >= 1) this.sentence = sentence - 1;
     this.view.append(h('p', { className: 'loading', text: '…' }));
     /** Settles when the lesson is drawn and its runs are ready to train. */
-    this.ready = createAttention()
+    this.ready = pageAttention()
       .then((attention) => {
         this.attention = attention;
         return this.start();

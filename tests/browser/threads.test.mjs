@@ -1,0 +1,113 @@
+// The wasm-threads module: the playground served cross-origin isolated (COOP/COEP, as scripts/serve.sh
+// serves it) runs its elements on it, and a.attention splits its rows between workers with the same
+// floats, bit for bit, as the one-thread module the script carries; embeds, and any page that is not
+// isolated, never load it.
+import assert from 'node:assert/strict';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { after, before, test } from 'node:test';
+
+import { launchChromium, repo, serveStatic } from '../node/helpers.mjs';
+import { site } from './session.mjs';
+
+const isolation = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
+let browser, isolated, plain;
+before(async () => {
+  [isolated, plain] = await Promise.all([serveStatic(site, { headers: isolation }), serveStatic(site)]);
+  browser = await launchChromium();
+});
+after(async () => {
+  await browser?.close();
+  await Promise.all([isolated?.close(), plain?.close()]);
+});
+
+/** A page at url once its (first) stepper has a core; what it asked the server for, and its console errors. */
+async function open(url) {
+  const page = await browser.newPage();
+  const requests = [], problems = [];
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  page.on('pageerror', (e) => problems.push(e.message));
+  await page.goto(url);
+  await page.waitForFunction(() => document.querySelector('attention-stepper')?.attention);
+  return { page, requests, problems };
+}
+
+test('isolated playground: the elements run on the wasm-threads module, a.attention equal bit for bit to one thread', async () => {
+  const { page, requests, problems } = await open(`${isolated.url}index.html`);
+  const report = await page.evaluate(async () => {
+    const threaded = document.querySelector('attention-stepper').attention;
+    const single = await window.AttentionStepperBundle.createAttention(); // the module the script carries
+    const random = (n, seed) => {
+      const out = new Float32Array(n);
+      let s = seed;
+      for (let i = 0; i < n; i++) { s = (s * 1103515245 + 12345) >>> 0; out[i] = (s / 4294967296) * 2 - 1; }
+      return out;
+    };
+    const cases = [];
+    for (const [n, d, heads, causal] of [[1024, 64, 1, false], [777, 64, 4, true], [2048, 32, 2, false], [40, 8, 1, true]]) {
+      const q = random(n * d, 1), k = random(n * d, 2), v = random(n * d, 3);
+      const a = threaded.attention({ q, k, v, d, heads, causal }), b = single.attention({ q, k, v, d, heads, causal });
+      let differ = 0;
+      for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) differ++;
+      cases.push({ n, differ, length: a.length });
+    }
+    // speed, side by side (reported, not asserted: this machine is shared)
+    const n = 2048, d = 64, q = random(n * d, 4);
+    const time = (api) => { const t0 = performance.now(); for (let i = 0; i < 3; i++) api.attention({ q, k: q, v: q, d }); return (performance.now() - t0) / 3; };
+    time(threaded); time(single);
+    const ms = { threaded: time(threaded), single: time(single) };
+    return { isolated: crossOriginIsolated, threads: threaded.threads, singleThreads: single.threads, cores: navigator.hardwareConcurrency, cases, ms };
+  });
+  assert.equal(report.isolated, true);
+  assert.equal(report.singleThreads, 1);
+  assert.equal(report.threads, Math.min(4, report.cores), 'the pool of 3 workers and this thread, at most one a core');
+  for (const c of report.cases) {
+    assert.ok(c.length > 0);
+    assert.equal(c.differ, 0, `n = ${c.n}: ${c.differ} of ${c.length} values differ from the one-thread module`);
+  }
+  assert.ok(requests.some((u) => u.endsWith('/core-threads/attention_core.worker.js')), 'the workers started');
+  assert.deepEqual(problems, []);
+  console.log(`a.attention n = 2048, d = 64 in Chromium: ${report.ms.single.toFixed(1)} ms on one thread, ` +
+    `${report.ms.threaded.toFixed(1)} ms on ${report.threads} (${(report.ms.single / report.ms.threaded).toFixed(2)}×)`);
+  await page.close();
+});
+
+test('embeds and pages that are not isolated stay on one thread and never fetch the threads module', async () => {
+  for (const url of [`${isolated.url}embed.html`, `${plain.url}index.html`]) {
+    const { page, requests, problems } = await open(url);
+    assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').attention.threads), 1, url);
+    assert.deepEqual(requests.filter((u) => u.includes('core-threads')), [], url);
+    assert.deepEqual(problems, [], url);
+    await page.close();
+  }
+});
+
+test('the npm package in an isolated page: createAttention({threads: true}) loads dist/core-threads; a wrong option is refused', async () => {
+  const dir = path.join(repo, 'build/test-artifacts/threads-esm');
+  mkdirSync(dir, { recursive: true });
+  writeFileSync(path.join(dir, 'index.html'), `<!doctype html><meta charset="utf-8"><title>esm</title>
+<script type="module">
+  import { createAttention } from '/web/src/index.js';
+  const threaded = await createAttention({ threads: true });
+  const single = await createAttention();
+  let refused = '';
+  try { await createAttention({ threads: 'yes' }); } catch (e) { refused = e.name + ': ' + e.message; }
+  window.report = { threads: threaded.threads, single: single.threads, same: threaded === await createAttention({ threads: true }), refused };
+</script>`);
+  const server = await serveStatic(repo, { headers: isolation });
+  try {
+    const page = await browser.newPage();
+    const problems = [];
+    page.on('pageerror', (e) => problems.push(e.message));
+    await page.goto(`${server.url}build/test-artifacts/threads-esm/index.html`);
+    const report = await page.waitForFunction(() => window.report).then((h) => h.jsonValue());
+    const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+    assert.deepEqual(report, { threads: Math.min(4, cores), single: 1, same: true,
+      refused: 'AttentionError: options.threads is yes but must be true or false.' });
+    assert.deepEqual(problems, []);
+    await page.close();
+  } finally {
+    await server.close();
+  }
+});
