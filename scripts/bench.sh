@@ -4,7 +4,9 @@
 #      against their scalar twins; then the portable build against one tuned for this CPU
 #   2. web/bench/forward.mjs: a.attention, wasm SIMD, wasm without SIMD, plain JS, TF.js wasm,
 #      onnxruntime-web wasm and native, then the full trace of every worked example through the npm API
-#   3. web/bench/train.mjs: training steps per second (wasm beside native), and the train page's frame rate
+#   3. web/bench/threads.mjs: a.attention in Chromium on the cross-origin-isolated playground, the
+#      wasm-threads module beside the one-thread module
+#   4. web/bench/train.mjs: training steps per second (wasm beside native), and the train page's frame rate
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
@@ -23,6 +25,9 @@ node web/bench/forward.mjs
 echo
 echo "== page: first render and edit → frame, per example (headless Chromium)"
 node web/bench/page.mjs
+echo
+echo "== page, cross-origin isolated: a.attention on wasm threads vs one thread (headless Chromium)"
+node web/bench/threads.mjs
 echo
 echo "== training: steps per second (wasm and native), and the train page's frames per second"
 node web/bench/train.mjs
