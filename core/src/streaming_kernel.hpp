@@ -44,7 +44,7 @@ template <int N, std::size_t R, bool PRE>
 scratch_sizes scratch_for(std::size_t dh, std::size_t n_k) {
     constexpr std::size_t QB = 16 * R, BK = 64, W = 2 * N;
     const std::size_t padded = (n_k + W - 1) / W * W;  // a micro-tile never reads past it
-    return {dh * padded, QB * dh, R * BK, PRE ? R * dh * N : R * dh, PRE ? R * BK * N : 0};
+    return {dh * padded, QB * dh, R * BK, PRE ? QB * dh * N : QB * dh, PRE ? R * BK * N : 0};
 }
 
 /// Query rows row_begin … row_end − 1 of the n_q (their rows of out written, the others untouched, so
@@ -73,8 +73,9 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
     };
     group_state state[QB / R];
     std::vector<float> acc(sizes.acc), p_block(sizes.p_block);
-    // a group's q values scaled by 1/√d_h, interleaved (q_pack[p·R + r]: the R values of one p side by
-    // side, so the micro-tile reaches them from one pointer), or already in every lane (PRE); P likewise
+    // the block's q values scaled by 1/√d_h, a group's interleaved (q_pack[g·R·d_h + p·R + r]: the R
+    // values of one p side by side, so the micro-tile reaches them from one pointer), packed once per
+    // block of rows, or already in every lane (PRE); P likewise
     std::vector<float> q_pack(PRE ? 0 : sizes.q_pack);
     std::vector<F> q_splat(PRE ? sizes.q_pack / N : 0), p_splat(sizes.p_splat / N);
     for (std::size_t h = 0; h < heads; ++h) {
@@ -100,6 +101,10 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                     st.l[r] = 0.0f;
                     keys = std::max(keys, st.limit[r]);
                 }
+                for (std::size_t p = 0; p < dh; ++p)
+                    for (std::size_t r = 0; r < R; ++r)
+                        if constexpr (PRE) q_splat[(g * dh + p) * R + r] = splat<F>(st.q[r][p] * scale);
+                        else q_pack[(g * dh + p) * R + r] = st.q[r][p] * scale;
             }
             std::fill(acc.begin(), acc.begin() + groups * R * dh, 0.0f);
             for (std::size_t j0 = 0; j0 < keys; j0 += BK) {
@@ -109,16 +114,12 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                     float* const ga = acc.data() + g * R * dh;
                     if (*std::max_element(st.limit, st.limit + R) <= j0) continue;  // causal: past every row's keys
                     // pass 1: scores of the R rows against the block's keys, W keys at a time
-                    for (std::size_t p = 0; p < dh; ++p)
-                        for (std::size_t r = 0; r < R; ++r)
-                            if constexpr (PRE) q_splat[p * R + r] = splat<F>(st.q[r][p] * scale);
-                            else q_pack[p * R + r] = st.q[r][p] * scale;
                     for (std::size_t jj = 0; jj < nb_w; jj += W) {
                         F c[R][2];
                         for (std::size_t r = 0; r < R; ++r) c[r][0] = c[r][1] = splat<F>(0.0f);
                         const float* kp = kt.data() + (j0 + jj) * dh;
-                        const F* qs = q_splat.data();
-                        const float* qp = q_pack.data();
+                        const F* qs = q_splat.data() + (PRE ? g * dh * R : 0);
+                        const float* qp = q_pack.data() + (PRE ? 0 : g * dh * R);
                         for (std::size_t p = 0; p < dh; ++p, kp += W, qs += PRE ? R : 0, qp += PRE ? 0 : R) {
                             const F k0 = load<F>(kp), k1 = load<F>(kp + N);
                             for (std::size_t r = 0; r < R; ++r) {
