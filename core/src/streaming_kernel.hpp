@@ -152,7 +152,7 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                         rescale[r] = top == st.m[r] ? 1.0f : std::exp(st.m[r] - top);
                         F sum = splat<F>(0.0f);
                         for (std::size_t t = 0; t < nb_w; t += N) {
-                            const F e = lanes::exp<N>(load<F>(s + t) - top);
+                            const F e = lanes::exp_nonpositive<N>(load<F>(s + t) - top);
                             store(s + t, e);
                             sum += e;
                         }
