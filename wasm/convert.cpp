@@ -170,7 +170,9 @@ val timed_trace(const spec& s, bool with_layout, layout_form form = layout_form:
 
 /// A vision trace as typed JS values: {kind: "vision", stages: [{id, formula, shape, offset, size}], spec: JSON
 /// text, data: Float32Array of every stage back to back, bytes, computeMs}. Small: always with its layout.
-val packed_vision(const vision_spec& s, bool with_layout = true) {
+/// with_spec false leaves out the normalised spec (a.trace: it is written when JS first reads trace.spec,
+/// spec_of_trace; writing every number as text was a sixth of a vision a.trace).
+val packed_vision(const vision_spec& s, bool with_layout = true, bool with_spec = true) {
     const auto start = std::chrono::steady_clock::now();
     const vision_trace t = compute_vision(s);
     const std::chrono::duration<double, std::milli> took = std::chrono::steady_clock::now() - start;
@@ -186,7 +188,7 @@ val packed_vision(const vision_spec& s, bool with_layout = true) {
     out.set("kind", std::string("vision"));
     if (with_layout) {  // JSON text, as packed() does
         out.set("stages", layout.dump());
-        out.set("spec", vision_spec_to_json(s).dump());
+        if (with_spec) out.set("spec", vision_spec_to_json(s).dump());
     }
     out.set("bytes", t.bytes());
     out.set("computeMs", took.count());
@@ -231,12 +233,14 @@ val guarded(F&& compute) {
 
 }  // namespace
 
-/// The last sequence spec a trace was made from, with the trace's serial number: its normalised JSON is
-/// written when JS first reads trace.spec (spec_of_trace), not on every trace (it was a third of a small
-/// trace). An older trace's spec is read again from its text (normalised_spec_json).
+/// The last spec a.trace read (a sequence spec, or a vision spec), with the trace's serial number: its
+/// normalised JSON is written when JS first reads trace.spec (spec_of_trace), not on every trace (it was a
+/// third of a small trace). An older trace's spec is read again from its text (normalised_spec_json,
+/// normalised_vision_spec_json).
 struct last_spec_read {
     int serial = 0;
     std::optional<spec> read;
+    std::optional<vision_spec> vision;
 };
 last_spec_read& last_spec() {
     static last_spec_read last;
@@ -246,12 +250,18 @@ last_spec_read& last_spec() {
 val trace_result(const std::string& spec_json, bool interactive) {
     return guarded([&] {
         const json j = parse_spec_json(spec_json);
-        if (is_vision_spec(j)) return packed_vision(vision_spec_from_json(j));
+        last_spec_read& last = last_spec();
+        if (is_vision_spec(j)) {
+            vision_spec s = vision_spec_from_json(j);
+            val out = packed_vision(s, true, false);
+            last = {last.serial + 1, std::nullopt, std::move(s)};
+            out.set("serial", last.serial);
+            return out;
+        }
         spec s = spec_from_json(j);
         if (interactive) validate(s, interactive_budget);  // the page's lower limits: it never freezes
         val out = timed_trace(s, true, layout_form::ids);
-        last_spec_read& last = last_spec();
-        last = {last.serial + 1, std::move(s)};
+        last = {last.serial + 1, std::move(s), std::nullopt};
         out.set("serial", last.serial);
         return out;
     });
@@ -265,12 +275,18 @@ val cached_text(int id) {
 
 val spec_of_trace(int serial) {
     const last_spec_read& last = last_spec();
-    if (serial != last.serial || !last.read) return val::undefined();
-    return val(spec_to_json(*last.read).dump());
+    if (serial != last.serial) return val::undefined();
+    if (last.read) return val(spec_to_json(*last.read).dump());
+    if (last.vision) return val(vision_spec_to_json(*last.vision).dump());
+    return val::undefined();
 }
 
 val normalised_spec_json(const std::string& spec_json) {
     return guarded([&] { return text_result(spec_to_json(parse_spec(spec_json)).dump()); });
+}
+
+val normalised_vision_spec_json(const std::string& spec_json) {
+    return guarded([&] { return text_result(vision_spec_to_json(vision_spec_from_json(parse_spec_json(spec_json))).dump()); });
 }
 
 val trace_packed_result(const std::string& skeleton_json, std::uintptr_t numbers, std::size_t count, bool interactive) {

@@ -10,7 +10,8 @@
 
 namespace attn::wasm {
 
-/// @brief A vision spec ("kind": "vision") gives {kind: "vision", stages, spec, data, bytes, computeMs}. Otherwise
+/// @brief A vision spec ("kind": "vision") gives {kind: "vision", stages, serial (spec_of_trace(serial) gives the
+/// spec text), data, bytes, computeMs}. Otherwise
 /// {layoutId (cached_text(id): [{id, formula, operands, shape, offset, size}] as JSON), serial (spec_of_trace(serial)
 /// gives the spec text), axesId (the axis labels as JSON, likewise), data: Float32Array with every stage's values one after another,
 /// bytes: what the stages hold, and with a mask: mask: {shape, data: Uint8Array}, emptyRows: query rows
@@ -26,6 +27,8 @@ emscripten::val cached_text(int id);
 emscripten::val spec_of_trace(int serial);
 /// {text: the normalised spec as JSON} or {error}: what a trace of spec_json read (an older trace's spec).
 emscripten::val normalised_spec_json(const std::string& spec_json);
+/// The same for a vision spec ({kind: "vision", …}): what a.trace's vision traces read when trace.spec is read.
+emscripten::val normalised_vision_spec_json(const std::string& spec_json);
 
 /// @brief As trace_result, for a worked example; with_layout = false leaves stages, spec and axes out
 /// (undefined): they never change for an example, so JS keeps them from the first call.

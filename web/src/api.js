@@ -282,7 +282,7 @@ export function makeApi(core) {
       }
       const interactive = budget === 'interactive';
       let result, fullText;
-      const packed = spec && typeof spec === 'object' && spec.kind !== 'vision' ? packSpec(spec, limits.maxSpecBytes / 8) : null;
+      const packed = spec && typeof spec === 'object' && !Array.isArray(spec) ? packSpec(spec, limits.maxSpecBytes / 8) : null;
       let skeleton = null;
       try {
         skeleton = packed && specText(packed.skeleton, limits.maxSpecBytes);
@@ -305,8 +305,11 @@ export function makeApi(core) {
         fullText = () => text;
       }
       // the normalised spec: written by the core when trace.spec is first read (the last trace's from memory)
-      if (result.kind === 'vision') return build(withStages(result), result);
       const { serial } = result;
+      if (result.kind === 'vision') {
+        result.spec = () => core.specOfTrace(serial) ?? check(core.normalisedVisionSpecJson(fullText())).text;
+        return build(withStages(result), result);
+      }
       result.spec = () => core.specOfTrace(serial) ?? check(core.normalisedSpecJson(fullText())).text;
       return build(layoutOf(result), result);
     },

@@ -6,11 +6,21 @@
 // the core's reader of the text, with its sentence.
 
 const FLOAT_MAX = 3.4028234663852886e38;
-/** The fields that hold matrices (2) or vectors (1), by path: the core's read_matrix / read_vector fields. */
+/**
+ * The fields that hold matrices (2) or vectors (1), by path: the core's read_matrix / read_vector fields;
+ * 3 is a list of matrices, each read on its own (a vision feature map's channels, CBAM's two kernels).
+ */
 const FIELDS = [
   [['x'], 2], [['memory'], 2],
   ...['wq', 'wk', 'wv', 'wo'].map((w) => [['weights', w], 2]), ...['bq', 'bk', 'bv', 'bo'].map((b) => [['weights', b], 1]),
   [['additive', 'w1'], 2], [['additive', 'w2'], 2], [['additive', 'v'], 1], [['bilinear', 'w'], 2], [['positional', 'learned'], 2],
+];
+const VISION_FIELDS = [
+  [['feature'], 3], [['cbam', 'spatial'], 3], [['eca', 'w'], 1],
+  ...['se', 'cbam', 'ca'].flatMap((block) => [[[block, 'w1'], 2], [[block, 'b1'], 1]]),
+  ...['se', 'cbam'].flatMap((block) => [[[block, 'w2'], 2], [[block, 'b2'], 1]]),
+  [['ca', 'wh'], 2], [['ca', 'bh'], 1], [['ca', 'ww'], 2], [['ca', 'bw'], 1],
+  ...['gamma', 'beta', 'mean', 'var'].map((f) => [['ca', 'bn', f], 1]),
 ];
 
 const isNumberRow = (row) => Array.isArray(row) || (ArrayBuffer.isView(row) && !(row instanceof DataView));
@@ -39,23 +49,34 @@ function shapeOf(value, rank) {
 export function packSpec(spec, maxNumbers) {
   const found = [];
   let total = 0;
-  for (const [path, rank] of FIELDS) {
+  for (const [path, rank] of spec.kind === 'vision' ? VISION_FIELDS : FIELDS) {
     let parent = spec;
     for (const key of path.slice(0, -1)) parent = parent && typeof parent === 'object' && !Array.isArray(parent) ? parent[key] : undefined;
     if (!parent || typeof parent !== 'object' || Array.isArray(parent) || !Object.hasOwn(parent, path.at(-1))) continue;
-    const shape = shapeOf(parent[path.at(-1)], rank);
-    if (!shape) continue;
-    found.push({ path, shape, value: parent[path.at(-1)] });
-    total += shape.reduce((a, b) => a * b, 1);
+    const value = parent[path.at(-1)];
+    // a list of matrices: each on its own (one that cannot be packed stays text, for the core's sentence)
+    const parts = rank !== 3 ? [{ value, index: -1 }] : Array.isArray(value) ? value.map((m, index) => ({ value: m, index })) : [];
+    for (const part of parts) {
+      const shape = shapeOf(part.value, Math.min(rank, 2));
+      if (!shape) continue;
+      found.push({ path, index: part.index, shape, value: part.value });
+      total += shape.reduce((x, y) => x * y, 1);
+    }
   }
   if (!found.length || total > maxNumbers) return null;
   const numbers = new Float32Array(total);
   const skeleton = { ...spec };
+  const copiedLists = new Set();
   let offset = 0;
-  for (const { path, shape, value } of found) {
+  for (const { path, index, shape, value } of found) {
     let parent = skeleton;
     for (const key of path.slice(0, -1)) parent = parent[key] = { ...parent[key] }; // copies along the path only
-    parent[path.at(-1)] = { $f32: [offset, ...shape] };
+    const key = path.at(-1), reference = { $f32: [offset, ...shape] };
+    if (index < 0) parent[key] = reference;
+    else {
+      if (!copiedLists.has(parent[key])) copiedLists.add((parent[key] = [...parent[key]]));
+      parent[key][index] = reference;
+    }
     // −0 becomes 0, as JSON.stringify writes it: the same numbers as the text path, to the bit
     for (const row of shape.length === 1 ? [value] : value) for (let c = 0; c < row.length; c++) numbers[offset++] = row[c] === 0 ? 0 : row[c];
   }
