@@ -239,7 +239,7 @@ val guarded(F&& compute) {
 /// normalised_vision_spec_json).
 struct last_spec_read {
     int serial = 0;
-    std::optional<spec> read;
+    std::shared_ptr<const spec> read;  // shared with the structure cache below: never copied
     std::optional<vision_spec> vision;
 };
 last_spec_read& last_spec() {
@@ -247,23 +247,95 @@ last_spec_read& last_spec() {
     return last;
 }
 
+/// a.trace's result for a vision spec, and for a sequence spec it has read and validated.
+val vision_result(vision_spec s) {
+    val out = packed_vision(s, true, false);
+    last_spec_read& last = last_spec();
+    last = {last.serial + 1, nullptr, std::move(s)};
+    out.set("serial", last.serial);
+    return out;
+}
+val sequence_result(std::shared_ptr<const spec> s) {
+    val out = timed_trace(*s, true, layout_form::ids);
+    last_spec_read& last = last_spec();
+    last = {last.serial + 1, std::move(s), std::nullopt};
+    out.set("serial", last.serial);
+    return out;
+}
+
+/// The floats of a packed field of s, by the name its reader gave it (packed_read::field), when it holds
+/// `count` of them; nullptr otherwise (a structure with a field this table does not know is not kept).
+float* packed_field(spec& s, const std::string& field, std::size_t count) {
+    const auto of = [count](auto& values) -> float* { return values.size() == count ? values.data() : nullptr; };
+    const auto of_optional = [&](auto& values) -> float* { return values ? of(*values) : nullptr; };
+    if (field == "x") return of(s.x);
+    if (field == "memory") return of_optional(s.memory);
+    if (field == "bilinear.w") return of_optional(s.bilinear);
+    if (field == "positional.learned") return of(s.learned);
+    if (field == "additive.w1") return of_optional(s.additive.w1);
+    if (field == "additive.w2") return of_optional(s.additive.w2);
+    if (field == "additive.v") return of_optional(s.additive.v);
+    const std::pair<char, projection*> projections[] = {{'q', &s.wq}, {'k', &s.wk}, {'v', &s.wv}, {'o', &s.wo}};
+    for (const auto& [suffix, p] : projections) {
+        if (field == std::string("weights.w") + suffix) return of_optional(p->w);
+        if (field == std::string("weights.b") + suffix) return of_optional(p->b);
+    }
+    return nullptr;
+}
+
+/// Sequence specs read from packed skeletons, by skeleton text and budget. The page's edits, and a.trace
+/// in a loop, send one structure again and again with other numbers: a hit writes the new floats where
+/// the first reading put its own and validates again, skipping the JSON parse and the reading. The last
+/// eight structures. The spec is shared with last_spec, not copied: a hit changes the spec of an earlier
+/// trace, whose serial is then no longer the last (its trace.spec is read again from its own text).
+class structure_cache {
+public:
+    std::shared_ptr<spec> refill(const std::string& skeleton, bool interactive, const float* numbers, std::size_t count) {
+        const auto e = std::find_if(entries_.begin(), entries_.end(),
+                                    [&](const entry& x) { return x.interactive == interactive && x.skeleton == skeleton; });
+        if (e == entries_.end()) return nullptr;
+        std::shared_ptr<spec> s = e->read;
+        for (const packed_read& f : e->fields) {
+            if (f.offset > count || f.count > count - f.offset) return nullptr;  // not with the same skeleton
+            std::copy(numbers + f.offset, numbers + f.offset + f.count, packed_field(*s, f.field, f.count));
+        }
+        try {
+            validate(*s);
+            if (interactive) validate(*s, interactive_budget);
+        } catch (...) {
+            entries_.erase(e);  // these numbers made it invalid: not kept with them
+            throw;
+        }
+        return s;
+    }
+    void keep(const std::string& skeleton, bool interactive, std::shared_ptr<spec> s, std::vector<packed_read> fields) {
+        for (const packed_read& f : fields)
+            if (!packed_field(*s, f.field, f.count)) return;
+        if (entries_.size() == 8) entries_.erase(entries_.begin());
+        entries_.push_back({skeleton, interactive, std::move(s), std::move(fields)});
+    }
+
+private:
+    struct entry {
+        std::string skeleton;
+        bool interactive;
+        std::shared_ptr<spec> read;
+        std::vector<packed_read> fields;
+    };
+    std::vector<entry> entries_;
+};
+structure_cache& structures() {
+    static structure_cache cache;
+    return cache;
+}
+
 val trace_result(const std::string& spec_json, bool interactive) {
     return guarded([&] {
         const json j = parse_spec_json(spec_json);
-        last_spec_read& last = last_spec();
-        if (is_vision_spec(j)) {
-            vision_spec s = vision_spec_from_json(j);
-            val out = packed_vision(s, true, false);
-            last = {last.serial + 1, std::nullopt, std::move(s)};
-            out.set("serial", last.serial);
-            return out;
-        }
-        spec s = spec_from_json(j);
-        if (interactive) validate(s, interactive_budget);  // the page's lower limits: it never freezes
-        val out = timed_trace(s, true, layout_form::ids);
-        last = {last.serial + 1, std::move(s), std::nullopt};
-        out.set("serial", last.serial);
-        return out;
+        if (is_vision_spec(j)) return vision_result(vision_spec_from_json(j));
+        auto s = std::make_shared<spec>(spec_from_json(j));
+        if (interactive) validate(*s, interactive_budget);  // the page's lower limits: it never freezes
+        return sequence_result(std::move(s));
     });
 }
 
@@ -291,8 +363,19 @@ val normalised_vision_spec_json(const std::string& spec_json) {
 
 val trace_packed_result(const std::string& skeleton_json, std::uintptr_t numbers, std::size_t count, bool interactive) {
     // the numbers stay the caller's (JS frees them after this call); they are copied into the spec here
-    const packed_numbers sent(reinterpret_cast<const float*>(numbers), count);
-    return trace_result(skeleton_json, interactive);
+    const float* floats = reinterpret_cast<const float*>(numbers);
+    return guarded([&] {
+        if (std::shared_ptr<spec> s = structures().refill(skeleton_json, interactive, floats, count))
+            return sequence_result(std::move(s));
+        const packed_numbers sent(floats, count);
+        packed_reads_log log;
+        const json j = parse_spec_json(skeleton_json);
+        if (is_vision_spec(j)) return vision_result(vision_spec_from_json(j));
+        auto s = std::make_shared<spec>(spec_from_json(j));
+        if (interactive) validate(*s, interactive_budget);
+        structures().keep(skeleton_json, interactive, s, std::move(log.reads));
+        return sequence_result(std::move(s));
+    });
 }
 
 

@@ -7,8 +7,9 @@ endif()
 if(NOT BUDGET)  # the core module's
   # 150 KB until the vision blocks (SE, ECA, CBAM, CA) came in, about 30 KB of them; 200 KB until the online
   # softmax, the streaming kernel, gradients, training, the tasks and the gradient sentences (about 38 KB).
-  # A training module loaded only by train mode and a.grad would win most of the last back.
-  set(BUDGET "240 KB")
+  # A training module loaded only by train mode and a.grad would win most of the last back. 240 KB until
+  # a.trace kept the structures it read (2 KB: a third off a small a.trace with the same structure).
+  set(BUDGET "245 KB")
 endif()
 set(total 0)
 foreach(f IN LISTS FILES)

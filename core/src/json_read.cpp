@@ -18,6 +18,12 @@ struct packed_span {
     std::size_t size = 0;
 };
 thread_local packed_span packed;  // set by an attn::packed_numbers alive on this thread
+thread_local std::vector<packed_read>* packed_log = nullptr;  // set by an attn::packed_reads_log
+
+/// Notes a packed field read, when a packed_reads_log is alive.
+void log_packed(const std::string& name, std::size_t offset, std::size_t count) {
+    if (packed_log) packed_log->push_back({name, offset, count});
+}
 
 /// The {"$f32": [offset, n…]} reference of a packed field, checked against the numbers sent; nullopt when
 /// j is not one (or no numbers were sent).
@@ -42,6 +48,8 @@ std::optional<std::vector<std::size_t>> packed_reference(const json& j, std::siz
 namespace attn {
 packed_numbers::packed_numbers(const float* data, std::size_t size) { json_read::packed = {data, size}; }
 packed_numbers::~packed_numbers() { json_read::packed = {}; }
+packed_reads_log::packed_reads_log() { json_read::packed_log = &reads; }
+packed_reads_log::~packed_reads_log() { json_read::packed_log = nullptr; }
 }  // namespace attn
 
 namespace attn::json_read {
@@ -70,6 +78,7 @@ vector read_vector(const json& j, const std::string& name) {
     if (const auto ref = packed_reference(j, 2)) {  // already floats: the module checked each was a finite float
         vector v = vector::from_shape({(*ref)[1]});
         std::copy(packed.data + (*ref)[0], packed.data + (*ref)[0] + v.size(), v.begin());
+        log_packed(name, (*ref)[0], v.size());
         return v;
     }
     if (!j.is_array()) fail(name + " must be an array of numbers.");
@@ -82,6 +91,7 @@ matrix read_matrix(const json& j, const std::string& name) {
     if (const auto ref = packed_reference(j, 3)) {
         matrix m = matrix::from_shape({(*ref)[1], (*ref)[2]});
         std::copy(packed.data + (*ref)[0], packed.data + (*ref)[0] + m.size(), m.begin());
+        log_packed(name, (*ref)[0], m.size());
         return m;
     }
     if (!j.is_array()) fail(name + " must be an array of rows, each an array of numbers.");

@@ -100,3 +100,17 @@ test('vision specs: each channel crosses as floats or, when it cannot, as text w
   assert.equal(second.spec.feature[0][0][0], 42);
   assert.equal(first.spec.feature[0][0][0], base.feature[0][0][0]);
 });
+
+test('one structure again and again with other numbers (the page\'s edits, a.trace in a loop): the text path\'s trace each time', () => {
+  const rand = random(31);
+  for (const id of ['multi-head', 'score-functions', 'positional-encoding', 'masking']) {
+    const base = a.example(id).spec;
+    for (let k = 0; k < 6; k++) {
+      const spec = structuredClone(base);
+      spec.x = spec.x.map((row) => row.map(() => Math.round((rand() * 4 - 2) * 1000) / 1000));
+      if (spec.weights?.wq) spec.weights.wq[0][0] = k; // a weight too
+      const budget = { budget: k % 2 ? 'interactive' : 'default' };
+      same(a.trace(spec, budget), a.trace(JSON.stringify(spec), budget), `${id}, numbers ${k}`);
+    }
+  }
+});

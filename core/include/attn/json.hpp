@@ -2,7 +2,9 @@
 #pragma once
 
 #include <ostream>
+#include <string>
 #include <string_view>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -59,6 +61,24 @@ public:
     ~packed_numbers();
     packed_numbers(const packed_numbers&) = delete;
     packed_numbers& operator=(const packed_numbers&) = delete;
+};
+
+/// @brief One packed field a reader took from the numbers: its name as the spec's sentences write it
+/// ("x", "weights.wq"), and where its floats were (offset, count).
+struct packed_read {
+    std::string field;
+    std::size_t offset = 0, count = 0;
+};
+
+/// @brief While one is alive on this thread (beside a packed_numbers), every packed field read is noted in
+/// `reads`, in reading order: what the module needs to write other numbers into the same spec.
+class packed_reads_log {
+public:
+    packed_reads_log();
+    ~packed_reads_log();
+    packed_reads_log(const packed_reads_log&) = delete;
+    packed_reads_log& operator=(const packed_reads_log&) = delete;
+    std::vector<packed_read> reads;
 };
 
 }  // namespace attn
