@@ -8,7 +8,6 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("traceResult", &attn::wasm::trace_result);
     emscripten::function("tracePackedResult", &attn::wasm::trace_packed_result);
     emscripten::function("normalisedSpecJson", &attn::wasm::normalised_spec_json);
-    emscripten::function("normalisedVisionSpecJson", &attn::wasm::normalised_vision_spec_json);
     emscripten::function("specOfTrace", &attn::wasm::spec_of_trace);
     emscripten::function("cachedText", &attn::wasm::cached_text);
     emscripten::function("exampleResult", &attn::wasm::example_result);

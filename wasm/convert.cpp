@@ -235,8 +235,7 @@ val guarded(F&& compute) {
 
 /// The last spec a.trace read (a sequence spec, or a vision spec), with the trace's serial number: its
 /// normalised JSON is written when JS first reads trace.spec (spec_of_trace), not on every trace (it was a
-/// third of a small trace). An older trace's spec is read again from its text (normalised_spec_json,
-/// normalised_vision_spec_json).
+/// third of a small trace). An older trace's spec is read again from its text (normalised_spec_json).
 struct last_spec_read {
     int serial = 0;
     std::shared_ptr<const spec> read;  // shared with the structure cache below: never copied
@@ -245,6 +244,14 @@ struct last_spec_read {
 last_spec_read& last_spec() {
     static last_spec_read last;
     return last;
+}
+
+/// A sequence spec read from j: spec_from_json checks the default limits, and interactive adds the
+/// playground's lower ones (attn/limits.hpp), so the page never freezes.
+std::shared_ptr<spec> read_sequence(const json& j, bool interactive) {
+    auto s = std::make_shared<spec>(spec_from_json(j));
+    if (interactive) validate(*s, interactive_budget);
+    return s;
 }
 
 /// a.trace's result for a vision spec, and for a sequence spec it has read and validated.
@@ -333,9 +340,7 @@ val trace_result(const std::string& spec_json, bool interactive) {
     return guarded([&] {
         const json j = parse_spec_json(spec_json);
         if (is_vision_spec(j)) return vision_result(vision_spec_from_json(j));
-        auto s = std::make_shared<spec>(spec_from_json(j));
-        if (interactive) validate(*s, interactive_budget);  // the page's lower limits: it never freezes
-        return sequence_result(std::move(s));
+        return sequence_result(read_sequence(j, interactive));
     });
 }
 
@@ -354,11 +359,10 @@ val spec_of_trace(int serial) {
 }
 
 val normalised_spec_json(const std::string& spec_json) {
-    return guarded([&] { return text_result(spec_to_json(parse_spec(spec_json)).dump()); });
-}
-
-val normalised_vision_spec_json(const std::string& spec_json) {
-    return guarded([&] { return text_result(vision_spec_to_json(vision_spec_from_json(parse_spec_json(spec_json))).dump()); });
+    return guarded([&] {
+        const json j = parse_spec_json(spec_json);  // either kind, as trace_result reads it
+        return text_result((is_vision_spec(j) ? vision_spec_to_json(vision_spec_from_json(j)) : spec_to_json(spec_from_json(j))).dump());
+    });
 }
 
 val trace_packed_result(const std::string& skeleton_json, std::uintptr_t numbers, std::size_t count, bool interactive) {
@@ -371,8 +375,7 @@ val trace_packed_result(const std::string& skeleton_json, std::uintptr_t numbers
         packed_reads_log log;
         const json j = parse_spec_json(skeleton_json);
         if (is_vision_spec(j)) return vision_result(vision_spec_from_json(j));
-        auto s = std::make_shared<spec>(spec_from_json(j));
-        if (interactive) validate(*s, interactive_budget);
+        std::shared_ptr<spec> s = read_sequence(j, interactive);
         structures().keep(skeleton_json, interactive, s, std::move(log.reads));
         return sequence_result(std::move(s));
     });

@@ -27,8 +27,6 @@ emscripten::val cached_text(int id);
 emscripten::val spec_of_trace(int serial);
 /// {text: the normalised spec as JSON} or {error}: what a trace of spec_json read (an older trace's spec).
 emscripten::val normalised_spec_json(const std::string& spec_json);
-/// The same for a vision spec ({kind: "vision", …}): what a.trace's vision traces read when trace.spec is read.
-emscripten::val normalised_vision_spec_json(const std::string& spec_json);
 
 /// @brief As trace_result, for a worked example; with_layout = false leaves stages, spec and axes out
 /// (undefined): they never change for an example, so JS keeps them from the first call.

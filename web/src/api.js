@@ -306,12 +306,8 @@ export function makeApi(core) {
       }
       // the normalised spec: written by the core when trace.spec is first read (the last trace's from memory)
       const { serial } = result;
-      if (result.kind === 'vision') {
-        result.spec = () => core.specOfTrace(serial) ?? check(core.normalisedVisionSpecJson(fullText())).text;
-        return build(withStages(result), result);
-      }
       result.spec = () => core.specOfTrace(serial) ?? check(core.normalisedSpecJson(fullText())).text;
-      return build(layoutOf(result), result);
+      return build(result.kind === 'vision' ? withStages(result) : layoutOf(result), result);
     },
     /** The trace of a worked example, optionally one of its variants. */
     example(id, variant = '') {
