@@ -4,7 +4,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
 
-import { launchChromium, repo, serveStatic } from '../node/helpers.mjs';
+import { collectProblems, launchChromium, repo, serveStatic } from '../node/helpers.mjs';
 
 export const site = path.join(repo, 'site');
 export const artifacts = path.join(repo, 'build/test-artifacts');
@@ -29,8 +29,7 @@ export function browserSession() {
   session.open = async (url, { reducedMotion, viewport = { width: 1280, height: 900 }, wait = true } = {}) => {
     const page = await session.browser.newPage({ viewport });
     if (reducedMotion) await page.emulateMedia({ reducedMotion: 'reduce' });
-    page.on('console', (m) => { if (m.type() === 'error') session.problems.push(`${url}: ${m.text()}`); });
-    page.on('pageerror', (e) => session.problems.push(`${url}: ${e.message}`));
+    collectProblems(page, session.problems, `${url}: `);
     await page.goto(url.startsWith('file:') || url.startsWith('http') ? url : session.server.url + url);
     if (wait) await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.scene'));
     return page;

@@ -7,7 +7,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { launchChromium, repo, serveStatic } from '../node/helpers.mjs';
+import { collectProblems, launchChromium, repo, serveStatic } from '../node/helpers.mjs';
 import { site } from './session.mjs';
 
 const isolation = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
@@ -24,10 +24,8 @@ after(async () => {
 /** A page at url once its (first) stepper has a core; what it asked the server for, and its console errors. */
 async function open(url) {
   const page = await browser.newPage();
-  const requests = [], problems = [];
+  const requests = [], problems = collectProblems(page);
   page.on('request', (r) => requests.push(r.url()));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  page.on('pageerror', (e) => problems.push(e.message));
   await page.goto(url);
   await page.waitForFunction(() => document.querySelector('attention-stepper')?.attention);
   return { page, requests, problems };
@@ -102,8 +100,7 @@ test('the npm package in an isolated page: createAttention({threads: true}) load
   const server = await serveStatic(repo, { headers: isolation });
   try {
     const page = await browser.newPage();
-    const problems = [];
-    page.on('pageerror', (e) => problems.push(e.message));
+    const problems = collectProblems(page);
     await page.goto(`${server.url}build/test-artifacts/threads-esm/index.html`);
     const report = await page.waitForFunction(() => window.report).then((h) => h.jsonValue());
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);

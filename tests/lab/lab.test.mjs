@@ -6,7 +6,7 @@ import { mkdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { imageStats, launchChromium, repo, serveStatic } from '../node/helpers.mjs';
+import { collectProblems, imageStats, launchChromium, repo, serveStatic } from '../node/helpers.mjs';
 
 const lab = process.env.ATTN_LAB || path.join(repo, 'build/native/bin/attention-lab');
 const artifacts = path.join(repo, 'build/test-artifacts');
@@ -133,9 +133,7 @@ test('native: bad arguments get one sentence and exit code 2', () => {
 
 test('web: the lab draws on WebGL2 with the example\'s heatmap colours, and a click on a control changes the picture', async () => {
   const page = await browser.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  const problems = collectProblems(page);
   await page.goto(`${server.url}lab.html?example=translation&stage=weights&view=matrix`);
   const stage = () => page.evaluate(() => window.Module?.calledRun && Module.ccall('lab_stage', 'string'));
   await page.waitForFunction(() => window.Module?.calledRun && Module.ccall('lab_stage', 'string') === 'weights', null, { timeout: 60000 });
@@ -168,9 +166,7 @@ test('web: the lab draws on WebGL2 with the example\'s heatmap colours, and a cl
 
 test('web: ?train=alignment trains in the browser\'s lab until the lines show the alignment', async () => {
   const page = await browser.newPage();
-  const problems = [];
-  page.on('pageerror', (e) => problems.push(e.message));
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
+  const problems = collectProblems(page);
   await page.goto(`${server.url}lab.html?train=alignment&stage=weights&view=lines`);
   await page.waitForFunction(() => window.Module?.calledRun && Module.ccall('lab_training_steps', 'number') >= 300, null, { timeout: 90000 });
   assert.equal(await page.evaluate(() => Module.ccall('lab_stage', 'string')), 'weights');

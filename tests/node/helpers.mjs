@@ -107,6 +107,13 @@ export async function serveStatic(dir, { headers = {} } = {}) {
   return { url: `http://127.0.0.1:${server.address().port}/`, close };
 }
 
+/** Collects a page's console errors and uncaught errors into `problems` (each after `label`); returns it. */
+export function collectProblems(page, problems = [], label = '') {
+  page.on('console', (m) => { if (m.type() === 'error') problems.push(label + m.text()); });
+  page.on('pageerror', (e) => problems.push(label + e.message));
+  return problems;
+}
+
 /** Headless Debian Chromium through playwright-core, with the flags docs/toolchain.md found to work here. */
 export async function launchChromium(options = {}) {
   const { createRequire } = await import('node:module');

@@ -8,7 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 
-import { launchChromium, serveStatic, webDir } from './helpers.mjs';
+import { collectProblems, launchChromium, serveStatic, webDir } from './helpers.mjs';
 
 const bin = (name) => path.join(webDir, 'node_modules/.bin', name);
 let project; // an empty project with only the tarball installed
@@ -137,9 +137,7 @@ test('Vite 7: a page bundling the package runs a trace in headless Chromium', as
   const browser = await launchChromium();
   t.after(async () => { await browser.close(); await server.close(); });
   const page = await browser.newPage();
-  const problems = [];
-  page.on('console', (m) => { if (m.type() === 'error') problems.push(m.text()); });
-  page.on('pageerror', (e) => problems.push(e.message));
+  const problems = collectProblems(page);
   await page.goto(server.url);
   await page.waitForFunction(() => document.getElementById('out').textContent.startsWith('{'), null, { timeout: 20000 });
   const out = JSON.parse(await page.textContent('#out'));
