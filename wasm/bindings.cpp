@@ -5,12 +5,9 @@
 #include "convert.hpp"
 
 EMSCRIPTEN_BINDINGS(attention_core) {
-    emscripten::function("traceResult", &attn::wasm::trace_result);
-    emscripten::function("tracePackedResult", &attn::wasm::trace_packed_result);
     emscripten::function("normalisedSpecJson", &attn::wasm::normalised_spec_json);
     emscripten::function("specOfTrace", &attn::wasm::spec_of_trace);
     emscripten::function("cachedText", &attn::wasm::cached_text);
-    emscripten::function("exampleResult", &attn::wasm::example_result);
     emscripten::function("examplesJson", &attn::wasm::examples_json);
     emscripten::function("exampleDocumentJson", &attn::wasm::example_document_json);
     emscripten::function("stagesJson", &attn::wasm::stages_json);

@@ -10,27 +10,13 @@
 
 namespace attn::wasm {
 
-/// @brief A vision spec ("kind": "vision") gives {kind: "vision", stages, serial (spec_of_trace(serial) gives the
-/// spec text), data, bytes, computeMs}. Otherwise
-/// {layoutId (cached_text(id): [{id, formula, operands, shape, offset, size}] as JSON), serial (spec_of_trace(serial)
-/// gives the spec text), axesId (the axis labels as JSON, likewise), data: Float32Array with every stage's values one after another,
-/// bytes: what the stages hold, and with a mask: mask: {shape, data: Uint8Array}, emptyRows: query rows
-/// that see no key}, or {error: sentence}. interactive: the playground's lower budget (attn/limits.hpp).
-emscripten::val trace_result(const std::string& spec_json, bool interactive);
-/// trace_result for a spec whose matrices and vectors were sent as floats (count at address numbers in the
-/// wasm heap) and written in its JSON as {"$f32": [offset, rows, cols]} (vectors [offset, n]): the npm
-/// module's binary transfer, which spares parsing their numbers as text.
-emscripten::val trace_packed_result(const std::string& skeleton_json, std::uintptr_t numbers, std::size_t count, bool interactive);
+// a.trace and a.example are plain exports (trace_export.cpp); these read back what a trace names.
 /// A layout or axes text a trace named by id (layoutId, axesId), else undefined (no longer kept).
 emscripten::val cached_text(int id);
 /// The normalised spec of the last trace as JSON text when serial is that trace's, else undefined.
 emscripten::val spec_of_trace(int serial);
 /// {text: the normalised spec as JSON} or {error}: what a trace of spec_json read (an older trace's spec).
 emscripten::val normalised_spec_json(const std::string& spec_json);
-
-/// @brief As trace_result, for a worked example; with_layout = false leaves stages, spec and axes out
-/// (undefined): they never change for an example, so JS keeps them from the first call.
-emscripten::val example_result(const std::string& id, const std::string& variant, bool with_layout);
 
 /// @brief {text: the arithmetic of result cell (i, j) of stage, head (attn::explain_cell)} or {error}.
 /// The trace of the last spec asked about is kept, so hovering cell after cell costs no recompute.

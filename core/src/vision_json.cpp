@@ -95,6 +95,11 @@ void read_cbam(const json& j, vision_spec& s) {
     if (j.contains("spatial_bias")) s.spatial_bias = read_number(j["spatial_bias"], "cbam.spatial_bias");
 }
 
+void check_variances(const batch_norm& bn) {
+    for (std::size_t o = 0; o < bn.var.size(); ++o)
+        if (bn.var[o] < 0) fail("ca.bn.var[" + std::to_string(o) + "] is " + format_cell(bn.var[o]) + ": a variance cannot be negative.");
+}
+
 void read_ca(const json& j, vision_spec& s) {
     refuse_unknown(j, "ca", {"w1", "b1", "bn", "wh", "bh", "ww", "bw"});
     s.fc1 = read_dense(j, "ca", "w1", "b1", s.c, 0, "channels", "m");
@@ -114,8 +119,7 @@ void read_ca(const json& j, vision_spec& s) {
         return std::vector<float>(v.begin(), v.end());
     };
     bn.gamma = field("gamma"), bn.beta = field("beta"), bn.mean = field("mean"), bn.var = field("var");
-    for (std::size_t o = 0; o < m; ++o)
-        if (bn.var[o] < 0) fail("ca.bn.var[" + std::to_string(o) + "] is " + format_cell(bn.var[o]) + ": a variance cannot be negative.");
+    check_variances(bn);
     if (b.contains("eps")) {
         bn.eps = read_number(b["eps"], "ca.bn.eps");
         if (!(bn.eps > 0)) fail("ca.bn.eps is " + format_cell(bn.eps) + " but must be positive (it keeps √(var + eps) above 0).");
@@ -135,6 +139,10 @@ bool is_vision_spec(const json& j) {
     if (j["kind"] != "vision")
         fail("kind is " + user_text(j["kind"].dump()) + " but the only kind is \"vision\" (a sequence spec has no kind).");
     return true;
+}
+
+void validate_numbers(const vision_spec& s) {
+    if (s.bn) check_variances(*s.bn);
 }
 
 vision_spec vision_spec_from_json(const json& j) {

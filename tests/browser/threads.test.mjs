@@ -95,7 +95,15 @@ test('the npm package in an isolated page: createAttention({threads: true}) load
   const single = await createAttention();
   let refused = '';
   try { await createAttention({ threads: 'yes' }); } catch (e) { refused = e.name + ': ' + e.message; }
-  window.report = { threads: threaded.threads, single: single.threads, same: threaded === await createAttention({ threads: true }), refused };
+  // a.trace on shared memory: the spec's text goes in and a refusal's sentence comes out through it
+  const traced = ['cbam-block', 'masking'].map((id) => {
+    const spec = single.example(id).spec;
+    const [mine, theirs] = [threaded.trace(spec), single.trace(JSON.stringify(spec))];
+    return mine.stages.every((s, k) => s.data.every((v, i) => Object.is(v, theirs.stages[k].data[i]))) && JSON.stringify({ ...mine, compute_ms: 0 }) === JSON.stringify({ ...theirs, compute_ms: 0 });
+  });
+  let ragged = '';
+  try { threaded.trace({ x: [[1, 2], [3]] }); } catch (e) { ragged = e.message; }
+  window.report = { threads: threaded.threads, single: single.threads, same: threaded === await createAttention({ threads: true }), refused, traced, ragged };
 </script>`);
   const server = await serveStatic(repo, { headers: isolation });
   try {
@@ -105,7 +113,8 @@ test('the npm package in an isolated page: createAttention({threads: true}) load
     const report = await page.waitForFunction(() => window.report).then((h) => h.jsonValue());
     const cores = await page.evaluate(() => navigator.hardwareConcurrency);
     assert.deepEqual(report, { threads: Math.min(4, cores), single: 1, same: true,
-      refused: 'AttentionError: options.threads is yes but must be true or false.' });
+      refused: 'AttentionError: options.threads is yes but must be true or false.', traced: [true, true],
+      ragged: 'row 2 of x has 1 values but row 1 has 2: every row needs the same length.' });
     assert.deepEqual(problems, []);
     await page.close();
   } finally {

@@ -179,6 +179,14 @@ TEST_CASE("vision: bad specs get one sentence naming the field") {
     CHECK(vision_refusal(R"({"kind": "vision", "block": "se", "feature": [[[1e30]]], "se": {"w1": [[1e30]], "w2": [[1e30]]}})").find("overflows") != std::string::npos);
 }
 
+TEST_CASE("vision: validate_numbers refuses what new numbers break in a spec read before (the module's structure cache)") {
+    attn::vision_spec s = attn::example_vision_spec("coordinate-attention");
+    CHECK_NOTHROW(attn::validate_numbers(s));
+    REQUIRE(s.bn);
+    s.bn->var[1] = -0.5f;
+    CHECK_THROWS_WITH_AS(attn::validate_numbers(s), "ca.bn.var[1] is −0.5000: a variance cannot be negative.", attn::spec_error);
+}
+
 TEST_CASE("vision: the arithmetic of a value names its inputs and ends in the trace's number") {
     const attn::vision_trace t = attn::compute_vision(attn::example_vision_spec("se-block"));
     const std::string gate = attn::explain_vision_cell(t, "gate", 0);

@@ -114,3 +114,28 @@ test('one structure again and again with other numbers (the page\'s edits, a.tra
     }
   }
 });
+
+test('vision blocks too: one structure with other numbers in every packed field, and a negative variance refused each time', () => {
+  const rand = random(37);
+  const jiggle = (value) => (typeof value === 'number' ? Math.round((rand() * 4 - 2) * 1000) / 1000 : value.map(jiggle));
+  for (const id of ['se-block', 'eca-block', 'cbam-block', 'coordinate-attention']) {
+    const base = a.example(id).spec;
+    for (let k = 0; k < 5; k++) {
+      const spec = structuredClone(base);
+      spec.feature = jiggle(spec.feature);
+      const layers = spec[spec.block];
+      for (const field of Object.keys(layers)) if (field !== 'bn' && Array.isArray(layers[field])) layers[field] = jiggle(layers[field]);
+      if (layers.bn) for (const f of ['gamma', 'beta', 'mean']) layers.bn[f] = jiggle(layers.bn[f]);
+      same(a.trace(spec), a.trace(JSON.stringify(spec)), `${id}, numbers ${k}`);
+    }
+  }
+  // what only the numbers can break is checked again on a structure already kept
+  const ca = structuredClone(a.example('coordinate-attention').spec);
+  a.trace(ca);
+  ca.ca.bn.var[1] = -0.5;
+  const sentence = 'ca.bn.var[1] is −0.5000: a variance cannot be negative.';
+  assert.equal(outcome(() => a.trace(ca)), sentence);
+  assert.equal(outcome(() => a.trace(JSON.stringify(ca))), sentence);
+  ca.ca.bn.var[1] = 0.25; // and the structure traces again afterwards
+  same(a.trace(ca), a.trace(JSON.stringify(ca)), 'coordinate-attention after a refusal');
+});

@@ -1,6 +1,7 @@
 // The friendly API over the Embind module: one place for both entry points (node.js, index.js).
 // Nothing here computes attention: every number comes from the C++ core's trace.
-import { packSpec, unpackSpecText } from './packed_spec.js';
+import { PackedReference, packSpec, referencesIn, unpackSpecText } from './packed_spec.js';
+import { traceCalls } from './trace_reader.js';
 
 /** The package version (kept equal to package.json by a test). */
 export const version = '0.1.0';
@@ -41,7 +42,7 @@ function inspect(value, seen, depth) {
   if (typeof value === 'number') return Number.isFinite(value) ? null : { path: '', problem: describe(value) };
   if (typeof value === 'bigint') return { path: '', problem: describe(value) };
   if (typeof value === 'string') return value.isWellFormed() ? null : { path: '', problem: describe(value) };
-  if (!value || typeof value !== 'object') return null;
+  if (!value || typeof value !== 'object' || value instanceof PackedReference) return null; // a reference: made by packSpec
   if (depth >= MAX_DEPTH) return { path: '', problem: `nested more than ${MAX_DEPTH} levels deep (or refers to itself)` };
   if (seen.open.has(value)) return { path: '', problem: 'the same object again inside itself (a cycle), which JSON cannot write' };
   seen.open.add(value);
@@ -129,25 +130,24 @@ function checkAttentionArgs({ q, k, v, d, heads, causal }) {
 }
 
 /**
- * Gives obj[key] the value of JSON text, parsed the first time it is read: a trace's spec and
- * axes are JSON from the core, and parsing them on every trace would cost more than the trace
- * itself for the small examples. Still an ordinary enumerable field (assignable, seen by
- * JSON.stringify and structuredClone).
+ * Gives obj[key] the value make() returns, made the first time it is read: a trace's spec is JSON the core
+ * writes when asked, and its axes a copy of labels kept per structure; making them on every trace would
+ * cost more than the trace itself for the small examples. Still an ordinary enumerable field
+ * (assignable, seen by JSON.stringify and structuredClone).
  */
-function parsedWhenRead(obj, key, text) {
+function valueWhenRead(obj, key, make) {
   let value;
-  let parsed = false;
+  let made = false;
   Object.defineProperty(obj, key, {
     enumerable: true,
     configurable: true,
     get() {
-      // text, or a function that asks the core for it (a trace's normalised spec is written only when read)
-      if (!parsed) value = JSON.parse(typeof text === 'function' ? text() : text), parsed = true;
+      if (!made) value = make(), made = true;
       return value;
     },
     set(v) {
       value = v;
-      parsed = true;
+      made = true;
     },
   });
 }
@@ -155,8 +155,11 @@ function parsedWhenRead(obj, key, text) {
 /**
  * Wraps an instantiated Embind module (see wasm/bindings.cpp) in the package's API.
  * @param {object} core the module from createAttentionCore()
+ * @param {object} [fast] the module a.attention runs on: the wasm-threads module beside the one-thread
+ *   core, which does everything else (in the threads build, C++ exceptions are never caught, so no spec
+ *   could be refused with its sentence: docs/toolchain.md)
  */
-export function makeApi(core) {
+export function makeApi(core, fast = core) {
   // the stage registry (ids, symbols, titles, explanations, axes) is the core's: read it once
   const registry = deepFreeze(JSON.parse(core.stagesJson()));
   const stageInfo = new Map(registry.map((s) => [s.id, s]));
@@ -174,15 +177,7 @@ export function makeApi(core) {
     return documents.get(id);
   }
 
-  /**
-   * A trace from the core's typed result: layout {stages: [{id, formula, operands, shape, offset,
-   * size}], spec, axes} (kept per example) and the one Float32Array (JS owns it; each stage views its part).
-   */
-  /** The core sends a trace's stage layout as JSON text (one string, not an object built property by property). */
-  function withStages(layout) {
-    layout.stages = JSON.parse(layout.stages);
-    return layout;
-  }
+  const calls = traceCalls(core, (sentence) => new AttentionError(sentence));
 
   // A trace names its layout and axis labels by id: the same structure, the same id (the core keeps the
   // texts). JS parses each once; the texts never change under an id.
@@ -195,56 +190,51 @@ export function makeApi(core) {
     }
     return value;
   }
-  /** A trace result's layout: its stages (read only: build() copies what a trace keeps) and axes, by id. */
-  function layoutOf(result) {
-    return { kind: result.kind, stages: cached(result.layoutId), spec: result.spec, axes: cached(result.axesId) };
-  }
 
   const trainerFinalizer = new FinalizationRegistry((handle) => core.trainerDelete(handle));
 
-  function build(layout, result) {
+  /**
+   * A trace from a result of traceCalls: its stages ({id, formula, operands, shape, offset, size} from the
+   * core's layout, with the registry's titles) each view their part of the one Float32Array (JS owns it).
+   * specText() gives the normalised spec's JSON text and is called only when trace.spec is read.
+   */
+  function build(result, specText) {
+    const layout = cached(result.layoutId);
     const { data } = result;
-    if (result.kind === 'vision') return buildVision(layout, result);
-    const trace = {
-      kind: 'sequence',
-      spec: undefined,
-      axes: undefined,
-      stages: layout.stages.map((s) => {
-        const info = stageInfo.get(s.id);
-        return {
-          id: s.id, title: info.title, title_zh: info.title_zh, formula: s.formula, explain: info.explain,
-          operands: s.operands.slice(), shape: s.shape.slice(), data: data.subarray(s.offset, s.offset + s.size),
-        };
-      }),
-      bytes: result.bytes,
-      compute_ms: result.computeMs,
-    };
-    parsedWhenRead(trace, 'spec', layout.spec);
-    if (typeof layout.axes === 'string') parsedWhenRead(trace, 'axes', layout.axes);
-    else trace.axes = structuredClone(layout.axes); // the caller's to change, as every trace field is
+    const trace = result.vision
+      ? {
+        kind: 'vision',
+        spec: undefined,
+        stages: layout.map((s) => {
+          const info = visionInfo.get(s.id);
+          return {
+            id: s.id, symbol: info.symbol, title: info.title, title_zh: info.title_zh, formula: s.formula, explain: info.explain,
+            shape: s.shape.slice(), data: data.subarray(s.offset, s.offset + s.size),
+          };
+        }),
+      }
+      : {
+        kind: 'sequence',
+        spec: undefined,
+        axes: undefined,
+        stages: layout.map((s) => {
+          const info = stageInfo.get(s.id);
+          return {
+            id: s.id, title: info.title, title_zh: info.title_zh, formula: s.formula, explain: info.explain,
+            operands: s.operands.slice(), shape: s.shape.slice(), data: data.subarray(s.offset, s.offset + s.size),
+          };
+        }),
+      };
+    trace.bytes = result.bytes;
+    trace.compute_ms = result.computeMs;
+    valueWhenRead(trace, 'spec', () => JSON.parse(specText()));
+    if (result.vision) return trace;
+    const axes = cached(result.axesId);
+    valueWhenRead(trace, 'axes', () => structuredClone(axes)); // the caller's to change, as every trace field is
     if (result.mask) {
-      trace.mask = { shape: result.mask.shape, data: result.mask.data };
+      trace.mask = result.mask;
       trace.empty_rows = result.emptyRows;
     }
-    return trace;
-  }
-
-  /** A vision trace ({kind: "vision"}): its stages read their titles from the vision registry. */
-  function buildVision(layout, result) {
-    const trace = {
-      kind: 'vision',
-      spec: undefined,
-      stages: layout.stages.map((s) => {
-        const info = visionInfo.get(s.id);
-        return {
-          id: s.id, symbol: info.symbol, title: info.title, title_zh: info.title_zh, formula: s.formula, explain: info.explain,
-          shape: s.shape.slice(), data: result.data.subarray(s.offset, s.offset + s.size),
-        };
-      }),
-      bytes: result.bytes,
-      compute_ms: result.computeMs,
-    };
-    parsedWhenRead(trace, 'spec', layout.spec);
     return trace;
   }
 
@@ -253,7 +243,7 @@ export function makeApi(core) {
     return result;
   }
 
-  const exampleLayouts = new Map(); // "id\nvariant" -> {stages, spec, axes}: the same on every call
+  const exampleSpecs = new Map(); // "id\nvariant" -> the example's normalised spec (JSON text)
   const specTexts = new WeakMap(); // trace -> its spec as JSON text, for explain()
 
   return Object.freeze({
@@ -270,7 +260,7 @@ export function makeApi(core) {
      * How many threads a large attention() call uses: 1, but for the wasm-threads module (a
      * cross-origin-isolated page that asked for it: createAttention({threads: true})).
      */
-    threads: core._attn_max_threads(),
+    threads: fast._attn_max_threads(),
     /**
      * Every stage of one attention computation for a spec (object or JSON text).
      * options.budget "interactive" applies the playground's lower limits on work and memory.
@@ -289,25 +279,18 @@ export function makeApi(core) {
       } catch {
         // refused: the text path below refuses the spec itself, with its own sentence (a cycle's path is the spec's)
       }
-      if (skeleton && skeleton.split('"$f32"').length - 1 === packed.references) {
+      if (skeleton && referencesIn(skeleton) === packed.references) {
         // the matrices as floats beside a small JSON skeleton (packed_spec.js)
-        const at = core._malloc(packed.numbers.length * 4);
-        try {
-          core.HEAPF32.set(packed.numbers, at / 4);
-          result = check(core.tracePackedResult(skeleton, at, packed.numbers.length, interactive));
-        } finally {
-          core._free(at);
-        }
+        result = calls.packed(skeleton, packed.numbers, interactive);
         fullText = () => unpackSpecText(skeleton, packed.numbers);
       } else {
         const text = specText(spec, limits.maxSpecBytes);
-        result = check(core.traceResult(text, interactive));
+        result = calls.text(text, interactive);
         fullText = () => text;
       }
       // the normalised spec: written by the core when trace.spec is first read (the last trace's from memory)
       const { serial } = result;
-      result.spec = () => core.specOfTrace(serial) ?? check(core.normalisedSpecJson(fullText())).text;
-      return build(result.kind === 'vision' ? withStages(result) : layoutOf(result), result);
+      return build(result, () => core.specOfTrace(serial) ?? check(core.normalisedSpecJson(fullText())).text);
     },
     /** The trace of a worked example, optionally one of its variants. */
     example(id, variant = '') {
@@ -318,10 +301,10 @@ export function makeApi(core) {
         throw new AttentionError(`example "${shortText(id)}" with variant "${shortText(variant)}" is unknown: see examples().`);
       }
       const key = `${id}\n${variant}`;
-      const known = exampleLayouts.get(key);
-      const result = check(core.exampleResult(id, variant, !known)); // refuses unknown ids and variants
-      if (!known) exampleLayouts.set(key, withStages({ kind: result.kind, stages: result.stages, spec: result.spec, axes: result.axes }));
-      const trace = build(exampleLayouts.get(key), result);
+      const result = calls.example(id, variant); // refuses unknown ids and variants
+      // an example's normalised spec never changes: its text is asked for once
+      if (!exampleSpecs.has(key)) exampleSpecs.set(key, core.specOfTrace(result.serial));
+      const trace = build(result, () => exampleSpecs.get(key));
       trace.example = exampleDocument(id); // known: the core has just computed it
       trace.variant = variant;
       return trace;
@@ -335,22 +318,29 @@ export function makeApi(core) {
     attention({ q, k, v, d, heads = 1, causal = false } = {}) {
       const rows = checkAttentionArgs({ q, k, v, d, heads, causal });
       const bytes = (q.length + k.length + v.length + q.length) * 4;
-      const base = core._malloc(bytes);
+      const base = fast._malloc(bytes);
       if (!base) throw new AttentionError(`out of memory: q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB.`);
       try {
         // q, k, v one after another (the core reads them so), then the output
         const at = base / 4, out = at + q.length + k.length + v.length;
-        core.HEAPF32.set(q, at);
-        core.HEAPF32.set(k, at + q.length);
-        core.HEAPF32.set(v, at + q.length + k.length);
-        const bad = core._attn_attention(out * 4, base, rows.nQ, rows.nK, d, heads, causal ? 1 : 0);
+        fast.HEAPF32.set(q, at);
+        fast.HEAPF32.set(k, at + q.length);
+        fast.HEAPF32.set(v, at + q.length + k.length);
+        let bad;
+        try {
+          bad = fast._attn_attention(out * 4, base, rows.nQ, rows.nK, d, heads, causal ? 1 : 0);
+        } catch (error) {
+          // the kernel's buffers could not be allocated (a C++ exception reaching JS as a WebAssembly.Exception)
+          if (error instanceof Error) throw error;
+          throw new AttentionError(`out of memory: the kernel's buffers for ${rows.nQ} × ${rows.nK} do not fit in this page's memory.`);
+        }
         if (bad >= 0) {
           const [name, index] = bad < q.length ? ['q', bad] : bad < q.length + k.length ? ['k', bad - q.length] : ['v', bad - q.length - k.length];
           throw new AttentionError(`${name}[${index}] is not a finite number.`);
         }
-        return core.HEAPF32.slice(out, out + q.length);
+        return fast.HEAPF32.slice(out, out + q.length);
       } finally {
-        core._free(base);
+        fast._free(base);
       }
     },
     /**
@@ -361,7 +351,7 @@ export function makeApi(core) {
       for (const [name, x, max] of [['nQ', nQ, 1 << 24], ['nK', nK, 1 << 24], ['d', d, 1024], ['heads', heads, 64]])
         if (!Number.isInteger(x) || x < 1 || x > max) throw new AttentionError(`${name} is ${shortText(String(x))} but must be a whole number from 1 to ${max}.`);
       if (d % heads !== 0) throw new AttentionError(`d is ${d} but heads is ${heads}: d must be a multiple of heads.`);
-      return core._attn_attention_bytes(nQ, nK, d, heads);
+      return fast._attn_attention_bytes(nQ, nK, d, heads);
     },
     /**
      * The loss of a spec with its "target" (or "labels" and "loss": "cross_entropy"), dL/d(parameter) for

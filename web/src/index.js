@@ -8,10 +8,14 @@ import { AttentionError, makeApi } from './api.js';
 export { AttentionError, version } from './api.js';
 
 let shared = null;
+let sharedCore = null;
 let sharedThreaded = null;
 
 // The wasm-threads build (dist/core-threads): a.attention splits its rows between workers. It needs
 // SharedArrayBuffer, which browsers give only to cross-origin-isolated pages (COOP and COEP headers).
+// It runs a.attention only, beside the one-thread module that runs everything else: with this
+// toolchain a C++ exception in a -pthread build is never caught (docs/toolchain.md), so the threads
+// module could not refuse a spec with its sentence.
 // The path is a variable so bundlers leave it alone: a bundle gets the one-thread module unless it
 // passes threadsUrl to where it copied dist/core-threads/.
 const threadsPath = '../dist/core-threads/attention_core.js';
@@ -36,19 +40,28 @@ export function createAttention(options = {}) {
   if (options.threads && threadsPossible()) {
     const url = String(options.threadsUrl ?? new URL(threadsPath, import.meta.url));
     sharedThreaded ??= import(/* @vite-ignore */ url)
-      .then(({ default: createThreadedCore }) => createThreadedCore())
-      .then(makeApi)
+      .then(({ default: createThreadedCore }) => Promise.all([oneThreadCore(), createThreadedCore()]))
+      .then(([core, threaded]) => makeApi(core, threaded))
       .catch(() => {
         sharedThreaded = null; // not there (a bundle without it) or refused: the one-thread module instead
         return createAttention();
       });
     return sharedThreaded;
   }
-  shared ??= createAttentionCore()
-    .then(makeApi)
+  shared ??= oneThreadCore()
+    .then((core) => makeApi(core))
     .catch((error) => {
       shared = null; // a failed start is not cached: the next call tries again
       throw error;
     });
   return shared;
+}
+
+/** The one-thread module, instantiated once per page (both APIs use it). */
+function oneThreadCore() {
+  sharedCore ??= createAttentionCore().catch((error) => {
+    sharedCore = null;
+    throw error;
+  });
+  return sharedCore;
 }

@@ -26,61 +26,115 @@ const VISION_FIELDS = [
 const isNumberRow = (row) => Array.isArray(row) || (ArrayBuffer.isView(row) && !(row instanceof DataView));
 const fits = (v) => typeof v === 'number' && Math.abs(v) <= FLOAT_MAX; // NaN fails the comparison
 
-/** [rows, cols] of a packable matrix, [n] of a packable vector; null when the text path must read it. */
-function shapeOf(value, rank) {
-  if (!isNumberRow(value) || value.length === 0) return null;
-  if (rank === 1) {
-    for (let i = 0; i < value.length; i++) if (!fits(value[i])) return null;
-    return [value.length];
+/**
+ * The fields as a tree of their paths, one walk of the spec visits only them: a node is a list of
+ * [key, rank] (a leaf) and [key, node] entries.
+ */
+function fieldTree(fields) {
+  const root = [];
+  for (const [path, rank] of fields) {
+    let node = root;
+    for (const key of path.slice(0, -1)) {
+      let child = node.find(([k]) => k === key);
+      if (!child) node.push((child = [key, []]));
+      node = child[1];
+    }
+    node.push([path.at(-1), rank]);
   }
-  const cols = isNumberRow(value[0]) ? value[0].length : 0;
-  if (cols === 0) return null;
-  for (const row of value) {
-    if (!isNumberRow(row) || row.length !== cols) return null;
-    for (let c = 0; c < cols; c++) if (!fits(row[c])) return null;
-  }
-  return [value.length, cols];
+  return root;
 }
 
 /**
- * {skeleton, numbers} for a spec object, or null when nothing is worth packing (or the spec itself holds
- * "$f32", which only the module may write). skeleton is an object for specText(); the spec is not changed.
+ * A packed field's place in the skeleton, {"$f32": [offset, rows, cols]} in its JSON. Its own class so
+ * that checking the skeleton before it is written (api.js) can pass over the references it made itself.
+ */
+export class PackedReference {
+  constructor(shape) {
+    this.$f32 = shape;
+  }
+}
+const SEQUENCE_TREE = fieldTree(FIELDS);
+const VISION_TREE = fieldTree(VISION_FIELDS);
+
+// The numbers are written here while the walk checks them, then copied out at their final length.
+const SMALL = 4096;
+let scratch = new Float32Array(SMALL);
+
+/**
+ * Writes a packable matrix (rank 2) or vector (rank 1) after the numbers so far and returns its reference;
+ * null when the text path must read it (not rectangular, a value that is not a finite float, or over the
+ * budget). −0 becomes 0, as JSON.stringify writes it: the same numbers as the text path, to the bit.
+ */
+function pack(value, rank, state) {
+  if (!isNumberRow(value) || value.length === 0) return null;
+  const rows = rank === 1 ? 1 : value.length;
+  const cols = rank === 1 ? value.length : isNumberRow(value[0]) ? value[0].length : 0;
+  const start = state.count, size = rows * cols;
+  if (cols === 0) return null;
+  if (start + size > state.max) return (state.over = true), null;
+  if (start + size > scratch.length) {
+    const grown = new Float32Array(Math.max(start + size, 2 * scratch.length));
+    grown.set(scratch.subarray(0, start));
+    scratch = grown;
+  }
+  let at = start;
+  for (let r = 0; r < rows; r++) {
+    const row = rank === 1 ? value : value[r];
+    if (rank === 2 && (!isNumberRow(row) || row.length !== cols)) return null;
+    for (let c = 0; c < cols; c++) {
+      const v = row[c];
+      if (!fits(v)) return null;
+      scratch[at++] = v === 0 ? 0 : v;
+    }
+  }
+  state.count = at;
+  state.references++;
+  return new PackedReference(rank === 1 ? [start, cols] : [start, rows, cols]);
+}
+
+/** object with its packable fields (per node) replaced by references: a copy along the way, or object itself. */
+function packObject(object, node, state) {
+  let copy = null;
+  for (const [key, rank] of node) {
+    if (!Object.hasOwn(object, key)) continue;
+    const value = object[key];
+    let packed = value;
+    if (typeof rank !== 'number') {
+      if (value && typeof value === 'object' && !Array.isArray(value)) packed = packObject(value, rank, state);
+    } else if (rank === 3) {
+      // a list of matrices: each on its own (one that cannot be packed stays text, for the core's sentence)
+      if (Array.isArray(value)) {
+        for (let i = 0; i < value.length; i++) {
+          const reference = pack(value[i], 2, state);
+          if (reference) (packed === value ? (packed = [...value]) : packed)[i] = reference;
+        }
+      }
+    } else {
+      packed = pack(value, rank, state) ?? value;
+    }
+    if (packed !== value) (copy ??= { ...object })[key] = packed;
+  }
+  return copy ?? object;
+}
+
+/**
+ * {skeleton, numbers, references} for a spec object, or null when nothing is worth packing (or more than
+ * maxNumbers would be). skeleton is an object for specText(); the spec is not changed.
  */
 export function packSpec(spec, maxNumbers) {
-  const found = [];
-  let total = 0;
-  for (const [path, rank] of spec.kind === 'vision' ? VISION_FIELDS : FIELDS) {
-    let parent = spec;
-    for (const key of path.slice(0, -1)) parent = parent && typeof parent === 'object' && !Array.isArray(parent) ? parent[key] : undefined;
-    if (!parent || typeof parent !== 'object' || Array.isArray(parent) || !Object.hasOwn(parent, path.at(-1))) continue;
-    const value = parent[path.at(-1)];
-    // a list of matrices: each on its own (one that cannot be packed stays text, for the core's sentence)
-    const parts = rank !== 3 ? [{ value, index: -1 }] : Array.isArray(value) ? value.map((m, index) => ({ value: m, index })) : [];
-    for (const part of parts) {
-      const shape = shapeOf(part.value, Math.min(rank, 2));
-      if (!shape) continue;
-      found.push({ path, index: part.index, shape, value: part.value });
-      total += shape.reduce((x, y) => x * y, 1);
-    }
-  }
-  if (!found.length || total > maxNumbers) return null;
-  const numbers = new Float32Array(total);
-  const skeleton = { ...spec };
-  const copiedLists = new Set();
-  let offset = 0;
-  for (const { path, index, shape, value } of found) {
-    let parent = skeleton;
-    for (const key of path.slice(0, -1)) parent = parent[key] = { ...parent[key] }; // copies along the path only
-    const key = path.at(-1), reference = { $f32: [offset, ...shape] };
-    if (index < 0) parent[key] = reference;
-    else {
-      if (!copiedLists.has(parent[key])) copiedLists.add((parent[key] = [...parent[key]]));
-      parent[key][index] = reference;
-    }
-    // −0 becomes 0, as JSON.stringify writes it: the same numbers as the text path, to the bit
-    for (const row of shape.length === 1 ? [value] : value) for (let c = 0; c < row.length; c++) numbers[offset++] = row[c] === 0 ? 0 : row[c];
-  }
-  return { skeleton, numbers, references: found.length };
+  const state = { count: 0, references: 0, max: maxNumbers, over: false };
+  const skeleton = packObject(spec, spec.kind === 'vision' ? VISION_TREE : SEQUENCE_TREE, state);
+  if (!state.references || state.over) return null;
+  const numbers = scratch.slice(0, state.count);
+  if (scratch.length > 16 * SMALL) scratch = new Float32Array(SMALL); // a large spec's buffer is not kept
+  return { skeleton, numbers, references: state.references };
+}
+
+/** How many "$f32" a JSON text holds: a skeleton's own references, unless the spec wrote some itself. */
+export function referencesIn(text) {
+  let count = 0;
+  for (let at = text.indexOf('"$f32"'); at >= 0; at = text.indexOf('"$f32"', at + 6)) count++;
+  return count;
 }
 
 /** The spec's JSON text back from a skeleton text and its numbers (the normalised spec of an older trace). */

@@ -376,7 +376,7 @@ export declare const version: string;
 export declare function createAttention(options?: {
   /** Where attention_core.wasm is, if it was moved. */
   wasmUrl?: string | URL;
-  /** Load the wasm-threads module (dist/core-threads) when the page is cross-origin isolated; otherwise, or if it cannot load, the one-thread module. Default false. */
+  /** Load the wasm-threads module (dist/core-threads) for attention() when the page is cross-origin isolated, beside the one-thread module that does everything else; otherwise, or if it cannot load, the one-thread module only. Default false. */
   threads?: boolean;
   /** Where the wasm-threads module's attention_core.js is, if it was moved (its .wasm and .worker.js beside it). */
   threadsUrl?: string | URL;

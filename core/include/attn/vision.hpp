@@ -81,6 +81,10 @@ std::string vision_formula(vision_block b, std::string_view id);
 bool is_vision_spec(const json& j);
 /// @brief Reads and checks a vision spec; throws spec_error naming the field.
 vision_spec vision_spec_from_json(const json& j);
+/// @brief Throws spec_error for what the numbers alone can make wrong in a spec read before (a negative
+/// ca.bn variance); vision_spec_from_json checks it too. The wasm module calls it after writing new
+/// numbers into a spec of the same structure.
+void validate_numbers(const vision_spec& s);
 /// @brief The normalised vision spec (defaults written out).
 json vision_spec_to_json(const vision_spec& s);
 /// @brief Every stage of the spec's block (validated first).

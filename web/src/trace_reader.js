@@ -1,0 +1,100 @@
+// How a.trace and a.example call the core: plain wasm exports (wasm/trace_export.cpp) that leave one
+// header in the wasm heap beside the trace's floats, read here with typed arrays. An Embind call that
+// returns an object costs about a microsecond for each property and each string that crosses: more than
+// the arithmetic of a small trace.
+
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
+
+/** trace_header (wasm/trace_export.cpp): 13 four-byte fields (read by index below), then two doubles at byte 56. */
+const DOUBLES_AT = 56;
+
+/**
+ * The three trace calls over an instantiated module. Each returns {vision, layoutId, axesId, serial, data:
+ * Float32Array of every stage back to back, bytes, computeMs, and with a mask: mask {shape, data: Uint8Array},
+ * emptyRows}, or throws refuse(sentence) with the core's sentence.
+ */
+export function traceCalls(core, refuse) {
+  let views = null;
+  /** Views of the wasm memory, made again when it has grown (growing replaces the buffer). */
+  function heap() {
+    const { buffer } = core.HEAPF32;
+    if (views?.buffer !== buffer) {
+      views = {
+        buffer, shared: !(buffer instanceof ArrayBuffer), // the threads module's memory is a SharedArrayBuffer
+        u8: new Uint8Array(buffer), i32: new Int32Array(buffer), u32: new Uint32Array(buffer), f64: new Float64Array(buffer),
+      };
+    }
+    return views;
+  }
+
+  /**
+   * Runs call(addresses, lengths) with texts (as UTF-8) and an optional Float32Array copied into the heap,
+   * then frees them. A text is encoded straight into the heap (room for 3 bytes a UTF-16 unit) unless it
+   * is long or the memory is shared (encodeInto refuses shared memory): a small trace's every allocation
+   * of a buffer counts.
+   */
+  function withCopies(texts, numbers, call) {
+    const { shared } = heap();
+    const encoded = texts.map((t) => (t.length > 65536 || shared ? encoder.encode(t) : null));
+    const sizes = [...texts.map((t, k) => (encoded[k] ? encoded[k].length : 3 * t.length)), numbers ? numbers.length * 4 : 0];
+    const addresses = [];
+    try {
+      for (const size of sizes) {
+        const at = core._malloc(Math.max(size, 1));
+        if (!at) throw refuse(`out of memory: the spec needs ${Math.ceil(size / 2 ** 20)} MiB more of this page's memory.`);
+        addresses.push(at);
+      }
+      const { u8 } = heap(); // after every malloc: one may have grown the memory
+      const lengths = texts.map((t, k) => {
+        if (encoded[k]) return u8.set(encoded[k], addresses[k]), encoded[k].length;
+        return encoder.encodeInto(t, u8.subarray(addresses[k], addresses[k] + sizes[k])).written;
+      });
+      if (numbers) core.HEAPF32.set(numbers, addresses.at(-1) / 4);
+      return read(call(addresses, lengths));
+    } finally {
+      addresses.forEach((at) => core._free(at));
+    }
+  }
+
+  /** The header at `address`: the trace's values copied out of the heap (the core reuses its buffers). */
+  function read(address) {
+    const { u8, i32, u32, f64 } = heap();
+    const h = address >> 2;
+    const field = (k) => i32[h + k];
+    // slice, not subarray: TextDecoder refuses views of the threads module's shared memory
+    if (field(0) > 0) throw refuse(decoder.decode(u8.slice(field(1), field(1) + field(0))));
+    const from = field(6) >>> 2;
+    const result = {
+      vision: field(2) === 1,
+      layoutId: field(3),
+      axesId: field(4),
+      serial: field(5),
+      data: core.HEAPF32.slice(from, from + field(7)),
+      bytes: f64[(address + DOUBLES_AT) >> 3],
+      computeMs: f64[(address + DOUBLES_AT + 8) >> 3],
+    };
+    if (field(8)) {
+      result.mask = { shape: [field(9), field(10)], data: u8.slice(field(8), field(8) + field(9) * field(10)) };
+      result.emptyRows = Array.from(u32.subarray(field(11) >>> 2, (field(11) >>> 2) + field(12)));
+    }
+    return result;
+  }
+
+  return {
+    /** The trace of JSON text; interactive: the playground's lower budget. */
+    text(text, interactive) {
+      return withCopies([text], null, ([at], [length]) => core._attn_trace_text(at, length, interactive ? 1 : 0));
+    },
+    /** The trace of a packed skeleton (JSON text with {"$f32": …} references) and its numbers. */
+    packed(skeleton, numbers, interactive) {
+      return withCopies([skeleton], numbers, ([at, numbersAt], [length]) =>
+        core._attn_trace_packed(at, length, numbersAt, numbers.length, interactive ? 1 : 0));
+    },
+    /** The trace of a worked example (unknown ids and variants are refused by the core). */
+    example(id, variant) {
+      return withCopies([id, variant], null, ([idAt, variantAt], [idLength, variantLength]) =>
+        core._attn_trace_example(idAt, idLength, variantAt, variantLength));
+    },
+  };
+}
