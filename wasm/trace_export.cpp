@@ -145,15 +145,19 @@ const trace_header* sequence_trace(std::shared_ptr<const spec> s, trace_keys* ke
     return &r.header;
 }
 
-/// The header of a vision spec's trace (stages [{id, formula, shape, offset, size}]; no axes, no mask).
-const trace_header* vision_trace_of(std::shared_ptr<const vision_spec> s) {
+/// The header of a vision spec's trace (stages [{id, formula, shape, offset, size}]; no axes, no mask);
+/// keys as for sequence_trace (only the layout's).
+const trace_header* vision_trace_of(std::shared_ptr<const vision_spec> s, trace_keys* keys) {
     const auto start = std::chrono::steady_clock::now();
     const vision_trace t = compute_vision(*s);
     const double took = milliseconds_since(start);
     result_store& r = result();
     r.data.clear();
     for (const vision_stage& st : t.stages) r.data.insert(r.data.end(), st.data.begin(), st.data.end());
-    const text_cache::entry& layout = layout_texts().get(vision_layout_key(t), [&] {
+    trace_keys made;
+    if (!keys) keys = &made;
+    if (keys->layout.empty()) keys->layout = vision_layout_key(t);
+    const text_cache::entry& layout = layout_texts().get(keys->layout, [&] {
         json stages = json::array();
         std::size_t offset = 0;
         for (const vision_stage& st : t.stages) {
@@ -253,47 +257,64 @@ float* packed_field(vision_spec& s, const std::string& field, std::size_t count)
     return nullptr;
 }
 
-/// Specs read from packed skeletons, by skeleton text and budget: the last eight structures of one kind.
+/// Specs read from packed skeletons, by skeleton text and budget: the last 32 structures of one kind (every
+/// worked example and its variants, traced in turn, all stay), while they hold at most 4 Mi floats together.
 /// The spec is shared with last_spec, not copied: a hit changes the spec of an earlier trace, whose serial
 /// is then no longer the last (its trace.spec is read again from its own text).
 template <class Spec>
 class structure_cache {
 public:
+    /// Where a packed field's floats go in the spec read: found once, when the structure is kept.
+    struct destination {
+        std::size_t offset, count;
+        float* to;
+    };
     struct entry {
         std::string skeleton;
         bool interactive;
         std::shared_ptr<Spec> read;
-        std::vector<packed_read> fields;
-        trace_keys keys;  // its traces' texts (sequence specs)
+        std::vector<destination> fields;
+        trace_keys keys;  // its traces' texts
     };
     /// The entry of this structure with these numbers written in and validated, or nullptr.
     entry* refill(std::string_view skeleton, bool interactive, const float* numbers, std::size_t count) {
         const auto e = std::find_if(entries_.begin(), entries_.end(),
                                     [&](const entry& x) { return x.interactive == interactive && x.skeleton == skeleton; });
         if (e == entries_.end()) return nullptr;
-        for (const packed_read& f : e->fields) {
+        for (const destination& f : e->fields)
             if (f.offset > count || f.count > count - f.offset) return nullptr;  // not with the same skeleton
-            std::copy(numbers + f.offset, numbers + f.offset + f.count, packed_field(*e->read, f.field, f.count));
-        }
+        for (const destination& f : e->fields) std::copy(numbers + f.offset, numbers + f.offset + f.count, f.to);
         try {
             revalidate(*e->read, interactive);
         } catch (...) {
-            entries_.erase(e);  // these numbers made it invalid: not kept with them
+            forget(e);  // these numbers made it invalid: not kept with them
             throw;
         }
         return &*e;
     }
     /// Keeps what was read, when every packed field can be written again; the entry, or nullptr.
-    entry* keep(std::string_view skeleton, bool interactive, std::shared_ptr<Spec> s, std::vector<packed_read> fields) {
-        for (const packed_read& f : fields)
-            if (!packed_field(*s, f.field, f.count)) return nullptr;
-        if (entries_.size() == 8) entries_.erase(entries_.begin());
+    entry* keep(std::string_view skeleton, bool interactive, std::shared_ptr<Spec> s, const std::vector<packed_read>& reads) {
+        std::vector<destination> fields;
+        std::size_t floats = 0;
+        for (const packed_read& f : reads) {
+            float* to = packed_field(*s, f.field, f.count);
+            if (!to) return nullptr;
+            fields.push_back({f.offset, f.count, to});
+            floats += f.count;
+        }
         entries_.push_back({std::string(skeleton), interactive, std::move(s), std::move(fields), {}});
+        floats_ += floats;
+        while (entries_.size() > 32 || (entries_.size() > 1 && floats_ > (std::size_t(4) << 20))) forget(entries_.begin());
         return &entries_.back();
     }
 
 private:
+    void forget(typename std::vector<entry>::iterator e) {
+        for (const destination& f : e->fields) floats_ -= f.count;
+        entries_.erase(e);
+    }
     std::vector<entry> entries_;
+    std::size_t floats_ = 0;  // what the kept specs' packed fields hold (most of their memory)
 };
 
 template <class Spec>
@@ -303,7 +324,7 @@ structure_cache<Spec>& structures() {
 }
 
 const trace_header* trace_of(std::shared_ptr<spec> s, trace_keys* keys) { return sequence_trace(std::move(s), keys); }
-const trace_header* trace_of(std::shared_ptr<vision_spec> s, trace_keys*) { return vision_trace_of(std::move(s)); }
+const trace_header* trace_of(std::shared_ptr<vision_spec> s, trace_keys* keys) { return vision_trace_of(std::move(s), keys); }
 
 /// The trace of a packed skeleton already parsed: read, kept by its structure, traced.
 template <class Spec>
@@ -311,7 +332,7 @@ const trace_header* read_and_keep(std::string_view skeleton, const json& parsed,
     const packed_numbers sent(numbers, count);
     packed_reads_log log;
     std::shared_ptr<Spec> s = read_spec<Spec>(parsed, interactive);
-    auto* kept = structures<Spec>().keep(skeleton, interactive, s, std::move(log.reads));
+    auto* kept = structures<Spec>().keep(skeleton, interactive, s, log.reads);
     return trace_of(std::move(s), kept ? &kept->keys : nullptr);
 }
 
@@ -340,7 +361,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_packed(const char
     return wasm::guarded([&] {
         // a structure seen before needs no parse
         if (auto* hit = wasm::structures<spec>().refill(text, budget, numbers, count)) return wasm::trace_of(hit->read, &hit->keys);
-        if (auto* hit = wasm::structures<vision_spec>().refill(text, budget, numbers, count)) return wasm::trace_of(hit->read, nullptr);
+        if (auto* hit = wasm::structures<vision_spec>().refill(text, budget, numbers, count)) return wasm::trace_of(hit->read, &hit->keys);
         const json j = parse_spec_json(text);
         if (is_vision_spec(j)) return wasm::read_and_keep<vision_spec>(text, j, numbers, count, budget);
         return wasm::read_and_keep<spec>(text, j, numbers, count, budget);

@@ -13,7 +13,7 @@
 
 namespace attn::wasm {
 
-/// The last few texts made from a key: the layout and axes of a trace depend only on its structure and
+/// The last 32 texts made from a key: the layout and axes of a trace depend only on its structure and
 /// labels, not on its values, so an edit of values (the page's usual edit) or the same kind of spec again
 /// reuses them (natively the layout alone took 35 µs of a 50 µs small trace).
 class text_cache {
@@ -29,7 +29,7 @@ public:
                 std::rotate(entries_.begin(), entries_.begin() + long(k), entries_.begin() + long(k) + 1);  // most recent first
                 return entries_.front();
             }
-        if (entries_.size() == 8) entries_.pop_back();
+        if (entries_.size() == 32) entries_.pop_back();
         entries_.insert(entries_.begin(), {key, make(), ++next_id()});
         return entries_.front();
     }

@@ -40,20 +40,24 @@ void cbam_stages(vision_trace& t, const vision_kernel_set& k) {
     k.col_max(smax.data(), refined.data(), s.c, hw);
     add_stage(t, "spatial_avg", {s.h, s.w}, smean);
     add_stage(t, "spatial_max", {s.h, s.w}, smax);
-    const std::size_t K = s.kernel, pad = (K - 1) / 2, pw = s.w + 2 * pad;
-    std::vector<float> conv(hw, s.spatial_bias);
+    // S = bias + Σ_ch Σ_taps w[ch][di][dj] · the map shifted by (di, dj), with zero padding. The sums run on
+    // maps laid out W + 2·pad wide (the padding's stride), so that one tap adds one shifted copy of the whole
+    // map in one axpy (a row at a time was K²·H calls of W values each; the extra columns are dropped after)
+    const std::size_t K = s.kernel, pad = (K - 1) / 2, pw = s.w + 2 * pad, span = (s.h - 1) * pw + s.w;
+    std::vector<float> wide(s.h * pw, s.spatial_bias);
     const std::vector<float>* maps[] = {&smean, &smax};
     std::vector<float> padded((s.h + 2 * pad) * pw);
     for (std::size_t ch = 0; ch < 2; ++ch) {
         std::fill(padded.begin(), padded.end(), 0.0f);  // zero padding around the map
         for (std::size_t i = 0; i < s.h; ++i)
             std::copy_n(maps[ch]->data() + i * s.w, s.w, padded.data() + (i + pad) * pw + pad);
-        // S[i, :] += w[ch][di][dj] · padded[i + di, dj : dj + W]: each tap adds one shifted row
-        for (std::size_t i = 0; i < s.h; ++i)
-            for (std::size_t di = 0; di < K; ++di)
-                for (std::size_t dj = 0; dj < K; ++dj)
-                    k.axpy(conv.data() + i * s.w, padded.data() + (i + di) * pw + dj, s.spatial[(ch * K + di) * K + dj], s.w);
+        // each pixel sums its taps in the order (ch, di, dj), as a row-at-a-time loop would
+        for (std::size_t di = 0; di < K; ++di)
+            for (std::size_t dj = 0; dj < K; ++dj)
+                k.axpy(wide.data(), padded.data() + di * pw + dj, s.spatial[(ch * K + di) * K + dj], span);
     }
+    std::vector<float> conv(hw);
+    for (std::size_t i = 0; i < s.h; ++i) std::copy_n(wide.data() + i * pw, s.w, conv.data() + i * s.w);
     add_stage(t, "spatial_conv", {s.h, s.w}, conv);
     const std::vector<float> spatial = map(conv, sigmoid);
     add_stage(t, "spatial_gate", {s.h, s.w}, spatial);

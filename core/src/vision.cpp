@@ -145,6 +145,7 @@ std::size_t vision_trace::bytes() const {
 
 vision_trace compute_vision(const vision_spec& s) {
     vision_trace t{s, {}};
+    t.stages.reserve(16);  // CBAM's 12 stages, the most, without moving them
     t.stages.push_back({"feature", {s.c, s.h, s.w}, s.feature});
     const vision_kernel_set& k = simd_vision_kernels();
     switch (s.block) {

@@ -39,3 +39,14 @@ test('10,000 mixed calls leave the wasm heap where it started (± one page)', as
   assert.ok(after.heapSize - before.heapSize <= PAGE, `the heap grew from ${before.heapSize} to ${after.heapSize}`);
   assert.equal(a.example('numpy-3x4').stages.find((s) => s.id === 'weights').data[0].toFixed(4), '0.5065');
 });
+
+test('a.trace keeps a bounded number of the structures it has read: 300 different ones hold no more heap than 100', async () => {
+  const a = await createAttention();
+  const x = Array.from({ length: 64 }, (_, i) => Array.from({ length: 64 }, (_, c) => Math.sin(i + c)));
+  const traceLabelled = (k) => a.trace({ x, tokens: { query: x.map((_, i) => `w${k}_${i}`) } }); // a new structure each time
+  for (let k = 0; k < 100; k++) traceLabelled(k);
+  const before = a.memory().heapInUse;
+  for (let k = 100; k < 300; k++) traceLabelled(k);
+  const grown = a.memory().heapInUse - before;
+  assert.ok(grown <= 4 * PAGE, `200 more structures kept ${grown} more bytes (each holds 16 KiB of x)`);
+});

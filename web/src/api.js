@@ -185,7 +185,7 @@ export function makeApi(core, fast = core) {
   function cached(id) {
     let value = cachedTexts.get(id);
     if (value === undefined) {
-      if (cachedTexts.size >= 32) cachedTexts.delete(cachedTexts.keys().next().value);
+      if (cachedTexts.size >= 64) cachedTexts.delete(cachedTexts.keys().next().value); // the core keeps 32 of each kind
       cachedTexts.set(id, (value = JSON.parse(core.cachedText(id))));
     }
     return value;
