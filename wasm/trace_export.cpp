@@ -52,6 +52,14 @@ static_assert(offsetof(trace_header, bytes) == 56, "web/src/trace_reader.js read
 
 namespace {
 
+/// Empties a buffer of the last result for the next: one of up to 64 KiB keeps its memory (no allocation on the
+/// page's every edit), a large one gives it back (a big trace must not hold the heap after it).
+template <class T>
+void reuse(std::vector<T>& buffer) {
+    if (buffer.capacity() * sizeof(T) > (std::size_t(1) << 16)) std::vector<T>().swap(buffer);
+    buffer.clear();
+}
+
 /// The one result kept until the next call: JS copies the floats out before calling again.
 struct result_store {
     trace_header header{};
@@ -116,7 +124,7 @@ const trace_header* sequence_trace(std::shared_ptr<const spec> s, trace_keys* ke
     const double took = milliseconds_since(start);
     result_store& r = result();
     const std::vector<stage_view> views = t.stages();
-    r.data.clear();
+    reuse(r.data);
     for (const stage_view& v : views) r.data.insert(r.data.end(), v.data, v.data + v.size);
     trace_keys made;
     if (!keys) keys = &made;
@@ -134,8 +142,9 @@ const trace_header* sequence_trace(std::shared_ptr<const spec> s, trace_keys* ke
         return stages.dump();
     });
     const text_cache::entry& axes = axes_texts().get(keys->axes, [&] { return axes_json(t.spec).dump(); });
-    r.mask.clear();
+    reuse(r.mask);
     if (t.mask) r.mask.assign(t.mask->begin(), t.mask->end());
+    reuse(r.empty_rows);
     r.empty_rows.assign(t.empty_rows.begin(), t.empty_rows.end());
     last_spec_read& last = last_spec();
     last = {last.serial + 1, std::move(s), nullptr};
@@ -152,7 +161,7 @@ const trace_header* vision_trace_of(std::shared_ptr<const vision_spec> s, trace_
     const vision_trace t = compute_vision(*s);
     const double took = milliseconds_since(start);
     result_store& r = result();
-    r.data.clear();
+    reuse(r.data);
     for (const vision_stage& st : t.stages) r.data.insert(r.data.end(), st.data.begin(), st.data.end());
     trace_keys made;
     if (!keys) keys = &made;

@@ -50,3 +50,16 @@ test('a.trace keeps a bounded number of the structures it has read: 300 differen
   const grown = a.memory().heapInUse - before;
   assert.ok(grown <= 4 * PAGE, `200 more structures kept ${grown} more bytes (each holds 16 KiB of x)`);
 });
+
+test('a large trace gives its memory back: after a small trace the heap holds what it held before', async () => {
+  const a = await createAttention();
+  const small = { x: [[1, 0], [0, 1]] };
+  a.trace(small);
+  const before = a.memory().heapInUse;
+  const x = Array.from({ length: 600 }, (_, i) => Array.from({ length: 64 }, (_, c) => Math.cos(i * c)));
+  const big = a.trace(JSON.stringify({ x, mask: 'causal' })); // text: not kept by structure
+  assert.ok(big.bytes > 6 * 2 ** 20, `a trace of ${big.bytes} bytes`);
+  a.trace(small);
+  const after = a.memory().heapInUse;
+  assert.ok(after - before <= PAGE, `the heap holds ${after - before} more bytes after the large trace`);
+});

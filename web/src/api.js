@@ -1,6 +1,6 @@
 // The friendly API over the Embind module: one place for both entry points (node.js, index.js).
 // Nothing here computes attention: every number comes from the C++ core's trace.
-import { PackedReference, packSpec, referencesIn, unpackSpecText } from './packed_spec.js';
+import { packSpec, unpackSpecText } from './packed_spec.js';
 import { traceCalls } from './trace_reader.js';
 
 /** The package version (kept equal to package.json by a test). */
@@ -42,7 +42,7 @@ function inspect(value, seen, depth) {
   if (typeof value === 'number') return Number.isFinite(value) ? null : { path: '', problem: describe(value) };
   if (typeof value === 'bigint') return { path: '', problem: describe(value) };
   if (typeof value === 'string') return value.isWellFormed() ? null : { path: '', problem: describe(value) };
-  if (!value || typeof value !== 'object' || value instanceof PackedReference) return null; // a reference: made by packSpec
+  if (!value || typeof value !== 'object') return null;
   if (depth >= MAX_DEPTH) return { path: '', problem: `nested more than ${MAX_DEPTH} levels deep (or refers to itself)` };
   if (seen.open.has(value)) return { path: '', problem: 'the same object again inside itself (a cycle), which JSON cannot write' };
   seen.open.add(value);
@@ -109,6 +109,18 @@ function specText(spec, maxBytes) {
   if (bad) throw new AttentionError(`${shortText(bad.path.slice(1)) || 'the spec'}${peopleIndex(bad.path)} is ${bad.problem}.`);
   const text = seen.typed ? JSON.stringify(spec, typedArraysAsLists) : JSON.stringify(spec); // a replacer is slow
   return specText(text, maxBytes);
+}
+
+/**
+ * The JSON text of a spec value that packSpec does not pack, or null when the text path must take the whole
+ * spec: a value JSON cannot carry (refused there with its path in the whole spec), or the spec's own
+ * "$f32", which the core must not read as a reference to the numbers. depth: the value's depth in the spec.
+ */
+function leafText(value, depth) {
+  const seen = { typed: false, open: new Set() };
+  if (inspect(value, seen, depth)) return null;
+  const text = seen.typed ? JSON.stringify(value, typedArraysAsLists) : JSON.stringify(value);
+  return text?.includes('"$f32"') ? null : text;
 }
 
 /** The fast path's arguments checked, each refusal one sentence naming the argument; {nQ, nK}. */
@@ -272,18 +284,13 @@ export function makeApi(core, fast = core) {
       }
       const interactive = budget === 'interactive';
       let result, fullText;
-      const packed = spec && typeof spec === 'object' && !Array.isArray(spec) ? packSpec(spec, limits.maxSpecBytes / 8) : null;
-      let skeleton = null;
-      try {
-        skeleton = packed && specText(packed.skeleton, limits.maxSpecBytes);
-      } catch {
-        // refused: the text path below refuses the spec itself, with its own sentence (a cycle's path is the spec's)
-      }
-      if (skeleton && referencesIn(skeleton) === packed.references) {
-        // the matrices as floats beside a small JSON skeleton (packed_spec.js)
-        result = calls.packed(skeleton, packed.numbers, interactive);
-        fullText = () => unpackSpecText(skeleton, packed.numbers);
+      const packed = spec && typeof spec === 'object' && !Array.isArray(spec) ? packSpec(spec, limits.maxSpecBytes / 8, leafText) : null;
+      if (packed && packed.text.length <= limits.maxSpecBytes) {
+        // the matrices as floats beside the rest as JSON text (packed_spec.js)
+        result = calls.packed(packed.text, packed.numbers, interactive);
+        fullText = () => unpackSpecText(packed.text, packed.numbers);
       } else {
+        // and every spec with a value JSON cannot carry: refused here, naming its path in the whole spec
         const text = specText(spec, limits.maxSpecBytes);
         result = calls.text(text, interactive);
         fullText = () => text;

@@ -3,7 +3,8 @@
 // (a vector: [offset, n]); attn::packed_numbers in the core reads them back. Parsing a spec's numbers
 // as text was most of a small a.trace() in wasm. Only what the text path would read to the same floats
 // is packed — finite numbers within float's range, rectangular rows — so every refusal still comes from
-// the core's reader of the text, with its sentence.
+// the core's reader of the text, with its sentence. One walk packs the numbers and writes the skeleton's
+// text; every other value is written by JSON.stringify.
 
 const FLOAT_MAX = 3.4028234663852886e38;
 /**
@@ -43,16 +44,6 @@ function fieldTree(fields) {
   }
   return root;
 }
-
-/**
- * A packed field's place in the skeleton, {"$f32": [offset, rows, cols]} in its JSON. Its own class so
- * that checking the skeleton before it is written (api.js) can pass over the references it made itself.
- */
-export class PackedReference {
-  constructor(shape) {
-    this.$f32 = shape;
-  }
-}
 const SEQUENCE_TREE = fieldTree(FIELDS);
 const VISION_TREE = fieldTree(VISION_FIELDS);
 
@@ -61,7 +52,7 @@ const SMALL = 4096;
 let scratch = new Float32Array(SMALL);
 
 /**
- * Writes a packable matrix (rank 2) or vector (rank 1) after the numbers so far and returns its reference;
+ * Writes a packable matrix (rank 2) or vector (rank 1) after the numbers so far and returns its reference's JSON;
  * null when the text path must read it (not rectangular, a value that is not a finite float, or over the
  * budget). −0 becomes 0, as JSON.stringify writes it: the same numbers as the text path, to the bit.
  */
@@ -89,52 +80,75 @@ function pack(value, rank, state) {
   }
   state.count = at;
   state.references++;
-  return new PackedReference(rank === 1 ? [start, cols] : [start, rows, cols]);
-}
-
-/** object with its packable fields (per node) replaced by references: a copy along the way, or object itself. */
-function packObject(object, node, state) {
-  let copy = null;
-  for (const [key, rank] of node) {
-    if (!Object.hasOwn(object, key)) continue;
-    const value = object[key];
-    let packed = value;
-    if (typeof rank !== 'number') {
-      if (value && typeof value === 'object' && !Array.isArray(value)) packed = packObject(value, rank, state);
-    } else if (rank === 3) {
-      // a list of matrices: each on its own (one that cannot be packed stays text, for the core's sentence)
-      if (Array.isArray(value)) {
-        for (let i = 0; i < value.length; i++) {
-          const reference = pack(value[i], 2, state);
-          if (reference) (packed === value ? (packed = [...value]) : packed)[i] = reference;
-        }
-      }
-    } else {
-      packed = pack(value, rank, state) ?? value;
-    }
-    if (packed !== value) (copy ??= { ...object })[key] = packed;
-  }
-  return copy ?? object;
+  return `{"$f32":[${start},${rank === 1 ? cols : `${rows},${cols}`}]}`;
 }
 
 /**
- * {skeleton, numbers, references} for a spec object, or null when nothing is worth packing (or more than
- * maxNumbers would be). skeleton is an object for specText(); the spec is not changed.
+ * The JSON text of object, as JSON.stringify would write it, with its packable fields (per node) written as
+ * references; null when the whole spec must go as text (an object with toJSON, a "$f32" field, a value leaf()
+ * refused). The keys are Object.keys's, as JSON.stringify's.
  */
-export function packSpec(spec, maxNumbers) {
-  const state = { count: 0, references: 0, max: maxNumbers, over: false };
-  const skeleton = packObject(spec, spec.kind === 'vision' ? VISION_TREE : SEQUENCE_TREE, state);
-  if (!state.references || state.over) return null;
-  const numbers = scratch.slice(0, state.count);
-  if (scratch.length > 16 * SMALL) scratch = new Float32Array(SMALL); // a large spec's buffer is not kept
-  return { skeleton, numbers, references: state.references };
+function objectText(object, node, state, depth) {
+  if (typeof object.toJSON === 'function') return null;
+  let out = '';
+  for (const key of Object.keys(object)) {
+    if (key === '$f32' || !key.isWellFormed()) return null;
+    const value = object[key];
+    const rank = node.find(([k]) => k === key)?.[1];
+    let text;
+    if (rank === undefined) text = state.leaf(value, depth + 1);
+    else if (typeof rank !== 'number') {
+      const plain = value && typeof value === 'object' && !Array.isArray(value) && !ArrayBuffer.isView(value);
+      text = plain ? objectText(value, rank, state, depth + 1) : state.leaf(value, depth + 1);
+    } else if (rank === 3) text = Array.isArray(value) ? listText(value, state, depth + 1) : state.leaf(value, depth + 1);
+    else text = pack(value, rank, state) ?? state.leaf(value, depth + 1);
+    if (text === null) return null;
+    if (text !== undefined) out += `${out ? ',' : ''}${JSON.stringify(key)}:${text}`; // undefined: JSON leaves the field out
+  }
+  return `{${out}}`;
 }
 
-/** How many "$f32" a JSON text holds: a skeleton's own references, unless the spec wrote some itself. */
-export function referencesIn(text) {
-  let count = 0;
-  for (let at = text.indexOf('"$f32"'); at >= 0; at = text.indexOf('"$f32"', at + 6)) count++;
-  return count;
+/** A list of matrices (a vision feature map's channels, CBAM's kernels): each packed on its own, or as text. */
+function listText(list, state, depth) {
+  if (typeof list.toJSON === 'function') return null;
+  let out = '';
+  for (let i = 0; i < list.length; i++) {
+    // one that cannot be packed stays text, for the core's sentence
+    const text = pack(list[i], 2, state) ?? state.leaf(list[i], depth + 1);
+    if (text === null) return null;
+    out += `${i ? ',' : ''}${text ?? 'null'}`; // as JSON writes undefined in a list
+  }
+  return `[${out}]`;
+}
+
+/**
+ * {text, numbers, references} for a spec object: its JSON text with each packable matrix and vector written
+ * {"$f32": [offset, rows, cols]} and their floats in numbers. null when nothing is worth packing (or more than
+ * maxNumbers would be), or when the whole spec must go as JSON text: leaf(value, depth) gives the JSON of
+ * every other value, or null for one the text path must refuse with its sentence. The spec is not changed.
+ */
+export function packSpec(spec, maxNumbers, leaf) {
+  const state = { count: 0, references: 0, max: maxNumbers, over: false, leaf };
+  const text = objectText(spec, spec.kind === 'vision' ? VISION_TREE : SEQUENCE_TREE, state, 0);
+  if (text === null || !state.references || state.over) return null;
+  const numbers = keep(state.count);
+  if (scratch.length > 16 * SMALL) scratch = new Float32Array(SMALL); // a large spec's buffer is not kept
+  return { text, numbers, references: state.references };
+}
+
+// A trace keeps its spec's numbers (for trace.spec, read later). A small spec's go into a view of one shared
+// buffer: a buffer of their own each time would be an allocation outside the JS heap on every trace.
+const POOL = 16 * SMALL;
+let pool = new Float32Array(POOL);
+let poolUsed = 0;
+
+/** The first count numbers of scratch, copied where they can stay. */
+function keep(count) {
+  if (count > POOL / 8) return scratch.slice(0, count);
+  if (poolUsed + count > POOL) (pool = new Float32Array(POOL)), (poolUsed = 0); // the old one lives while its traces do
+  const kept = pool.subarray(poolUsed, (poolUsed += count));
+  kept.set(scratch.subarray(0, count));
+  return kept;
 }
 
 /** The spec's JSON text back from a skeleton text and its numbers (the normalised spec of an older trace). */
