@@ -32,6 +32,23 @@ test('a link with unknown values shows what it ignored, as text', async () => {
   await clean.close();
 });
 
+test('a link whose spec cannot be shown, opened afresh: its sentence above an example, which an edit then replaces', async () => {
+  const page = await open(`index.html#spec=${encodeURIComponent(JSON.stringify({ x: [[1, 2]], heads: 3, tokens: { query: ['<b>x</b>'] } }))}`);
+  assert.equal(await inStepper(page, (root) => root.querySelector('.link-refused[role="alert"]').textContent), 'heads is 3 but d_model 2 is not divisible by it.');
+  assert.equal(await inStepper(page, (root) => root.querySelector('.link-refused + .status').textContent), 'The link\'s spec cannot be shown, so this is an example instead.');
+  assert.equal((await shown(page)).stage, 'x', 'the first example is shown under it');
+  assert.equal(await inStepper(page, (root) => root.querySelectorAll('b').length), 0);
+  await page.screenshot({ path: path.join(artifacts, 'hostile-link-refused.png') });
+  // an edit that traces is about the example now: the link's sentence goes
+  await page.locator('attention-stepper').locator('button.edit').click();
+  const heads = page.locator('attention-stepper').locator('input[data-field="heads"]');
+  await heads.fill('2');
+  await heads.press('Enter');
+  await page.waitForFunction(() => !document.querySelector('attention-stepper').shadowRoot.querySelector('.link-refused'));
+  assert.equal(await inStepper(page, (root) => root.textContent.includes('cannot be shown')), false, 'its second line went with it');
+  await page.close();
+});
+
 test('a spec too large for the page is refused at once with the sentence, and the page stays responsive', async () => {
   // 37 KB of link: additive score, n 1024, d_a 1000 (it took 19 s of blocked main thread before)
   const spec = { x: Array(1024).fill([0.1]), score: 'additive', additive: { w1: [Array(1000).fill(0.1)], w2: [Array(1000).fill(0.1)], v: Array(1000).fill(0.1) } };

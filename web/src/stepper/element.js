@@ -164,9 +164,17 @@ export class AttentionStepper extends HTMLElement {
     const ignored = []; // [option, value]: what a link or an attribute asked for and did not get
     const { exampleId, variant } = pickExample(options, this.examples, ignored);
     let trace;
+    this.refusedLink = null;
     try {
       trace = hasSpec(options) ? this.attention.trace(parseSpec(options.spec), PAGE_BUDGET) : this.attention.example(exampleId, variant);
     } catch (error) {
+      if (hasSpec(options) && !this.store.get().trace) {
+        // a link whose spec cannot be shown, opened afresh: its sentence above an example, not an empty box
+        this.load({ ...options, spec: undefined });
+        this.refusedLink = error.message;
+        this.renderAll();
+        return;
+      }
       this.showLoadError(error);
       return;
     }
@@ -204,6 +212,7 @@ export class AttentionStepper extends HTMLElement {
     try {
       change(next);
       const trace = this.attention.trace(next, PAGE_BUDGET);
+      if (this.refusedLink) this.linkBanner.forEach((p) => p.remove()), (this.refusedLink = null); // about the link, not this edit
       const sameStages = this.showInPlace(trace, true);
       // the store's subscriber has redrawn the stage; a value edit moves only the panel's values,
       // a change of the stage list (a mask or PE switched) needs the timeline rebuilt too
@@ -277,6 +286,11 @@ export class AttentionStepper extends HTMLElement {
     const doc = this.doc(s.exampleId);
     this.host = {};
     const parts = [];
+    if (this.refusedLink) {
+      this.linkBanner = [h('p', { className: 'error link-refused', attrs: { role: 'alert' }, text: this.refusedLink }),
+        h('p', { className: 'status', text: w.linkRefused })];
+      parts.push(...this.linkBanner);
+    }
     if (this.ignored?.length) parts.push(h('p', { className: 'notice', attrs: { role: 'status' }, text: w.ignored(this.ignored) }));
     if (c.has('examples') || c.has('lang') || c.has('edit')) parts.push(topBar(this, s, w, doc));
     if (c.has('text')) parts.push(...exampleText(this, s, w, doc));
