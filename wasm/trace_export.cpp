@@ -268,8 +268,9 @@ float* packed_field(vision_spec& s, const std::string& field, std::size_t count)
 
 /// Specs read from packed skeletons, by skeleton text and budget: the last 32 structures of one kind (every
 /// worked example and its variants, traced in turn, all stay), while they hold at most 4 Mi floats together.
-/// The spec is shared with last_spec, not copied: a hit changes the spec of an earlier trace, whose serial
-/// is then no longer the last (its trace.spec is read again from its own text).
+/// The spec is shared with last_spec, not copied: a hit changes the spec of an earlier trace, which then
+/// stops being the last (its trace.spec is read again from its own text), whether or not the new numbers
+/// are traced.
 template <class Spec>
 class structure_cache {
 public:
@@ -292,6 +293,11 @@ public:
         if (e == entries_.end()) return nullptr;
         for (const destination& f : e->fields)
             if (f.offset > count || f.count > count - f.offset) return nullptr;  // not with the same skeleton
+        // the last trace may be of this very spec: its trace.spec must not read these numbers (they may
+        // even be refused below), so it reads its own text from now on
+        last_spec_read& last = last_spec();
+        if (static_cast<const void*>(last.read.get()) == e->read.get() || static_cast<const void*>(last.vision.get()) == e->read.get())
+            last = {last.serial + 1, nullptr, nullptr};
         for (const destination& f : e->fields) std::copy(numbers + f.offset, numbers + f.offset + f.count, f.to);
         try {
             revalidate(*e->read, interactive);

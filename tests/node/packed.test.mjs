@@ -69,6 +69,18 @@ test('an older trace\'s spec is still its own after newer traces, and the caller
   assert.equal(second.spec.weights.wq[0][0], 7);
 });
 
+test('an older trace\'s spec is still its own after a refused trace of the same structure', () => {
+  const first = a.trace({ x: [[1, 2]] });
+  assert.throws(() => a.trace({ x: [[3e38, 3e38]] }), /overflowed the float range/); // refused while computing
+  assert.deepEqual(first.spec.x, [[1, 2]]);
+  const ca = a.example('coordinate-attention').spec;
+  const kept = a.trace(ca);
+  const negative = structuredClone(ca);
+  negative.ca.bn.var[1] = -0.5;
+  assert.throws(() => a.trace(negative), /a variance cannot be negative/); // refused by the refill's check
+  assert.deepEqual(kept.spec.ca.bn.var, ca.ca.bn.var);
+});
+
 test('vision specs: each channel crosses as floats or, when it cannot, as text with the text path\'s sentence', () => {
   const base = a.example('cbam-block').spec;
   const clone = () => structuredClone(base);
