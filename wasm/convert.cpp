@@ -1,13 +1,8 @@
 #include "convert.hpp"
 
-#include <emscripten/emscripten.h>
-
 #include <malloc.h>
 
-#include <algorithm>
-#include <cmath>
 #include <cstdint>
-#include <cstring>
 #include <map>
 #include <memory>
 #include <new>

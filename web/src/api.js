@@ -208,9 +208,9 @@ export function makeApi(core, fast = core) {
   /**
    * A trace from a result of traceCalls: its stages ({id, formula, operands, shape, offset, size} from the
    * core's layout, with the registry's titles) each view their part of the one Float32Array (JS owns it).
-   * specText() gives the normalised spec's JSON text and is called only when trace.spec is read.
+   * normalisedText() gives the normalised spec's JSON text and is called only when trace.spec is read.
    */
-  function build(result, specText) {
+  function build(result, normalisedText) {
     const layout = cached(result.layoutId);
     const { data } = result;
     const trace = result.vision
@@ -239,7 +239,7 @@ export function makeApi(core, fast = core) {
       };
     trace.bytes = result.bytes;
     trace.compute_ms = result.computeMs;
-    valueWhenRead(trace, 'spec', () => JSON.parse(specText()));
+    valueWhenRead(trace, 'spec', () => JSON.parse(normalisedText()));
     if (result.vision) return trace;
     const axes = cached(result.axesId);
     valueWhenRead(trace, 'axes', () => structuredClone(axes)); // the caller's to change, as every trace field is

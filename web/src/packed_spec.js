@@ -79,7 +79,6 @@ function pack(value, rank, state) {
     }
   }
   state.count = at;
-  state.references++;
   return `{"$f32":[${start},${rank === 1 ? cols : `${rows},${cols}`}]}`;
 }
 
@@ -122,18 +121,18 @@ function listText(list, state, depth) {
 }
 
 /**
- * {text, numbers, references} for a spec object: its JSON text with each packable matrix and vector written
+ * {text, numbers} for a spec object: its JSON text with each packable matrix and vector written
  * {"$f32": [offset, rows, cols]} and their floats in numbers. null when nothing is worth packing (or more than
  * maxNumbers would be), or when the whole spec must go as JSON text: leaf(value, depth) gives the JSON of
  * every other value, or null for one the text path must refuse with its sentence. The spec is not changed.
  */
 export function packSpec(spec, maxNumbers, leaf) {
-  const state = { count: 0, references: 0, max: maxNumbers, over: false, leaf };
+  const state = { count: 0, max: maxNumbers, over: false, leaf };
   const text = objectText(spec, spec.kind === 'vision' ? VISION_TREE : SEQUENCE_TREE, state, 0);
-  if (text === null || !state.references || state.over) return null;
+  if (text === null || !state.count || state.over) return null; // every reference holds a number at least
   const numbers = keep(state.count);
   if (scratch.length > 16 * SMALL) scratch = new Float32Array(SMALL); // a large spec's buffer is not kept
-  return { text, numbers, references: state.references };
+  return { text, numbers };
 }
 
 // A trace keeps its spec's numbers (for trace.spec, read later). A small spec's go into a view of one shared

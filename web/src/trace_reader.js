@@ -20,10 +20,7 @@ export function traceCalls(core, refuse) {
   function heap() {
     const { buffer } = core.HEAPF32;
     if (views?.buffer !== buffer) {
-      views = {
-        buffer, shared: !(buffer instanceof ArrayBuffer), // the threads module's memory is a SharedArrayBuffer
-        u8: new Uint8Array(buffer), i32: new Int32Array(buffer), u32: new Uint32Array(buffer), f64: new Float64Array(buffer),
-      };
+      views = { buffer, u8: new Uint8Array(buffer), i32: new Int32Array(buffer), u32: new Uint32Array(buffer), f64: new Float64Array(buffer) };
     }
     return views;
   }
@@ -31,12 +28,11 @@ export function traceCalls(core, refuse) {
   /**
    * Runs call(addresses, lengths) with texts (as UTF-8) and an optional Float32Array copied into the heap,
    * then frees them. A text is encoded straight into the heap (room for 3 bytes a UTF-16 unit) unless it
-   * is long or the memory is shared (encodeInto refuses shared memory): a small trace's every allocation
-   * of a buffer counts.
+   * is long: a small trace's every allocation of a buffer counts. (Only the one-thread module traces: its
+   * memory is never shared, which encodeInto would refuse.)
    */
   function withCopies(texts, numbers, call) {
-    const { shared } = heap();
-    const encoded = texts.map((t) => (t.length > 65536 || shared ? encoder.encode(t) : null));
+    const encoded = texts.map((t) => (t.length > 65536 ? encoder.encode(t) : null));
     const sizes = [...texts.map((t, k) => (encoded[k] ? encoded[k].length : 3 * t.length)), numbers ? numbers.length * 4 : 0];
     const addresses = [];
     try {
@@ -62,8 +58,7 @@ export function traceCalls(core, refuse) {
     const { u8, i32, u32, f64 } = heap();
     const h = address >> 2;
     const field = (k) => i32[h + k];
-    // slice, not subarray: TextDecoder refuses views of the threads module's shared memory
-    if (field(0) > 0) throw refuse(decoder.decode(u8.slice(field(1), field(1) + field(0))));
+    if (field(0) > 0) throw refuse(decoder.decode(u8.subarray(field(1), field(1) + field(0))));
     const from = field(6) >>> 2;
     const result = {
       vision: field(2) === 1,

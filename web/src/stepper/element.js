@@ -159,22 +159,20 @@ export class AttentionStepper extends HTMLElement {
     return this.docs.get(id);
   }
 
-  /** Shows what options ask for: a spec of their own, else an example (and variant), at a stage. */
-  load(options) {
+  /**
+   * Shows what options ask for: a spec of their own, else an example (and variant), at a stage.
+   * refusedLink: the sentence of a link's spec that could not be shown, drawn above the example instead.
+   */
+  load(options, refusedLink = null) {
     const ignored = []; // [option, value]: what a link or an attribute asked for and did not get
     const { exampleId, variant } = pickExample(options, this.examples, ignored);
     let trace;
-    this.refusedLink = null;
+    this.refusedLink = refusedLink;
     try {
       trace = hasSpec(options) ? this.attention.trace(parseSpec(options.spec), PAGE_BUDGET) : this.attention.example(exampleId, variant);
     } catch (error) {
-      if (hasSpec(options) && !this.store.get().trace) {
-        // a link whose spec cannot be shown, opened afresh: its sentence above an example, not an empty box
-        this.load({ ...options, spec: undefined });
-        this.refusedLink = error.message;
-        this.renderAll();
-        return;
-      }
+      // a link whose spec cannot be shown, opened afresh: its sentence above an example, not an empty box
+      if (hasSpec(options) && !this.store.get().trace) return this.load({ ...options, spec: undefined }, error.message);
       this.showLoadError(error);
       return;
     }
