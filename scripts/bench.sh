@@ -31,3 +31,6 @@ node web/bench/threads.mjs
 echo
 echo "== training: steps per second (wasm and native), and the train page's frames per second"
 node web/bench/train.mjs
+echo
+echo "== language models: held-out bits/char beside the baselines, head scores, trace/generate/training speeds, sizes"
+node web/bench/lm.mjs build/native/bin/attn

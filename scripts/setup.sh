@@ -17,6 +17,7 @@ packages=(
   python3-fonttools                # subsets that font for the lab at build time
   libimgui-dev libglfw3-dev libstb-dev   # the native lab: Dear ImGui 1.86, GLFW, stb_image_write
   xvfb libgl1-mesa-dri             # the native lab's screenshot test: Xvfb with Mesa's llvmpipe OpenGL
+  fortunes fortunes-zh             # the language models' corpora (docs/model.md, docs/sources.md)
 )
 command -v node >/dev/null || packages+=(nodejs npm)
 

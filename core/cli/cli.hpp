@@ -13,4 +13,7 @@ int print_example_table(const std::string& id, const std::string& variant, const
 /// @brief `attn bench`: SIMD kernels against their scalar twins, side by side, as ratios.
 int run_bench(const std::vector<std::string>& args);
 
+/// @brief `attn lm …`: the tiny language model (lm.cpp; docs/model.md).
+int run_lm(const std::vector<std::string>& args);
+
 }  // namespace attn::cli

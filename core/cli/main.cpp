@@ -10,6 +10,7 @@
 //                               the arithmetic of every result cell of a stage, one JSON line per cell
 //   attn example ID [--json] [--variant V] [--lang en|zh]
 //   attn bench [--n 128,512,2048] [--d 64]
+//   attn lm trace|next|generate|eval|heads|train|info|recipe   the tiny language model (cli/lm.cpp)
 // Exit codes: 0 done, 2 bad input (one sentence on stderr, nothing on stdout).
 #include <fstream>
 #include <iostream>
@@ -30,7 +31,8 @@ const char* const usage =
     "       attn stages\n"
     "       attn explain SPEC.json|- STAGE [--head H] [--detail]\n"
     "       attn example ID [--json] [--variant NAME] [--lang en|zh]\n"
-    "       attn bench [--n 128,512,2048] [--d 64]\n";
+    "       attn bench [--n 128,512,2048] [--d 64]\n"
+    "       attn lm train|trace|next|generate|eval|heads|info|recipe ... (docs/model.md)\n";
 
 struct usage_error : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -178,6 +180,7 @@ int main(int argc, char** argv) {
         if (command == "stages") return stages_command(args);
         if (command == "explain") return explain_command(args);
         if (command == "bench") return attn::cli::run_bench(args);
+        if (command == "lm") return attn::cli::run_lm(args);
         throw usage_error("unknown command \"" + attn::user_text(command) + "\".");
     } catch (const attn::spec_error& e) {
         std::cerr << "attn: " << e.what() << '\n';

@@ -171,7 +171,7 @@ function valueWhenRead(obj, key, make) {
  *   core, which does everything else (in the threads build, C++ exceptions are never caught, so no spec
  *   could be refused with its sentence: docs/toolchain.md)
  */
-export function makeApi(core, fast = core) {
+export function makeApi(core, fast = core, loadModel = null) {
   // the stage registry (ids, symbols, titles, explanations, axes) is the core's: read it once
   const registry = deepFreeze(JSON.parse(core.stagesJson()));
   const stageInfo = new Map(registry.map((s) => [s.id, s]));
@@ -478,6 +478,14 @@ export function makeApi(core, fast = core) {
     /** The worked examples with their titles and sources in English and Chinese, and their variant ids. */
     catalog() {
       return JSON.parse(examplesJson);
+    },
+    /**
+     * The tiny language model (docs/model.md): 'zh' or 'en' (shipped in the package) or the bytes of a
+     * safetensors file. Its module and weights load on this first call only.
+     */
+    loadModel(which) {
+      if (!loadModel) return Promise.reject(new AttentionError('this build of the package has no language model module.'));
+      return loadModel(which);
     },
     /** Diagnostics: bytes in use on the wasm heap, and the heap's size. */
     memory() {

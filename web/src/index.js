@@ -4,10 +4,24 @@
 // <script type="module"> resolves against the package folder.
 import createAttentionCore from '../dist/core/attention_core.js';
 import { AttentionError, makeApi } from './api.js';
+import { makeModelLoader } from './lm.js';
 
 export { AttentionError, version } from './api.js';
 
 let shared = null;
+
+// The language model's module and weights, fetched only when loadModel is first called. The paths are
+// variables so bundlers leave them alone (copy dist/lm and models/ beside the package's files).
+const lmPath = '../dist/lm/attention_lm.js';
+const loadModel = makeModelLoader(
+  async () => (await import(/* @vite-ignore */ String(new URL(lmPath, import.meta.url)))).default(),
+  async (name) => {
+    const response = await fetch(new URL(`../models/${name}.safetensors`, import.meta.url));
+    if (!response.ok) throw new Error(`HTTP ${response.status}`);
+    return new Uint8Array(await response.arrayBuffer());
+  },
+  AttentionError,
+);
 let sharedCore = null;
 let sharedThreaded = null;
 
@@ -35,13 +49,13 @@ export function createAttention(options = {}) {
   }
   if (options.wasmUrl) {
     const url = String(options.wasmUrl);
-    return createAttentionCore({ locateFile: () => url }).then(makeApi);
+    return createAttentionCore({ locateFile: () => url }).then((core) => makeApi(core, core, loadModel));
   }
   if (options.threads && threadsPossible()) {
     const url = String(options.threadsUrl ?? new URL(threadsPath, import.meta.url));
     sharedThreaded ??= import(/* @vite-ignore */ url)
       .then(({ default: createThreadedCore }) => Promise.all([oneThreadCore(), createThreadedCore()]))
-      .then(([core, threaded]) => makeApi(core, threaded))
+      .then(([core, threaded]) => makeApi(core, threaded, loadModel))
       .catch(() => {
         sharedThreaded = null; // not there (a bundle without it) or refused: the one-thread module instead
         return createAttention();
@@ -49,7 +63,7 @@ export function createAttention(options = {}) {
     return sharedThreaded;
   }
   shared ??= oneThreadCore()
-    .then((core) => makeApi(core))
+    .then((core) => makeApi(core, core, loadModel))
     .catch((error) => {
       shared = null; // a failed start is not cached: the next call tries again
       throw error;

@@ -4,12 +4,23 @@
 import { readFile } from 'node:fs/promises';
 
 import createAttentionCore from '../dist/core/attention_core.js';
-import { makeApi } from './api.js';
+import { AttentionError, makeApi } from './api.js';
+import { makeModelLoader } from './lm.js';
 
 export { AttentionError, version } from './api.js';
 
 const wasmFile = new URL('../dist/core/attention_core.wasm', import.meta.url);
 let shared = null;
+
+// the language model's module and weights, read only when loadModel is first called
+const loadModel = makeModelLoader(
+  async () => {
+    const { default: createLmCore } = await import('../dist/lm/attention_lm.js');
+    return createLmCore({ wasmBinary: await readFile(new URL('../dist/lm/attention_lm.wasm', import.meta.url)) });
+  },
+  async (name) => new Uint8Array(await readFile(new URL(`../models/${name}.safetensors`, import.meta.url))),
+  AttentionError,
+);
 
 /**
  * Instantiates the wasm core (once per process; later calls share it) and returns the API.
@@ -18,7 +29,7 @@ let shared = null;
 export function createAttention() {
   shared ??= readFile(wasmFile)
     .then((wasmBinary) => createAttentionCore({ wasmBinary }))
-    .then(makeApi)
+    .then((core) => makeApi(core, core, loadModel))
     .catch((error) => {
       shared = null; // a failed start is not cached: the next call tries again
       throw error;

@@ -360,6 +360,8 @@ export interface Attention {
   explain(trace: VisionTrace, stage: VisionStageId, value?: { index?: number }): string;
   /** Diagnostics: bytes in use on the wasm heap, and its size. */
   memory(): { heapInUse: number; heapSize: number };
+  /** The tiny language model (docs/model.md): 'zh' or 'en' as shipped, or a safetensors file's bytes. */
+  loadModel(which: 'zh' | 'en' | Uint8Array | ArrayBuffer): Promise<LanguageModel>;
 }
 
 /** A refused spec or a wrong call; message is one sentence naming the field. The instance keeps working. */
@@ -381,3 +383,46 @@ export declare function createAttention(options?: {
   /** Where the wasm-threads module's attention_core.js is, if it was moved (its .wasm and .worker.js beside it). */
   threadsUrl?: string | URL;
 }): Promise<Attention>;
+
+/** A stage of a model trace (docs/model.md): layer 0-based, or null for embed, pe, x, ln_f, logits, probs. */
+export interface ModelStage {
+  id: ModelStageId;
+  layer: number | null;
+  shape: number[];
+  data: Float32Array;
+}
+export type ModelStageId =
+  | 'embed' | 'pe' | 'x' | 'ln_1' | 'resid_mid' | 'ln_2' | 'mlp_pre' | 'mlp_act' | 'mlp_out' | 'resid_post'
+  | 'ln_f' | 'logits' | 'probs' | StageId;
+export interface ModelTrace {
+  /** each character of the text */
+  tokens: string[];
+  /** their vocabulary ids (0 = <unk>) */
+  ids: number[];
+  /** positions of the characters the model does not know */
+  unknown: number[];
+  stages: ModelStage[];
+}
+export interface HeadScores {
+  layer: number;
+  head: number;
+  previous_token: number;
+  induction: number;
+  first_token: number;
+  line_alignment?: number;
+}
+export interface ModelConfig {
+  n_layer: number; n_head: number; d_model: number; d_mlp: number; n_ctx: number;
+  positional: 'learned' | 'sinusoidal'; ln_eps: number;
+}
+export interface LanguageModel {
+  readonly about: { config: ModelConfig; vocab_size: number; vocab: string[]; corpus: string[]; parameters: number };
+  trace(text: string): ModelTrace;
+  next(text: string, k?: number): { char: string; p: number }[];
+  generate(prompt: string, options?: { n?: number; temperature?: number; seed?: number }): string;
+  heads(probe?: string): HeadScores[];
+  train(text: string, options?: { steps?: number; batch?: number; lr?: number; warmup?: number; repeatFraction?: number;
+    seed?: number; onStep?: (s: { step: number; loss: number }) => void | Promise<void> }): Promise<Float32Array>;
+  save(): Uint8Array;
+  dispose(): void;
+}

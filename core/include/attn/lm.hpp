@@ -1,0 +1,150 @@
+// The tiny language model (docs/model.md): a character-level decoder-only Transformer that the project
+// trains itself. Its file is safetensors; its tensor names, forward pass, stage ids and head scores are
+// the contract of docs/model.md, which an independent implementation (tests/oracle/lm_numpy.py) checks.
+//
+// Size letters: V vocabulary, n characters of one text (≤ n_ctx), d d_model, h n_head, d_h = d / h,
+// d_m d_mlp, B sequences of a batch, T characters a sequence.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "attn/spec.hpp"
+
+namespace attn::lm {
+
+/// @brief The model's shape, the file's "config" metadata (docs/model.md).
+struct config {
+    int n_layer = 2;
+    int n_head = 4;
+    int d_model = 64;
+    int d_mlp = 256;   // 0: attention-only (no MLP, no ln_2)
+    int n_ctx = 64;
+    bool learned_positions = true;  // "positional": "learned" (wpe) or "sinusoidal" (seed 000's PE)
+    float ln_eps = 1e-5f;
+};
+
+/// @brief One named tensor of the parameter table: where its floats sit in model::weights.
+struct param {
+    std::string name;                // the file's tensor name, e.g. "h.0.attn.wq"
+    std::vector<std::size_t> shape;  // e.g. {d, d}
+    std::size_t offset = 0, size = 0;
+    bool decay = false;              // AdamW's weight decay applies (matrices and embeddings, as nanoGPT)
+};
+
+/// @brief The parameter table of a config: the one list of tensor names, shapes and their order, which
+/// the file reader and writer, the trainer, the gradient and the accessors all walk.
+std::vector<param> parameter_table(const config& c, std::size_t vocab);
+
+/// @brief Refuses a config outside the limits of docs/model.md, naming the field.
+void validate_config(const config& c);
+
+struct model {
+    attn::lm::config config;
+    std::vector<std::string> vocab;    // UTF-8; vocab[0] = "<unk>", every other entry one code point
+    std::vector<std::string> corpus;   // the corpus files trained on, e.g. "fortunes-zh:tang300"
+    std::string probe;                 // held-out text the head scores are measured on (metadata "probe")
+    std::vector<param> table;          // parameter_table(config, vocab.size())
+    std::vector<float> weights;        // every tensor, flat, in table order
+    std::unordered_map<char32_t, int> ids;  // code point → vocabulary id
+
+    /// @brief The tensor of this name; throws spec_error when the model has none.
+    const float* tensor(std::string_view name) const;
+    float* tensor(std::string_view name);
+    const param& slot(std::string_view name) const;
+};
+
+/// @brief A model with freshly initialised weights (nanoGPT's: N(0, 0.02), residual projections
+/// 0.02/√(2·n_layer), LayerNorm 1 and 0, biases 0), from a fixed seed.
+model make_model(const config& c, std::vector<std::string> vocab, std::uint64_t seed);
+/// @brief Checks the vocabulary (entry 0 "<unk>", each other one code point, no repeats) and indexes it.
+void index_vocab(model& m);
+
+enum class dtype { f32, f16 };
+/// @brief The largest weight file read (its header ≤ 16 MiB), and the largest model (10⁸ floats).
+inline constexpr std::size_t max_file_bytes = std::size_t{1} << 30;
+/// @brief Reads a safetensors file; a hostile one (lying lengths or offsets, overlaps, wrong shapes,
+/// a bad vocabulary) is refused with one sentence before anything is read out of bounds.
+model read_safetensors(const std::uint8_t* data, std::size_t size);
+model read_safetensors_file(const std::string& path);
+std::vector<std::uint8_t> write_safetensors(const model& m, dtype type);
+
+/// @brief Text as the model's ids: each code point's id, 0 for one it does not know.
+struct tokens {
+    std::vector<int> ids;
+    std::vector<std::string> chars;    // each character as UTF-8
+    std::vector<std::size_t> unknown;  // positions whose character is not in the vocabulary
+};
+/// @brief Refuses text that is not valid UTF-8 (or lone surrogates), empty or over max_chars characters.
+tokens tokenize(const model& m, std::string_view utf8, std::size_t max_chars);
+/// @brief The code points of valid UTF-8 text (spec_error otherwise), and one code point as UTF-8.
+std::u32string decode_utf8(std::string_view text, const char* what);
+std::string encode_utf8(char32_t c);
+
+/// @brief One stage of a model trace (docs/model.md): layer is 0-based, or none for global stages.
+struct stage {
+    std::string id;
+    std::optional<int> layer;
+    std::vector<std::size_t> shape;
+    std::vector<float> data;
+};
+struct model_trace {
+    attn::lm::tokens tokens;
+    std::vector<stage> stages;
+    const stage* find(std::string_view id, std::optional<int> layer) const;
+};
+/// @brief Every stage of every layer on text of 1 … n_ctx characters; the attention stages are the
+/// sequence core's own (compute_trace of {x: ln_1, heads, scaled_dot, causal, weights}).
+model_trace trace(const model& m, std::string_view text);
+
+/// @brief Layer l's attention as a sequence spec on its ln_1 rows (n, d): {x, heads, scaled_dot, causal, weights}.
+spec layer_spec(const model& m, int l, const float* ln_1, std::size_t n);
+
+/// @brief The k most likely next characters after text (<unk> is never proposed).
+struct candidate {
+    std::string ch;
+    float p;
+};
+std::vector<candidate> next(const model& m, std::string_view text, int k);
+
+/// @brief Options of generate: temperature 0 is greedy; the seed makes sampling repeatable.
+struct generate_options {
+    int n = 100;
+    double temperature = 0.8;
+    std::uint64_t seed = 0;
+};
+/// @brief prompt's continuation, n characters, one row of attention a character (a key/value cache);
+/// when the cache fills the context it is rebuilt from the last n_ctx/2 characters.
+std::string generate(const model& m, std::string_view prompt, const generate_options& o);
+
+/// @brief Mean bits per character predicting each character of text from the ones before it (windows of
+/// n_ctx + 1 characters, each character after the first of a window predicted once).
+struct eval_result {
+    double bits_per_char;
+    std::size_t predicted;
+};
+eval_result evaluate(const model& m, const std::vector<int>& ids);
+
+/// @brief TransformerLens's detector scores of one head (docs/model.md, "Head scores").
+struct head_score {
+    int layer, head;
+    double previous_token, induction, first_token;
+    std::optional<double> line_alignment;  // for text with poem lines (none when the probe has none)
+};
+/// @brief Every head's scores; previous-token, first-token and line-alignment on probe text (the
+/// model's own held-out probe when empty), induction on random characters repeated twice.
+std::vector<head_score> head_scores(const model& m, std::string_view probe = {});
+
+/// @brief The key P of line-alignment for a text's characters: target[i] = j, or -1 when i has none.
+std::vector<int> line_alignment_targets(const std::u32string& text);
+
+/// @brief Bounds of one call (docs/limits.md): characters generated at once, top-k, steps and batch.
+inline constexpr int max_generate = 10000;
+inline constexpr int max_train_steps = 100000;
+
+}  // namespace attn::lm

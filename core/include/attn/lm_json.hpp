@@ -1,0 +1,44 @@
+// The language model's JSON: its trace, head scores and the corpora it is trained on (docs/model.md).
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "attn/json.hpp"
+#include "attn/lm.hpp"
+#include "attn/lm_train.hpp"
+
+namespace attn::lm {
+
+/// @brief {"tokens", "ids", "unknown", "stages": [{"id", "layer", "shape", "data"}]} (data flat, row-major).
+json trace_to_json(const model_trace& t);
+/// @brief [{"layer", "head", "previous_token", "induction", "first_token", "line_alignment"?}] (0-based).
+json heads_to_json(const std::vector<head_score>& scores);
+/// @brief The model's config, vocabulary size, corpus and parameter count.
+json about_json(const model& m);
+
+/// @brief A corpus file named as in the weight file's metadata, "fortunes-zh:tang300" → its path.
+std::string corpus_path(const std::string& name);
+/// @brief The named corpus files, read and split; train and held-out texts joined in the given order.
+corpus_split read_corpus(const std::vector<std::string>& names);
+
+/// @brief The recipes of the two shipped models: their corpora, configs, vocabulary caps and training.
+struct recipe {
+    std::string name;                 // "zh" | "en"
+    std::vector<std::string> corpus;  // e.g. "fortunes-zh:tang300"
+    config model_config;
+    std::size_t vocab_cap;
+    train_settings training;
+};
+const recipe& recipe_of(const std::string& name);
+/// @brief The recipe as JSON: what the build hashes to know when a model must be trained again.
+json recipe_json(const recipe& r);
+
+/// @brief Bits per character of a unigram and of an interpolated bigram (λ chosen on the held-out text,
+/// the baseline's best case) fitted on train, both with add-one smoothing over the model's vocabulary.
+struct baselines {
+    double unigram, bigram, lambda;
+};
+baselines baseline_bits(const model& m, const std::u32string& train, const std::u32string& heldout);
+
+}  // namespace attn::lm

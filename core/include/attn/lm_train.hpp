@@ -1,0 +1,83 @@
+// Training the tiny language model (docs/model.md, "Training"): corpora in fortune format with the
+// fixed held-out split, the batched forward and backward pass, AdamW with clipping and a schedule.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+#include "attn/lm.hpp"
+
+namespace attn::lm {
+
+/// @brief One corpus file's entries, split: entry i (0-based) is held out when i % 10 == 9.
+struct corpus_split {
+    std::u32string train, heldout;  // entries joined, each ending with a newline, ANSI colour codes stripped
+};
+/// @brief Splits fortune-format text (entries separated by lines holding "%").
+corpus_split split_fortunes(std::string_view text);
+
+/// @brief The vocabulary of a training text: "<unk>", then its characters by falling frequency
+/// (ties by code point), at most max_size entries in all.
+std::vector<std::string> build_vocab(const std::u32string& train, std::size_t max_size);
+/// @brief Every character's id (0 for unknown ones).
+std::vector<int> to_ids(const model& m, const std::u32string& text);
+
+/// @brief The trainer's settings; every one is written into the weight file's "training" metadata.
+struct train_settings {
+    int steps = 1000;
+    int batch = 32;              // sequences a step, each n_ctx characters
+    double lr = 2e-3;            // peak learning rate, after a linear warm-up
+    int warmup = 100;
+    double min_lr_ratio = 0.1;   // cosine decay to lr · min_lr_ratio at the last step
+    double weight_decay = 0.01;  // AdamW, on matrices and embeddings only
+    double beta1 = 0.9, beta2 = 0.99, eps = 1e-8;
+    double clip = 1.0;           // the gradients' global norm is clipped to this
+    double repeat_fraction = 0;  // share of each batch that is random characters repeated (copying)
+    int repeat_alphabet = 300;   // drawn from vocabulary entries 1 … this (the most frequent)
+    std::uint64_t seed = 1;
+};
+
+/// @brief Buffers of one batched forward pass, kept for the backward pass.
+struct activations;
+
+/// @brief The mean cross-entropy (nats) of predicting targets from inputs, B sequences of T ids;
+/// with grad, the gradient of that loss for every parameter (model::table's layout).
+double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::vector<int>& targets,
+                     int B, int T, std::vector<float>* grad);
+/// @brief The batched forward pass's logits (B·T, V) and, per layer, the attention weights (B, h, T, T).
+void forward_logits(const model& m, const std::vector<int>& inputs, int B, int T,
+                    std::vector<float>& logits, std::vector<std::vector<float>>* weights);
+
+/// @brief A seeded, portable pseudo-random stream (splitmix64): the same numbers on every platform.
+class rng {
+public:
+    explicit rng(std::uint64_t seed) : state_(seed) {}
+    std::uint64_t next();
+    double uniform();                 // [0, 1)
+    std::size_t below(std::size_t n); // [0, n)
+    double normal();
+private:
+    std::uint64_t state_;
+};
+
+/// @brief Trains m in place on a training text: mini-batches of random windows (some replaced by
+/// repeated random strings), AdamW, clipping at the global norm, warm-up then cosine decay.
+class trainer {
+public:
+    trainer(model& m, std::vector<int> train_ids, const train_settings& s);
+    /// @brief One step; returns the batch's loss before the update (nats per character).
+    double step();
+    int steps_done() const { return step_; }
+private:
+    void sample_batch();
+    model& m_;
+    std::vector<int> data_;
+    train_settings s_;
+    rng rng_;
+    std::vector<float> grad_, m1_, m2_;
+    std::vector<int> inputs_, targets_;
+    int step_ = 0;
+};
+
+}  // namespace attn::lm

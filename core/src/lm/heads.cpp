@@ -1,0 +1,94 @@
+// What each head does, measured: TransformerLens's detector scores ("mul"), score = Σ(A ⊙ P) / Σ A over
+// the query rows measured (docs/model.md, "Head scores").
+#include <algorithm>
+
+#include "attn/lm.hpp"
+#include "attn/lm_train.hpp"
+
+namespace attn::lm {
+namespace {
+
+bool line_break(char32_t c) {
+    return c == U'\n' || c == U'，' || c == U'。' || c == U'？' || c == U'！' || c == U'；' || c == U'、';
+}
+
+/// Scores of every (layer, head) for one batch: each pattern P row given by key_of(i) (−1: row not measured).
+template <class KeyOf>
+void accumulate(const std::vector<std::vector<float>>& weights, std::size_t B, std::size_t H, std::size_t T,
+                KeyOf key_of, std::vector<double>& hit, std::vector<double>& rows) {
+    for (std::size_t l = 0; l < weights.size(); ++l)
+        for (std::size_t b = 0; b < B; ++b)
+            for (std::size_t h = 0; h < H; ++h)
+                for (std::size_t i = 0; i < T; ++i) {
+                    const int j = key_of(b, i);
+                    if (j < 0) continue;
+                    hit[l * H + h] += weights[l][((b * H + h) * T + i) * T + static_cast<std::size_t>(j)];
+                    rows[l * H + h] += 1.0;  // each row of A sums to 1, so Σ A over the row is 1
+                }
+}
+
+}  // namespace
+
+std::vector<int> line_alignment_targets(const std::u32string& text) {
+    struct line { std::size_t start, length; };
+    std::vector<line> lines;
+    std::vector<int> line_of(text.size(), -1);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        if (line_break(text[i])) continue;
+        if (i == 0 || line_break(text[i - 1])) lines.push_back({i, 0});
+        ++lines.back().length;
+        line_of[i] = static_cast<int>(lines.size()) - 1;
+    }
+    std::vector<int> target(text.size(), -1);
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const int L = line_of[i];
+        if (L < 1) continue;
+        const line& cur = lines[static_cast<std::size_t>(L)];
+        const line& prev = lines[static_cast<std::size_t>(L) - 1];
+        if (cur.length == prev.length && cur.length >= 4) target[i] = static_cast<int>(prev.start + (i - cur.start));
+    }
+    return target;
+}
+
+std::vector<head_score> head_scores(const model& m, std::string_view probe_text) {
+    const std::size_t T = static_cast<std::size_t>(m.config.n_ctx), H = static_cast<std::size_t>(m.config.n_head),
+                      L = static_cast<std::size_t>(m.config.n_layer);
+    const std::u32string probe = decode_utf8(probe_text.empty() ? std::string_view(m.probe) : probe_text, "the probe text");
+    if (probe.size() < 2) throw spec_error("the head scores need a probe text of at least 2 characters.");
+    std::vector<double> prev(L * H), first(L * H), align(L * H), induct(L * H), rows_prev(L * H), rows_first(L * H),
+        rows_align(L * H), rows_induct(L * H);
+    std::vector<std::vector<float>> weights;
+    std::vector<float> logits;
+    // previous-token, first-token and line-alignment on the probe text, in windows of n_ctx (at most 16)
+    for (std::size_t start = 0, windows = 0; start + 1 < probe.size() && windows < 16; start += T, ++windows) {
+        const std::size_t len = std::min(T, probe.size() - start);
+        const std::u32string piece = probe.substr(start, len);
+        const std::vector<int> ids = to_ids(m, piece), targets = line_alignment_targets(piece);
+        forward_logits(m, ids, 1, static_cast<int>(len), logits, &weights);
+        accumulate(weights, 1, H, len, [](std::size_t, std::size_t i) { return i >= 1 ? static_cast<int>(i) - 1 : -1; }, prev, rows_prev);
+        accumulate(weights, 1, H, len, [](std::size_t, std::size_t i) { return i >= 1 ? 0 : -1; }, first, rows_first);
+        accumulate(weights, 1, H, len, [&](std::size_t, std::size_t i) { return targets[i]; }, align, rows_align);
+    }
+    // induction: 16 strings of n_ctx/2 random characters (the 300 most frequent: vocabulary entries 1 … 300), each twice
+    const std::size_t half = T / 2, alphabet = std::min<std::size_t>(300, m.vocab.size() - 1), B = 16;
+    rng r(20240601);
+    std::vector<int> ids(B * 2 * half);
+    for (std::size_t b = 0; b < B; ++b)
+        for (std::size_t i = 0; i < half; ++i)
+            ids[b * 2 * half + i] = ids[b * 2 * half + half + i] = 1 + static_cast<int>(r.below(alphabet));
+    forward_logits(m, ids, static_cast<int>(B), static_cast<int>(2 * half), logits, &weights);
+    accumulate(weights, B, H, 2 * half,
+               [&](std::size_t, std::size_t i) { return i >= half ? static_cast<int>(i - half + 1) : -1; }, induct, rows_induct);
+    std::vector<head_score> out;
+    for (std::size_t l = 0; l < L; ++l)
+        for (std::size_t h = 0; h < H; ++h) {
+            const std::size_t k = l * H + h;
+            head_score s{static_cast<int>(l), static_cast<int>(h), prev[k] / std::max(1.0, rows_prev[k]),
+                         induct[k] / std::max(1.0, rows_induct[k]), first[k] / std::max(1.0, rows_first[k]), std::nullopt};
+            if (rows_align[k] > 0) s.line_alignment = align[k] / rows_align[k];
+            out.push_back(s);
+        }
+    return out;
+}
+
+}  // namespace attn::lm

@@ -1,0 +1,288 @@
+// What people ask of a trained model: every stage of a text (the attention stages through the sequence
+// core's own compute_trace), the next character, a generated continuation (with a key/value cache) and
+// the bits per character of a text.
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+#include "attn/lm.hpp"
+#include "attn/lm_train.hpp"
+#include "attn/positional.hpp"
+#include "attn/trace.hpp"
+#include "kernels.hpp"
+
+namespace attn::lm {
+namespace {
+
+using std::size_t;
+
+std::string layer_name(int l, const char* rest) { return "h." + std::to_string(l) + "." + rest; }
+
+matrix as_matrix(const float* data, size_t rows, size_t cols) {
+    matrix out = matrix::from_shape({rows, cols});
+    std::copy(data, data + rows * cols, out.data());
+    return out;
+}
+vector as_vector(const float* data, size_t n) {
+    vector out = vector::from_shape({n});
+    std::copy(data, data + n, out.data());
+    return out;
+}
+
+std::vector<float> positions(const model& m, size_t n) {
+    const size_t d = static_cast<size_t>(m.config.d_model);
+    if (m.config.learned_positions) return std::vector<float>(m.tensor("wpe"), m.tensor("wpe") + n * d);
+    const matrix pe = sinusoidal_encoding(n, d);
+    return std::vector<float>(pe.begin(), pe.end());
+}
+
+void softmax_in_place(float* z, size_t n) {
+    const float mx = *std::max_element(z, z + n);
+    double sum = 0.0;
+    for (size_t j = 0; j < n; ++j) sum += std::exp(static_cast<double>(z[j] - mx));
+    for (size_t j = 0; j < n; ++j) z[j] = static_cast<float>(std::exp(static_cast<double>(z[j] - mx)) / sum);
+}
+
+}  // namespace
+
+const stage* model_trace::find(std::string_view id, std::optional<int> layer) const {
+    for (const stage& s : stages)
+        if (s.id == id && s.layer == layer) return &s;
+    return nullptr;
+}
+
+spec layer_spec(const model& m, int l, const float* ln_1, size_t n) {
+    const size_t d = static_cast<size_t>(m.config.d_model);
+    spec s;
+    s.x = as_matrix(ln_1, n, d);
+    s.heads = m.config.n_head;
+    s.score = score_kind::scaled_dot;
+    s.mask = mask_kind::causal;
+    for (auto [proj, w, b] : {std::tuple{&s.wq, "attn.wq", "attn.bq"}, std::tuple{&s.wk, "attn.wk", "attn.bk"},
+                              std::tuple{&s.wv, "attn.wv", "attn.bv"}, std::tuple{&s.wo, "attn.wo", "attn.bo"}}) {
+        proj->w = as_matrix(m.tensor(layer_name(l, w)), d, d);
+        proj->b = as_vector(m.tensor(layer_name(l, b)), d);
+    }
+    return s;
+}
+
+model_trace trace(const model& m, std::string_view text) {
+    const config& c = m.config;
+    model_trace out;
+    out.tokens = tokenize(m, text, static_cast<size_t>(c.n_ctx));
+    const size_t n = out.tokens.ids.size(), d = static_cast<size_t>(c.d_model), dm = static_cast<size_t>(c.d_mlp),
+                 V = m.vocab.size();
+    auto add = [&](std::string id, std::optional<int> layer, std::vector<size_t> shape, std::vector<float> data) {
+        out.stages.push_back({std::move(id), layer, std::move(shape), std::move(data)});
+    };
+    std::vector<float> embed(n * d);
+    for (size_t i = 0; i < n; ++i)
+        std::copy_n(m.tensor("wte") + static_cast<size_t>(out.tokens.ids[i]) * d, d, embed.begin() + static_cast<std::ptrdiff_t>(i * d));
+    std::vector<float> pe = positions(m, n), x(n * d);
+    for (size_t i = 0; i < n * d; ++i) x[i] = embed[i] + pe[i];
+    add("embed", std::nullopt, {n, d}, embed);
+    add("pe", std::nullopt, {n, d}, pe);
+    add("x", std::nullopt, {n, d}, x);
+    for (int l = 0; l < c.n_layer; ++l) {
+        std::vector<float> a(n * d);
+        kern::layernorm(a.data(), nullptr, nullptr, x.data(), m.tensor(layer_name(l, "ln_1.weight")),
+                        m.tensor(layer_name(l, "ln_1.bias")), n, d, c.ln_eps);
+        add("ln_1", l, {n, d}, a);
+        // the layer's attention is a sequence spec, traced by the sequence core stage by stage
+        const attn::trace t = compute_trace(layer_spec(m, l, a.data(), n));
+        for (const stage_view& v : t.stages()) {
+            if (v.id == stage_id::x) continue;  // the sequence trace's input is ln_1, already shown
+            add(stage_name(v.id), l, v.shape, std::vector<float>(v.data, v.data + v.size));
+        }
+        const stage_view o = *t.stage(stage_id::output);
+        std::vector<float> mid(n * d);
+        for (size_t i = 0; i < n * d; ++i) mid[i] = x[i] + o.data[i];
+        add("resid_mid", l, {n, d}, mid);
+        x = mid;
+        if (dm > 0) {
+            std::vector<float> ln2(n * d), pre(n * dm), act(n * dm), mo(n * d);
+            kern::layernorm(ln2.data(), nullptr, nullptr, mid.data(), m.tensor(layer_name(l, "ln_2.weight")),
+                            m.tensor(layer_name(l, "ln_2.bias")), n, d, c.ln_eps);
+            kern::linear(pre.data(), ln2.data(), m.tensor(layer_name(l, "mlp.w1")), m.tensor(layer_name(l, "mlp.b1")), n, d, dm);
+            for (size_t i = 0; i < act.size(); ++i) act[i] = kern::gelu(pre[i]);
+            kern::linear(mo.data(), act.data(), m.tensor(layer_name(l, "mlp.w2")), m.tensor(layer_name(l, "mlp.b2")), n, dm, d);
+            for (size_t i = 0; i < n * d; ++i) x[i] = mid[i] + mo[i];
+            add("ln_2", l, {n, d}, std::move(ln2));
+            add("mlp_pre", l, {n, dm}, std::move(pre));
+            add("mlp_act", l, {n, dm}, std::move(act));
+            add("mlp_out", l, {n, d}, std::move(mo));
+        }
+        add("resid_post", l, {n, d}, x);
+    }
+    std::vector<float> lnf(n * d), wte_t(d * V), logits(n * V);
+    kern::layernorm(lnf.data(), nullptr, nullptr, x.data(), m.tensor("ln_f.weight"), m.tensor("ln_f.bias"), n, d, c.ln_eps);
+    kern::transpose(wte_t.data(), m.tensor("wte"), V, d);
+    kern::linear(logits.data(), lnf.data(), wte_t.data(), nullptr, n, d, V);
+    std::vector<float> probs = logits;
+    for (size_t i = 0; i < n; ++i) softmax_in_place(probs.data() + i * V, V);
+    add("ln_f", std::nullopt, {n, d}, std::move(lnf));
+    add("logits", std::nullopt, {n, V}, std::move(logits));
+    add("probs", std::nullopt, {n, V}, std::move(probs));
+    return out;
+}
+
+std::vector<candidate> next(const model& m, std::string_view text, int k) {
+    const int V = static_cast<int>(m.vocab.size());
+    if (k < 1 || k > V - 1)
+        throw spec_error("k is " + std::to_string(k) + " but must be from 1 to " + std::to_string(V - 1) + " (the vocabulary's characters).");
+    const tokens t = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
+    std::vector<float> logits;
+    const int n = static_cast<int>(t.ids.size());
+    forward_logits(m, t.ids, 1, n, logits, nullptr);
+    float* last = logits.data() + static_cast<size_t>(n - 1) * static_cast<size_t>(V);
+    last[0] = -INFINITY;  // <unk> is never proposed: it stands for every character the model does not know
+    softmax_in_place(last, static_cast<size_t>(V));
+    std::vector<int> order(static_cast<size_t>(V - 1));
+    std::iota(order.begin(), order.end(), 1);
+    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) {
+        return last[a] > last[b] || (last[a] == last[b] && a < b);
+    });
+    std::vector<candidate> out;
+    for (int i = 0; i < k; ++i) out.push_back({m.vocab[static_cast<size_t>(order[static_cast<size_t>(i)])], last[order[static_cast<size_t>(i)]]});
+    return out;
+}
+
+namespace {
+
+/// The key/value cache of generation: each layer's k and v rows of the characters so far, so one more
+/// character costs one row of attention per head.
+class kv_cache {
+public:
+    explicit kv_cache(const model& m) : m_(m), c_(m.config), d_(static_cast<size_t>(c_.d_model)) {
+        k_.assign(static_cast<size_t>(c_.n_layer), std::vector<float>(static_cast<size_t>(c_.n_ctx) * d_));
+        v_ = k_;
+        pe_ = positions(m, static_cast<size_t>(c_.n_ctx));
+        wte_t_.resize(d_ * m.vocab.size());
+        kern::transpose(wte_t_.data(), m.tensor("wte"), m.vocab.size(), d_);
+    }
+    size_t size() const { return n_; }
+    void clear() { n_ = 0; }
+    /// Appends one character at the next position; returns its logits (V).
+    std::vector<float> push(int id) {
+        const size_t d = d_, h = static_cast<size_t>(c_.n_head), dh = d / h, dm = static_cast<size_t>(c_.d_mlp), pos = n_;
+        std::vector<float> x(d), a(d), q(d), ctx(d), o(d), scores(pos + 1);
+        for (size_t i = 0; i < d; ++i) x[i] = m_.tensor("wte")[static_cast<size_t>(id) * d + i] + pe_[pos * d + i];
+        for (int l = 0; l < c_.n_layer; ++l) {
+            const size_t L = static_cast<size_t>(l);
+            kern::layernorm(a.data(), nullptr, nullptr, x.data(), m_.tensor(layer_name(l, "ln_1.weight")),
+                            m_.tensor(layer_name(l, "ln_1.bias")), 1, d, c_.ln_eps);
+            kern::linear(q.data(), a.data(), m_.tensor(layer_name(l, "attn.wq")), m_.tensor(layer_name(l, "attn.bq")), 1, d, d);
+            kern::linear(k_[L].data() + pos * d, a.data(), m_.tensor(layer_name(l, "attn.wk")), m_.tensor(layer_name(l, "attn.bk")), 1, d, d);
+            kern::linear(v_[L].data() + pos * d, a.data(), m_.tensor(layer_name(l, "attn.wv")), m_.tensor(layer_name(l, "attn.bv")), 1, d, d);
+            const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+            std::fill(ctx.begin(), ctx.end(), 0.0f);
+            for (size_t hd = 0; hd < h; ++hd) {
+                for (size_t j = 0; j <= pos; ++j) {
+                    float s = 0.0f;
+                    for (size_t cc = 0; cc < dh; ++cc) s += q[hd * dh + cc] * k_[L][j * d + hd * dh + cc];
+                    scores[j] = s * scale;
+                }
+                softmax_in_place(scores.data(), pos + 1);
+                for (size_t j = 0; j <= pos; ++j)
+                    for (size_t cc = 0; cc < dh; ++cc) ctx[hd * dh + cc] += scores[j] * v_[L][j * d + hd * dh + cc];
+            }
+            kern::linear(o.data(), ctx.data(), m_.tensor(layer_name(l, "attn.wo")), m_.tensor(layer_name(l, "attn.bo")), 1, d, d);
+            for (size_t i = 0; i < d; ++i) x[i] += o[i];
+            if (dm > 0) {
+                std::vector<float> pre(dm);
+                kern::layernorm(a.data(), nullptr, nullptr, x.data(), m_.tensor(layer_name(l, "ln_2.weight")),
+                                m_.tensor(layer_name(l, "ln_2.bias")), 1, d, c_.ln_eps);
+                kern::linear(pre.data(), a.data(), m_.tensor(layer_name(l, "mlp.w1")), m_.tensor(layer_name(l, "mlp.b1")), 1, d, dm);
+                for (float& z : pre) z = kern::gelu(z);
+                kern::linear(o.data(), pre.data(), m_.tensor(layer_name(l, "mlp.w2")), m_.tensor(layer_name(l, "mlp.b2")), 1, dm, d);
+                for (size_t i = 0; i < d; ++i) x[i] += o[i];
+            }
+        }
+        kern::layernorm(a.data(), nullptr, nullptr, x.data(), m_.tensor("ln_f.weight"), m_.tensor("ln_f.bias"), 1, d, c_.ln_eps);
+        std::vector<float> logits(m_.vocab.size());
+        kern::linear(logits.data(), a.data(), wte_t_.data(), nullptr, 1, d, m_.vocab.size());
+        ++n_;
+        return logits;
+    }
+private:
+    const model& m_;
+    const config& c_;
+    size_t d_, n_ = 0;
+    std::vector<std::vector<float>> k_, v_;
+    std::vector<float> pe_, wte_t_;
+};
+
+}  // namespace
+
+std::string generate(const model& m, std::string_view prompt, const generate_options& o) {
+    if (o.n < 1 || o.n > max_generate)
+        throw spec_error("n is " + std::to_string(o.n) + " but must be from 1 to " + std::to_string(max_generate) + ".");
+    if (!std::isfinite(o.temperature) || o.temperature < 0 || o.temperature > 100)
+        throw spec_error("temperature must be a number from 0 (greedy) to 100.");
+    const tokens t = tokenize(m, prompt, static_cast<size_t>(m.config.n_ctx));
+    std::vector<int> ids = t.ids;
+    kv_cache cache(m);
+    std::vector<float> logits;
+    for (int id : ids) logits = cache.push(id);
+    rng r(o.seed);
+    std::string out;
+    const size_t ctx = static_cast<size_t>(m.config.n_ctx);
+    for (int step = 0; step < o.n; ++step) {
+        logits[0] = -INFINITY;  // never <unk>
+        int pick = 1;
+        if (o.temperature == 0) pick = static_cast<int>(std::max_element(logits.begin() + 1, logits.end()) - logits.begin());
+        else {
+            for (float& z : logits) z = static_cast<float>(z / o.temperature);
+            softmax_in_place(logits.data(), logits.size());
+            double u = r.uniform(), acc = 0.0;
+            pick = static_cast<int>(logits.size()) - 1;
+            for (size_t j = 1; j < logits.size(); ++j) {
+                acc += logits[j];
+                if (u < acc) {
+                    pick = static_cast<int>(j);
+                    break;
+                }
+            }
+        }
+        out += m.vocab[static_cast<size_t>(pick)];
+        ids.push_back(pick);
+        if (step + 1 == o.n) break;
+        if (cache.size() == ctx) {  // the context is full: start again from its last half
+            cache.clear();
+            for (size_t i = ids.size() - ctx / 2; i + 1 < ids.size(); ++i) cache.push(ids[i]);
+        }
+        logits = cache.push(pick);
+    }
+    return out;
+}
+
+eval_result evaluate(const model& m, const std::vector<int>& ids) {
+    const size_t T = static_cast<size_t>(m.config.n_ctx), V = m.vocab.size();
+    double nats = 0.0;
+    size_t predicted = 0;
+    for (size_t start = 0; start + 1 < ids.size();) {
+        // up to 32 whole windows of T + 1 characters in one batch, then what is left as one shorter window
+        const size_t whole = std::min<size_t>(32, (ids.size() - 1 - start) / T);
+        const size_t B = std::max<size_t>(whole, 1), len = whole ? T : ids.size() - 1 - start;
+        std::vector<int> in(B * len), target(B * len);
+        for (size_t b = 0; b < B; ++b)
+            for (size_t t = 0; t < len; ++t) {
+                in[b * len + t] = ids[start + b * len + t];
+                target[b * len + t] = ids[start + b * len + t + 1];
+            }
+        std::vector<float> logits;
+        forward_logits(m, in, static_cast<int>(B), static_cast<int>(len), logits, nullptr);
+        for (size_t r = 0; r < B * len; ++r) {
+            const float* z = logits.data() + r * V;
+            const float mx = *std::max_element(z, z + V);
+            double sum = 0.0;
+            for (size_t j = 0; j < V; ++j) sum += std::exp(static_cast<double>(z[j] - mx));
+            nats += std::log(sum) + mx - z[target[r]];
+        }
+        predicted += B * len;
+        start += B * len;
+    }
+    return {predicted ? nats / static_cast<double>(predicted) / std::log(2.0) : 0.0, predicted};
+}
+
+}  // namespace attn::lm

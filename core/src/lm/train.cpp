@@ -1,0 +1,128 @@
+// Training data and the trainer: fortune-format corpora with the fixed held-out split, the vocabulary,
+// mini-batches of random windows (some replaced by repeated random strings), AdamW (PyTorch's), the
+// gradients' global norm clipped, a linear warm-up and a cosine decay.
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+#include "attn/lm_train.hpp"
+
+namespace attn::lm {
+
+corpus_split split_fortunes(std::string_view raw) {
+    const std::u32string text = decode_utf8(raw, "the corpus file");
+    corpus_split out;
+    std::u32string entry, line;
+    std::size_t index = 0;
+    auto finish_entry = [&] {
+        // a blank line after each entry: where one fortune ends and the next begins
+        if (!entry.empty()) (index % 10 == 9 ? out.heldout : out.train) += entry + U"\n";
+        entry.clear();
+        ++index;
+    };
+    auto finish_line = [&] {
+        if (line == U"%") finish_entry();
+        else entry += line + U"\n";
+        line.clear();
+    };
+    for (std::size_t i = 0; i < text.size(); ++i) {
+        const char32_t c = text[i];
+        if (c == U'\x1b' && i + 1 < text.size() && text[i + 1] == U'[') {  // an ANSI colour code: ESC [ … letter
+            std::size_t j = i + 2;
+            while (j < text.size() && !((text[j] >= U'A' && text[j] <= U'Z') || (text[j] >= U'a' && text[j] <= U'z'))) ++j;
+            i = j;
+            continue;
+        }
+        if (c == U'\r') continue;
+        if (c == U'\n') finish_line();
+        else line += c;
+    }
+    if (!line.empty()) finish_line();
+    if (!entry.empty()) finish_entry();
+    return out;
+}
+
+std::vector<std::string> build_vocab(const std::u32string& train, std::size_t max_size) {
+    std::map<char32_t, std::size_t> counts;
+    for (char32_t c : train) ++counts[c];
+    std::vector<std::pair<std::size_t, char32_t>> order;
+    for (const auto& [c, n] : counts) order.push_back({n, c});
+    std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
+    std::vector<std::string> vocab{"<unk>"};
+    for (const auto& [n, c] : order) {
+        if (vocab.size() >= max_size) break;
+        vocab.push_back(encode_utf8(c));
+    }
+    return vocab;
+}
+
+trainer::trainer(model& m, std::vector<int> train_ids, const train_settings& s)
+    : m_(m), data_(std::move(train_ids)), s_(s), rng_(s.seed) {
+    if (s.steps < 1 || s.steps > max_train_steps)
+        throw spec_error("steps is " + std::to_string(s.steps) + " but must be from 1 to " + std::to_string(max_train_steps) + ".");
+    if (s.batch < 1 || s.batch > 512) throw spec_error("batch is " + std::to_string(s.batch) + " but must be from 1 to 512.");
+    if (!(s.lr > 0 && s.lr < 1)) throw spec_error("lr must be between 0 and 1.");
+    if (!(s.repeat_fraction >= 0 && s.repeat_fraction <= 1)) throw spec_error("repeat_fraction must be from 0 to 1.");
+    if (data_.size() < static_cast<std::size_t>(m.config.n_ctx) + 2 && s.repeat_fraction < 1)
+        throw spec_error("the training text has fewer characters than one window (n_ctx + 1).");
+    grad_.assign(m.weights.size(), 0.0f);
+    m1_.assign(m.weights.size(), 0.0f);
+    m2_.assign(m.weights.size(), 0.0f);
+}
+
+void trainer::sample_batch() {
+    const std::size_t T = static_cast<std::size_t>(m_.config.n_ctx);
+    const std::size_t alphabet = std::min<std::size_t>(static_cast<std::size_t>(s_.repeat_alphabet), m_.vocab.size() - 1);
+    inputs_.resize(static_cast<std::size_t>(s_.batch) * T);
+    targets_.resize(inputs_.size());
+    std::vector<int> seq(T + 1);
+    for (std::size_t b = 0; b < static_cast<std::size_t>(s_.batch); ++b) {
+        if (rng_.uniform() < s_.repeat_fraction) {
+            // a random string of 4 … n_ctx/2 characters, repeated to fill the window: copying it needs
+            // a head that finds the character after the last time the current one appeared (induction)
+            const std::size_t len = 4 + rng_.below(std::max<std::size_t>(T / 2, 5) - 3);
+            std::vector<int> piece(len);
+            for (int& id : piece) id = 1 + static_cast<int>(rng_.below(alphabet));
+            for (std::size_t t = 0; t <= T; ++t) seq[t] = piece[t % len];
+        } else {
+            const std::size_t start = rng_.below(data_.size() - T);
+            std::copy(data_.begin() + static_cast<std::ptrdiff_t>(start), data_.begin() + static_cast<std::ptrdiff_t>(start + T + 1), seq.begin());
+        }
+        for (std::size_t t = 0; t < T; ++t) {
+            inputs_[b * T + t] = seq[t];
+            targets_[b * T + t] = seq[t + 1];
+        }
+    }
+}
+
+double trainer::step() {
+    sample_batch();
+    const double loss = loss_and_grad(m_, inputs_, targets_, s_.batch, m_.config.n_ctx, &grad_);
+    double norm2 = 0.0;
+    for (float g : grad_) norm2 += static_cast<double>(g) * g;
+    const double norm = std::sqrt(norm2);
+    const double clip = norm > s_.clip ? s_.clip / norm : 1.0;
+    // warm-up, then a cosine from lr down to lr · min_lr_ratio at the last step
+    double lr = s_.lr;
+    if (step_ < s_.warmup) lr = s_.lr * (step_ + 1) / s_.warmup;
+    else if (s_.steps > s_.warmup) {
+        const double progress = static_cast<double>(step_ - s_.warmup) / std::max(1, s_.steps - s_.warmup);
+        lr = s_.lr * (s_.min_lr_ratio + (1 - s_.min_lr_ratio) * 0.5 * (1 + std::cos(3.141592653589793 * std::min(progress, 1.0))));
+    }
+    ++step_;
+    const double c1 = 1 - std::pow(s_.beta1, step_), c2 = 1 - std::pow(s_.beta2, step_);
+    for (const param& p : m_.table) {
+        const double decay = p.decay ? s_.weight_decay : 0.0;
+        for (std::size_t i = p.offset; i < p.offset + p.size; ++i) {
+            const double g = grad_[i] * clip;
+            m1_[i] = static_cast<float>(s_.beta1 * m1_[i] + (1 - s_.beta1) * g);
+            m2_[i] = static_cast<float>(s_.beta2 * m2_[i] + (1 - s_.beta2) * g * g);
+            double w = m_.weights[i] * (1 - lr * decay);  // AdamW: decay apart from the gradient
+            w -= lr * (m1_[i] / c1) / (std::sqrt(m2_[i] / c2) + s_.eps);
+            m_.weights[i] = static_cast<float>(w);
+        }
+    }
+    return loss;
+}
+
+}  // namespace attn::lm

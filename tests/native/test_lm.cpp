@@ -1,0 +1,222 @@
+// The tiny language model: its gradient against finite differences for every tensor, the trace against
+// the batched forward pass, the key/value cache against a full pass, the weight file round trip and its
+// refusals, the held-out split, repeatable training, and the head scores on hand-made patterns.
+#include <cmath>
+#include <cstring>
+#include <string>
+#include <vector>
+
+#include "attn/lm_json.hpp"
+#include "check.hpp"
+
+namespace {
+
+using namespace attn::lm;
+
+model tiny(int d_mlp, bool learned) {
+    config c;
+    c.n_layer = 2;
+    c.n_head = 2;
+    c.d_model = 8;
+    c.d_mlp = d_mlp;
+    c.n_ctx = 8;
+    c.learned_positions = learned;
+    model m = make_model(c, {"<unk>", "a", "b", "c", "d", "猫", "\n"}, 3);
+    rng r(5);  // larger than nanoGPT's start, so every path carries a visible gradient
+    for (float& w : m.weights) w += static_cast<float>(r.normal() * 0.3);
+    return m;
+}
+
+std::vector<std::uint8_t> with_header(const std::string& header, std::size_t data_bytes) {
+    std::vector<std::uint8_t> out(8 + header.size() + data_bytes, 0);
+    const std::uint64_t n = header.size();
+    for (int i = 0; i < 8; ++i) out[static_cast<std::size_t>(i)] = static_cast<std::uint8_t>(n >> (8 * i));
+    std::memcpy(out.data() + 8, header.data(), header.size());
+    return out;
+}
+
+std::string refusal(const std::vector<std::uint8_t>& bytes) {
+    try {
+        read_safetensors(bytes.data(), bytes.size());
+    } catch (const attn::spec_error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+}  // namespace
+
+TEST_CASE("lm: the gradient of every tensor matches central finite differences") {
+    for (int d_mlp : {0, 12})
+        for (bool learned : {true, false}) {
+            model m = tiny(d_mlp, learned);
+            const std::vector<int> in = {1, 2, 3, 5, 1, 2, 4, 6, 2, 2, 1, 0, 3, 5, 6, 1}, target = {2, 3, 5, 1, 2, 4, 6, 2, 2, 1, 0, 3, 5, 6, 1, 4};
+            std::vector<float> grad;
+            loss_and_grad(m, in, target, 2, 8, &grad);
+            for (const param& p : m.table) {
+                double worst = 0, scale = 1e-3;
+                for (std::size_t k = 0; k < std::min<std::size_t>(p.size, 24); ++k) {
+                    const std::size_t i = p.offset + (k * 7919) % p.size;
+                    const float keep = m.weights[i];
+                    const float h = 1e-2f;
+                    m.weights[i] = keep + h;
+                    const double up = loss_and_grad(m, in, target, 2, 8, nullptr);
+                    m.weights[i] = keep - h;
+                    const double down = loss_and_grad(m, in, target, 2, 8, nullptr);
+                    m.weights[i] = keep;
+                    const double fd = (up - down) / (2 * h);
+                    worst = std::max(worst, std::abs(fd - grad[i]));
+                    scale = std::max(scale, std::abs(fd));
+                }
+                INFO(p.name, " d_mlp ", d_mlp, " learned ", learned);
+                CHECK(worst <= 2e-3 * scale + 2e-4);
+            }
+        }
+}
+
+TEST_CASE("lm: the trace's stages equal the batched forward pass, and the cache equals a full pass") {
+    const model m = tiny(12, true);
+    const model_trace t = trace(m, "abc猫d\nab");
+    REQUIRE(t.tokens.ids.size() == 8);
+    std::vector<float> logits;
+    std::vector<std::vector<float>> weights;
+    forward_logits(m, t.tokens.ids, 1, 8, logits, &weights);
+    const stage* traced = t.find("logits", std::nullopt);
+    REQUIRE(traced);
+    for (std::size_t i = 0; i < logits.size(); ++i) CHECK(traced->data[i] == doctest::Approx(logits[i]).epsilon(1e-5).scale(1));
+    for (int l = 0; l < 2; ++l) {
+        const stage* w = t.find("weights", l);
+        REQUIRE(w);
+        CHECK(w->shape == std::vector<std::size_t>{2, 8, 8});
+        for (std::size_t i = 0; i < w->data.size(); ++i) CHECK(w->data[i] == doctest::Approx(weights[static_cast<std::size_t>(l)][i]).epsilon(1e-5).scale(1));
+        for (const char* id : {"ln_1", "q", "scores", "scaled", "masked", "row_max", "exp", "row_sum", "context", "concat", "output",
+                               "resid_mid", "ln_2", "mlp_pre", "mlp_act", "mlp_out", "resid_post"})
+            CHECK_MESSAGE(t.find(id, l), id);
+    }
+    for (const char* id : {"embed", "pe", "x", "ln_f", "probs"}) CHECK_MESSAGE(t.find(id, std::nullopt), id);
+    // greedy generation of one character is the argmax of the full pass's last row
+    const std::string one = generate(m, "abc猫d\na", {1, 0.0, 0});
+    const std::vector<candidate> top = next(m, "abc猫d\na", 1);
+    CHECK(one == top[0].ch);
+    // past the context, the cache is rebuilt and generation goes on
+    CHECK(decode_utf8(generate(m, "ab", {40, 0.8, 3}), "x").size() == 40);
+    CHECK(generate(m, "ab", {20, 0.8, 3}) == generate(m, "ab", {20, 0.8, 3}));
+}
+
+TEST_CASE("lm: unknown characters become <unk>, and bad text is refused with one sentence") {
+    const model m = tiny(0, false);
+    const tokens t = tokenize(m, "a狗b", 8);
+    CHECK(t.ids == std::vector<int>{1, 0, 2});
+    CHECK(t.unknown == std::vector<std::size_t>{1});
+    CHECK_THROWS_WITH_AS(tokenize(m, "", 8), doctest::Contains("empty"), attn::spec_error);
+    CHECK_THROWS_WITH_AS(tokenize(m, "abcdabcda", 8), doctest::Contains("at most 8"), attn::spec_error);
+    CHECK_THROWS_WITH_AS(tokenize(m, "\xed\xa0\x80", 8), doctest::Contains("not valid UTF-8"), attn::spec_error);
+    CHECK_THROWS_WITH_AS(next(m, "ab", 0), doctest::Contains("k is 0"), attn::spec_error);
+    CHECK_THROWS_WITH_AS(generate(m, "ab", {5, -1.0, 0}), doctest::Contains("temperature"), attn::spec_error);
+    CHECK_THROWS_WITH_AS(generate(m, "ab", {5, NAN, 0}), doctest::Contains("temperature"), attn::spec_error);
+}
+
+TEST_CASE("lm: the weight file round-trips in f32 exactly and in f16 to half precision") {
+    model m = tiny(12, true);
+    m.corpus = {"fortunes:wisdom"};
+    m.probe = "ab\ncd";
+    const auto f32 = write_safetensors(m, dtype::f32);
+    const model back = read_safetensors(f32.data(), f32.size());
+    CHECK(back.weights == m.weights);
+    CHECK(back.vocab == m.vocab);
+    CHECK(back.corpus == m.corpus);
+    CHECK(back.probe == m.probe);
+    const auto f16 = write_safetensors(m, dtype::f16);
+    CHECK(f16.size() < f32.size());
+    const model half = read_safetensors(f16.data(), f16.size());
+    for (std::size_t i = 0; i < m.weights.size(); ++i) CHECK(std::abs(half.weights[i] - m.weights[i]) <= std::abs(m.weights[i]) * 1e-3f + 1e-7f);
+}
+
+TEST_CASE("lm: hostile weight files are refused with one sentence before any data is read") {
+    const model m = tiny(0, true);
+    const auto good = write_safetensors(m, dtype::f32);
+    std::uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = (n << 8) | good[static_cast<std::size_t>(i)];
+    const std::string header(good.begin() + 8, good.begin() + 8 + static_cast<std::ptrdiff_t>(n));
+    auto edited = [&](const std::string& from, const std::string& to) {
+        std::string h = header;
+        const auto at = h.find(from);
+        REQUIRE(at != std::string::npos);
+        h.replace(at, from.size(), to);
+        auto bytes = with_header(h, good.size() - 8 - n);
+        std::copy(good.begin() + 8 + static_cast<std::ptrdiff_t>(n), good.end(), bytes.begin() + 8 + static_cast<std::ptrdiff_t>(h.size()));
+        return bytes;
+    };
+    CHECK(refusal(good).empty());
+    auto four_gb = good;
+    four_gb[4] = 1;  // a header length of 4 GiB and more
+    CHECK(refusal(four_gb).find("header length") != std::string::npos);
+    auto longer = good;
+    longer.resize(8 + n - 1);
+    CHECK(refusal(longer).find("header length") != std::string::npos);
+    CHECK(refusal({1, 2, 3}).find("shorter than") != std::string::npos);
+    const std::string wte = header.substr(header.find("\"wte\""));
+    const std::string offsets = wte.substr(wte.find("\"data_offsets\":[") + 16, wte.find(']', wte.find("data_offsets")) - wte.find("\"data_offsets\":[") - 16);
+    CHECK(refusal(edited("\"data_offsets\":[" + offsets + "]", "\"data_offsets\":[0,99999999]")).find("outside") != std::string::npos);
+    const std::size_t wte_end = std::stoul(offsets.substr(offsets.find(',') + 1));
+    // wpe moved onto wte's bytes: overlapping tensors
+    const std::string wpe = header.substr(header.find("\"wpe\""));
+    const std::string wpe_off = wpe.substr(wpe.find("\"data_offsets\":[") + 16, wpe.find(']', wpe.find("data_offsets")) - wpe.find("\"data_offsets\":[") - 16);
+    const std::size_t wpe_len = std::stoul(wpe_off.substr(wpe_off.find(',') + 1)) - std::stoul(wpe_off);
+    CHECK(refusal(edited("\"data_offsets\":[" + wpe_off + "]", "\"data_offsets\":[0," + std::to_string(wpe_len) + "]")).find("overlap") != std::string::npos);
+    (void)wte_end;
+    CHECK(refusal(edited("\"shape\":[7,8]", "\"shape\":[8,7]")).find("shape") != std::string::npos);
+    CHECK(refusal(edited("\\\"a\\\"", "\\\"ab\\\"")).find("not exactly one character") != std::string::npos);
+    CHECK(refusal(edited("\\\"<unk>\\\"", "\\\"x\\\"")).find("entry 0") != std::string::npos);
+    CHECK(refusal(edited("\"F32\"", "\"I64\"")).find("dtype") != std::string::npos);
+    CHECK(refusal(edited("\"wte\"", "\"wtx\"")).find("not one of") != std::string::npos);
+    CHECK(refusal(edited("\\\"n_head\\\":2", "\\\"n_head\\\":3")).find("multiple") != std::string::npos);
+    CHECK_THROWS_WITH_AS(read_safetensors_file("/nonexistent.safetensors"), doctest::Contains("cannot read"), attn::spec_error);
+    CHECK_THROWS_WITH_AS(read_safetensors_file("/tmp"), doctest::Contains("cannot read"), attn::spec_error);
+}
+
+TEST_CASE("lm: the held-out split takes entries 9, 19, … and strips colour codes") {
+    std::string text;
+    for (int i = 0; i < 20; ++i) text += "\x1b[32mentry " + std::to_string(i) + "\x1b[m\n%\n";
+    const corpus_split s = split_fortunes(text);
+    CHECK(s.heldout == U"entry 9\n\nentry 19\n\n");
+    CHECK(s.train.find(U"entry 8\n") != std::u32string::npos);
+    CHECK(s.train.find(U"\x1b") == std::u32string::npos);
+    CHECK(s.train.find(U"entry 9\n") == std::u32string::npos);
+}
+
+TEST_CASE("lm: training lowers the loss and is repeatable bit for bit") {
+    std::u32string text;
+    for (int i = 0; i < 40; ++i) text += U"abcd猫\nabcd猫\n";
+    train_settings s;
+    s.steps = 60;
+    s.batch = 8;
+    s.warmup = 5;
+    s.lr = 1e-2;
+    s.repeat_fraction = 0.25;  // repeated strings of a b c d 猫 \n mixed in
+    s.repeat_alphabet = 5;
+    auto run = [&] {
+        model m = make_model(tiny(12, true).config, build_vocab(text, 100), 9);
+        trainer t(m, to_ids(m, text), s);
+        double first = 0, last = 0;
+        for (int k = 0; k < s.steps; ++k) {
+            const double loss = t.step();
+            if (k == 0) first = loss;
+            last = loss;
+        }
+        return std::make_tuple(m.weights, first, last);
+    };
+    const auto [w1, first, last] = run();
+    const auto [w2, first2, last2] = run();
+    CHECK(w1 == w2);
+    CHECK(last < first * 0.6);
+}
+
+TEST_CASE("lm: line-alignment pairs each character with the same place in the previous line of equal length") {
+    const std::vector<int> t = line_alignment_targets(U"床前明月光，疑是地上霜。举头\n");
+    CHECK(t[6] == 0);   // 疑 → 床
+    CHECK(t[10] == 4);  // 霜 → 光
+    CHECK(t[5] == -1);  // punctuation is not in a line
+    CHECK(t[12] == -1); // 举头: a line of 2, shorter than 4
+    CHECK(t[0] == -1);
+}

@@ -1,0 +1,125 @@
+// The language model in the npm module: a.loadModel('zh' | 'en' | bytes) gives the native CLI's numbers
+// (trace ≤ 1e-5, the same next characters, the same generated text for a seed, the same head scores),
+// refuses bad arguments and hostile files with one sentence, keeps working after each, and trains.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { AttentionError, createAttention } from '../../web/src/node.js';
+import { attnCli, webDir } from './helpers.mjs';
+
+const a = await createAttention();
+const cli = (...args) => execFileSync(attnCli, ['lm', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+const modelFile = (name) => path.join(webDir, 'models', `${name}.safetensors`);
+const texts = { zh: '床前明月光，疑是地上霜。举头望明月，低头思故乡。', en: 'The cat sat on the mat. The cat sat on' };
+
+for (const name of ['zh', 'en']) {
+  test(`${name}: m.trace equals attn lm trace, stage by stage (≤ 1e-5)`, async () => {
+    const m = await a.loadModel(name);
+    const text = texts[name] + '☃';
+    const wasm = m.trace(text);
+    const native = JSON.parse(cli('trace', '--model', modelFile(name), '--text', text));
+    assert.deepEqual(wasm.tokens, native.tokens);
+    assert.deepEqual(wasm.ids, native.ids);
+    assert.deepEqual(wasm.unknown, [[...text].length - 1]);
+    assert.equal(wasm.stages.length, native.stages.length);
+    for (let s = 0; s < wasm.stages.length; s++) {
+      const w = wasm.stages[s], n = native.stages[s];
+      assert.equal(w.id, n.id);
+      assert.equal(w.layer, n.layer);
+      assert.deepEqual(w.shape, n.shape);
+      for (let i = 0; i < n.data.length; i++) {
+        assert.ok(Math.abs(w.data[i] - n.data[i]) <= 1e-5 * Math.max(1, Math.abs(n.data[i])), `${n.id} layer ${n.layer} [${i}]: ${w.data[i]} vs ${n.data[i]}`);
+      }
+    }
+    const ids = wasm.stages.map((s) => `${s.id}@${s.layer}`);
+    for (const id of ['embed@null', 'ln_1@0', 'weights@0', 'resid_mid@1', 'mlp_act@1', 'resid_post@1', 'logits@null', 'probs@null']) assert.ok(ids.includes(id), id);
+    m.dispose();
+  });
+
+  test(`${name}: next, generate and heads equal the CLI's`, async () => {
+    const m = await a.loadModel(name);
+    const next = m.next(texts[name], 10);
+    const nativeNext = JSON.parse(cli('next', '--model', modelFile(name), '--text', texts[name], '--k', '10'));
+    assert.deepEqual(next.map((c) => c.char), nativeNext.map((c) => c.char));
+    for (let i = 0; i < 10; i++) assert.ok(Math.abs(next[i].p - nativeNext[i].p) < 1e-5);
+    assert.ok(next[0].p >= next[9].p);
+    const generated = m.generate(texts[name].slice(0, 5), { n: 120, temperature: 0.8, seed: 42 });
+    const native = cli('generate', '--model', modelFile(name), '--prompt', texts[name].slice(0, 5), '--n', '120', '--temperature', '0.8', '--seed', '42');
+    assert.equal(generated, native.replace(/\n$/, ''));
+    assert.equal([...generated].length, 120);
+    assert.equal(m.generate('ab', { n: 20, temperature: 0, seed: 1 }), m.generate('ab', { n: 20, temperature: 0, seed: 2 }), 'greedy ignores the seed');
+    assert.deepEqual(m.heads(), JSON.parse(cli('heads', '--model', modelFile(name))));
+  });
+}
+
+test('bad arguments are refused with one sentence, and the next call still works', async () => {
+  const m = await a.loadModel('en');
+  const cases = [
+    [() => m.trace('x'.repeat(65)), /65 characters but the model reads at most 64/],
+    [() => m.trace(''), /empty/],
+    [() => m.trace('a\ud800b'), /lone UTF-16 surrogate/],
+    [() => m.next('abc', 0), /k is 0/],
+    [() => m.next('abc', 1.5), /k is 1.5/],
+    [() => m.generate('ab', { temperature: -1 }), /temperature/],
+    [() => m.generate('ab', { temperature: NaN }), /temperature/],
+    [() => m.generate('ab', { seed: 1.5 }), /seed is 1.5/],
+    [() => m.generate('ab', { seed: 2 ** 60 }), /seed/],
+    [() => m.generate('ab', { n: 0 }), /n is 0/],
+  ];
+  for (const [call, sentence] of cases) {
+    assert.throws(call, (e) => e instanceof AttentionError && sentence.test(e.message) && !e.message.includes('\n'), String(sentence));
+    assert.equal(m.trace('ok').tokens.length, 2);
+  }
+  const heap = a.memory().heapInUse;
+  for (let i = 0; i < 50; i++) m.trace('The cat sat on the mat.');
+  assert.ok(a.memory().heapInUse <= heap + 65536, 'the trace\'s own heap is given back');
+});
+
+test('hostile weight files are refused with one sentence; the module keeps working', async () => {
+  const good = new Uint8Array(readFileSync(modelFile('en')));
+  const view = new DataView(good.buffer);
+  const n = Number(view.getBigUint64(0, true));
+  const header = new TextDecoder().decode(good.subarray(8, 8 + n));
+  const withHeader = (text) => {
+    const h = new TextEncoder().encode(text);
+    const out = new Uint8Array(8 + h.length + good.length - 8 - n);
+    new DataView(out.buffer).setBigUint64(0, BigInt(h.length), true);
+    out.set(h, 8);
+    out.set(good.subarray(8 + n), 8 + h.length);
+    return out;
+  };
+  const huge = good.slice();
+  new DataView(huge.buffer).setBigUint64(0, 2n ** 32n, true);
+  const cases = [
+    [new Uint8Array([1, 2, 3]), /shorter than/],
+    [huge, /header length/],
+    [good.slice(0, 8 + n - 10), /header length/],
+    [withHeader(header.replace(/"data_offsets":\[0,(\d+)\]/, '"data_offsets":[0,999999999]')), /outside|bytes but its shape/],
+    [withHeader(header.replace('"wte"', '"wtx"')), /not one of/],
+    [withHeader(header.replace('\\"<unk>\\"', '\\"xy\\"')), /entry 0/],
+    [withHeader('{"__metadata__": 5}'), /__metadata__/],
+  ];
+  for (const [bytes, sentence] of cases) {
+    const started = Date.now();
+    await assert.rejects(a.loadModel(bytes), (e) => e instanceof AttentionError && sentence.test(e.message), String(sentence));
+    assert.ok(Date.now() - started < 1000);
+  }
+  await assert.rejects(a.loadModel('fr'), /loadModel takes 'zh', 'en'/);
+  const m = await a.loadModel(good);
+  assert.ok(m.trace('The').stages.length > 10);
+});
+
+test('m.train lowers the loss on a text, calls onStep, and the trained model saves and loads', async () => {
+  const m = await a.loadModel('en');
+  const text = 'abcdefgh '.repeat(40);
+  const steps = [];
+  const losses = await m.train(text, { steps: 30, batch: 4, lr: 3e-3, seed: 3, onStep: (s) => steps.push(s.step) });
+  assert.deepEqual(steps, Array.from({ length: 30 }, (_, i) => i + 1));
+  assert.ok(losses[29] < losses[0] * 0.7, `loss ${losses[0]} → ${losses[29]}`);
+  const again = await a.loadModel(m.save());
+  assert.deepEqual(again.next('abcdefg', 1), m.next('abcdefg', 1));
+  assert.equal(again.next('abcdefg', 1)[0].char, 'h');
+});

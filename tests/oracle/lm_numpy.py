@@ -1,0 +1,244 @@
+#!/usr/bin/env python3
+"""An independent implementation of docs/model.md in numpy, checking the attn CLI's language models.
+
+From the .safetensors file alone (parsed here, not by the core): the forward pass of every stage of
+`attn lm trace` (float64 here, to 1e-4), the head scores of `attn lm heads` (previous-token, first-token,
+line-alignment on the model's probe, induction on random strings drawn here), the held-out split of the
+corpus files (written here from the contract) and its bits per character against a unigram and an
+interpolated bigram fitted here: the model must beat the bigram.
+
+usage: lm_numpy.py ATTN MODEL.safetensors [MODEL ...]
+"""
+import json
+import math
+import re
+import struct
+import subprocess
+import sys
+
+import numpy as np
+
+
+def read_safetensors(path):
+    raw = open(path, "rb").read()
+    (n,) = struct.unpack("<Q", raw[:8])
+    header = json.loads(raw[8:8 + n])
+    meta = header.pop("__metadata__")
+    data = raw[8 + n:]
+    tensors = {}
+    for name, t in header.items():
+        b, e = t["data_offsets"]
+        dtype = {"F32": np.float32, "F16": np.float16}[t["dtype"]]
+        tensors[name] = np.frombuffer(data[b:e], dtype=dtype).astype(np.float64).reshape(t["shape"])
+    return json.loads(meta["config"]), json.loads(meta["vocab"]), json.loads(meta.get("corpus", "[]")), meta.get("probe", ""), tensors
+
+
+def layernorm(x, w, b, eps):
+    mu = x.mean(-1, keepdims=True)
+    var = ((x - mu) ** 2).mean(-1, keepdims=True)
+    return (x - mu) / np.sqrt(var + eps) * w + b
+
+
+def sinusoidal(n, d):
+    pe = np.zeros((n, d))
+    for pos in range(n):
+        for c in range(d):
+            angle = pos / 10000 ** ((c - c % 2) / d)
+            pe[pos, c] = math.sin(angle) if c % 2 == 0 else math.cos(angle)
+    return pe
+
+
+def gelu(z):
+    from math import erf
+    return 0.5 * z * (1 + np.vectorize(erf)(z / math.sqrt(2)))
+
+
+def forward(cfg, T, ids):
+    """Every stage of docs/model.md's forward pass, keyed (id, layer)."""
+    n, d, h = len(ids), cfg["d_model"], cfg["n_head"]
+    dh = d // h
+    st = {}
+    st[("embed", None)] = T["wte"][ids]
+    st[("pe", None)] = T["wpe"][:n] if cfg["positional"] == "learned" else sinusoidal(n, d)
+    x = st[("embed", None)] + st[("pe", None)]
+    st[("x", None)] = x
+    causal = np.tril(np.ones((n, n), dtype=bool))
+    for l in range(cfg["n_layer"]):
+        p = lambda name: T[f"h.{l}.{name}"]
+        a = layernorm(x, p("ln_1.weight"), p("ln_1.bias"), cfg["ln_eps"])
+        st[("ln_1", l)] = a
+        q, k, v = (a @ p(f"attn.w{c}") + p(f"attn.b{c}") for c in "qkv")
+        split = lambda m: m.reshape(n, h, dh).transpose(1, 0, 2)
+        qh, kh, vh = split(q), split(k), split(v)
+        scores = qh @ kh.transpose(0, 2, 1) / math.sqrt(dh)
+        scores = np.where(causal, scores, -np.inf)
+        w = np.exp(scores - scores.max(-1, keepdims=True))
+        w /= w.sum(-1, keepdims=True)
+        st[("weights", l)] = w
+        ctx = (w @ vh).transpose(1, 0, 2).reshape(n, d)
+        st[("concat", l)] = ctx
+        o = ctx @ p("attn.wo") + p("attn.bo")
+        st[("output", l)] = o
+        x = x + o
+        st[("resid_mid", l)] = x
+        if cfg["d_mlp"] > 0:
+            m = layernorm(x, p("ln_2.weight"), p("ln_2.bias"), cfg["ln_eps"])
+            pre = m @ p("mlp.w1") + p("mlp.b1")
+            act = gelu(pre)
+            out = act @ p("mlp.w2") + p("mlp.b2")
+            st[("ln_2", l)], st[("mlp_pre", l)], st[("mlp_act", l)], st[("mlp_out", l)] = m, pre, act, out
+            x = x + out
+        st[("resid_post", l)] = x
+    f = layernorm(x, T["ln_f.weight"], T["ln_f.bias"], cfg["ln_eps"])
+    logits = f @ T["wte"].T
+    probs = np.exp(logits - logits.max(-1, keepdims=True))
+    probs /= probs.sum(-1, keepdims=True)
+    st[("ln_f", None)], st[("logits", None)], st[("probs", None)] = f, logits, probs
+    return st
+
+
+def split_fortunes(text):
+    """docs/model.md's held-out split: entry i is held out when i % 10 == 9 (colour codes stripped)."""
+    text = re.sub(r"\x1b\[[^A-Za-z]*[A-Za-z]", "", text).replace("\r", "")
+    lines = text.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    entries, cur = [], []
+    for line in lines:
+        if line == "%":
+            entries.append(cur)
+            cur = []
+        else:
+            cur.append(line)
+    if cur:
+        entries.append(cur)
+    train, held = [], []
+    for i, e in enumerate(entries):
+        if e:
+            (held if i % 10 == 9 else train).append("\n".join(e) + "\n\n")
+    return "".join(train), "".join(held)
+
+
+def line_targets(text):
+    breaks = set("\n，。？！；、")
+    lines, line_of = [], [-1] * len(text)
+    for i, c in enumerate(text):
+        if c in breaks:
+            continue
+        if i == 0 or text[i - 1] in breaks:
+            lines.append([i, 0])
+        lines[-1][1] += 1
+        line_of[i] = len(lines) - 1
+    target = [-1] * len(text)
+    for i in range(len(text)):
+        L = line_of[i]
+        if L >= 1 and lines[L][1] == lines[L - 1][1] >= 4:
+            target[i] = lines[L - 1][0] + (i - lines[L][0])
+    return target
+
+
+def check(cond, what):
+    if not cond:
+        print("FAIL:", what)
+        sys.exit(1)
+    print("ok:", what)
+
+
+def main():
+    attn, paths = sys.argv[1], sys.argv[2:]
+    for path in paths:
+        cfg, vocab, corpus, probe, T = read_safetensors(path)
+        ids_of = {c: i for i, c in enumerate(vocab) if i > 0}
+        to_ids = lambda s: [ids_of.get(c, 0) for c in s]
+        name = path.split("/")[-1]
+        text = "床前明月光，疑是地上霜。" if "fortunes-zh:tang300" in corpus else "The cat sat on the mat. The cat"
+        text += "\u2603"  # a character no model knows: it must come back as <unk>
+        got = json.loads(subprocess.run([attn, "lm", "trace", "--model", path, "--text", text], check=True, capture_output=True).stdout)
+        check(got["ids"] == to_ids(text) and got["unknown"] == [len(text) - 1], f"{name}: ids and unknown characters")
+        ours = forward(cfg, T, to_ids(text))
+        worst, count = 0.0, 0
+        for s in got["stages"]:
+            key = (s["id"], s["layer"])
+            if key not in ours:
+                continue
+            a = np.array(s["data"]).reshape(s["shape"])
+            b = ours[key]
+            if s["id"] == "weights":
+                a, b = np.where(np.isfinite(b), a, 0), np.nan_to_num(b)
+            worst = max(worst, float(np.max(np.abs(a - b) / (1 + np.abs(b)))))
+            count += 1
+        check(count >= 5 + 7 * cfg["n_layer"] and worst < 1e-4, f"{name}: {count} stages equal numpy's forward pass (worst {worst:.2e})")
+
+        # head scores: TransformerLens's "mul" detector on numpy's own weights
+        heads = json.loads(subprocess.run([attn, "lm", "heads", "--model", path], check=True, capture_output=True).stdout)
+        n_ctx, H, L = cfg["n_ctx"], cfg["n_head"], cfg["n_layer"]
+        prev, first, align = np.zeros((L, H)), np.zeros((L, H)), np.zeros((L, H))
+        rows_p = rows_a = 0
+        for start in range(0, min(len(probe) - 1, 16 * n_ctx), n_ctx):
+            piece = probe[start:start + n_ctx]
+            if len(piece) < 2:
+                break
+            st = forward(cfg, T, to_ids(piece))
+            tg = line_targets(piece)
+            for l in range(L):
+                A = st[("weights", l)]
+                prev[l] += sum(A[:, i, i - 1] for i in range(1, len(piece)))
+                first[l] += A[:, 1:, 0].sum(-1)
+                align[l] += sum((A[:, i, tg[i]] for i in range(len(piece)) if tg[i] >= 0), np.zeros(H))
+            rows_p += len(piece) - 1
+            rows_a += sum(1 for t in tg if t >= 0)
+        rng = np.random.default_rng(0)
+        half, ind = n_ctx // 2, np.zeros((L, H))
+        for _ in range(16):
+            seq = list(rng.integers(1, min(300, len(vocab) - 1) + 1, half))
+            st = forward(cfg, T, seq + seq)
+            for l in range(L):
+                ind[l] += sum(st[("weights", l)][:, i, i - half + 1] for i in range(half, 2 * half)) / half
+        ind /= 16
+        for hs in heads:
+            l, h = hs["layer"], hs["head"]
+            check(abs(hs["previous_token"] - prev[l, h] / rows_p) < 2e-3 and abs(hs["first_token"] - first[l, h] / rows_p) < 2e-3,
+                  f"{name}: head {l + 1}.{h + 1} previous-token {hs['previous_token']:.3f}, first-token {hs['first_token']:.3f} as numpy's")
+            if rows_a:
+                check(abs(hs["line_alignment"] - align[l, h] / rows_a) < 2e-3, f"{name}: head {l + 1}.{h + 1} line-alignment {hs['line_alignment']:.3f}")
+            # induction on other random strings: the same head, the same role, within sampling noise
+            check(abs(hs["induction"] - ind[l, h]) < 0.08, f"{name}: head {l + 1}.{h + 1} induction {hs['induction']:.3f} (numpy, other strings: {ind[l, h]:.3f})")
+        check(max(h["previous_token"] for h in heads) >= 0.5, f"{name}: a previous-token head ≥ 0.5")
+        check(max(h["induction"] for h in heads if h["layer"] > 0) >= 0.4, f"{name}: an induction head ≥ 0.4 in a later layer")
+
+        # the held-out split and its bits per character, beside the bigram fitted here
+        train, held = "", ""
+        for c in corpus:
+            t, h_ = split_fortunes(open("/usr/share/games/fortunes/" + c.split(":")[1], encoding="utf-8").read())
+            train, held = train + t, held + h_
+        a, b = np.array(to_ids(train)), np.array(to_ids(held))
+        V = len(vocab)
+        uni = (np.bincount(a, minlength=V) + 1.0) / (len(a) + V)
+        big = np.zeros((V, V))
+        np.add.at(big, (a[:-1], a[1:]), 1)
+        rowsum = big.sum(1, keepdims=True)
+        cond = np.where(rowsum > 0, big / np.maximum(rowsum, 1), uni[None, :])
+        bigram = min(-np.mean(np.log2(lam * cond[b[:-1], b[1:]] + (1 - lam) * uni[b[1:]])) for lam in np.arange(0.01, 1.0, 0.01))
+        ev = json.loads(subprocess.run([attn, "lm", "eval", "--model", path, "--heldout"], check=True, capture_output=True).stdout)
+        check(abs(ev["bigram_bits_per_char"] - bigram) < 1e-3, f"{name}: the bigram on the held-out split, {bigram:.3f} bits/char, as attn's")
+        # numpy's own bits per character on the first 4096 held-out characters, as attn lm eval --text-file
+        sample = held[:4097]
+        nats, count = 0.0, 0
+        for s in range(0, len(sample) - 1, n_ctx):
+            w = to_ids(sample[s:s + n_ctx + 1])
+            if len(w) < 2:
+                break
+            p = forward(cfg, T, w[:-1])[("probs", None)]
+            nats -= sum(math.log(p[i, w[i + 1]]) for i in range(len(w) - 1))
+            count += len(w) - 1
+        with open("/tmp/lm_numpy_sample.txt", "w", encoding="utf-8") as f:
+            f.write(sample)
+        ev2 = json.loads(subprocess.run([attn, "lm", "eval", "--model", path, "--text-file", "/tmp/lm_numpy_sample.txt"], check=True,
+                                        capture_output=True).stdout)
+        check(abs(ev2["bits_per_char"] - nats / count / math.log(2)) < 1e-3, f"{name}: bits/char of 4096 held-out characters as numpy's")
+        check(ev["bits_per_char"] < bigram - 0.25, f"{name}: held-out {ev['bits_per_char']:.3f} bits/char beats the bigram's {bigram:.3f} (unigram {ev['unigram_bits_per_char']:.3f})")
+    print("lm_numpy: all checks passed")
+
+
+if __name__ == "__main__":
+    main()

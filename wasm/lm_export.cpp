@@ -1,0 +1,157 @@
+// The language model's module (web/dist/lm): loaded only when a page or a program asks for a model, so
+// the sequence stepper's download does not grow. Plain exports, no Embind: every call returns JSON text
+// (or null, with the refusal's sentence in attn_lm_error), and a trace's numbers stay in one float buffer
+// that JS reads with a typed array until the next trace.
+#include <cmath>
+#include <cstdint>
+#include <cstring>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "attn/lm_json.hpp"
+
+namespace {
+
+using namespace attn::lm;
+
+std::map<int, std::unique_ptr<model>> models;
+std::map<int, std::unique_ptr<trainer>> trainers;
+int next_handle = 1;
+std::string last_text, last_error;
+std::vector<float> last_floats;
+
+/// Runs f, keeping its JSON text for JS; a refusal (or running out of memory) becomes null + a sentence.
+template <class F>
+const char* answer(F&& f) {
+    try {
+        last_text = f().dump();
+        return last_text.c_str();
+    } catch (const attn::spec_error& e) {
+        last_error = e.what();
+    } catch (const std::bad_alloc&) {
+        last_error = "out of memory: the model's buffers do not fit in this page's memory.";
+    } catch (const std::exception& e) {
+        last_error = e.what();
+    }
+    return nullptr;
+}
+
+model& find(int handle) {
+    const auto it = models.find(handle);
+    if (it == models.end()) throw attn::spec_error("this model was disposed of.");
+    return *it->second;
+}
+
+std::string_view text_of(const char* p, std::size_t n) { return {p, n}; }
+
+}  // namespace
+
+extern "C" {
+
+const char* attn_lm_error() { return last_error.c_str(); }
+float* attn_lm_floats() { return last_floats.data(); }
+
+/// {"handle", "about"} of a model read from a safetensors file's bytes.
+const char* attn_lm_load(const std::uint8_t* bytes, std::size_t size) {
+    return answer([&] {
+        auto m = std::make_unique<model>(read_safetensors(bytes, size));
+        const int h = next_handle++;
+        attn::json about = about_json(*m);
+        about["vocab"] = m->vocab;
+        models[h] = std::move(m);
+        return attn::json{{"handle", h}, {"about", about}};
+    });
+}
+
+void attn_lm_free(int handle) {
+    models.erase(handle);
+    for (auto it = trainers.begin(); it != trainers.end();) it = it->first / 1000000 == handle ? trainers.erase(it) : std::next(it);
+}
+
+/// The trace's layout ({tokens, ids, unknown, stages: [{id, layer, shape, offset}]}); the numbers at attn_lm_floats().
+const char* attn_lm_trace(int handle, const char* text, std::size_t len) {
+    return answer([&] {
+        const model_trace t = trace(find(handle), text_of(text, len));
+        std::size_t total = 0;
+        for (const stage& s : t.stages) total += s.data.size();
+        last_floats.clear();
+        last_floats.shrink_to_fit();  // a trace's buffer is given back before the next is made
+        last_floats.reserve(total);
+        attn::json stages = attn::json::array();
+        for (const stage& s : t.stages) {
+            stages.push_back({{"id", s.id}, {"layer", s.layer ? attn::json(*s.layer) : attn::json(nullptr)}, {"shape", s.shape},
+                              {"offset", last_floats.size()}});
+            last_floats.insert(last_floats.end(), s.data.begin(), s.data.end());
+        }
+        return attn::json{{"tokens", t.tokens.chars}, {"ids", t.tokens.ids}, {"unknown", t.tokens.unknown}, {"stages", stages},
+                          {"floats", total}};
+    });
+}
+
+const char* attn_lm_next(int handle, const char* text, std::size_t len, int k) {
+    return answer([&] {
+        attn::json out = attn::json::array();
+        for (const candidate& c : next(find(handle), text_of(text, len), k)) out.push_back({{"char", c.ch}, {"p", attn::shortest_decimal(c.p)}});
+        return out;
+    });
+}
+
+const char* attn_lm_generate(int handle, const char* prompt, std::size_t len, int n, double temperature, double seed) {
+    return answer([&] {
+        if (!(seed >= 0 && seed <= 9007199254740991.0) || std::floor(seed) != seed)
+            throw attn::spec_error("seed must be a whole number from 0 to 2^53 − 1.");
+        const std::string text = generate(find(handle), text_of(prompt, len), {n, temperature, static_cast<std::uint64_t>(seed)});
+        return attn::json{{"text", text}};
+    });
+}
+
+const char* attn_lm_heads(int handle, const char* text, std::size_t len) {
+    return answer([&] { return heads_to_json(head_scores(find(handle), text_of(text, len))); });
+}
+
+/// A trainer of the model on text (settings: {steps, batch, lr, warmup, repeat_fraction, seed}); {"trainer"}.
+const char* attn_lm_trainer(int handle, const char* text, std::size_t len, const char* settings, std::size_t settings_len) {
+    return answer([&] {
+        model& m = find(handle);
+        const attn::json j = attn::json::parse(std::string_view(settings, settings_len));
+        train_settings s;
+        s.steps = j.value("steps", 100);
+        s.batch = j.value("batch", 8);
+        s.lr = j.value("lr", 1e-3);
+        s.warmup = j.value("warmup", 10);
+        s.repeat_fraction = j.value("repeat_fraction", 0.0);
+        s.seed = j.value("seed", std::uint64_t{1});
+        const std::u32string chars = decode_utf8(text_of(text, len), "the training text");
+        if (chars.size() < static_cast<std::size_t>(m.config.n_ctx) + 2 && s.repeat_fraction < 1)
+            throw attn::spec_error("the training text has " + std::to_string(chars.size()) + " characters but needs more than n_ctx + 1 (" +
+                                   std::to_string(m.config.n_ctx + 1) + ").");
+        const int id = handle * 1000000 + next_handle++;
+        trainers[id] = std::make_unique<trainer>(m, to_ids(m, chars), s);
+        return attn::json{{"trainer", id}};
+    });
+}
+
+/// One training step: {"step", "loss"} (the batch's loss before the update, nats per character).
+const char* attn_lm_train_step(int id) {
+    return answer([&] {
+        const auto it = trainers.find(id);
+        if (it == trainers.end()) throw attn::spec_error("this training run was disposed of.");
+        const double loss = it->second->step();
+        return attn::json{{"step", it->second->steps_done()}, {"loss", loss}};
+    });
+}
+
+void attn_lm_trainer_free(int id) { trainers.erase(id); }
+
+/// The model's weights as a safetensors file (f32), e.g. after training; the bytes at attn_lm_floats().
+const char* attn_lm_save(int handle) {
+    return answer([&] {
+        const std::vector<std::uint8_t> bytes = write_safetensors(find(handle), dtype::f32);
+        last_floats.assign((bytes.size() + 3) / 4, 0.0f);
+        std::memcpy(last_floats.data(), bytes.data(), bytes.size());
+        return attn::json{{"bytes", bytes.size()}};
+    });
+}
+
+}  // extern "C"

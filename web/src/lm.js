@@ -1,0 +1,160 @@
+// The tiny language model for JavaScript (docs/model.md): a.loadModel('zh' | 'en' | bytes). Its wasm module
+// (dist/lm) and the weight files (models/) load only on the first call, so the sequence stepper's download
+// does not grow. Every number comes from the C++ core; nothing here computes the model.
+
+const encoder = new TextEncoder();
+
+/** A whole number in [lo, hi], or an error naming the argument. */
+function wholeNumber(value, name, lo, hi, AttentionError) {
+  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < lo || value > hi) {
+    throw new AttentionError(`${name} is ${String(value).slice(0, 40)} but must be a whole number from ${lo} to ${hi}.`);
+  }
+  return value;
+}
+
+function wellFormedText(text, name, AttentionError) {
+  if (typeof text !== 'string') throw new AttentionError(`${name} must be a string.`);
+  if (!text.isWellFormed()) throw new AttentionError(`${name} holds a lone UTF-16 surrogate (half of a character), which is not valid Unicode.`);
+  return text;
+}
+
+/**
+ * Makes loadModel over a factory of the lm module (instantiated once) and a reader of the shipped
+ * weight files' bytes (readModel('zh') → Uint8Array).
+ */
+export function makeModelLoader(createCore, readModel, AttentionError) {
+  let shared = null;
+  const core = () => {
+    shared ??= createCore().catch((error) => {
+      shared = null;
+      throw error;
+    });
+    return shared;
+  };
+
+  return async function loadModel(which) {
+    let bytes = which;
+    if (which === 'zh' || which === 'en') {
+      try {
+        bytes = await readModel(which);
+      } catch (error) {
+        throw new AttentionError(`the ${which} model could not be loaded (${String(error?.message ?? error).slice(0, 200)}).`);
+      }
+    } else if (which instanceof ArrayBuffer) bytes = new Uint8Array(which);
+    if (!(bytes instanceof Uint8Array)) throw new AttentionError("loadModel takes 'zh', 'en' or the bytes of a .safetensors file (a Uint8Array).");
+    const lm = await core();
+    return wrapModel(lm, bytes, AttentionError);
+  };
+}
+
+function wrapModel(lm, bytes, AttentionError) {
+  /** Calls an export with UTF-8 texts copied into the heap; returns its JSON answer, or throws its sentence. */
+  function call(fn, texts, ...numbers) {
+    const pointers = [];
+    try {
+      const args = [];
+      for (const t of texts) {
+        const data = t instanceof Uint8Array ? t : encoder.encode(t);
+        const p = lm._malloc(Math.max(1, data.length));
+        if (!p) throw new AttentionError('out of memory: the text does not fit in this page\'s memory.');
+        pointers.push(p);
+        lm.HEAPU8.set(data, p);
+        args.push(p, data.length);
+      }
+      const result = fn(...args, ...numbers);
+      if (!result) throw new AttentionError(lm.UTF8ToString(lm._attn_lm_error()));
+      return JSON.parse(lm.UTF8ToString(result));
+    } finally {
+      for (const p of pointers) lm._free(p);
+    }
+  }
+
+  const first = call((p, n) => lm._attn_lm_load(p, n), [bytes]);
+  const handle = first.handle;
+  const about = Object.freeze(first.about);
+  let disposed = false;
+  const live = () => {
+    if (disposed) throw new AttentionError('this model was disposed of.');
+  };
+
+  const model = {
+    /** {config, vocab_size, vocab, corpus, parameters} */
+    get about() { return about; },
+    /** Every stage of every layer: {tokens, ids, unknown, stages: [{id, layer, shape, data: Float32Array}]}. */
+    trace(text) {
+      live();
+      wellFormedText(text, 'text', AttentionError);
+      const layout = call((p, n) => lm._attn_lm_trace(handle, p, n), [text]);
+      const all = new Float32Array(lm.HEAPF32.buffer, lm._attn_lm_floats(), layout.floats).slice();
+      const stages = layout.stages.map((s) => {
+        const size = s.shape.reduce((a, b) => a * b, 1);
+        return { id: s.id, layer: s.layer, shape: s.shape, data: all.subarray(s.offset, s.offset + size) };
+      });
+      return { tokens: layout.tokens, ids: layout.ids, unknown: layout.unknown, stages };
+    },
+    /** The k most likely next characters, [{char, p}], most likely first. */
+    next(text, k = 10) {
+      live();
+      wellFormedText(text, 'text', AttentionError);
+      wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
+      return call((p, n) => lm._attn_lm_next(handle, p, n, k), [text]);
+    },
+    /** n new characters after prompt (temperature 0: greedy; the same seed, the same characters). */
+    generate(prompt, { n = 100, temperature = 0.8, seed = 0 } = {}) {
+      live();
+      wellFormedText(prompt, 'prompt', AttentionError);
+      wholeNumber(n, 'n', 1, 10000, AttentionError);
+      if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0 || temperature > 100) {
+        throw new AttentionError(`temperature is ${String(temperature).slice(0, 40)} but must be a number from 0 (greedy) to 100.`);
+      }
+      wholeNumber(seed, 'seed', 0, Number.MAX_SAFE_INTEGER, AttentionError);
+      return call((p, len) => lm._attn_lm_generate(handle, p, len, n, temperature, seed), [prompt]).text;
+    },
+    /** Each head's detector scores: [{layer, head, previous_token, induction, first_token, line_alignment?}]. */
+    heads(probe = '') {
+      live();
+      wellFormedText(probe, 'probe', AttentionError);
+      return call((p, n) => lm._attn_lm_heads(handle, p, n), [probe]);
+    },
+    /**
+     * Trains this model in place on text: steps of `batch` random windows of n_ctx characters, AdamW.
+     * onStep({step, loss}) after every step (it may return a promise, which is awaited). Resolves to the
+     * losses (Float32Array, nats per character).
+     */
+    async train(text, { steps = 100, batch = 8, lr = 1e-3, warmup = 10, repeatFraction = 0, seed = 1, onStep } = {}) {
+      live();
+      wellFormedText(text, 'text', AttentionError);
+      wholeNumber(steps, 'steps', 1, 100000, AttentionError);
+      wholeNumber(batch, 'batch', 1, 512, AttentionError);
+      wholeNumber(warmup, 'warmup', 0, 100000, AttentionError);
+      wholeNumber(seed, 'seed', 0, Number.MAX_SAFE_INTEGER, AttentionError);
+      if (onStep !== undefined && typeof onStep !== 'function') throw new AttentionError('train: onStep must be a function.');
+      const settings = JSON.stringify({ steps, batch, lr, warmup, repeat_fraction: repeatFraction, seed });
+      const { trainer } = call((p, n, q, m) => lm._attn_lm_trainer(handle, p, n, q, m), [text, settings]);
+      const losses = new Float32Array(steps);
+      try {
+        for (let k = 0; k < steps; k++) {
+          live();
+          const { loss } = call(() => lm._attn_lm_train_step(trainer), []);
+          losses[k] = loss;
+          await onStep?.({ step: k + 1, loss });
+        }
+      } finally {
+        lm._attn_lm_trainer_free(trainer);
+      }
+      return losses;
+    },
+    /** The weights as a safetensors file (F32). */
+    save() {
+      live();
+      const { bytes: size } = call(() => lm._attn_lm_save(handle), []);
+      return new Uint8Array(lm.HEAPU8.buffer, lm._attn_lm_floats(), size).slice();
+    },
+    /** Frees the model in the wasm heap. */
+    dispose() {
+      if (!disposed) lm._attn_lm_free(handle);
+      disposed = true;
+    },
+  };
+  return Object.freeze(model);
+}
