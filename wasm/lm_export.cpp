@@ -10,6 +10,7 @@
 #include <string>
 
 #include "attn/lm_json.hpp"
+#include "attn/lm_stages.hpp"
 
 namespace {
 
@@ -45,6 +46,29 @@ model& find(int handle) {
 
 std::string_view text_of(const char* p, std::size_t n) { return {p, n}; }
 
+/// A trace's layout ({tokens, ids, unknown, stages: [{id, layer, shape, offset, symbol, title}]}); the numbers at
+/// attn_lm_floats(). Titles come from the model's registry, or the sequence registry for attention stages.
+attn::json layout_of(const model_trace& t) {
+    std::size_t total = 0;
+    for (const stage& s : t.stages) total += s.data.size();
+    last_floats.clear();
+    last_floats.shrink_to_fit();  // a trace's buffer is given back before the next is made
+    last_floats.reserve(total);
+    attn::json stages = attn::json::array();
+    for (const stage& s : t.stages) {
+        attn::json entry = {{"id", s.id}, {"layer", s.layer ? attn::json(*s.layer) : attn::json(nullptr)}, {"shape", s.shape},
+                            {"offset", last_floats.size()}};
+        if (const model_stage_info* own = model_stage_of(s.id))
+            entry["symbol"] = own->symbol, entry["title"] = {{"en", own->title.en}, {"zh", own->title.zh}};
+        else if (const auto seq = attn::stage_from_name(s.id))
+            entry["symbol"] = attn::stage_info_of(*seq).symbol,
+            entry["title"] = {{"en", attn::stage_title(*seq).en}, {"zh", attn::stage_title(*seq).zh}};
+        stages.push_back(std::move(entry));
+        last_floats.insert(last_floats.end(), s.data.begin(), s.data.end());
+    }
+    return attn::json{{"tokens", t.tokens.chars}, {"ids", t.tokens.ids}, {"unknown", t.tokens.unknown}, {"stages", stages}, {"floats", total}};
+}
+
 }  // namespace
 
 extern "C" {
@@ -69,23 +93,26 @@ void attn_lm_free(int handle) {
     for (auto it = trainers.begin(); it != trainers.end();) it = it->first / 1000000 == handle ? trainers.erase(it) : std::next(it);
 }
 
-/// The trace's layout ({tokens, ids, unknown, stages: [{id, layer, shape, offset}]}); the numbers at attn_lm_floats().
 const char* attn_lm_trace(int handle, const char* text, std::size_t len) {
+    return answer([&] { return layout_of(trace(find(handle), text_of(text, len))); });
+}
+
+/// One generation step through the key/value cache (step_trace), laid out as a trace.
+const char* attn_lm_step(int handle, const char* text, std::size_t len) {
+    return answer([&] { return layout_of(step_trace(find(handle), text_of(text, len))); });
+}
+
+/// The arithmetic of cell (i, j) of a stage (layer and head 0-based; layer −1 for a global stage).
+const char* attn_lm_explain(int handle, const char* text, std::size_t len, const char* id, std::size_t id_len, int layer, int head,
+                            double i, double j) {
     return answer([&] {
-        const model_trace t = trace(find(handle), text_of(text, len));
-        std::size_t total = 0;
-        for (const stage& s : t.stages) total += s.data.size();
-        last_floats.clear();
-        last_floats.shrink_to_fit();  // a trace's buffer is given back before the next is made
-        last_floats.reserve(total);
-        attn::json stages = attn::json::array();
-        for (const stage& s : t.stages) {
-            stages.push_back({{"id", s.id}, {"layer", s.layer ? attn::json(*s.layer) : attn::json(nullptr)}, {"shape", s.shape},
-                              {"offset", last_floats.size()}});
-            last_floats.insert(last_floats.end(), s.data.begin(), s.data.end());
-        }
-        return attn::json{{"tokens", t.tokens.chars}, {"ids", t.tokens.ids}, {"unknown", t.tokens.unknown}, {"stages", stages},
-                          {"floats", total}};
+        const model& m = find(handle);
+        if (!(i >= 0 && j >= 0 && i < 1e6 && j < 1e6) || std::floor(i) != i || std::floor(j) != j)
+            throw attn::spec_error("i and j must be whole numbers from 0.");
+        const model_trace t = trace(m, text_of(text, len));
+        const std::optional<int> l = layer < 0 ? std::nullopt : std::optional<int>(layer);
+        return attn::json{{"text", explain_model_cell(m, t, std::string_view(id, id_len), l, static_cast<std::size_t>(i),
+                                                      static_cast<std::size_t>(j), static_cast<std::size_t>(std::max(head, 0)))}};
     });
 }
 

@@ -1,7 +1,9 @@
 // attn lm …: the tiny language model from the command line (docs/model.md).
-//   attn lm train --recipe zh|en --out FILE [--steps N] [--dtype f16|f32]
+//   attn lm train --recipe zh|en --out FILE [--steps N] [--dtype f16|f32] [--batch B] [--lr X] [--repeat F] [--seed S] [--parts P]
 //   attn lm trace --model M --text T          every stage of every layer, as JSON
 //   attn lm next --model M --text T [--k 10]
+//   attn lm step --model M --text T           one generation step: the key/value cache, the new row
+//   attn lm grad --model M --text T           the mean cross-entropy of each next character, d loss / d every tensor
 //   attn lm generate --model M --prompt P [--n 100] [--temperature 0.8] [--seed 0]
 //   attn lm eval --model M (--text-file F | --heldout)
 //   attn lm heads --model M [--text T]
@@ -108,7 +110,7 @@ std::string text_flag(const flags& f, const char* name) {
 }
 
 int train(const std::vector<std::string>& args) {
-    const flags f = parse_flags(args, 1, {"--recipe", "--out", "--steps", "--dtype", "--batch", "--lr", "--repeat", "--seed"});
+    const flags f = parse_flags(args, 1, {"--recipe", "--out", "--steps", "--dtype", "--batch", "--lr", "--repeat", "--seed", "--parts"});
     const recipe& r = recipe_of(f.get("--recipe", "en"));
     if (!f.has("--out")) throw spec_error("lm train needs --out FILE.safetensors.");
     const std::string dt = f.get("--dtype", "f16");
@@ -118,12 +120,25 @@ int train(const std::vector<std::string>& args) {
     s.batch = static_cast<int>(int_flag(f, "--batch", s.batch, 1, 512));
     s.seed = static_cast<std::uint64_t>(int_flag(f, "--seed", static_cast<long long>(s.seed), 0, 9007199254740991LL));
     s.lr = number_flag(f, "--lr", s.lr);
+    s.parts = static_cast<int>(int_flag(f, "--parts", s.parts, 1, 64));
     s.repeat_fraction = number_flag(f, "--repeat", s.repeat_fraction);
-    const corpus_split data = read_corpus(r.corpus);
-    model m = make_model(r.model_config, build_vocab(data.train, r.vocab_cap), s.seed);
+    std::vector<std::pair<std::vector<std::string>, double>> mix = r.mix;
+    if (mix.empty()) mix = {{r.corpus, 1.0}};
+    std::vector<std::u32string> texts;
+    std::vector<double> weights;
+    std::u32string probe;
+    for (const auto& [files, weight] : mix) {
+        const corpus_split part = read_corpus(files);
+        if (probe.empty()) probe = part.heldout.substr(0, 1024);  // the head scores' probe text
+        texts.push_back(part.train);
+        weights.push_back(weight);
+    }
+    model m = make_model(r.model_config, build_vocab(texts, weights, r.vocab_cap), s.seed);
     m.corpus = r.corpus;
-    for (char32_t c : data.heldout.substr(0, 1024)) m.probe += encode_utf8(c);  // the head scores' probe text
-    trainer run(m, to_ids(m, data.train), s);
+    for (char32_t c : probe) m.probe += encode_utf8(c);
+    std::vector<std::vector<int>> streams;
+    for (const std::u32string& t : texts) streams.push_back(to_ids(m, t));
+    trainer run(m, std::move(streams), weights, s);
     const auto start = std::chrono::steady_clock::now();
     const double tokens_per_step = static_cast<double>(s.batch) * m.config.n_ctx;
     for (int k = 1; k <= s.steps; ++k) {
@@ -182,6 +197,29 @@ int run_lm(const std::vector<std::string>& args) {
         std::cout << trace_to_json(lm::trace(m, text_flag(f, "--text"))).dump() << '\n';
         return 0;
     }
+    if (sub == "grad") {  // the loss of predicting each next character of the text, and its gradient for every tensor
+        const flags f = parse_flags(args, 1, {"--model", "--text"});
+        const model m = load(f);
+        const tokens t = tokenize(m, text_flag(f, "--text"), static_cast<std::size_t>(m.config.n_ctx) + 1);
+        if (t.ids.size() < 2) throw spec_error("lm grad needs a text of at least 2 characters: each is predicted from those before it.");
+        const std::vector<int> in(t.ids.begin(), t.ids.end() - 1), target(t.ids.begin() + 1, t.ids.end());
+        std::vector<float> grad;
+        const double loss = loss_and_grad(m, in, target, 1, static_cast<int>(in.size()), &grad);
+        json grads = json::object();
+        for (const param& p : m.table) {
+            json g = json::array();
+            for (std::size_t i = 0; i < p.size; ++i) g.push_back(shortest_decimal(grad[p.offset + i]));
+            grads[p.name] = std::move(g);
+        }
+        std::cout << json({{"loss", loss}, {"grads", std::move(grads)}}).dump() << '\n';
+        return 0;
+    }
+    if (sub == "step") {  // one generation step through the key/value cache, its own stages
+        const flags f = parse_flags(args, 1, {"--model", "--text"});
+        const model m = load(f);
+        std::cout << trace_to_json(lm::step_trace(m, text_flag(f, "--text"))).dump() << '\n';
+        return 0;
+    }
     if (sub == "next") {
         const flags f = parse_flags(args, 1, {"--model", "--text", "--k"});
         const model m = load(f);
@@ -238,7 +276,7 @@ int run_lm(const std::vector<std::string>& args) {
         std::cout << about_json(load(f)).dump() << '\n';
         return 0;
     }
-    throw spec_error("lm needs one of train, trace, next, generate, eval, heads, stages, explain, info, recipe.");
+    throw spec_error("lm needs one of train, trace, step, next, generate, eval, heads, grad, stages, explain, info, recipe.");
 }
 
 }  // namespace attn::cli

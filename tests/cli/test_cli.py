@@ -197,6 +197,44 @@ class Commands(unittest.TestCase):
         self.assertEqual(j["example"]["id"], "coordinate-attention")
         self.assertIn("bn", [s["id"] for s in j["stages"]])
 
+    def test_language_model_refusals(self):
+        """attn lm: every bad argument or hostile weight file is one sentence, exit 2, nothing on stdout."""
+        models = os.path.join(os.path.dirname(os.path.dirname(ATTN)), "models")
+        en = os.path.join(models, "en.safetensors")
+        with tempfile.TemporaryDirectory() as tmp:
+            lying = os.path.join(tmp, "lying.safetensors")
+            with open(lying, "wb") as f:  # a header length of 4 GiB in a 20-byte file
+                f.write((4 << 30).to_bytes(8, "little") + b"{}" + bytes(10))
+            cases = [
+                (("lm", "trace", "--model", en, "--text", "x" * 65), "the model reads at most 64"),
+                (("lm", "trace", "--model", en, "--text", ""), "empty"),
+                (("lm", "trace", "--model", en), "give the text with --text"),
+                (("lm", "trace", "--text", "ab"), "give the model with --model"),
+                (("lm", "trace", "--model", lying, "--text", "ab"), "header length is 4294967296 bytes"),
+                (("lm", "trace", "--model", tmp, "--text", "ab"), "it is a folder"),
+                (("lm", "trace", "--model", os.path.join(tmp, "none"), "--text", "ab"), "cannot read the weight file"),
+                (("lm", "next", "--model", en, "--text", "ab", "--k", "-1"), "--k is \"-1\""),
+                (("lm", "next", "--model", en, "--text", "ab", "--k", "abc"), "--k is \"abc\""),
+                (("lm", "generate", "--model", en, "--prompt", "ab", "--temperature", "nan"), "--temperature is \"nan\""),
+                (("lm", "generate", "--model", en, "--prompt", "ab", "--temperature", "-0.5"), "temperature must be a number from 0"),
+                (("lm", "generate", "--model", en, "--prompt", "ab", "--seed", "1e3"), "--seed is \"1e3\""),
+                (("lm", "generate", "--model", en, "--prompt", "ab", "--n", "0"), "--n is \"0\""),
+                (("lm", "heads", "--model", en, "--bogus", "1"), "does not know the argument"),
+                (("lm", "train", "--recipe", "fr", "--out", os.path.join(tmp, "x")), "no model recipe \"fr\""),
+                (("lm", "eval", "--model", en, "--text-file", tmp), "cannot read the text file"),
+                (("lm", "frobnicate"), "lm needs one of"),
+            ]
+            for args, says in cases:
+                done = attn(*args)
+                err = done.stderr.decode()
+                self.assertEqual(done.returncode, 2, f"{args}: {err!r}")
+                self.assertEqual(done.stdout, b"", args)
+                self.assertIn(says, err, args)
+                self.assertEqual(err.count("\n"), 1, f"one sentence: {err!r}")
+            ok = attn("lm", "next", "--model", en, "--text", "The cat sat on the", "--k", "3")
+            self.assertEqual(ok.returncode, 0)
+            self.assertEqual(len(json.loads(ok.stdout)), 3)
+
     def test_bench_runs_small(self):
         done = attn("bench", "--n", "16", "--d", "8")
         self.assertEqual(done.returncode, 0, done.stderr)

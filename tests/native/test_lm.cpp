@@ -195,21 +195,22 @@ TEST_CASE("lm: training lowers the loss and is repeatable bit for bit") {
     s.lr = 1e-2;
     s.repeat_fraction = 0.25;  // repeated strings of a b c d 猫 \n mixed in
     s.repeat_alphabet = 5;
+    s.parts = 2;  // two threads, each half of the batch: still the same numbers every run
     auto run = [&] {
         model m = make_model(tiny(12, true).config, build_vocab(text, 100), 9);
         trainer t(m, to_ids(m, text), s);
-        double first = 0, last = 0;
+        double first = 0, last = 0;  // the mean loss of the first five steps, and of the last five
         for (int k = 0; k < s.steps; ++k) {
             const double loss = t.step();
-            if (k == 0) first = loss;
-            last = loss;
+            if (k < 5) first += loss / 5;
+            if (k >= s.steps - 5) last += loss / 5;
         }
         return std::make_tuple(m.weights, first, last);
     };
     const auto [w1, first, last] = run();
     const auto [w2, first2, last2] = run();
     CHECK(w1 == w2);
-    CHECK(last < first * 0.6);
+    CHECK(last < first * 0.7);
 }
 
 TEST_CASE("lm: line-alignment pairs each character with the same place in the previous line of equal length") {

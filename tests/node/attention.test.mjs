@@ -48,6 +48,21 @@ test('bad arguments: one sentence naming the argument, and the instance keeps wo
   assert.equal(a.attention({ q: Float32Array.of(1, 0), k: Float32Array.of(1, 0), v: Float32Array.of(3, 4), d: 2 })[1], 4);
 });
 
+test('sizes past 2^32 bytes and unbounded work are refused before anything is allocated; the instance keeps working', () => {
+  // issue 24's reproducer: 4·(2·q + k + v) bytes wrapped past 2³² before malloc and overran the heap for good
+  const kv = new Float32Array(2 ** 28);
+  const t0 = performance.now();
+  assert.throws(() => a.attention({ q: new Float32Array(4096), k: kv, v: kv, d: 64 }),
+    { name: 'AttentionError', message: /need 2064 MiB, over the 1024 MiB one attention\(\) call may hold/ });
+  const wide = new Float32Array(1e5);
+  assert.throws(() => a.attention({ q: wide, k: wide, v: wide, d: 1 }), { name: 'AttentionError', message: /over the 2\^36 one attention\(\) call may do/ });
+  const long = new Float32Array(32768 * 64);
+  assert.throws(() => a.attention({ q: long, k: long, v: long, d: 64 }), { name: 'AttentionError', message: /32768 × 32768 scores/ });
+  assert.ok(performance.now() - t0 < 1000, 'refused within a second');
+  assert.equal(a.example('numpy-3x4').stages.find((st) => st.id === 'weights').data[0].toFixed(4), '0.5065');
+  assert.equal(a.attention({ q: Float32Array.of(1, 0), k: Float32Array.of(1, 0), v: Float32Array.of(3, 4), d: 2 })[1], 4);
+});
+
 test('n = 16384, d = 64: no n × n matrix (the wasm heap grows by less than 64 MiB), every value finite', () => {
   const n = 16384, d = 64;
   const q = Float32Array.from({ length: n * d }, (_, i) => 0.5 * Math.sin(0.37 * i));

@@ -55,6 +55,33 @@ for (const name of ['zh', 'en']) {
   });
 }
 
+test('one generation step: the cache grows by one row, and its row of weights is the full trace\'s last row', async () => {
+  const m = await a.loadModel('zh');
+  const text = texts.zh.slice(0, 12);
+  const full = m.trace(text), step = m.step(text);
+  const n = [...text].length, H = m.about.config.n_head, dh = m.about.config.d_model / H;
+  for (let l = 0; l < m.about.config.n_layer; l++) {
+    const row = step.stages.find((s) => s.id === 'weights' && s.layer === l);
+    const cache = step.stages.find((s) => s.id === 'kv_cache' && s.layer === l);
+    assert.deepEqual(row.shape, [H, 1, n]);
+    assert.deepEqual(cache.shape, [2, H, n, dh]);
+    const w = full.stages.find((s) => s.id === 'weights' && s.layer === l), k = full.stages.find((s) => s.id === 'k' && s.layer === l);
+    for (let h = 0; h < H; h++) {
+      for (let j = 0; j < n; j++) assert.ok(Math.abs(row.data[h * n + j] - w.data[(h * n + n - 1) * n + j]) < 1e-5);
+      for (let x = 0; x < n * dh; x++) assert.ok(Math.abs(cache.data[h * n * dh + x] - k.data[h * n * dh + x]) < 1e-4);
+    }
+  }
+  const p = step.stages.find((s) => s.id === 'probs');
+  const q = full.stages.find((s) => s.id === 'probs');
+  const V = m.about.vocab_size;
+  for (let c = 0; c < V; c++) assert.ok(Math.abs(p.data[c] - q.data[(n - 1) * V + c]) < 1e-5);
+  assert.equal(full.stages.find((s) => s.id === 'ln_1').title.zh, '注意力之前的 LayerNorm');
+  assert.match(m.explain(text, 'ln_1', { layer: 0, i: 1, j: 2 }), /^LN₁\[前, d3\] = \(/);
+  assert.match(m.explain(text, 'logits', { i: 0, j: 1 }), /^z\[床 → .*\(64 terms\)/);
+  assert.match(m.explain(text, 'weights', { layer: 1, head: 2, i: 3, j: 1 }), /^α\[4\]\[2\]/);
+  assert.throws(() => m.explain(text, 'ln_1', { layer: 5 }), /layer is 5/);
+});
+
 test('bad arguments are refused with one sentence, and the next call still works', async () => {
   const m = await a.loadModel('en');
   const cases = [

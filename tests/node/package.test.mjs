@@ -29,7 +29,8 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   // every source file of web/src (as the repository has them) and the built files; nothing else
   const sources = readdirSync(path.join(webDir, 'src'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `src/${f}`);
   const threads = ['attention_core.js', 'attention_core.wasm', 'attention_core.worker.js'].map((f) => `dist/core-threads/${f}`);
-  assert.deepEqual(files, ['README.md', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, 'package.json',
+  const lm = ['dist/lm/attention_lm.js', 'dist/lm/attention_lm.wasm', 'models/en.safetensors', 'models/zh.safetensors'];
+  assert.deepEqual(files, ['README.md', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, 'package.json',
     ...sources, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
   console.log(`tarball: ${tarball.size} bytes packed`);
 });
@@ -46,6 +47,29 @@ test('Node ESM: import from the installed package and trace', () => {
   const out = JSON.parse(execFileSync('node', ['app.mjs'], { cwd: project }).toString());
   assert.deepEqual(out.row, ['0.5065', '0.1863', '0.3072']);
   assert.equal(out.refused, 'row 2 of x has 1 values but row 1 has 2: every row needs the same length.');
+});
+
+test('Node ESM: the installed package loads the zh and en models, traces, predicts and generates', () => {
+  writeFileSync(path.join(project, 'model.mjs'), `
+    import { createAttention } from 'attention-playground';
+    const a = await createAttention();
+    const out = {};
+    for (const name of ['zh', 'en']) {
+      const m = await a.loadModel(name);
+      const t = m.trace(name === 'zh' ? '床前明月光' : 'The cat');
+      out[name] = { stages: t.stages.length, layers: Math.max(...t.stages.map((s) => s.layer ?? 0)) + 1,
+        next: m.next(name === 'zh' ? '床前明月' : 'The ca', 3).length, text: m.generate(name === 'zh' ? '床前' : 'The ', { n: 40, seed: 7 }) };
+    }
+    console.log(JSON.stringify(out));
+  `);
+  const out = JSON.parse(execFileSync('node', ['model.mjs'], { cwd: project }).toString());
+  for (const name of ['zh', 'en']) {
+    assert.equal(out[name].layers, 2);
+    assert.ok(out[name].stages > 40);
+    assert.equal(out[name].next, 3);
+    assert.equal([...out[name].text].length, 40);
+    console.log(`${name} from the installed package: ${JSON.stringify(out[name].text)}`);
+  }
 });
 
 test('TypeScript: the declarations type a real program, and reject a wrong stage id', () => {
@@ -78,6 +102,12 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
     const losses: Float32Array = run.step(2);
     run.dispose();
     console.log(g.loss, dx[0][0], first.length, losses[1]);
+    const m = await a.loadModel('en');
+    const mt = m.trace('The');
+    const layer: number | null = mt.stages[0].layer;
+    const top: { char: string; p: number }[] = m.next('The', 2);
+    const said: string = m.generate('The', { n: 5, temperature: 0, seed: 1 });
+    console.log(layer, top[0].char, said, m.heads()[0].induction, m.about.config.n_ctx);
   `);
   const good = tsc('good.mts');
   assert.equal(good.status, 0, good.stdout.toString());

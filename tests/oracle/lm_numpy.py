@@ -169,6 +169,35 @@ def main():
             count += 1
         check(count >= 5 + 7 * cfg["n_layer"] and worst < 1e-4, f"{name}: {count} stages equal numpy's forward pass (worst {worst:.2e})")
 
+        # the gradient of every tensor: attn lm grad against central differences of numpy's float64 loss
+        gtext = text[:-1][:12]
+        g = json.loads(subprocess.run([attn, "lm", "grad", "--model", path, "--text", gtext], check=True, capture_output=True).stdout)
+        ids = to_ids(gtext)
+
+        def loss_of(T_):
+            p = forward(cfg, T_, ids[:-1])[("probs", None)]
+            return -np.mean([math.log(p[i, ids[i + 1]]) for i in range(len(ids) - 1)])
+
+        check(abs(g["loss"] - loss_of(T)) < 1e-4, f"{name}: lm grad's loss {g['loss']:.5f} is numpy's")
+        rng_g = np.random.default_rng(1)
+        worst_g, checked = 0.0, 0
+        for tname, tensor in T.items():
+            grad = np.array(g["grads"][tname]).reshape(tensor.shape)
+            flat_idx = np.flatnonzero(np.abs(grad) > 1e-4)
+            for idx in rng_g.choice(flat_idx, size=min(3, len(flat_idx)), replace=False) if len(flat_idx) else []:
+                pos = np.unravel_index(idx, tensor.shape)
+                keep = tensor[pos]
+                tensor[pos] = keep + 1e-4
+                up = loss_of(T)
+                tensor[pos] = keep - 1e-4
+                down = loss_of(T)
+                tensor[pos] = keep
+                fd = (up - down) / 2e-4
+                worst_g = max(worst_g, abs(fd - grad[pos]) / max(abs(fd), 1e-3))
+                checked += 1
+        check(checked >= 3 * len(T) - 6 and worst_g < 2e-2,
+              f"{name}: {checked} gradient entries of {len(T)} tensors equal numpy's finite differences (worst relative {worst_g:.1e})")
+
         # head scores: TransformerLens's "mul" detector on numpy's own weights
         heads = json.loads(subprocess.run([attn, "lm", "heads", "--model", path], check=True, capture_output=True).stdout)
         n_ctx, H, L = cfg["n_ctx"], cfg["n_head"], cfg["n_layer"]

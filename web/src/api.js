@@ -138,8 +138,24 @@ function checkAttentionArgs({ q, k, v, d, heads, causal }) {
     if (a.length % d !== 0) throw new AttentionError(`${name} has ${a.length} values: not a whole number of rows of d = ${d}.`);
   }
   if (k.length !== v.length) throw new AttentionError(`k has ${k.length / d} rows but v has ${v.length / d}: keys and values come in pairs.`);
-  return { nQ: q.length / d, nK: k.length / d }; // finiteness: checked by the core (attention below)
+  const nQ = q.length / d, nK = k.length / d;
+  // Sizes in doubles, before anything is allocated: wasm's malloc takes 32 bits, and a byte count past 2³²
+  // would wrap to a small block that the copies below overrun (the heap would be corrupt for good).
+  const bytes = (2 * q.length + k.length + v.length) * 4;
+  if (bytes > ATTENTION_MAX_BYTES) {
+    throw new AttentionError(`q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB, over the ${ATTENTION_MAX_BYTES / 2 ** 20} MiB one attention() call may hold.`);
+  }
+  // The work: two products of d multiply-adds and one exp (about 16 multiply-adds' time) per score
+  const work = nQ * nK * (2 * d + 16) / (causal ? 2 : 1);
+  if (work > ATTENTION_MAX_WORK) {
+    throw new AttentionError(`${nQ} × ${nK} scores at d = ${d} are about ${work.toExponential(1)} operations, over the 2^36 one attention() call may do (a few seconds).`);
+  }
+  return { nQ, nK }; // finiteness: checked by the core (attention below)
 }
+
+/** Bounds of one a.attention call (docs/limits.md): the heap it holds, and its work. */
+const ATTENTION_MAX_BYTES = 2 ** 30;
+const ATTENTION_MAX_WORK = 2 ** 36;
 
 /**
  * Gives obj[key] the value make() returns, made the first time it is read: a trace's spec is JSON the core

@@ -69,6 +69,16 @@ function wrapModel(lm, bytes, AttentionError) {
     }
   }
 
+  /** A trace from its layout: each stage views its part of one Float32Array copied out of the heap. */
+  function readTrace(layout) {
+    const all = new Float32Array(lm.HEAPF32.buffer, lm._attn_lm_floats(), layout.floats).slice();
+    const stages = layout.stages.map((s) => {
+      const size = s.shape.reduce((a, b) => a * b, 1);
+      return { id: s.id, layer: s.layer, shape: s.shape, symbol: s.symbol, title: s.title, data: all.subarray(s.offset, s.offset + size) };
+    });
+    return { tokens: layout.tokens, ids: layout.ids, unknown: layout.unknown, stages };
+  }
+
   const first = call((p, n) => lm._attn_lm_load(p, n), [bytes]);
   const handle = first.handle;
   const about = Object.freeze(first.about);
@@ -84,13 +94,28 @@ function wrapModel(lm, bytes, AttentionError) {
     trace(text) {
       live();
       wellFormedText(text, 'text', AttentionError);
-      const layout = call((p, n) => lm._attn_lm_trace(handle, p, n), [text]);
-      const all = new Float32Array(lm.HEAPF32.buffer, lm._attn_lm_floats(), layout.floats).slice();
-      const stages = layout.stages.map((s) => {
-        const size = s.shape.reduce((a, b) => a * b, 1);
-        return { id: s.id, layer: s.layer, shape: s.shape, data: all.subarray(s.offset, s.offset + size) };
-      });
-      return { tokens: layout.tokens, ids: layout.ids, unknown: layout.unknown, stages };
+      return readTrace(call((p, n) => lm._attn_lm_trace(handle, p, n), [text]));
+    },
+    /**
+     * One generation step on text's last character, the ones before it already in the key/value cache:
+     * per layer kv_cache (2 × h × n × d_h: keys, then values) and the new row of weights (h × 1 × n), then
+     * the new row's logits and probs — one row of attention a layer.
+     */
+    step(text) {
+      live();
+      wellFormedText(text, 'text', AttentionError);
+      return readTrace(call((p, n) => lm._attn_lm_step(handle, p, n), [text]));
+    },
+    /** The arithmetic of cell (i, j) of a stage of text's trace, as the page's captions say it (layer, head 0-based). */
+    explain(text, stageId, { layer = null, head = 0, i = 0, j = 0 } = {}) {
+      live();
+      wellFormedText(text, 'text', AttentionError);
+      if (typeof stageId !== 'string' || stageId.length > 40) throw new AttentionError('explain: the stage id must be a string such as "ln_1".');
+      if (layer !== null) wholeNumber(layer, 'layer', 0, about.config.n_layer - 1, AttentionError);
+      wholeNumber(head, 'head', 0, about.config.n_head - 1, AttentionError);
+      wholeNumber(i, 'i', 0, 1e6, AttentionError);
+      wholeNumber(j, 'j', 0, 1e6, AttentionError);
+      return call((p, n, q, m) => lm._attn_lm_explain(handle, p, n, q, m, layer ?? -1, head, i, j), [text, stageId]).text;
     },
     /** The k most likely next characters, [{char, p}], most likely first. */
     next(text, k = 10) {

@@ -389,11 +389,14 @@ export interface ModelStage {
   id: ModelStageId;
   layer: number | null;
   shape: number[];
+  /** the stage's symbol and title, from the model's registry (or the sequence registry for attention stages) */
+  symbol?: string;
+  title?: { en: string; zh: string };
   data: Float32Array;
 }
 export type ModelStageId =
   | 'embed' | 'pe' | 'x' | 'ln_1' | 'resid_mid' | 'ln_2' | 'mlp_pre' | 'mlp_act' | 'mlp_out' | 'resid_post'
-  | 'ln_f' | 'logits' | 'probs' | StageId;
+  | 'ln_f' | 'logits' | 'probs' | 'kv_cache' | StageId;
 export interface ModelTrace {
   /** each character of the text */
   tokens: string[];
@@ -418,6 +421,10 @@ export interface ModelConfig {
 export interface LanguageModel {
   readonly about: { config: ModelConfig; vocab_size: number; vocab: string[]; corpus: string[]; parameters: number };
   trace(text: string): ModelTrace;
+  /** One generation step through the key/value cache: per layer kv_cache and the new row of weights, then logits and probs. */
+  step(text: string): ModelTrace;
+  /** A cell's arithmetic as the page's captions say it (layer and head 0-based; layer null for global stages). */
+  explain(text: string, stageId: ModelStageId, cell?: { layer?: number | null; head?: number; i?: number; j?: number }): string;
   next(text: string, k?: number): { char: string; p: number }[];
   generate(prompt: string, options?: { n?: number; temperature?: number; seed?: number }): string;
   heads(probe?: string): HeadScores[];

@@ -122,6 +122,11 @@ struct generate_options {
 /// when the cache fills the context it is rebuilt from the last n_ctx/2 characters.
 std::string generate(const model& m, std::string_view prompt, const generate_options& o);
 
+/// @brief One generation step on text's last character, the ones before it already in the key/value
+/// cache: per layer the cache after the step (kv_cache, 2 × h × n × d_h: keys, then values) and the new
+/// row of attention weights (h × 1 × n), then the new row's logits and probs. One row of attention a layer.
+model_trace step_trace(const model& m, std::string_view text);
+
 /// @brief Mean bits per character predicting each character of text from the ones before it (windows of
 /// n_ctx + 1 characters, each character after the first of a window predicted once).
 struct eval_result {

@@ -26,6 +26,9 @@ corpus_split read_corpus(const std::vector<std::string>& names);
 struct recipe {
     std::string name;                 // "zh" | "en"
     std::vector<std::string> corpus;  // e.g. "fortunes-zh:tang300"
+    /// How text windows are drawn: groups of corpus files, each with its share of the windows (one group
+    /// of every file when empty). The first group's held-out text is the model's probe.
+    std::vector<std::pair<std::vector<std::string>, double>> mix;
     config model_config;
     std::size_t vocab_cap;
     train_settings training;

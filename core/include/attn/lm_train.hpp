@@ -17,8 +17,11 @@ struct corpus_split {
 /// @brief Splits fortune-format text (entries separated by lines holding "%").
 corpus_split split_fortunes(std::string_view text);
 
-/// @brief The vocabulary of a training text: "<unk>", then its characters by falling frequency
-/// (ties by code point), at most max_size entries in all.
+/// @brief The vocabulary of training texts sampled with these weights: "<unk>", then the characters by
+/// falling frequency as the trainer draws them (a character's share of each text × the text's weight;
+/// ties by code point), at most max_size entries in all.
+std::vector<std::string> build_vocab(const std::vector<std::u32string>& texts, const std::vector<double>& weights,
+                                     std::size_t max_size);
 std::vector<std::string> build_vocab(const std::u32string& train, std::size_t max_size);
 /// @brief Every character's id (0 for unknown ones).
 std::vector<int> to_ids(const model& m, const std::u32string& text);
@@ -36,6 +39,9 @@ struct train_settings {
     double repeat_fraction = 0;  // share of each batch that is random characters repeated (copying)
     int repeat_alphabet = 300;   // drawn from vocabulary entries 1 … this (the most frequent)
     std::uint64_t seed = 1;
+    /// The batch is cut into this many equal parts, whose gradients are summed in a fixed order; natively
+    /// each part runs on its own thread. The result depends on the parts, never on the machine's cores.
+    int parts = 1;
 };
 
 /// @brief Buffers of one batched forward pass, kept for the backward pass.
@@ -66,16 +72,20 @@ private:
 class trainer {
 public:
     trainer(model& m, std::vector<int> train_ids, const train_settings& s);
+    /// @brief Each text window drawn from stream k with probability weights[k] (e.g. poems beside prose).
+    trainer(model& m, std::vector<std::vector<int>> streams, std::vector<double> weights, const train_settings& s);
     /// @brief One step; returns the batch's loss before the update (nats per character).
     double step();
     int steps_done() const { return step_; }
 private:
     void sample_batch();
     model& m_;
-    std::vector<int> data_;
+    std::vector<std::vector<int>> streams_;
+    std::vector<double> weights_;
     train_settings s_;
     rng rng_;
     std::vector<float> grad_, m1_, m2_;
+    std::vector<std::vector<float>> part_grads_;
     std::vector<int> inputs_, targets_;
     int step_ = 0;
 };

@@ -38,20 +38,27 @@ dims dims_of(const model& m, int B, int T) {
 
 std::string layer_name(size_t l, const char* rest) { return "h." + std::to_string(l) + "." + rest; }
 
+/// One head's columns of sequence b in a (B·T, d) buffer, as (T, d_h) rows, or transposed to (d_h, T).
+void gather_head(float* out, const float* in, size_t b, size_t hd, bool transposed, const dims& s) {
+    for (size_t t = 0; t < s.T; ++t)
+        for (size_t c = 0; c < s.dh; ++c) (transposed ? out[c * s.T + t] : out[t * s.dh + c]) = in[(b * s.T + t) * s.d + hd * s.dh + c];
+}
+/// The reverse of gather_head for (T, d_h) rows: written into the head's columns of sequence b.
+void scatter_head(float* out, const float* in, size_t b, size_t hd, const dims& s) {
+    for (size_t t = 0; t < s.T; ++t)
+        for (size_t c = 0; c < s.dh; ++c) out[(b * s.T + t) * s.d + hd * s.dh + c] = in[t * s.dh + c];
+}
+
 // ---- [SECTION] attention forward: one (sequence, head) at a time, causal, scaled by 1/√d_h ----
 
 void attention_forward(float* ctx, float* att, const float* q, const float* k, const float* v, const dims& s) {
-    std::vector<float> qh(s.T * s.dh), kt(s.dh * s.T), vh(s.T * s.dh), row(s.T), out(s.dh);
+    std::vector<float> qh(s.T * s.dh), kt(s.dh * s.T), vh(s.T * s.dh), row(s.T), out(s.dh), ctxh(s.T * s.dh);
     const float scale = 1.0f / std::sqrt(static_cast<float>(s.dh));
     for (size_t b = 0; b < s.B; ++b)
         for (size_t hd = 0; hd < s.h; ++hd) {
-            for (size_t t = 0; t < s.T; ++t)
-                for (size_t c = 0; c < s.dh; ++c) {
-                    const size_t at = (b * s.T + t) * s.d + hd * s.dh + c;
-                    qh[t * s.dh + c] = q[at];
-                    kt[c * s.T + t] = k[at];
-                    vh[t * s.dh + c] = v[at];
-                }
+            gather_head(qh.data(), q, b, hd, false, s);
+            gather_head(kt.data(), k, b, hd, true, s);
+            gather_head(vh.data(), v, b, hd, false, s);
             float* a = att + (b * s.h + hd) * s.T * s.T;
             for (size_t i = 0; i < s.T; ++i) {
                 const size_t n = i + 1;  // query i sees keys 0 … i
@@ -77,8 +84,9 @@ void attention_forward(float* ctx, float* att, const float* q, const float* k, c
                     const float* vj = vh.data() + j * s.dh;
                     for (size_t c = 0; c < s.dh; ++c) out[c] += w * vj[c];
                 }
-                for (size_t c = 0; c < s.dh; ++c) ctx[(b * s.T + i) * s.d + hd * s.dh + c] = out[c];
+                std::copy(out.begin(), out.end(), ctxh.begin() + static_cast<std::ptrdiff_t>(i * s.dh));
             }
+            scatter_head(ctx, ctxh.data(), b, hd, s);
         }
 }
 
@@ -176,14 +184,10 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dctx, cons
     const float scale = 1.0f / std::sqrt(static_cast<float>(s.dh));
     for (size_t b = 0; b < s.B; ++b)
         for (size_t hd = 0; hd < s.h; ++hd) {
-            for (size_t t = 0; t < s.T; ++t)
-                for (size_t c = 0; c < s.dh; ++c) {
-                    const size_t at = (b * s.T + t) * s.d + hd * s.dh + c;
-                    qh[t * s.dh + c] = q[at];
-                    kh[t * s.dh + c] = k[at];
-                    vt[c * s.T + t] = v[at];
-                    dc[t * s.dh + c] = dctx[at];
-                }
+            gather_head(qh.data(), q, b, hd, false, s);
+            gather_head(kh.data(), k, b, hd, false, s);
+            gather_head(vt.data(), v, b, hd, true, s);
+            gather_head(dc.data(), dctx, b, hd, false, s);
             std::fill(dqh.begin(), dqh.end(), 0.0f);
             std::fill(dkh.begin(), dkh.end(), 0.0f);
             std::fill(dvh.begin(), dvh.end(), 0.0f);
@@ -215,13 +219,9 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dctx, cons
                     }
                 }
             }
-            for (size_t t = 0; t < s.T; ++t)
-                for (size_t c = 0; c < s.dh; ++c) {
-                    const size_t at = (b * s.T + t) * s.d + hd * s.dh + c;
-                    dq[at] = dqh[t * s.dh + c];
-                    dk[at] = dkh[t * s.dh + c];
-                    dv[at] = dvh[t * s.dh + c];
-                }
+            scatter_head(dq, dqh.data(), b, hd, s);
+            scatter_head(dk, dkh.data(), b, hd, s);
+            scatter_head(dv, dvh.data(), b, hd, s);
         }
 }
 
@@ -274,17 +274,18 @@ double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::
     forward(m, inputs, B, T, a);
     // softmax and cross-entropy per row, in place: a.logits becomes (probs − onehot) / BT
     double loss = 0.0;
+    std::vector<float> e(s.V);
+    const float per_row = 1.0f / static_cast<float>(s.BT);
     for (size_t r = 0; r < s.BT; ++r) {
         float* z = a.logits.data() + r * s.V;
         const float mx = *std::max_element(z, z + s.V);
-        double sum = 0.0;
-        for (size_t j = 0; j < s.V; ++j) sum += std::exp(static_cast<double>(z[j] - mx));
-        const double lse = std::log(sum) + mx;
-        loss += lse - z[targets[r]];
-        if (grad)
-            for (size_t j = 0; j < s.V; ++j)
-                z[j] = static_cast<float>((std::exp(z[j] - lse) - (static_cast<int>(j) == targets[r] ? 1.0 : 0.0)) /
-                                          static_cast<double>(s.BT));
+        double sum = 0.0;  // each exp once, in float; their sum in double
+        for (size_t j = 0; j < s.V; ++j) sum += (e[j] = std::exp(z[j] - mx));
+        loss += std::log(sum) + mx - z[targets[r]];
+        if (!grad) continue;
+        const float inv = static_cast<float>(1.0 / sum) * per_row;
+        for (size_t j = 0; j < s.V; ++j) z[j] = e[j] * inv;
+        z[targets[r]] -= per_row;
     }
     loss /= static_cast<double>(s.BT);
     if (!grad) return loss;

@@ -54,6 +54,9 @@ namespace {
 
 std::string num(double v) { return format_cell(static_cast<float>(v)); }
 
+/// A character as a caption shows it: a space and a newline made visible.
+std::string shown(const std::string& ch) { return ch == " " ? "␣" : ch == "\n" ? "⏎" : ch == "\t" ? "⇥" : ch; }
+
 const float* row(const stage& s, std::size_t i) { return s.data.data() + i * s.shape.back(); }
 
 }  // namespace
@@ -71,7 +74,7 @@ std::string explain_model_cell(const model& m, const model_trace& t, std::string
     if (!s) throw spec_error("this trace has no stage \"" + user_text(id) + "\"" + (layer ? " in layer " + std::to_string(*layer + 1) : "") + ".");
     if (s->shape.size() != 2 || i >= s->shape[0] || j >= s->shape[1])
         throw spec_error("stage " + std::string(id) + " has no cell (" + std::to_string(i) + ", " + std::to_string(j) + ").");
-    const std::string& ch = t.tokens.chars[i];
+    const std::string ch = shown(t.tokens.chars[i]);
     const float value = row(*s, i)[j];
     const std::size_t d = static_cast<std::size_t>(m.config.d_model);
     auto layernorm = [&](const stage& in, const char* sym, const float* w, const float* b) {
@@ -95,7 +98,7 @@ std::string explain_model_cell(const model& m, const model_trace& t, std::string
         return "GELU(z[" + ch + ", " + std::to_string(j + 1) + "]) = ½ · " + num(z) + " · (1 + erf(" + num(z) + " ÷ √2)) = " + num(value);
     }
     if (id == "logits" || id == "probs") {
-        const std::string& target = m.vocab[j];
+        const std::string target = shown(m.vocab[j]);
         if (id == "probs")
             return "p[" + ch + " → " + target + "] = exp(z " + num(row(*t.find("logits", std::nullopt), i)[j]) + " − max) ÷ Σ = " + num(value);
         const float* f = row(*t.find("ln_f", std::nullopt), i);

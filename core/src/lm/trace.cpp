@@ -38,9 +38,10 @@ std::vector<float> positions(const model& m, size_t n) {
 
 void softmax_in_place(float* z, size_t n) {
     const float mx = *std::max_element(z, z + n);
-    double sum = 0.0;
-    for (size_t j = 0; j < n; ++j) sum += std::exp(static_cast<double>(z[j] - mx));
-    for (size_t j = 0; j < n; ++j) z[j] = static_cast<float>(std::exp(static_cast<double>(z[j] - mx)) / sum);
+    double sum = 0.0;  // each exp once, in float; their sum in double
+    for (size_t j = 0; j < n; ++j) sum += (z[j] = std::exp(z[j] - mx));
+    const float inv = static_cast<float>(1.0 / sum);
+    for (size_t j = 0; j < n; ++j) z[j] *= inv;
 }
 
 }  // namespace
@@ -162,8 +163,10 @@ public:
     }
     size_t size() const { return n_; }
     void clear() { n_ = 0; }
-    /// Appends one character at the next position; returns its logits (V).
-    std::vector<float> push(int id) {
+    /// Appends one character at the next position; returns its logits (V). With record, the step's own
+    /// stages: per layer the cache after it (kv_cache: 2 × h × n × d_h, keys then values) and the new row
+    /// of attention weights (h × 1 × n); then the new row's logits and probs (1 × V).
+    std::vector<float> push(int id, std::vector<stage>* record = nullptr) {
         const size_t d = d_, h = static_cast<size_t>(c_.n_head), dh = d / h, dm = static_cast<size_t>(c_.d_mlp), pos = n_;
         std::vector<float> x(d), a(d), q(d), ctx(d), o(d), scores(pos + 1);
         for (size_t i = 0; i < d; ++i) x[i] = m_.tensor("wte")[static_cast<size_t>(id) * d + i] + pe_[pos * d + i];
@@ -183,8 +186,21 @@ public:
                     scores[j] = s * scale;
                 }
                 softmax_in_place(scores.data(), pos + 1);
+                if (record) {
+                    if (hd == 0) record->push_back({"weights", l, {h, 1, pos + 1}, {}});
+                    record->back().data.insert(record->back().data.end(), scores.begin(), scores.begin() + static_cast<std::ptrdiff_t>(pos + 1));
+                }
                 for (size_t j = 0; j <= pos; ++j)
                     for (size_t cc = 0; cc < dh; ++cc) ctx[hd * dh + cc] += scores[j] * v_[L][j * d + hd * dh + cc];
+            }
+            if (record) {  // the cache as it stands after this row: what the next character will attend to
+                stage cache{"kv_cache", l, {2, h, pos + 1, dh}, {}};
+                for (const std::vector<float>* kv : {&k_[L], &v_[L]})
+                    for (size_t hd = 0; hd < h; ++hd)
+                        for (size_t j = 0; j <= pos; ++j)
+                            cache.data.insert(cache.data.end(), kv->begin() + static_cast<std::ptrdiff_t>(j * d + hd * dh),
+                                              kv->begin() + static_cast<std::ptrdiff_t>(j * d + hd * dh + dh));
+                record->insert(record->end() - 1, std::move(cache));
             }
             kern::linear(o.data(), ctx.data(), m_.tensor(layer_name(l, "attn.wo")), m_.tensor(layer_name(l, "attn.bo")), 1, d, d);
             for (size_t i = 0; i < d; ++i) x[i] += o[i];
@@ -202,6 +218,12 @@ public:
         std::vector<float> logits(m_.vocab.size());
         kern::linear(logits.data(), a.data(), wte_t_.data(), nullptr, 1, d, m_.vocab.size());
         ++n_;
+        if (record) {
+            record->push_back({"logits", std::nullopt, {1, m_.vocab.size()}, logits});
+            std::vector<float> p = logits;
+            softmax_in_place(p.data(), p.size());
+            record->push_back({"probs", std::nullopt, {1, m_.vocab.size()}, std::move(p)});
+        }
         return logits;
     }
 private:
@@ -213,6 +235,15 @@ private:
 };
 
 }  // namespace
+
+model_trace step_trace(const model& m, std::string_view text) {
+    model_trace out;
+    out.tokens = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
+    kv_cache cache(m);
+    for (size_t i = 0; i + 1 < out.tokens.ids.size(); ++i) cache.push(out.tokens.ids[i]);
+    cache.push(out.tokens.ids.back(), &out.stages);
+    return out;
+}
 
 std::string generate(const model& m, std::string_view prompt, const generate_options& o) {
     if (o.n < 1 || o.n > max_generate)

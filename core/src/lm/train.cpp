@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <numeric>
+#include <thread>
 
 #include "attn/lm_train.hpp"
 
@@ -43,9 +45,15 @@ corpus_split split_fortunes(std::string_view raw) {
 }
 
 std::vector<std::string> build_vocab(const std::u32string& train, std::size_t max_size) {
-    std::map<char32_t, std::size_t> counts;
-    for (char32_t c : train) ++counts[c];
-    std::vector<std::pair<std::size_t, char32_t>> order;
+    return build_vocab(std::vector<std::u32string>{train}, {1.0}, max_size);
+}
+
+std::vector<std::string> build_vocab(const std::vector<std::u32string>& texts, const std::vector<double>& weights,
+                                     std::size_t max_size) {
+    std::map<char32_t, double> counts;
+    for (std::size_t k = 0; k < texts.size(); ++k)
+        for (char32_t c : texts[k]) counts[c] += weights[k] / static_cast<double>(texts[k].size());
+    std::vector<std::pair<double, char32_t>> order;
     for (const auto& [c, n] : counts) order.push_back({n, c});
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::string> vocab{"<unk>"};
@@ -57,14 +65,18 @@ std::vector<std::string> build_vocab(const std::u32string& train, std::size_t ma
 }
 
 trainer::trainer(model& m, std::vector<int> train_ids, const train_settings& s)
-    : m_(m), data_(std::move(train_ids)), s_(s), rng_(s.seed) {
+    : trainer(m, std::vector<std::vector<int>>{std::move(train_ids)}, {1.0}, s) {}
+
+trainer::trainer(model& m, std::vector<std::vector<int>> streams, std::vector<double> weights, const train_settings& s)
+    : m_(m), streams_(std::move(streams)), weights_(std::move(weights)), s_(s), rng_(s.seed) {
     if (s.steps < 1 || s.steps > max_train_steps)
         throw spec_error("steps is " + std::to_string(s.steps) + " but must be from 1 to " + std::to_string(max_train_steps) + ".");
     if (s.batch < 1 || s.batch > 512) throw spec_error("batch is " + std::to_string(s.batch) + " but must be from 1 to 512.");
     if (!(s.lr > 0 && s.lr < 1)) throw spec_error("lr must be between 0 and 1.");
     if (!(s.repeat_fraction >= 0 && s.repeat_fraction <= 1)) throw spec_error("repeat_fraction must be from 0 to 1.");
-    if (data_.size() < static_cast<std::size_t>(m.config.n_ctx) + 2 && s.repeat_fraction < 1)
-        throw spec_error("the training text has fewer characters than one window (n_ctx + 1).");
+    for (const std::vector<int>& data : streams_)
+        if (data.size() < static_cast<std::size_t>(m.config.n_ctx) + 2 && s.repeat_fraction < 1)
+            throw spec_error("the training text has fewer characters than one window (n_ctx + 1).");
     grad_.assign(m.weights.size(), 0.0f);
     m1_.assign(m.weights.size(), 0.0f);
     m2_.assign(m.weights.size(), 0.0f);
@@ -85,8 +97,12 @@ void trainer::sample_batch() {
             for (int& id : piece) id = 1 + static_cast<int>(rng_.below(alphabet));
             for (std::size_t t = 0; t <= T; ++t) seq[t] = piece[t % len];
         } else {
-            const std::size_t start = rng_.below(data_.size() - T);
-            std::copy(data_.begin() + static_cast<std::ptrdiff_t>(start), data_.begin() + static_cast<std::ptrdiff_t>(start + T + 1), seq.begin());
+            std::size_t k = 0;  // which text: by the streams' weights
+            for (double u = rng_.uniform() * std::accumulate(weights_.begin(), weights_.end(), 0.0); k + 1 < weights_.size() && u >= weights_[k]; ++k)
+                u -= weights_[k];
+            const std::vector<int>& data = streams_[k];
+            const std::size_t start = rng_.below(data.size() - T);
+            std::copy(data.begin() + static_cast<std::ptrdiff_t>(start), data.begin() + static_cast<std::ptrdiff_t>(start + T + 1), seq.begin());
         }
         for (std::size_t t = 0; t < T; ++t) {
             inputs_[b * T + t] = seq[t];
@@ -97,7 +113,33 @@ void trainer::sample_batch() {
 
 double trainer::step() {
     sample_batch();
-    const double loss = loss_and_grad(m_, inputs_, targets_, s_.batch, m_.config.n_ctx, &grad_);
+    // the batch in `parts` runs of whole sequences, each its own forward and backward pass; the loss is a
+    // mean over the batch, so each part's loss and gradient count by its share of the sequences
+    const std::size_t T = static_cast<std::size_t>(m_.config.n_ctx), B = static_cast<std::size_t>(s_.batch);
+    const std::size_t parts = static_cast<std::size_t>(std::clamp(s_.parts, 1, s_.batch));
+    part_grads_.resize(parts);
+    std::vector<double> losses(parts);
+    auto run = [&](std::size_t p) {
+        const std::size_t b0 = p * B / parts, b1 = (p + 1) * B / parts;
+        const std::vector<int> in(inputs_.begin() + static_cast<std::ptrdiff_t>(b0 * T), inputs_.begin() + static_cast<std::ptrdiff_t>(b1 * T));
+        const std::vector<int> tg(targets_.begin() + static_cast<std::ptrdiff_t>(b0 * T), targets_.begin() + static_cast<std::ptrdiff_t>(b1 * T));
+        losses[p] = loss_and_grad(m_, in, tg, static_cast<int>(b1 - b0), static_cast<int>(T), &part_grads_[p]);
+    };
+#if defined(__EMSCRIPTEN__)
+    for (std::size_t p = 0; p < parts; ++p) run(p);  // one thread in the browser: the same parts, one after another
+#else
+    std::vector<std::thread> helpers;
+    for (std::size_t p = 1; p < parts; ++p) helpers.emplace_back(run, p);
+    run(0);
+    for (std::thread& t : helpers) t.join();
+#endif
+    double loss = 0.0;
+    std::fill(grad_.begin(), grad_.end(), 0.0f);
+    for (std::size_t p = 0; p < parts; ++p) {
+        const float share = static_cast<float>((p + 1) * B / parts - p * B / parts) / static_cast<float>(B);
+        loss += losses[p] * share;
+        for (std::size_t i = 0; i < grad_.size(); ++i) grad_[i] += part_grads_[p][i] * share;
+    }
     double norm2 = 0.0;
     for (float g : grad_) norm2 += static_cast<double>(g) * g;
     const double norm = std::sqrt(norm2);
