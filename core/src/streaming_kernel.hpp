@@ -135,9 +135,10 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                     }
                     // pass 2: each row's online softmax over the block (keys past its limit weigh nothing)
                     float rescale[R];
+                    std::size_t seen_of[R];
                     for (std::size_t r = 0; r < R; ++r) {
                         float* s = p_block.data() + r * BK;
-                        const std::size_t seen = st.limit[r] > j0 ? std::min(nb, st.limit[r] - j0) : 0;
+                        const std::size_t seen = seen_of[r] = st.limit[r] > j0 ? std::min(nb, st.limit[r] - j0) : 0;
                         std::fill(s + seen, s + nb_w, -INFINITY);
                         F top_lanes = splat<F>(st.m[r]);
                         for (std::size_t t = 0; t < nb_w; t += N) top_lanes = lanes::max(top_lanes, load<F>(s + t));
@@ -185,10 +186,10 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                             store(ga + r * dh + p + N, a[r][1]);
                         }
                     }
-                    for (; p < dh; ++p)  // the columns past the last whole 2N
+                    for (; p < dh; ++p)  // the columns past the last whole 2N (each row over the keys it sees)
                         for (std::size_t r = 0; r < R; ++r) {
                             float a = ga[r * dh + p] * rescale[r];
-                            for (std::size_t t = 0; t < nb; ++t) a += p_block[r * BK + t] * vb[t * d + p];
+                            for (std::size_t t = 0; t < seen_of[r]; ++t) a += p_block[r * BK + t] * vb[t * d + p];
                             ga[r * dh + p] = a;
                         }
                 }

@@ -139,6 +139,7 @@ TEST_CASE("streaming threads: the rows of a split, computed apart, are the whole
                 for (std::size_t t = 0; t < 3; ++t)
                     attn::attention_streaming_rows(parts.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal,
                                                    bounds[t], bounds[t + 1]);
+                INFO("n_q ", n_q, " heads ", heads, " causal ", causal);
                 CHECK(parts == whole);  // every row written, each the same float
                 attn::attention_streaming_threads(threaded.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal, 4);
                 CHECK(threaded == whole);

@@ -3,7 +3,8 @@
 #include <cmath>
 #include <cstring>
 
-// x86-64 natively: a second copy of each loop for x86-64-v3 (AVX2 + FMA), chosen once by the dynamic loader (an
+// x86-64 natively: a second copy of each loop for x86-64-v3 (AVX2; products and sums kept apart, as wasm has no
+// FMA: core/CMakeLists.txt), chosen once by the dynamic loader (an
 // ifunc); the SSE2 copy runs where the CPU lacks them. The same CPU always runs the same copy, so
 // training is repeatable bit for bit on one machine.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__EMSCRIPTEN__)
