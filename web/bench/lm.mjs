@@ -16,7 +16,7 @@ const lm = (...args) => JSON.parse(execFileSync(attn, ['lm', ...args], { encodin
 const a = await createAttention();
 const median = (xs) => xs.slice().sort((p, q) => p - q)[Math.floor(xs.length / 2)];
 const texts = {
-  zh: '床前明月光，疑是地上霜。举头望明月，低头思故乡。白日依山尽，黄河入海流。欲穷千里目，更上一层楼。春眠不觉',
+  zh: '床前明月光，疑是地上霜。举头望明月，低头思故乡。白日依山尽，黄河入海流。欲穷千里目，更上一层楼。春眠不觉晓，处处闻啼鸟。夜来风雨',
   en: 'The cat sat on the mat. The cat sat on the mat. A dog ran in the',
 };
 
