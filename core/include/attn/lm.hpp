@@ -41,6 +41,9 @@ struct param {
 /// the file reader and writer, the trainer, the gradient and the accessors all walk.
 std::vector<param> parameter_table(const config& c, std::size_t vocab);
 
+/// @brief The file's name of layer l's tensor, e.g. layer_tensor_name(0, "attn.wq") = "h.0.attn.wq".
+std::string layer_tensor_name(int layer, std::string_view rest);
+
 /// @brief Refuses a config outside the limits of docs/model.md, naming the field.
 void validate_config(const config& c);
 
@@ -56,6 +59,8 @@ struct model {
     /// @brief The tensor of this name; throws spec_error when the model has none.
     const float* tensor(std::string_view name) const;
     float* tensor(std::string_view name);
+    /// @brief Layer l's tensor, e.g. tensor(0, "ln_1.weight") is "h.0.ln_1.weight".
+    const float* tensor(int layer, std::string_view rest) const { return tensor(layer_tensor_name(layer, rest)); }
     const param& slot(std::string_view name) const;
 };
 

@@ -51,6 +51,11 @@ struct activations;
 /// with grad, the gradient of that loss for every parameter (model::table's layout).
 double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::vector<int>& targets,
                      int B, int T, std::vector<float>* grad);
+/// @brief Layer l's MLP on rows of x′ (rows, d): ln_2 (rows, d) with each row's mean and 1/σ (either may be
+/// null), pre and act (rows, d_m), out (rows, d) = GELU(LN₂(x′)·W₁ + b₁)·W₂ + b₂. The one MLP of the batched
+/// pass, the trace and generation.
+void mlp_forward(const model& m, int l, const float* mid, std::size_t rows, float* ln2, float* mean, float* rstd,
+                 float* pre, float* act, float* out);
 /// @brief The batched forward pass's logits (B·T, V) and, per layer, the attention weights (B, h, T, T).
 void forward_logits(const model& m, const std::vector<int>& inputs, int B, int T,
                     std::vector<float>& logits, std::vector<std::vector<float>>* weights);

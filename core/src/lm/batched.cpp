@@ -36,8 +36,6 @@ dims dims_of(const model& m, int B, int T) {
             d / h, static_cast<size_t>(c.d_mlp), m.vocab.size()};
 }
 
-std::string layer_name(size_t l, const char* rest) { return "h." + std::to_string(l) + "." + rest; }
-
 /// One head's columns of sequence b in a (B·T, d) buffer, as (T, d_h) rows, or transposed to (d_h, T).
 void gather_head(float* out, const float* in, size_t b, size_t hd, bool transposed, const dims& s) {
     for (size_t t = 0; t < s.T; ++t)
@@ -98,6 +96,15 @@ void add_rows(float* out, const float* a, const float* b, size_t count) {
 
 // ---- [SECTION] forward ----
 
+void mlp_forward(const model& m, int l, const float* mid, size_t rows, float* ln2, float* mean, float* rstd, float* pre,
+                 float* act, float* out) {
+    const size_t d = static_cast<size_t>(m.config.d_model), dm = static_cast<size_t>(m.config.d_mlp);
+    kern::layernorm(ln2, mean, rstd, mid, m.tensor(l, "ln_2.weight"), m.tensor(l, "ln_2.bias"), rows, d, m.config.ln_eps);
+    kern::linear(pre, ln2, m.tensor(l, "mlp.w1"), m.tensor(l, "mlp.b1"), rows, d, dm);
+    for (size_t i = 0; i < rows * dm; ++i) act[i] = kern::gelu(pre[i]);
+    kern::linear(out, act, m.tensor(l, "mlp.w2"), m.tensor(l, "mlp.b2"), rows, dm, d);
+}
+
 void forward(const model& m, const std::vector<int>& inputs, int B, int T, activations& a) {
     const dims s = dims_of(m, B, T);
     const config& c = m.config;
@@ -119,19 +126,19 @@ void forward(const model& m, const std::vector<int>& inputs, int B, int T, activ
         L.ln1.resize(s.BT * s.d);
         L.ln1_mean.resize(s.BT);
         L.ln1_rstd.resize(s.BT);
-        kern::layernorm(L.ln1.data(), L.ln1_mean.data(), L.ln1_rstd.data(), x.data(), m.tensor(layer_name(l, "ln_1.weight")),
-                        m.tensor(layer_name(l, "ln_1.bias")), s.BT, s.d, c.ln_eps);
+        kern::layernorm(L.ln1.data(), L.ln1_mean.data(), L.ln1_rstd.data(), x.data(), m.tensor(static_cast<int>(l), "ln_1.weight"),
+                        m.tensor(static_cast<int>(l), "ln_1.bias"), s.BT, s.d, c.ln_eps);
         const struct { std::vector<float>* out; const char *w, *b; } qkv[] = {
             {&L.q, "attn.wq", "attn.bq"}, {&L.k, "attn.wk", "attn.bk"}, {&L.v, "attn.wv", "attn.bv"}};
         for (const auto& p : qkv) {
             p.out->resize(s.BT * s.d);
-            kern::linear(p.out->data(), L.ln1.data(), m.tensor(layer_name(l, p.w)), m.tensor(layer_name(l, p.b)), s.BT, s.d, s.d);
+            kern::linear(p.out->data(), L.ln1.data(), m.tensor(static_cast<int>(l), p.w), m.tensor(static_cast<int>(l), p.b), s.BT, s.d, s.d);
         }
         L.att.assign(s.B * s.h * s.T * s.T, 0.0f);
         L.ctx.resize(s.BT * s.d);
         attention_forward(L.ctx.data(), L.att.data(), L.q.data(), L.k.data(), L.v.data(), s);
         std::vector<float> o(s.BT * s.d);
-        kern::linear(o.data(), L.ctx.data(), m.tensor(layer_name(l, "attn.wo")), m.tensor(layer_name(l, "attn.bo")), s.BT, s.d, s.d);
+        kern::linear(o.data(), L.ctx.data(), m.tensor(static_cast<int>(l), "attn.wo"), m.tensor(static_cast<int>(l), "attn.bo"), s.BT, s.d, s.d);
         L.mid.resize(s.BT * s.d);
         add_rows(L.mid.data(), x.data(), o.data(), s.BT * s.d);
         if (s.dm == 0) {
@@ -141,13 +148,10 @@ void forward(const model& m, const std::vector<int>& inputs, int B, int T, activ
         L.ln2.resize(s.BT * s.d);
         L.ln2_mean.resize(s.BT);
         L.ln2_rstd.resize(s.BT);
-        kern::layernorm(L.ln2.data(), L.ln2_mean.data(), L.ln2_rstd.data(), L.mid.data(), m.tensor(layer_name(l, "ln_2.weight")),
-                        m.tensor(layer_name(l, "ln_2.bias")), s.BT, s.d, c.ln_eps);
         L.pre.resize(s.BT * s.dm);
-        kern::linear(L.pre.data(), L.ln2.data(), m.tensor(layer_name(l, "mlp.w1")), m.tensor(layer_name(l, "mlp.b1")), s.BT, s.d, s.dm);
         L.act.resize(s.BT * s.dm);
-        for (size_t i = 0; i < L.act.size(); ++i) L.act[i] = kern::gelu(L.pre[i]);
-        kern::linear(o.data(), L.act.data(), m.tensor(layer_name(l, "mlp.w2")), m.tensor(layer_name(l, "mlp.b2")), s.BT, s.dm, s.d);
+        mlp_forward(m, static_cast<int>(l), L.mid.data(), s.BT, L.ln2.data(), L.ln2_mean.data(), L.ln2_rstd.data(), L.pre.data(),
+                    L.act.data(), o.data());
         add_rows(x.data(), L.mid.data(), o.data(), s.BT * s.d);
     }
     a.resid = x;
@@ -301,7 +305,7 @@ double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::
                        a.lnf_rstd.data(), w("ln_f.weight"), s.BT, s.d);
     for (size_t li = a.layers.size(); li-- > 0;) {
         const layer_acts& L = a.layers[li];
-        auto n = [&](const char* rest) { return layer_name(li, rest); };
+        auto n = [&](const char* rest) { return layer_tensor_name(static_cast<int>(li), rest); };
         std::vector<float> dmid = dx;  // the residual passes the gradient straight through
         if (s.dm > 0) {
             std::vector<float> dact(s.BT * s.dm, 0.0f), dln2(s.BT * s.d, 0.0f);

@@ -8,6 +8,10 @@
 
 namespace attn::lm {
 
+std::string layer_tensor_name(int layer, std::string_view rest) {
+    return "h." + std::to_string(layer) + "." + std::string(rest);
+}
+
 std::vector<param> parameter_table(const config& c, std::size_t vocab) {
     const std::size_t d = static_cast<std::size_t>(c.d_model), dm = static_cast<std::size_t>(c.d_mlp);
     std::vector<param> t;
@@ -20,20 +24,20 @@ std::vector<param> parameter_table(const config& c, std::size_t vocab) {
     add("wte", {vocab, d}, true);
     if (c.learned_positions) add("wpe", {static_cast<std::size_t>(c.n_ctx), d}, true);
     for (int l = 0; l < c.n_layer; ++l) {
-        const std::string p = "h." + std::to_string(l) + ".";
-        add(p + "ln_1.weight", {d}, false);
-        add(p + "ln_1.bias", {d}, false);
+        auto name = [l](std::string rest) { return layer_tensor_name(l, rest); };
+        add(name("ln_1.weight"), {d}, false);
+        add(name("ln_1.bias"), {d}, false);
         for (const char* w : {"q", "k", "v", "o"}) {
-            add(p + "attn.w" + w, {d, d}, true);
-            add(p + "attn.b" + w, {d}, false);
+            add(name(std::string("attn.w") + w), {d, d}, true);
+            add(name(std::string("attn.b") + w), {d}, false);
         }
         if (dm > 0) {
-            add(p + "ln_2.weight", {d}, false);
-            add(p + "ln_2.bias", {d}, false);
-            add(p + "mlp.w1", {d, dm}, true);
-            add(p + "mlp.b1", {dm}, false);
-            add(p + "mlp.w2", {dm, d}, true);
-            add(p + "mlp.b2", {d}, false);
+            add(name("ln_2.weight"), {d}, false);
+            add(name("ln_2.bias"), {d}, false);
+            add(name("mlp.w1"), {d, dm}, true);
+            add(name("mlp.b1"), {dm}, false);
+            add(name("mlp.w2"), {dm, d}, true);
+            add(name("mlp.b2"), {d}, false);
         }
     }
     add("ln_f.weight", {d}, false);

@@ -87,10 +87,9 @@ std::string explain_model_cell(const model& m, const model_trace& t, std::string
         return std::string(sym) + "[" + ch + ", d" + std::to_string(j + 1) + "] = (" + num(x[j]) + " − μ " + num(mu) + ") ÷ √(σ² " +
                num(var) + " + ε) · γ " + num(w[j]) + " + β " + num(b[j]) + " = " + num(value);
     };
-    const std::string l = layer ? "h." + std::to_string(*layer) + "." : "";
     if (id == "ln_1") return layernorm(*t.find(*layer == 0 ? "x" : "resid_post", *layer == 0 ? std::nullopt : std::optional<int>(*layer - 1)),
-                                       "LN₁", m.tensor(l + "ln_1.weight"), m.tensor(l + "ln_1.bias"));
-    if (id == "ln_2") return layernorm(*t.find("resid_mid", layer), "LN₂", m.tensor(l + "ln_2.weight"), m.tensor(l + "ln_2.bias"));
+                                       "LN₁", m.tensor(*layer, "ln_1.weight"), m.tensor(*layer, "ln_1.bias"));
+    if (id == "ln_2") return layernorm(*t.find("resid_mid", layer), "LN₂", m.tensor(*layer, "ln_2.weight"), m.tensor(*layer, "ln_2.bias"));
     if (id == "ln_f")
         return layernorm(*t.find("resid_post", m.config.n_layer - 1), "LN_f", m.tensor("ln_f.weight"), m.tensor("ln_f.bias"));
     if (id == "mlp_act") {

@@ -16,8 +16,6 @@ namespace {
 
 using std::size_t;
 
-std::string layer_name(int l, const char* rest) { return "h." + std::to_string(l) + "." + rest; }
-
 matrix as_matrix(const float* data, size_t rows, size_t cols) {
     matrix out = matrix::from_shape({rows, cols});
     std::copy(data, data + rows * cols, out.data());
@@ -61,8 +59,8 @@ spec layer_spec(const model& m, int l, const float* ln_1, size_t n) {
     s.mask = mask_kind::causal;
     for (auto [proj, w, b] : {std::tuple{&s.wq, "attn.wq", "attn.bq"}, std::tuple{&s.wk, "attn.wk", "attn.bk"},
                               std::tuple{&s.wv, "attn.wv", "attn.bv"}, std::tuple{&s.wo, "attn.wo", "attn.bo"}}) {
-        proj->w = as_matrix(m.tensor(layer_name(l, w)), d, d);
-        proj->b = as_vector(m.tensor(layer_name(l, b)), d);
+        proj->w = as_matrix(m.tensor(l, w), d, d);
+        proj->b = as_vector(m.tensor(l, b), d);
     }
     return s;
 }
@@ -86,8 +84,8 @@ model_trace trace(const model& m, std::string_view text) {
     add("x", std::nullopt, {n, d}, x);
     for (int l = 0; l < c.n_layer; ++l) {
         std::vector<float> a(n * d);
-        kern::layernorm(a.data(), nullptr, nullptr, x.data(), m.tensor(layer_name(l, "ln_1.weight")),
-                        m.tensor(layer_name(l, "ln_1.bias")), n, d, c.ln_eps);
+        kern::layernorm(a.data(), nullptr, nullptr, x.data(), m.tensor(l, "ln_1.weight"),
+                        m.tensor(l, "ln_1.bias"), n, d, c.ln_eps);
         add("ln_1", l, {n, d}, a);
         // the layer's attention is a sequence spec, traced by the sequence core stage by stage
         const attn::trace t = compute_trace(layer_spec(m, l, a.data(), n));
@@ -102,11 +100,7 @@ model_trace trace(const model& m, std::string_view text) {
         x = mid;
         if (dm > 0) {
             std::vector<float> ln2(n * d), pre(n * dm), act(n * dm), mo(n * d);
-            kern::layernorm(ln2.data(), nullptr, nullptr, mid.data(), m.tensor(layer_name(l, "ln_2.weight")),
-                            m.tensor(layer_name(l, "ln_2.bias")), n, d, c.ln_eps);
-            kern::linear(pre.data(), ln2.data(), m.tensor(layer_name(l, "mlp.w1")), m.tensor(layer_name(l, "mlp.b1")), n, d, dm);
-            for (size_t i = 0; i < act.size(); ++i) act[i] = kern::gelu(pre[i]);
-            kern::linear(mo.data(), act.data(), m.tensor(layer_name(l, "mlp.w2")), m.tensor(layer_name(l, "mlp.b2")), n, dm, d);
+            mlp_forward(m, l, mid.data(), n, ln2.data(), nullptr, nullptr, pre.data(), act.data(), mo.data());
             for (size_t i = 0; i < n * d; ++i) x[i] = mid[i] + mo[i];
             add("ln_2", l, {n, d}, std::move(ln2));
             add("mlp_pre", l, {n, dm}, std::move(pre));
@@ -172,11 +166,11 @@ public:
         for (size_t i = 0; i < d; ++i) x[i] = m_.tensor("wte")[static_cast<size_t>(id) * d + i] + pe_[pos * d + i];
         for (int l = 0; l < c_.n_layer; ++l) {
             const size_t L = static_cast<size_t>(l);
-            kern::layernorm(a.data(), nullptr, nullptr, x.data(), m_.tensor(layer_name(l, "ln_1.weight")),
-                            m_.tensor(layer_name(l, "ln_1.bias")), 1, d, c_.ln_eps);
-            kern::linear(q.data(), a.data(), m_.tensor(layer_name(l, "attn.wq")), m_.tensor(layer_name(l, "attn.bq")), 1, d, d);
-            kern::linear(k_[L].data() + pos * d, a.data(), m_.tensor(layer_name(l, "attn.wk")), m_.tensor(layer_name(l, "attn.bk")), 1, d, d);
-            kern::linear(v_[L].data() + pos * d, a.data(), m_.tensor(layer_name(l, "attn.wv")), m_.tensor(layer_name(l, "attn.bv")), 1, d, d);
+            kern::layernorm(a.data(), nullptr, nullptr, x.data(), m_.tensor(l, "ln_1.weight"),
+                            m_.tensor(l, "ln_1.bias"), 1, d, c_.ln_eps);
+            kern::linear(q.data(), a.data(), m_.tensor(l, "attn.wq"), m_.tensor(l, "attn.bq"), 1, d, d);
+            kern::linear(k_[L].data() + pos * d, a.data(), m_.tensor(l, "attn.wk"), m_.tensor(l, "attn.bk"), 1, d, d);
+            kern::linear(v_[L].data() + pos * d, a.data(), m_.tensor(l, "attn.wv"), m_.tensor(l, "attn.bv"), 1, d, d);
             const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
             std::fill(ctx.begin(), ctx.end(), 0.0f);
             for (size_t hd = 0; hd < h; ++hd) {
@@ -202,15 +196,11 @@ public:
                                               kv->begin() + static_cast<std::ptrdiff_t>(j * d + hd * dh + dh));
                 record->insert(record->end() - 1, std::move(cache));
             }
-            kern::linear(o.data(), ctx.data(), m_.tensor(layer_name(l, "attn.wo")), m_.tensor(layer_name(l, "attn.bo")), 1, d, d);
+            kern::linear(o.data(), ctx.data(), m_.tensor(l, "attn.wo"), m_.tensor(l, "attn.bo"), 1, d, d);
             for (size_t i = 0; i < d; ++i) x[i] += o[i];
             if (dm > 0) {
-                std::vector<float> pre(dm);
-                kern::layernorm(a.data(), nullptr, nullptr, x.data(), m_.tensor(layer_name(l, "ln_2.weight")),
-                                m_.tensor(layer_name(l, "ln_2.bias")), 1, d, c_.ln_eps);
-                kern::linear(pre.data(), a.data(), m_.tensor(layer_name(l, "mlp.w1")), m_.tensor(layer_name(l, "mlp.b1")), 1, d, dm);
-                for (float& z : pre) z = kern::gelu(z);
-                kern::linear(o.data(), pre.data(), m_.tensor(layer_name(l, "mlp.w2")), m_.tensor(layer_name(l, "mlp.b2")), 1, dm, d);
+                std::vector<float> ln2(d), pre(dm), act(dm);
+                mlp_forward(m_, l, x.data(), 1, ln2.data(), nullptr, nullptr, pre.data(), act.data(), o.data());
                 for (size_t i = 0; i < d; ++i) x[i] += o[i];
             }
         }
@@ -288,7 +278,7 @@ std::string generate(const model& m, std::string_view prompt, const generate_opt
 }
 
 eval_result evaluate(const model& m, const std::vector<int>& ids) {
-    const size_t T = static_cast<size_t>(m.config.n_ctx), V = m.vocab.size();
+    const size_t T = static_cast<size_t>(m.config.n_ctx);
     double nats = 0.0;
     size_t predicted = 0;
     for (size_t start = 0; start + 1 < ids.size();) {
@@ -301,15 +291,8 @@ eval_result evaluate(const model& m, const std::vector<int>& ids) {
                 in[b * len + t] = ids[start + b * len + t];
                 target[b * len + t] = ids[start + b * len + t + 1];
             }
-        std::vector<float> logits;
-        forward_logits(m, in, static_cast<int>(B), static_cast<int>(len), logits, nullptr);
-        for (size_t r = 0; r < B * len; ++r) {
-            const float* z = logits.data() + r * V;
-            const float mx = *std::max_element(z, z + V);
-            double sum = 0.0;
-            for (size_t j = 0; j < V; ++j) sum += std::exp(static_cast<double>(z[j] - mx));
-            nats += std::log(sum) + mx - z[target[r]];
-        }
+        // the training loss without its gradient: the mean over these B·len characters, in nats
+        nats += loss_and_grad(m, in, target, static_cast<int>(B), static_cast<int>(len), nullptr) * static_cast<double>(B * len);
         predicted += B * len;
         start += B * len;
     }
