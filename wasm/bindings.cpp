@@ -17,6 +17,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("taskResult", &attn::wasm::task_result);
     emscripten::function("trainerCreate", &attn::wasm::trainer_create);
     emscripten::function("trainerStep", &attn::wasm::trainer_step);
+    emscripten::function("trainerCheckSteps", &attn::wasm::trainer_check_steps);
     emscripten::function("trainerSpec", &attn::wasm::trainer_spec);
     emscripten::function("trainerSetLearningRate", &attn::wasm::trainer_set_lr);
     emscripten::function("trainerDelete", &attn::wasm::trainer_delete);

@@ -170,6 +170,7 @@ val trainer_step(int handle, int count) {
         trainer& run = trainer_at(handle);
         std::vector<float> losses;
         val out = val::object();
+        run.check_steps(std::uint64_t(std::max(count, 0)));  // refused before the first step
         try {  // a refused step keeps the steps before it: their losses come back with the refusal
             for (int k = 0; k < count; ++k) losses.push_back(run.step());
         } catch (const spec_error& e) {
@@ -178,6 +179,13 @@ val trainer_step(int handle, int count) {
         out.set("losses", val(emscripten::typed_memory_view(losses.size(), losses.data())).call<val>("slice"));
         out.set("done", run.steps_done());
         return out;
+    });
+}
+
+val trainer_check_steps(int handle, double count) {
+    return guarded([&] {
+        trainer_at(handle).check_steps(count > 0 ? std::uint64_t(count) : 0);
+        return text_result("");
     });
 }
 

@@ -37,6 +37,8 @@ emscripten::val trainer_create(const std::string& spec_json);
 emscripten::val trainer_step(int handle, int count);
 /// {text: ""} or {error}: the trainer's learning rate from its next step on.
 emscripten::val trainer_set_lr(int handle, float lr);
+/// @brief Refuses (as an error result) count steps in one call if they are over the training limit.
+emscripten::val trainer_check_steps(int handle, double count);
 emscripten::val trainer_spec(int handle);
 void trainer_delete(int handle);
 /// The training tasks' ids, in the page's order (JSON array).

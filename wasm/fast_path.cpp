@@ -11,8 +11,8 @@
 
 // The npm package's a.attention, called as a plain wasm export (web/src/api.js: core._attn_attention):
 // an Embind call costs microseconds, as much as the whole attention of 16 rows. q, k and v lie one
-// after another at qkv (n_q, n_k, n_k rows of d). Returns −1, or the index in qkv of the first value
-// that is not finite (nothing computed then): one pass here instead of a slow one in JavaScript. The
+// after another at qkv (n_q, n_k, n_k rows of d). Returns −1, −2 when the output overflowed, or the index
+// in qkv of the first value that is not finite (nothing computed then): one pass here instead of a slow one in JavaScript. The
 // other shapes were checked in JS, where the sentences name the arguments.
 namespace {
 /// The index of the first value that is ±∞ or NaN (all exponent bits set), or −1. Blocks of 256 are
@@ -42,6 +42,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE int attn_attention(float* out, const float* qkv,
     // split between threads in the wasm-threads module (streaming_threads.cpp); one thread elsewhere
     attn::attention_streaming_threads(out, qkv, qkv + nq * ud, qkv + (nq + nk) * ud, nq, nk, ud, std::size_t(heads),
                                       causal != 0, attn::streaming_max_threads());
+    // finite inputs can still overflow (q·k of 3e38s, or a weighted sum of them): −2, refused as a.trace refuses it
+    if (first_not_finite(out, nq * ud) >= 0) return -2;
     return -1;
 }
 

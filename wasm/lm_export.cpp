@@ -20,7 +20,12 @@ std::map<int, std::unique_ptr<model>> models;
 std::map<int, std::unique_ptr<trainer>> trainers;
 int next_handle = 1;
 std::string last_text, last_error;
-std::vector<float> last_floats;
+std::vector<float> last_floats;  // a saved file's bytes
+model_trace last_trace;          // the last trace's stages, which JS reads in place
+constexpr std::size_t table_width = 7;
+std::vector<std::uint32_t> last_table;  // its layout, table_width numbers a stage
+std::vector<std::pair<std::string, int>> stage_keys;  // interned (stage id, layer or −1)
+std::map<std::pair<std::string, int>, std::uint32_t> stage_index;
 
 /// Runs f, keeping its JSON text for JS; a refusal (or running out of memory) becomes null + a sentence.
 template <class F>
@@ -46,28 +51,34 @@ model& find(int handle) {
 
 std::string_view text_of(const char* p, std::size_t n) { return {p, n}; }
 
-/// A trace's layout ({tokens, ids, unknown, stages: [{id, layer, shape, offset, symbol, title}]}); the numbers at
-/// attn_lm_floats(). Titles come from the model's registry, or the sequence registry for attention stages.
-attn::json layout_of(const model_trace& t) {
-    std::size_t total = 0;
-    for (const stage& s : t.stages) total += s.data.size();
-    last_floats.clear();
-    last_floats.shrink_to_fit();  // a trace's buffer is given back before the next is made
-    last_floats.reserve(total);
-    attn::json stages = attn::json::array();
-    for (const stage& s : t.stages) {
-        attn::json entry = {{"id", s.id}, {"layer", s.layer ? attn::json(*s.layer) : attn::json(nullptr)}, {"shape", s.shape},
-                            {"offset", last_floats.size()}};
-        if (const model_stage_info* own = model_stage_of(s.id))
-            entry["symbol"] = own->symbol, entry["title"] = {{"en", own->title.en}, {"zh", own->title.zh}};
-        else if (const auto seq = attn::stage_from_name(s.id))
-            entry["symbol"] = attn::stage_info_of(*seq).symbol,
-            entry["title"] = {{"en", attn::stage_title(*seq).en}, {"zh", attn::stage_title(*seq).zh}};
-        stages.push_back(std::move(entry));
-        last_floats.insert(last_floats.end(), s.data.begin(), s.data.end());
-    }
-    return attn::json{{"tokens", t.tokens.chars}, {"ids", t.tokens.ids}, {"unknown", t.tokens.unknown}, {"stages", stages}, {"floats", total}};
+/// A stage's (id, layer) as a small number JS looks up once (attn_lm_stage_name): a trace's layout is then
+/// numbers, not the same titles in JSON on every keystroke.
+std::uint32_t intern(const stage& s) {
+    const std::pair<std::string, int> key{s.id, s.layer ? *s.layer : -1};
+    const auto [it, added] = stage_index.try_emplace(key, static_cast<std::uint32_t>(stage_keys.size()));
+    if (added) stage_keys.push_back(key);
+    return it->second;
 }
+
+/// A trace's layout: {tokens, ids, unknown, count} as JSON, and at attn_lm_table() count rows of
+/// table_width numbers: [stage name, at, rank, shape…] — each stage's numbers stay where the core wrote
+/// them, in last_trace, at HEAPF32[at …] until the next trace (JS copies them out).
+attn::json layout_of(model_trace t) {
+    last_trace = std::move(t);
+    last_table.clear();
+    for (const stage& s : last_trace.stages) {
+        if (s.shape.size() > table_width - 3) throw attn::spec_error("internal: a stage of rank over 4.");
+        last_table.push_back(intern(s));
+        last_table.push_back(static_cast<std::uint32_t>(reinterpret_cast<std::uintptr_t>(s.data.data()) / sizeof(float)));
+        last_table.push_back(static_cast<std::uint32_t>(s.shape.size()));
+        for (std::size_t r = 0; r < table_width - 3; ++r) last_table.push_back(r < s.shape.size() ? static_cast<std::uint32_t>(s.shape[r]) : 0);
+    }
+    const tokens& k = last_trace.tokens;
+    return attn::json{{"tokens", k.chars}, {"ids", k.ids}, {"unknown", k.unknown}, {"count", last_trace.stages.size()}};
+}
+
+/// Gives the last trace's buffers back before the next is made, so two never sit in the heap at once.
+void forget_last_trace() { last_trace = model_trace{}; }
 
 }  // namespace
 
@@ -75,6 +86,23 @@ extern "C" {
 
 const char* attn_lm_error() { return last_error.c_str(); }
 float* attn_lm_floats() { return last_floats.data(); }
+const std::uint32_t* attn_lm_table() { return last_table.data(); }
+
+/// {id, layer, symbol, title: {en, zh}} of an interned stage name. Titles come from the model's registry,
+/// or the sequence registry for attention stages.
+const char* attn_lm_stage_name(std::uint32_t index) {
+    return answer([&] {
+        if (index >= stage_keys.size()) throw attn::spec_error("no such stage name.");
+        const auto& [id, layer] = stage_keys[index];
+        attn::json entry = {{"id", id}, {"layer", layer < 0 ? attn::json(nullptr) : attn::json(layer)}};
+        if (const model_stage_info* own = model_stage_of(id))
+            entry["symbol"] = own->symbol, entry["title"] = {{"en", own->title.en}, {"zh", own->title.zh}};
+        else if (const auto seq = attn::stage_from_name(id))
+            entry["symbol"] = attn::stage_info_of(*seq).symbol,
+            entry["title"] = {{"en", attn::stage_title(*seq).en}, {"zh", attn::stage_title(*seq).zh}};
+        return entry;
+    });
+}
 
 /// {"handle", "about"} of a model read from a safetensors file's bytes.
 const char* attn_lm_load(const std::uint8_t* bytes, std::size_t size) {
@@ -94,11 +122,13 @@ void attn_lm_free(int handle) {
 }
 
 const char* attn_lm_trace(int handle, const char* text, std::size_t len) {
+    forget_last_trace();
     return answer([&] { return layout_of(trace(find(handle), text_of(text, len))); });
 }
 
 /// One generation step through the key/value cache (step_trace), laid out as a trace.
 const char* attn_lm_step(int handle, const char* text, std::size_t len) {
+    forget_last_trace();
     return answer([&] { return layout_of(step_trace(find(handle), text_of(text, len))); });
 }
 

@@ -92,13 +92,14 @@ std::string layout_key(const trace& t, const std::vector<stage_view>& views) {
     return key;
 }
 
-/// What the axis labels are made from: the sizes and the tokens.
+/// What the axis labels are made from: the sizes and the tokens, each token length-prefixed so that no
+/// label, whatever characters it holds, can make two different lists give one key.
 std::string axes_key(const spec& s) {
     std::string key = std::to_string(s.n_q()) + ',' + std::to_string(s.n_k()) + ',' + std::to_string(s.d_model()) + ',' +
                       std::to_string(s.heads) + ',' + std::to_string(s.online_block);
     for (const auto* tokens : {&s.query_tokens, &s.key_tokens}) {
-        key += '\x1e';
-        for (const std::string& token : *tokens) key += token + '\x1f';
+        key += ';' + std::to_string(tokens->size()) + ';';
+        for (const std::string& token : *tokens) key += std::to_string(token.size()) + ':' + token;
     }
     return key;
 }

@@ -52,6 +52,8 @@ std::vector<std::size_t> parse_list(const std::string& text, const char* option)
                              ", not \"" + user_text(item) + "\".");
         out.push_back(v);
     }
+    if (out.empty())
+        throw spec_error(std::string(option) + " takes sizes from 1 to " + std::to_string(max_positions) + ", not an empty list.");
     return out;
 }
 

@@ -57,19 +57,7 @@ flags parse_flags(const std::vector<std::string>& args, std::size_t from, std::i
 
 /// A whole number in [lo, hi] from a flag, or one sentence naming the flag.
 long long int_flag(const flags& f, const std::string& name, long long fallback, long long lo, long long hi) {
-    if (!f.has(name)) return fallback;
-    const std::string v = f.get(name);
-    std::size_t used = 0;
-    long long n = 0;
-    try {
-        n = std::stoll(v, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (v.empty() || used != v.size() || n < lo || n > hi)
-        throw spec_error(name + " is \"" + user_text(v) + "\" but must be a whole number from " + std::to_string(lo) + " to " +
-                         std::to_string(hi) + ".");
-    return n;
+    return f.has(name) ? whole_number(f.get(name), name, lo, hi) : fallback;
 }
 
 double number_flag(const flags& f, const std::string& name, double fallback) {

@@ -3,7 +3,7 @@
 //   attn grad SPEC.json|-       a spec with "target" (or "labels" and "loss": "cross_entropy"): the loss,
 //                               dL/d(parameter) for every parameter and dL/d(stage) for every stage
 //   attn train SPEC.json|-      a spec with "train": one {"step", "loss"} line per step, then the trained spec
-//   attn task ID                a training task's train spec (alignment, positions-pe, positions-no-pe)
+//   attn task ID                a training task's train spec (attn::training_task_ids(): alignment, positions-pe, …)
 //   attn examples [--long]      the worked examples' ids, one a line (--long: with titles)
 //   attn stages                 the stage registry as JSON (ids in trace order, symbols, titles, axes)
 //   attn explain SPEC.json|- STAGE [--head H] [--detail]
@@ -12,6 +12,9 @@
 //   attn bench [--n 128,512,2048] [--d 64]
 //   attn lm trace|next|generate|eval|heads|train|info|recipe   the tiny language model (cli/lm.cpp)
 // Exit codes: 0 done, 2 bad input (one sentence on stderr, nothing on stdout).
+#include <algorithm>
+#include <cstdint>
+#include <filesystem>
 #include <fstream>
 #include <iostream>
 #include <iterator>
@@ -26,7 +29,7 @@ const char* const usage =
     "usage: attn trace SPEC.json|-\n"
     "       attn grad SPEC.json|-\n"
     "       attn train SPEC.json|-\n"
-    "       attn task alignment|positions-pe|positions-no-pe\n"
+    "       attn task alignment|positions-pe|positions-no-pe|scaling-sqrt-dk|scaling-none\n"
     "       attn examples [--long]\n"
     "       attn stages\n"
     "       attn explain SPEC.json|- STAGE [--head H] [--detail]\n"
@@ -44,7 +47,8 @@ std::string read_input(const std::string& path) {
     std::ifstream file;
     if (path != "-") {
         file.open(path, std::ios::binary);
-        if (!file) throw usage_error("cannot read the spec file \"" + attn::user_text(path) + "\".");
+        if (!file || std::filesystem::is_directory(path))
+            throw attn::spec_error("cannot read the spec file \"" + attn::user_text(path) + "\"" + (file ? ": it is a folder." : "."));
     }
     std::istream& in = path == "-" ? std::cin : file;
     std::string text(attn::max_spec_bytes + 1, '\0');
@@ -73,6 +77,7 @@ int train_command(const std::vector<std::string>& args) {
     if (args.size() != 1) throw usage_error("train takes one argument: a spec file with \"train\", or - for standard input.");
     auto [spec, settings] = attn::parse_train_spec(read_input(args[0]));
     attn::trainer run(std::move(spec), settings);
+    run.check_steps(static_cast<std::uint64_t>(settings.steps));  // the whole run, before its first step
     for (int k = 1; k <= settings.steps; ++k) {
         const float loss = run.step();  // the loss at the parameters this step starts from
         std::cout << attn::json({{"step", k}, {"loss", attn::shortest_decimal(loss)}}).dump() << '\n';
@@ -82,7 +87,11 @@ int train_command(const std::vector<std::string>& args) {
 }
 
 int task_command(const std::vector<std::string>& args) {
-    if (args.size() != 1) throw usage_error("task takes one id: alignment, positions-pe or positions-no-pe.");
+    if (args.size() != 1) {
+        std::string ids;
+        for (const std::string& id : attn::training_task_ids()) ids += (ids.empty() ? "" : ", ") + id;
+        throw usage_error("task takes one id: " + ids + ".");
+    }
     std::cout << attn::training_task_json(args[0]).dump() << '\n';
     return 0;
 }
@@ -104,13 +113,24 @@ int stages_command(const std::vector<std::string>& args) {
     return 0;
 }
 
+/// Refuses, before a line is written, an explanation over max_explain_bytes: cells lines of about 400
+/// bytes (a caption shows 8 terms), or with --detail about 32 bytes for each of up to `terms` terms.
+void check_explain_size(std::size_t cells, std::size_t terms, bool detail) {
+    const std::uint64_t per_line = detail ? 64 + 32 * std::uint64_t(terms) : 400, bytes = std::uint64_t(cells) * per_line;
+    if (bytes > attn::max_explain_bytes)
+        throw attn::spec_error("explaining " + std::to_string(cells) + " cells would write about " + std::to_string(bytes >> 20) +
+                               " MiB, over the limit of " + std::to_string(attn::max_explain_bytes >> 20) +
+                               " MiB: explain a smaller spec, or single cells through the npm module's explain().");
+}
+
 int explain_command(const std::vector<std::string>& args) {
     if (args.size() < 2) throw usage_error("explain takes a spec file (or -) and a stage id.");
     std::size_t head = 0;
     bool detail = false;
     for (std::size_t k = 2; k < args.size(); ++k) {
         if (args[k] == "--detail") detail = true;
-        else if (args[k] == "--head" && k + 1 < args.size()) head = std::strtoul(args[++k].c_str(), nullptr, 10) - 1;
+        else if (args[k] == "--head" && k + 1 < args.size())
+            head = static_cast<std::size_t>(attn::cli::whole_number(args[++k], "--head", 1, static_cast<long long>(attn::max_heads)) - 1);
         else throw usage_error("explain does not know the argument \"" + attn::user_text(args[k]) + "\".");
     }
     const attn::json j = attn::parse_spec_json(read_input(args[0]));
@@ -118,13 +138,34 @@ int explain_command(const std::vector<std::string>& args) {
         const attn::vision_trace t = attn::compute_vision(attn::vision_spec_from_json(j));
         const attn::vision_stage* s = t.stage(args[1]);
         if (!s) throw attn::spec_error("this vision spec has no stage \"" + attn::user_text(args[1]) + "\".");
+        check_explain_size(s->data.size(), 1, false);
         for (std::size_t k = 0; k < s->data.size(); ++k)
             std::cout << attn::json({{"index", k}, {"text", attn::explain_vision_cell(t, args[1], k)}}).dump() << '\n';
         return 0;
     }
     const auto id = attn::stage_from_name(args[1]);
     if (!id) throw usage_error("explain: \"" + attn::user_text(args[1]) + "\" is not a stage id (see attn stages).");
-    const attn::trace t = attn::compute_trace(attn::spec_from_json(j));
+    const attn::spec s = attn::spec_from_json(j);
+    {  // its size from the registry's axes, before the trace is computed (n = 1800 took seconds)
+        const attn::stage_info& info = attn::stage_info_of(*id);
+        const std::size_t tiles = s.online_block > 0 ? (s.n_k() + std::size_t(s.online_block) - 1) / std::size_t(s.online_block) : 1;
+        const auto length = [&](attn::axis_kind a) -> std::size_t {
+            switch (a) {
+                case attn::axis_kind::query: return s.n_q();
+                case attn::axis_kind::key: return s.n_k();
+                case attn::axis_kind::position: return std::max(s.n_q(), s.n_k());
+                case attn::axis_kind::feature: return s.d_model();
+                case attn::axis_kind::head_feature: return s.d_head();
+                case attn::axis_kind::single: return 1;
+                case attn::axis_kind::tile: return tiles;
+                case attn::axis_kind::tile_feature: return tiles * s.d_head();
+            }
+            return 1;
+        };
+        const bool whole_rows = *id == attn::stage_id::q || *id == attn::stage_id::k || *id == attn::stage_id::v;  // as below
+        check_explain_size(length(info.rows) * (whole_rows ? s.d_model() : length(info.cols)), std::max(s.d_model(), s.n_k()), detail);
+    }
+    const attn::trace t = attn::compute_trace(s);
     const auto view = t.stage(*id);
     if (!view) throw attn::spec_error(std::string("this spec has no stage ") + args[1] + ".");
     const bool merged = *id == attn::stage_id::q || *id == attn::stage_id::k || *id == attn::stage_id::v;

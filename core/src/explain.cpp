@@ -153,8 +153,12 @@ std::string explain_cell(const trace& t, stage_id id, std::size_t head, std::siz
     const bool merged_view = id == stage_id::q || id == stage_id::k || id == stage_id::v;
     const std::size_t cols = merged_view ? s.d_model() : result.cols;
     const std::size_t heads = result.v.shape.size() == 3 ? result.v.shape[0] : 1;
-    if (i >= result.rows || j >= cols || (!merged_view && h >= heads))
-        throw spec_error(std::string("stage ") + stage_name(id) + " has no cell (" + n1(i) + ", " + n1(j) + ").");
+    if (!merged_view && h >= heads)
+        throw spec_error("head " + n1(h) + " is out of range: stage " + stage_name(id) + " has " + std::to_string(heads) +
+                         (heads == 1 ? " head." : " heads, 1 to " + std::to_string(heads) + "."));
+    if (i >= result.rows || j >= cols)
+        throw spec_error(std::string("stage ") + stage_name(id) + " has no cell (" + n1(i) + ", " + n1(j) + "): it has " +
+                         std::to_string(result.rows) + " rows and " + std::to_string(cols) + " columns.");
     const std::string at = "[" + n1(i) + "][" + n1(j) + "]";
     const std::size_t d_h = s.d_head();
     switch (id) {

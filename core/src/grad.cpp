@@ -11,6 +11,7 @@
 
 #include "attn/mask.hpp"
 #include "forward_pass.hpp"
+#include "simd4.hpp"
 #include "attn/multi_head.hpp"
 
 namespace attn {
@@ -181,7 +182,25 @@ void softmax_row_backward(const float* alpha_grad, const float* exp, float row_s
 }  // namespace
 
 grad_result compute_grad(const spec& s, const loss_spec& l, const kernel_set& ks) {
-    return backward_pass(compute_trace(s, ks), l, ks);
+    validate(s, grad_budget);  // before any work: the backward pass holds many times the trace
+    grad_result r = backward_pass(compute_trace(s, ks), l, ks);
+    // a target of 3e38 gives a finite forward pass and an infinite loss: refuse rather than answer null
+    if (!std::isfinite(r.loss))
+        throw spec_error("the loss overflowed the float range: the target or the outputs are too large.");
+    bool finite = true;
+    const auto check = [&](const auto& t) { finite = finite && simd::all_finite(t.data(), t.size()); };
+    for (const stage_view& v : r.adjoint.stages()) finite = finite && simd::all_finite(v.data, v.size);
+    check(r.grads.x);
+    if (r.grads.memory) check(*r.grads.memory);
+    for (const projection* p : {&r.grads.wq, &r.grads.wk, &r.grads.wv, &r.grads.wo}) {
+        if (p->w) check(*p->w);
+        if (p->b) check(*p->b);
+    }
+    for (const auto* m : {&r.grads.additive.w1, &r.grads.additive.w2, &r.grads.bilinear, &r.grads.learned})
+        if (*m) check(**m);
+    if (r.grads.additive.v) check(*r.grads.additive.v);
+    if (!finite) throw spec_error("a gradient overflowed the float range: the inputs, weights or target are too large.");
+    return r;
 }
 
 grad_result backward_pass(trace forward, const loss_spec& l, const kernel_set& ks) {

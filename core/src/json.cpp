@@ -252,6 +252,9 @@ spec spec_from_json(const json& j) {
 json parse_spec_json(std::string_view text) {
     if (text.size() > max_spec_bytes)
         fail("the spec text is longer than the limit of " + std::to_string(max_spec_bytes >> 20) + " MiB.");
+    // nlohmann's reader stops at a NUL as at the end of the text: what followed it would be ignored
+    if (const auto nul = text.find('\0'); nul != std::string_view::npos)
+        fail("the spec holds a NUL byte at byte " + std::to_string(nul + 1) + ", which JSON text cannot.");
     parse_guard guard;
     try {
         return json::parse(text.begin(), text.end(), guard.callback());

@@ -25,11 +25,19 @@ xt::xtensor<std::uint8_t, 2> mask_keep(const spec& s) {
 }
 
 tensor3 apply_mask(const tensor3& scores, const xt::xtensor<std::uint8_t, 2>& keep, float mask_value) {
-    // keep (n_q, n_k) broadcasts over the heads: scores.masked_fill(mask == 0, mask_value)
-    return xt::where(xt::equal(keep, std::uint8_t{0}), mask_value, scores);
+    // keep (n_q, n_k) broadcasts over the heads: scores.masked_fill(mask == 0, mask_value); a loop, as below
+    tensor3 out = scores;
+    const std::size_t heads = scores.shape(0), cells = keep.size();
+    const std::uint8_t* k = keep.data();
+    for (std::size_t h = 0; h < heads; ++h) {
+        float* o = out.data() + h * cells;
+        for (std::size_t c = 0; c < cells; ++c)
+            if (!k[c]) o[c] = mask_value;
+    }
+    return out;
 }
 
-// rows_without_keys and softmax_input: loops on purpose. They run on every masked trace, and
+// apply_mask, rows_without_keys and softmax_input: loops on purpose. They run on every masked trace, and
 // xtensor's broadcasting reducers and where() made a masked example's trace 1.6× slower in wasm.
 std::vector<std::size_t> rows_without_keys(const xt::xtensor<std::uint8_t, 2>& keep) {
     std::vector<std::size_t> rows;

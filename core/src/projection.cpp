@@ -11,7 +11,12 @@ matrix project(const matrix& x, const projection& p, const kernel_set& kernels) 
     } else {
         y = x;  // seed 002: without W, Q = K = V = X
     }
-    if (p.b) y += *p.b;  // b (d) broadcasts over the n rows
+    if (p.b) {  // b (d) added to each of the n rows; a loop, as xtensor's broadcasting stepper cost more than the product
+        const float* b = p.b->data();
+        float* row = y.data();
+        for (std::size_t i = 0; i < n; ++i, row += d)
+            for (std::size_t j = 0; j < d; ++j) row[j] += b[j];
+    }
     return y;
 }
 

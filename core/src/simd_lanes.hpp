@@ -87,7 +87,7 @@ inline typename vec<N>::f exp_nonpositive(typename vec<N>::f x) {
     using I = typename vec<N>::i;
     constexpr float magic = 12582912.0f;  // 1.5·2²³
     const I underflow = x < -87.3365447505f;
-    x = select(underflow, splat<F>(-87.3365447505f), x);
+    x = select(underflow, splat<F>(0.0f), x);  // as exp4: e^0, zeroed at the end, never a subnormal product
     const F shifted = x * 1.44269504088896341f + magic;
     const F fx = shifted - magic;  // round(x·log2 e), from −126 to 0
     x = x - fx * 0.693359375f - fx * -2.12194440e-4f;

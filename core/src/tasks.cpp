@@ -6,6 +6,7 @@
 #include <random>
 
 #include "attn/spec.hpp"
+#include "attn/text.hpp"
 
 namespace attn {
 namespace {
@@ -122,7 +123,9 @@ json training_task_json(std::string_view id) {
     if (id == "scaling-none") return alignment_task(d_wide, 0.3f, false, 0.01f);
     if (id == "positions-pe") return positions_task(true);
     if (id == "positions-no-pe") return positions_task(false);
-    throw spec_error("training task \"" + std::string(id) + "\" is unknown: use alignment, positions-pe, positions-no-pe, scaling-sqrt-dk or scaling-none.");
+    std::string known;
+    for (const std::string& k : training_task_ids()) known += (known.empty() ? "" : ", ") + k;
+    throw spec_error("training task \"" + user_text(id) + "\" is unknown: use one of " + known + ".");
 }
 
 }  // namespace attn

@@ -7,6 +7,7 @@
 #include <xtensor/xview.hpp>
 
 #include "forward_pass.hpp"
+#include "simd4.hpp"
 #include "attn/mask.hpp"
 #include "attn/multi_head.hpp"
 #include "attn/online_softmax.hpp"
@@ -35,9 +36,9 @@ trace compute_trace(const spec& s, const kernel_set& kernels) {
     validate(s);
     trace t = forward_pass(s, kernels);
     // finite inputs can still overflow float in a product; refuse rather than draw inf or NaN.
-    // A loop on purpose: the stages are raw views here, one pass each, no temporary.
+    // The stages are raw views here: one vector pass each, no temporary.
     for (const stage_view& v : t.stages())
-        if (!std::all_of(v.data, v.data + v.size, [](float f) { return std::isfinite(f); }))
+        if (!simd::all_finite(v.data, v.size))
             throw spec_error(std::string("stage ") + stage_name(v.id) +
                              " overflowed the float range: the inputs or weights are too large.");
     return t;

@@ -58,8 +58,22 @@ spec spec_for_item(const spec& s, const matrix& x, const std::optional<matrix>& 
 
 trainer::trainer(attn::spec s, train_spec t) : spec_(std::move(s)), train_(std::move(t)) {
     // checked once here; each step then checks only that its loss and gradients stay finite
-    for (const train_item& item : train_.data) validate(spec_for_item(spec_, item.x, item.memory));
+    std::uint64_t work = 0;
+    for (const train_item& item : train_.data) {
+        const spec one = spec_for_item(spec_, item.x, item.memory);
+        validate(one, grad_budget);  // each step takes every item's gradient
+        work += 3 * multiply_adds(one);
+    }
+    step_multiply_adds_ = std::max<std::uint64_t>(work, 1);
     bind_slots();
+}
+
+void trainer::check_steps(std::uint64_t count) const {
+    if (count <= max_steps_per_call()) return;
+    throw spec_error(std::to_string(count) + " steps of this training run would be about " +
+                     std::to_string(count * step_multiply_adds_ / 1000000) + " million multiply-adds, over the limit of " +
+                     std::to_string(max_train_multiply_adds / 1000000) + " million one call may train for: ask for at most " +
+                     std::to_string(max_steps_per_call()) + " steps at a time.");
 }
 
 void trainer::bind_slots() {

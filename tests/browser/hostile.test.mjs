@@ -3,6 +3,7 @@
 // refused, in a sentence shown as text, and never freezes.
 import assert from 'node:assert/strict';
 import path from 'node:path';
+import { deflateRawSync } from 'node:zlib';
 import { test } from 'node:test';
 
 import { artifacts, browserSession, shown } from './session.mjs';
@@ -71,6 +72,48 @@ test('a spec too large for the page is refused at once with the sentence, and th
   const frame = await page.evaluate(() => new Promise((r) => { const t = performance.now(); requestAnimationFrame(() => r(performance.now() - t)); }));
   assert.ok(frame < 500, `${frame} ms to the next frame`);
   console.log(`37 KB link: refused in ${ms} ms (navigation included), next frame after ${frame.toFixed(0)} ms`);
+  await page.close();
+});
+
+test('a deflate bomb in the URL (a small fragment inflating past the spec limit) is refused with a sentence, fast', async () => {
+  // 17 MiB of JSON text in 17 KB of fragment: inflation stops at 16 MiB, the core never sees it
+  const text = `{"x": [[1, 2]]${' '.repeat(17 * 2 ** 20)}}`;
+  const fragment = `z.${deflateRawSync(Buffer.from(text), { level: 9 }).toString('base64url')}`;
+  assert.ok(fragment.length < 40000, `${fragment.length} characters`);
+  const started = Date.now();
+  const page = await open(`index.html#spec=${fragment}`, { wait: false });
+  await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.link-refused'));
+  const ms = Date.now() - started;
+  assert.equal(await inStepper(page, (root) => root.querySelector('.link-refused').textContent),
+    'the link\'s spec inflates to more than 16 MiB, over the limit for a spec\'s text, so it was not read.');
+  assert.equal((await shown(page)).stage, 'x', 'an example is shown under the sentence');
+  assert.ok(ms < 5000, `${ms} ms to the refusal`);
+  await page.close();
+});
+
+test('a bad spec attribute on a live stepper: its sentence stays above the last good picture until a good one', async () => {
+  // a post's element (no url-state: the page's URL does not override its attributes)
+  const page = await open('embed.html');
+  await page.evaluate(() => {
+    const el = document.createElement('attention-stepper');
+    el.id = 'post';
+    el.setAttribute('example', 'bank');
+    document.body.append(el);
+  });
+  const post = (fn, arg) => page.evaluate(([source, a]) => new Function('root', 'arg', `return (${source})(root, arg);`)(document.getElementById('post').shadowRoot, a), [fn.toString(), arg]);
+  await page.waitForFunction(() => document.getElementById('post').shadowRoot?.querySelector('.stage'));
+  for (const bad of ['not json', '{"x":[[1,2],[3]]}']) {
+    await page.evaluate((spec) => document.getElementById('post').setAttribute('spec', spec), bad);
+    await page.waitForFunction(() => document.getElementById('post').shadowRoot.querySelector('.link-refused[role="alert"]'));
+    await page.waitForTimeout(300); // a later render once cleared it
+    const alert = await post((root) => root.querySelector('.link-refused[role="alert"]')?.textContent);
+    assert.ok(alert && alert.length > 10 && !alert.includes('\n'), `${bad}: ${alert}`);
+    assert.equal(await post((root) => root.querySelector('.link-refused + .status').textContent), 'The picture shows the last valid spec.');
+    assert.ok(await post((root) => !!root.querySelector('.stage svg, .stage canvas, .stage table')), 'the last good picture is kept');
+  }
+  await page.screenshot({ path: path.join(artifacts, 'hostile-attribute-refused.png'), fullPage: true });
+  await page.evaluate(() => document.getElementById('post').setAttribute('spec', '{"x":[[1,0],[0,1]]}'));
+  await page.waitForFunction(() => !document.getElementById('post').shadowRoot.querySelector('.link-refused'));
   await page.close();
 });
 

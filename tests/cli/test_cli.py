@@ -92,7 +92,9 @@ class Refusals(unittest.TestCase):
                             (("example", "nope"), 'example "nope" is unknown'),
                             (("example", "bank", "--variant", "sea"), 'no variant "sea"'),
                             (("example", "bank", "--lang", "fr"), "--lang must be en or zh"),
-                            (("bench", "--n", "0"), "--n takes sizes")]:
+                            (("bench", "--n", "0"), "--n takes sizes"),
+                            (("bench", "--d", ""), "--d takes sizes from 1 to"),  # aborted (std::out_of_range) before
+                            (("bench", "--n", ","), "--n takes sizes")]:
             with self.subTest(args=args):
                 done = attn(*args)
                 self.assertEqual(done.returncode, 2, done.stderr)
@@ -196,6 +198,46 @@ class Commands(unittest.TestCase):
         j = json.loads(attn("example", "coordinate-attention", "--json").stdout)
         self.assertEqual(j["example"]["id"], "coordinate-attention")
         self.assertIn("bn", [s["id"] for s in j["stages"]])
+
+    def test_work_bounds_and_small_refusals(self):
+        """Issue 24, round 3: grad, train and explain refuse work past their limits in under a second, before
+        computing; task ids, folders and NUL bytes get their own sentences."""
+        n = 1830  # a 30 KB grad spec the trace's budget accepts took 6 s and 595 MB in attn grad
+        grad = json.dumps({"x": [[(i % 7) / 7] for i in range(n)], "target": [[0.5] for _ in range(n)]})
+        big = json.dumps({"x": [[(i % 5) / 5] for i in range(1800)]})
+        task = json.loads(attn("task", "alignment").stdout)
+        task["train"]["steps"] = 1000000
+        with tempfile.TemporaryDirectory() as tmp:
+            cases = [(grad, ("grad", "-"), "over the gradient's limit"),
+                     (json.dumps(task), ("train", "-"), "over the limit of 4294 million one call may train for: ask for at most"),
+                     (big, ("explain", "-", "weights"), "explaining 3240000 cells would write about"),
+                     ("{}", ("grad", tmp), f'cannot read the spec file "{tmp}": it is a folder.'),
+                     ('{"x": [[1, 2]]}\0', ("trace", "-"), "holds a NUL byte at byte 16"),
+                     ("", ("task", "é" * 3000), "is unknown: use one of alignment, positions-pe, positions-no-pe, scaling-sqrt-dk, scaling-none.")]
+            for stdin, args, says in cases:
+                with self.subTest(command=args[0]):
+                    start = time.monotonic()
+                    err = Refusals.refused(self, stdin, says, args=args)
+                    self.assertLess(time.monotonic() - start, 1.0, args)
+                    self.assertEqual(err.count("\n"), 1, err)
+                    self.assertLess(len(err), 400, "a user's text is quoted short")
+        task["train"]["steps"] = 5
+        done = attn("train", "-", stdin=json.dumps(task))
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertEqual(len(done.stdout.decode().strip().split("\n")), 6)
+
+    def test_explain_head_flag(self):
+        """attn explain --head: a whole number from 1, named when wrong; a head the spec lacks says so."""
+        spec = '{"x": [[1, 0], [0, 1]], "heads": 1}'
+        for head, says in [("abc", '--head is "abc" but must be a whole number from 1 to 64.'),
+                           ("0", '--head is "0"'), ("-1", '--head is "-1"'), ("1.5", '--head is "1.5"'),
+                           (" 2", '--head is " 2"'), ("2", "head 2 is out of range: stage weights has 1 head.")]:
+            with self.subTest(head=head):
+                err = Refusals.refused(self, spec, says, args=("explain", "-", "weights", "--head", head))
+                self.assertEqual(err.count("\n"), 1, err)
+        done = attn("explain", "-", "weights", "--head", "1", stdin=spec)
+        self.assertEqual(done.returncode, 0, done.stderr)
+        self.assertIn("α[1][1]", done.stdout.decode())
 
     def test_language_model_refusals(self):
         """attn lm: every bad argument or hostile weight file is one sentence, exit 2, nothing on stdout."""

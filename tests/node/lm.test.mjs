@@ -55,6 +55,24 @@ for (const name of ['zh', 'en']) {
   });
 }
 
+test('a trace keeps its own numbers after later traces of any model (the core keeps one; JS copies what is unread)', async () => {
+  const zh = await a.loadModel('zh'), en = await a.loadModel('en');
+  const first = zh.trace(texts.zh);
+  const readEarly = first.stages.find((s) => s.id === 'weights' && s.layer === 1).data;
+  en.trace(texts.en);
+  zh.step(texts.zh.slice(0, 3));
+  const again = zh.trace(texts.zh);
+  assert.equal(first.stages.length, again.stages.length);
+  for (let s = 0; s < first.stages.length; s++) {
+    assert.ok(first.stages[s].data instanceof Float32Array);
+    assert.equal(first.stages[s].data, first.stages[s].data, 'one array per stage, however often read');
+    assert.deepEqual(first.stages[s].data, again.stages[s].data, `${first.stages[s].id}@${first.stages[s].layer}`);
+  }
+  assert.equal(readEarly, first.stages.find((s) => s.id === 'weights' && s.layer === 1).data);
+  zh.dispose();
+  en.dispose();
+});
+
 test('one generation step: the cache grows by one row, and its row of weights is the full trace\'s last row', async () => {
   const m = await a.loadModel('zh');
   const text = texts.zh.slice(0, 12);

@@ -3,9 +3,10 @@
 // that headless Chromium runs.
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdtempSync, readdirSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { gzipSync } from 'node:zlib';
 import { before, test } from 'node:test';
 
 import { collectProblems, launchChromium, serveStatic, webDir } from './helpers.mjs';
@@ -33,6 +34,14 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   assert.deepEqual(files, ['README.md', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, 'package.json',
     ...sources, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
   console.log(`tarball: ${tarball.size} bytes packed`);
+});
+
+test('the one-file element inlines the core\'s wasm and nothing else: the models load only when asked', () => {
+  const bundle = readFileSync(path.join(project, 'node_modules/attention-playground/dist/attention-stepper.js'), 'utf8');
+  const inlined = [...bundle.matchAll(/data:([a-z/+-]+);base64,/g)].map((m) => m[1]);
+  assert.deepEqual(inlined, ['application/wasm'], 'one inlined file: the core (the models were once inlined too, 0.6 MB)');
+  const gz = gzipSync(bundle, { level: 9 }).length;
+  assert.ok(gz < 420_000, `the element is ${gz} bytes gzipped`);
 });
 
 test('Node ESM: import from the installed package and trace', () => {

@@ -1,5 +1,6 @@
 // The friendly API over the Embind module: one place for both entry points (node.js, index.js).
 // Nothing here computes attention: every number comes from the C++ core's trace.
+import { shortText, wholeNumber } from './args.js';
 import { packSpec, unpackSpecText } from './packed_spec.js';
 import { traceCalls } from './trace_reader.js';
 
@@ -12,6 +13,15 @@ export class AttentionError extends Error {
     super(message);
     this.name = 'AttentionError';
   }
+}
+
+/** createAttention's options checked the same in Node and the browser: the refusal, or null. */
+export function createOptionsError(options) {
+  if (options === null || typeof options !== 'object') return new AttentionError('createAttention takes an options object, e.g. {threads: true}.');
+  if (options.threads !== undefined && typeof options.threads !== 'boolean') {
+    return new AttentionError(`options.threads is ${String(options.threads).slice(0, 80)} but must be true or false.`);
+  }
+  return null;
 }
 
 function deepFreeze(value) {
@@ -78,9 +88,12 @@ function typedArraysAsLists(_key, value) {
   return ArrayBuffer.isView(value) ? Array.from(value) : value;
 }
 
-/** At most 80 characters of a user's text in a sentence (a 10 MB key must not become a 10 MB message). */
-function shortText(text) {
-  return text.length > 80 ? `${text.slice(0, 80)}…` : text;
+/** The largest cell index or head an explain call passes to the core (its arguments are 32-bit ints). */
+const MAX_CELL = 2 ** 31 - 1;
+
+/** [head, i, j] of an explain call (0-based), each a whole number in range or a sentence naming it. */
+function cellArgs(call, { head, i, j }) {
+  return [['head', head, 63], ['i', i, MAX_CELL], ['j', j, MAX_CELL]].map(([name, x, max]) => wholeNumber(x, `${call}: ${name}`, 0, max, AttentionError));
 }
 
 /** " (row 1, column 2)" for a path ending in [0][1], " (entry 3)" for one ending in a single [2]: the core's way. */
@@ -92,6 +105,28 @@ function peopleIndex(path) {
   return ` (${path.startsWith('.tokens.') ? 'label' : 'entry'} ${Number(entry[1]) + 1})`;
 }
 
+/**
+ * Whether a spec object is being read (walked, packed or stringified). A getter or toJSON in it that calls
+ * the API again would share the packer's buffers with the outer call and corrupt its trace: refused.
+ */
+let readingSpec = false;
+function readingSpecObject(read) {
+  if (readingSpec) {
+    throw new AttentionError('a getter or toJSON in a spec called the attention API while that spec was being read: work out its values first, then pass plain data.');
+  }
+  readingSpec = true;
+  try {
+    return read();
+  } catch (error) {
+    // a revoked Proxy, a detached buffer, toJSON returning a BigInt or a cycle: TypeErrors from the reading
+    if (error instanceof AttentionError) throw error;
+    const why = String(error?.message ?? error).split('\n')[0].replace(/\.$/, '');
+    throw new AttentionError(`the spec could not be read (${shortText(why)}).`);
+  } finally {
+    readingSpec = false;
+  }
+}
+
 function specText(spec, maxBytes) {
   if (typeof spec === 'string') {
     // each UTF-16 unit is at least one UTF-8 byte, so this refuses before anything crosses into wasm
@@ -101,13 +136,15 @@ function specText(spec, maxBytes) {
     if (!spec.isWellFormed()) throw new AttentionError(`the spec is ${describe(spec)}.`);
     return spec;
   }
-  if (!spec || typeof spec !== 'object' || Array.isArray(spec)) {
+  if (!spec || typeof spec !== 'object' || readingSpecObject(() => Array.isArray(spec))) {
     throw new AttentionError('the spec must be an object (or JSON text) with at least "x".');
   }
-  const seen = { typed: false, open: new Set() };
-  const bad = inspect(spec, seen, 0);
-  if (bad) throw new AttentionError(`${shortText(bad.path.slice(1)) || 'the spec'}${peopleIndex(bad.path)} is ${bad.problem}.`);
-  const text = seen.typed ? JSON.stringify(spec, typedArraysAsLists) : JSON.stringify(spec); // a replacer is slow
+  const text = readingSpecObject(() => {
+    const seen = { typed: false, open: new Set() };
+    const bad = inspect(spec, seen, 0);
+    if (bad) throw new AttentionError(`${shortText(bad.path.slice(1)) || 'the spec'}${peopleIndex(bad.path)} is ${bad.problem}.`);
+    return seen.typed ? JSON.stringify(spec, typedArraysAsLists) : JSON.stringify(spec); // a replacer is slow
+  });
   return specText(text, maxBytes);
 }
 
@@ -130,8 +167,8 @@ function checkAttentionArgs({ q, k, v, d, heads, causal }) {
     if (!(a instanceof Float32Array)) throw new AttentionError(`${name} must be a Float32Array (rows of d values, row-major), not ${kind(a)}.`);
     if (a.length === 0) throw new AttentionError(`${name} is empty: it needs at least one row of d values.`);
   }
-  if (!Number.isInteger(d) || d < 1 || d > 1024) throw new AttentionError(`d is ${shortText(String(d))} but must be a whole number from 1 to 1024.`);
-  if (!Number.isInteger(heads) || heads < 1 || heads > 64) throw new AttentionError(`heads is ${shortText(String(heads))} but must be a whole number from 1 to 64.`);
+  wholeNumber(d, 'd', 1, 1024, AttentionError);
+  wholeNumber(heads, 'heads', 1, 64, AttentionError);
   if (d % heads !== 0) throw new AttentionError(`d is ${d} but heads is ${heads}: d must be a multiple of heads.`);
   if (typeof causal !== 'boolean') throw new AttentionError(`causal is ${kind(causal)} but must be true or false.`);
   for (const [name, a] of [['q', q], ['k', k], ['v', v]]) {
@@ -272,6 +309,7 @@ export function makeApi(core, fast = core, loadModel = null) {
   }
 
   const exampleSpecs = new Map(); // "id\nvariant" -> the example's normalised spec (JSON text)
+  const trainerHandles = new WeakMap(); // trainer() run -> its handle in the core, for train()'s check
   const specTexts = new WeakMap(); // trace -> its spec as JSON text, for explain()
 
   return Object.freeze({
@@ -300,7 +338,8 @@ export function makeApi(core, fast = core, loadModel = null) {
       }
       const interactive = budget === 'interactive';
       let result, fullText;
-      const packed = spec && typeof spec === 'object' && !Array.isArray(spec) ? packSpec(spec, limits.maxSpecBytes / 8, leafText) : null;
+      const packed = spec && typeof spec === 'object'
+        ? readingSpecObject(() => (Array.isArray(spec) ? null : packSpec(spec, limits.maxSpecBytes / 8, leafText))) : null;
       if (packed && packed.text.length <= limits.maxSpecBytes) {
         // the matrices as floats beside the rest as JSON text (packed_spec.js)
         result = calls.packed(packed.text, packed.numbers, interactive);
@@ -338,7 +377,9 @@ export function makeApi(core, fast = core, loadModel = null) {
      * blocks of d, as in the spec. Never builds an n_q × n_k matrix (an online softmax over blocks
      * of keys), so long sequences need memory for the inputs and the output only.
      */
-    attention({ q, k, v, d, heads = 1, causal = false } = {}) {
+    attention(args = {}) {
+      if (args === null || typeof args !== 'object') throw new AttentionError('attention takes one object, {q, k, v, d, heads, causal}.');
+      const { q, k, v, d, heads = 1, causal = false } = args;
       const rows = checkAttentionArgs({ q, k, v, d, heads, causal });
       const bytes = (q.length + k.length + v.length + q.length) * 4;
       const base = fast._malloc(bytes);
@@ -357,6 +398,7 @@ export function makeApi(core, fast = core, loadModel = null) {
           if (error instanceof Error) throw error;
           throw new AttentionError(`out of memory: the kernel's buffers for ${rows.nQ} × ${rows.nK} do not fit in this page's memory.`);
         }
+        if (bad === -2) throw new AttentionError('the attention overflowed the float range: q·kᵀ or the weighted sum of v is too large for float32.');
         if (bad >= 0) {
           const [name, index] = bad < q.length ? ['q', bad] : bad < q.length + k.length ? ['k', bad - q.length] : ['v', bad - q.length - k.length];
           throw new AttentionError(`${name}[${index}] is not a finite number.`);
@@ -372,7 +414,7 @@ export function makeApi(core, fast = core, loadModel = null) {
      */
     attentionBytes({ nQ, nK, d, heads = 1 } = {}) {
       for (const [name, x, max] of [['nQ', nQ, 1 << 24], ['nK', nK, 1 << 24], ['d', d, 1024], ['heads', heads, 64]])
-        if (!Number.isInteger(x) || x < 1 || x > max) throw new AttentionError(`${name} is ${shortText(String(x))} but must be a whole number from 1 to ${max}.`);
+        wholeNumber(x, name, 1, max, AttentionError);
       if (d % heads !== 0) throw new AttentionError(`d is ${d} but heads is ${heads}: d must be a multiple of heads.`);
       return fast._attn_attention_bytes(nQ, nK, d, heads);
     },
@@ -395,8 +437,7 @@ export function makeApi(core, fast = core, loadModel = null) {
      * backward passes' own numbers, read like explain(): e.g. "∂L/∂α[1][2] = Σ_c ∂L/∂c[1][c]·v[2][c] = … = 0.0512".
      */
     explainGrad(spec, stageId, { head = 0, i = 0, j = 0, detail = false } = {}) {
-      const args = [head, i, j].map(Number);
-      if (!args.every(Number.isInteger)) throw new AttentionError('explainGrad: head, i and j must be whole numbers.');
+      const args = cellArgs('explainGrad', { head, i, j });
       return check(core.explainGradResult(specText(spec, limits.maxSpecBytes), String(stageId), ...args, !!detail)).text;
     },
     /**
@@ -414,7 +455,7 @@ export function makeApi(core, fast = core, loadModel = null) {
         get done() { return done; },
         step(count = 1) {
           if (disposed) throw new AttentionError('this trainer was disposed of.');
-          if (!Number.isInteger(count) || count < 1 || count > 100000) throw new AttentionError(`step(count): count is ${shortText(String(count))} but must be a whole number from 1 to 100000.`);
+          wholeNumber(count, 'step(count): count', 1, 100000, AttentionError);
           const result = core.trainerStep(handle, count);
           if (result.done !== undefined) done = result.done;
           if (result.error !== undefined) throw Object.assign(new AttentionError(result.error), { losses: result.losses });
@@ -436,6 +477,7 @@ export function makeApi(core, fast = core, loadModel = null) {
         },
       };
       trainerFinalizer.register(run, handle, run);
+      trainerHandles.set(run, handle);
       return run;
     },
     /**
@@ -456,6 +498,7 @@ export function makeApi(core, fast = core, loadModel = null) {
       if (onStep !== undefined && typeof onStep !== 'function') throw new AttentionError('train(spec, {onStep}): onStep must be a function.');
       const run = this.trainer(spec);
       try {
+        check(core.trainerCheckSteps(trainerHandles.get(run), run.steps)); // all steps run in this one call: refused before the first
         const losses = new Float32Array(run.steps);
         for (let k = 0; k < run.steps; k++) {
           losses[k] = run.step(1)[0];
@@ -480,11 +523,10 @@ export function makeApi(core, fast = core, loadModel = null) {
       if (!trace || !trace.spec) throw new AttentionError('explain(trace, stage, {i, j}) needs a trace from trace() or example().');
       if (!specTexts.has(trace)) specTexts.set(trace, JSON.stringify(trace.spec));
       if (trace.kind === 'vision') { // a value of a vision stage, by its row-major index
-        if (!Number.isInteger(Number(index))) throw new AttentionError('explain: index must be a whole number.');
-        return check(core.explainVisionResult(specTexts.get(trace), String(stageId), Number(index))).text;
+        wholeNumber(index, 'explain: index', 0, MAX_CELL, AttentionError);
+        return check(core.explainVisionResult(specTexts.get(trace), String(stageId), index)).text;
       }
-      const args = [head, i, j].map(Number);
-      if (!args.every(Number.isInteger)) throw new AttentionError('explain: head, i and j must be whole numbers.');
+      const args = cellArgs('explain', { head, i, j });
       return check(core.explainResult(specTexts.get(trace), String(stageId), ...args, !!detail)).text;
     },
     /** The worked examples' ids, in docs/spec.md's order: each one is a valid example(id). */

@@ -2,15 +2,9 @@
 // (dist/lm) and the weight files (models/) load only on the first call, so the sequence stepper's download
 // does not grow. Every number comes from the C++ core; nothing here computes the model.
 
-const encoder = new TextEncoder();
+import { wholeNumber } from './args.js';
 
-/** A whole number in [lo, hi], or an error naming the argument. */
-function wholeNumber(value, name, lo, hi, AttentionError) {
-  if (typeof value !== 'number' || !Number.isSafeInteger(value) || value < lo || value > hi) {
-    throw new AttentionError(`${name} is ${String(value).slice(0, 40)} but must be a whole number from ${lo} to ${hi}.`);
-  }
-  return value;
-}
+const encoder = new TextEncoder();
 
 function wellFormedText(text, name, AttentionError) {
   if (typeof text !== 'string') throw new AttentionError(`${name} must be a string.`);
@@ -47,7 +41,17 @@ export function makeModelLoader(createCore, readModel, AttentionError) {
   };
 }
 
+/** Numbers a stage's row of a trace's layout table holds: [stage name, at, rank, shape (4)]. */
+const TABLE_WIDTH = 7;
+/**
+ * Per lm module: the copy functions of the last trace's stages not read yet (the core keeps one trace)
+ * and the stage names it has told us.
+ */
+const perModule = new WeakMap();
+
 function wrapModel(lm, bytes, AttentionError) {
+  if (!perModule.has(lm)) perModule.set(lm, { unread: new Set(), names: new Map() });
+  const { unread, names } = perModule.get(lm);
   /** Calls an export with UTF-8 texts copied into the heap; returns its JSON answer, or throws its sentence. */
   function call(fn, texts, ...numbers) {
     const pointers = [];
@@ -69,14 +73,47 @@ function wrapModel(lm, bytes, AttentionError) {
     }
   }
 
-  /** A trace from its layout: each stage views its part of one Float32Array copied out of the heap. */
+  /**
+   * A trace from its layout. Each stage's numbers are copied out of the heap when first read (most
+   * views read a few stages of the 46); before the core frees them — the next trace or step, of any
+   * model in this module — every stage not read yet is copied, so data is always the trace's own.
+   */
   function readTrace(layout) {
-    const all = new Float32Array(lm.HEAPF32.buffer, lm._attn_lm_floats(), layout.floats).slice();
-    const stages = layout.stages.map((s) => {
-      const size = s.shape.reduce((a, b) => a * b, 1);
-      return { id: s.id, layer: s.layer, shape: s.shape, symbol: s.symbol, title: s.title, data: all.subarray(s.offset, s.offset + size) };
-    });
+    const table = new Uint32Array(lm.HEAPU32.buffer, lm._attn_lm_table(), layout.count * TABLE_WIDTH);
+    const stages = [];
+    for (let r = 0; r < layout.count; ++r) {
+      const row = table.subarray(r * TABLE_WIDTH, (r + 1) * TABLE_WIDTH);
+      const name = stageName(row[0]);
+      const at = row[1];
+      const shape = Array.from(row.subarray(3, 3 + row[2]));
+      const size = shape.reduce((a, b) => a * b, 1);
+      let data = null;
+      const copy = () => (data ??= lm.HEAPF32.slice(at, at + size));
+      unread.add(copy);
+      stages.push({
+        id: name.id, layer: name.layer, shape, symbol: name.symbol, title: name.title,
+        get data() {
+          unread.delete(copy);
+          return copy();
+        },
+      });
+    }
     return { tokens: layout.tokens, ids: layout.ids, unknown: layout.unknown, stages };
+  }
+  /** A stage's {id, layer, symbol, title} from the number the core gave it, asked for once. */
+  function stageName(index) {
+    let name = names.get(index);
+    if (!name) {
+      name = call(() => lm._attn_lm_stage_name(index), []);
+      Object.freeze(name.title);
+      names.set(index, Object.freeze(name));
+    }
+    return name;
+  }
+  /** Copies out every stage the last trace has not read yet: the core is about to free them. */
+  function keepUnread() {
+    for (const copy of unread) copy();
+    unread.clear();
   }
 
   const first = call((p, n) => lm._attn_lm_load(p, n), [bytes]);
@@ -94,6 +131,7 @@ function wrapModel(lm, bytes, AttentionError) {
     trace(text) {
       live();
       wellFormedText(text, 'text', AttentionError);
+      keepUnread();
       return readTrace(call((p, n) => lm._attn_lm_trace(handle, p, n), [text]));
     },
     /**
@@ -104,6 +142,7 @@ function wrapModel(lm, bytes, AttentionError) {
     step(text) {
       live();
       wellFormedText(text, 'text', AttentionError);
+      keepUnread();
       return readTrace(call((p, n) => lm._attn_lm_step(handle, p, n), [text]));
     },
     /** The arithmetic of cell (i, j) of a stage of text's trace, as the page's captions say it (layer, head 0-based). */

@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 
 import createAttentionCore from '../dist/core/attention_core.js';
-import { AttentionError, makeApi } from './api.js';
+import { AttentionError, createOptionsError, makeApi } from './api.js';
 import { makeModelLoader } from './lm.js';
 
 export { AttentionError, version } from './api.js';
@@ -26,7 +26,9 @@ const loadModel = makeModelLoader(
  * Instantiates the wasm core (once per process; later calls share it) and returns the API.
  * @returns {Promise<import('../types/index.js').Attention>}
  */
-export function createAttention() {
+export function createAttention(options = {}) {
+  const refused = createOptionsError(options); // threads are for the browser's isolated pages; Node runs one
+  if (refused) return Promise.reject(refused);
   shared ??= readFile(wasmFile)
     .then((wasmBinary) => createAttentionCore({ wasmBinary }))
     .then((core) => makeApi(core, core, loadModel))

@@ -39,7 +39,20 @@ struct budget {
 };
 inline constexpr budget default_budget{std::uint64_t{64} << 20, std::uint64_t{4} << 30, std::uint64_t{1} << 25,
                                        "the limit"};
+/// A gradient (attn grad, a.grad, a.explainGrad, each training item's step) keeps the forward trace, its
+/// adjoint and the backward pass's temporaries: about 15 times the trace's bytes. A quarter of the
+/// default's trace keeps it within 5 s and 512 MiB (a 30 KB spec of n = 1830, d = 1 took 12 s and 952 MB).
+inline constexpr budget grad_budget{std::uint64_t{16} << 20, std::uint64_t{1} << 30, std::uint64_t{1} << 23,
+                                    "the gradient's limit"};
 inline constexpr budget interactive_budget{std::uint64_t{16} << 20, std::uint64_t{1} << 28, std::uint64_t{1} << 21,
                                            "the playground's limit (the npm module and the attn CLI go further)"};
+
+// [SECTION] The work of one call that trains, and of one explanation
+/// Multiply-adds one call may train for (attn train's whole run, a.train, one trainer step(count)): a
+/// step costs about three times each item's forward pass. Seconds on one core; a run of 10⁶ steps over
+/// 4096 items (hours) is refused before the first step, with how many steps would fit.
+inline constexpr std::uint64_t max_train_multiply_adds = std::uint64_t{1} << 32;
+/// Bytes of text one attn explain may write (every cell of a stage, a line each): n = 1800 wrote 336 MB.
+inline constexpr std::uint64_t max_explain_bytes = std::uint64_t{64} << 20;
 
 }  // namespace attn

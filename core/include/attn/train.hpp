@@ -3,6 +3,10 @@
 // trained, W_q and W_k learn which keys match a query. Deterministic: the same spec, the same steps.
 #pragma once
 
+#include <cstdint>
+
+#include "attn/limits.hpp"
+
 #include <string>
 #include <vector>
 
@@ -48,6 +52,10 @@ public:
     /// Throws spec_error unless it is a positive finite number.
     void set_learning_rate(float lr);
     const train_spec& settings() const { return train_; }
+    /// @brief The most steps one call may run (max_train_multiply_adds over one step's multiply-adds).
+    std::uint64_t max_steps_per_call() const { return max_train_multiply_adds / step_multiply_adds_; }
+    /// @brief Throws spec_error, naming the limit and what fits, if count steps are over it.
+    void check_steps(std::uint64_t count) const;
     /// @brief The data items, editable between steps (the lab edits a sentence's inputs while it trains;
     /// keep their shapes: they were checked when the trainer was made).
     std::vector<train_item>& data() { return train_.data; }
@@ -62,6 +70,7 @@ private:
     attn::spec spec_;
     train_spec train_;
     int done_ = 0;
+    std::uint64_t step_multiply_adds_ = 1;  // one step over every item: about 3 forward passes each
     std::vector<slot> slots_;
     void bind_slots();
 };

@@ -101,7 +101,7 @@ void mlp_forward(const model& m, int l, const float* mid, size_t rows, float* ln
     const size_t d = static_cast<size_t>(m.config.d_model), dm = static_cast<size_t>(m.config.d_mlp);
     kern::layernorm(ln2, mean, rstd, mid, m.tensor(l, "ln_2.weight"), m.tensor(l, "ln_2.bias"), rows, d, m.config.ln_eps);
     kern::linear(pre, ln2, m.tensor(l, "mlp.w1"), m.tensor(l, "mlp.b1"), rows, d, dm);
-    for (size_t i = 0; i < rows * dm; ++i) act[i] = kern::gelu(pre[i]);
+    kern::gelu_rows(act, pre, rows * dm);
     kern::linear(out, act, m.tensor(l, "mlp.w2"), m.tensor(l, "mlp.b2"), rows, dm, d);
 }
 
@@ -310,7 +310,7 @@ double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::
         if (s.dm > 0) {
             std::vector<float> dact(s.BT * s.dm, 0.0f), dln2(s.BT * s.d, 0.0f);
             linear_backward(dact.data(), g(n("mlp.w2")), g(n("mlp.b2")), dx.data(), L.act.data(), w(n("mlp.w2")), s.BT, s.dm, s.d);
-            for (size_t i = 0; i < dact.size(); ++i) dact[i] *= kern::gelu_grad(L.pre[i]);
+            kern::gelu_grad_times(dact.data(), L.pre.data(), dact.size());
             linear_backward(dln2.data(), g(n("mlp.w1")), g(n("mlp.b1")), dact.data(), L.ln2.data(), w(n("mlp.w1")), s.BT, s.d, s.dm);
             layernorm_backward(dmid.data(), g(n("ln_2.weight")), g(n("ln_2.bias")), dln2.data(), L.mid.data(), L.ln2_mean.data(),
                                L.ln2_rstd.data(), w(n("ln_2.weight")), s.BT, s.d);

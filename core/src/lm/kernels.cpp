@@ -115,13 +115,58 @@ void layernorm(float* out, float* mean, float* rstd, const float* in, const floa
     }
 }
 
-// erf and exp in float (a few ulp): the double versions took a fifth of a training step
-float gelu(float z) { return 0.5f * z * (1.0f + std::erf(z * 0.70710678f)); }
+namespace {
 
-float gelu_grad(float z) {
-    const float cdf = 0.5f * (1.0f + std::erf(z * 0.70710678f));
-    const float pdf = std::exp(-0.5f * z * z) * 0.39894228f;
-    return cdf + z * pdf;
+/// erf on eight lanes: x·P(x²)/Q(x²) on x clamped to [−4, 4] (beyond, erf is ±1 in float), the
+/// rational form Eigen and XLA use for float erf; within 4.2e-7 of the exact erf (checked against
+/// Python's math.erf over [−6, 6] in steps of 6e-5). It replaced std::erf, which took a twelfth of a
+/// trace: a branchy scalar call per activation, where this is straight-line f32x4/AVX code.
+inline v8 erf8(v8 x) {
+    const v8 four = v8{} + 4.0f;
+    x = x < four ? x : four;
+    x = x > -four ? x : -four;
+    const v8 x2 = x * x;
+    v8 p = x2 * -2.72614225801306e-10f + 2.77068142495902e-08f;
+    p = x2 * p + -2.10102402082508e-06f;
+    p = x2 * p + -5.69250639462346e-05f;
+    p = x2 * p + -7.34990630326855e-04f;
+    p = x2 * p + -2.95459980854025e-03f;
+    p = x2 * p + -1.60960333262415e-02f;
+    v8 q = x2 * -1.45660718464996e-05f + -2.13374055278905e-04f;
+    q = x2 * q + -1.68282697438203e-03f;
+    q = x2 * q + -7.37332916720468e-03f;
+    q = x2 * q + -1.42647390514189e-02f;
+    return x * p / q;
+}
+
+/// Runs f on eight lanes at a time; the tail goes through the same f in a zero-padded vector, so every
+/// element gets the same bits wherever it sits.
+template <class F>
+void map8(float* out, const float* in, std::size_t n, F f) {
+    std::size_t i = 0;
+    for (; i + 8 <= n; i += 8) store8(out + i, f(load8(in + i), load8(out + i)));
+    if (i < n) {
+        float a[8] = {}, b[8] = {};
+        std::memcpy(a, in + i, (n - i) * sizeof(float));
+        std::memcpy(b, out + i, (n - i) * sizeof(float));
+        const v8 r = f(load8(a), load8(b));
+        std::memcpy(out + i, &r, (n - i) * sizeof(float));
+    }
+}
+
+}  // namespace
+
+ATTN_LM_CLONES void gelu_rows(float* out, const float* in, std::size_t n) {
+    map8(out, in, n, [](v8 z, v8) { return 0.5f * z * (1.0f + erf8(z * 0.70710678f)); });
+}
+
+ATTN_LM_CLONES void gelu_grad_times(float* grad, const float* pre, std::size_t n) {
+    // d/dz of 0.5·z·(1 + erf(z/√2)) = Φ(z) + z·φ(z), with the same erf as the forward pass
+    map8(grad, pre, n, [](v8 z, v8 g) {
+        v8 pdf;
+        for (int l = 0; l < 8; ++l) pdf[l] = std::exp(-0.5f * z[l] * z[l]) * 0.39894228f;
+        return g * (0.5f * (1.0f + erf8(z * 0.70710678f)) + z * pdf);
+    });
 }
 
 }  // namespace attn::lm::kern

@@ -19,8 +19,9 @@ void linear(float* out, const float* in, const float* w, const float* b, std::si
 /// @brief LayerNorm of every row over its d values (biased variance), keeping mean and 1/σ per row.
 void layernorm(float* out, float* mean, float* rstd, const float* in, const float* w, const float* b,
                std::size_t rows, std::size_t d, float eps);
-/// @brief The exact GELU, 0.5·z·(1 + erf(z/√2)), and its derivative.
-float gelu(float z);
-float gelu_grad(float z);
+/// @brief out = GELU(in) elementwise, 0.5·z·(1 + erf(z/√2)) with erf to 4.2e-7 (out may be in).
+void gelu_rows(float* out, const float* in, std::size_t n);
+/// @brief grad ·= GELU′(pre) elementwise: the backward pass through the activation.
+void gelu_grad_times(float* grad, const float* pre, std::size_t n);
 
 }  // namespace attn::lm::kern

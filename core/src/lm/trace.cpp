@@ -5,6 +5,7 @@
 #include <cmath>
 #include <numeric>
 
+#include "attn/kernels.hpp"
 #include "attn/lm.hpp"
 #include "attn/lm_train.hpp"
 #include "attn/positional.hpp"
@@ -109,12 +110,14 @@ model_trace trace(const model& m, std::string_view text) {
         }
         add("resid_post", l, {n, d}, x);
     }
-    std::vector<float> lnf(n * d), wte_t(d * V), logits(n * V);
+    std::vector<float> lnf(n * d), logits(n * V);
     kern::layernorm(lnf.data(), nullptr, nullptr, x.data(), m.tensor("ln_f.weight"), m.tensor("ln_f.bias"), n, d, c.ln_eps);
-    kern::transpose(wte_t.data(), m.tensor("wte"), V, d);
-    kern::linear(logits.data(), lnf.data(), wte_t.data(), nullptr, n, d, V);
-    std::vector<float> probs = logits;
-    for (size_t i = 0; i < n; ++i) softmax_in_place(probs.data() + i * V, V);
+    const kernel_set& k = simd_kernels();
+    k.matmul_bt(logits.data(), lnf.data(), m.tensor("wte"), n, d, V);  // tied: logits = ln_f · wteᵀ, no transposed copy
+    // the sequence core's vector softmax (exp in f32x4; the scalar loop was a fifth of a zh trace), its
+    // exponentials written where the probabilities then go
+    std::vector<float> probs(n * V), row_max(n), row_sum(n);
+    k.softmax_rows(probs.data(), probs.data(), row_max.data(), row_sum.data(), logits.data(), n, V);
     add("ln_f", std::nullopt, {n, d}, std::move(lnf));
     add("logits", std::nullopt, {n, V}, std::move(logits));
     add("probs", std::nullopt, {n, V}, std::move(probs));

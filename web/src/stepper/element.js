@@ -164,10 +164,12 @@ export class AttentionStepper extends HTMLElement {
    * refusedLink: the sentence of a link's spec that could not be shown, drawn above the example instead.
    */
   load(options, refusedLink = null) {
+    if (options.specRefused) return this.load({ ...options, spec: undefined, specRefused: undefined }, options.specRefused);
     const ignored = []; // [option, value]: what a link or an attribute asked for and did not get
     const { exampleId, variant } = pickExample(options, this.examples, ignored);
     let trace;
-    this.refusedLink = refusedLink;
+    // a refusal stays drawn above the picture until the next good input (renderAll draws it)
+    this.refusal = refusedLink ? { text: refusedLink, link: true } : null;
     try {
       trace = hasSpec(options) ? this.attention.trace(parseSpec(options.spec), PAGE_BUDGET) : this.attention.example(exampleId, variant);
     } catch (error) {
@@ -190,11 +192,19 @@ export class AttentionStepper extends HTMLElement {
     if (options.autoplay) this.play();
   }
 
-  /** A spec that cannot be shown: its sentence, and the last good picture if there is one. */
+  /**
+   * A spec (attribute, URL) or an example switch that cannot be shown: its sentence above the last good
+   * picture, kept there through every redraw until the next good input; alone when there is no picture.
+   */
   showLoadError(error) {
-    clear(this.view).append(h('p', { className: 'error', attrs: { role: 'alert' }, text: error.message }),
+    const text = String(error?.message ?? error);
+    if (this.store.get().trace) {
+      this.refusal = { text, link: false };
+      this.renderAll();
+      return;
+    }
+    clear(this.view).append(h('p', { className: 'error', attrs: { role: 'alert' }, text }),
       h('p', { className: 'status', text: wordsFor(this.store.get().lang).lastGood }));
-    if (this.store.get().trace) this.renderAll();
   }
 
   chooseExample(id, variant = '') {
@@ -210,7 +220,7 @@ export class AttentionStepper extends HTMLElement {
     try {
       change(next);
       const trace = this.attention.trace(next, PAGE_BUDGET);
-      if (this.refusedLink) this.linkBanner.forEach((p) => p.remove()), (this.refusedLink = null); // about the link, not this edit
+      if (this.refusal) this.refusalBanner.forEach((p) => p.remove()), (this.refusal = null); // about the last input, not this edit
       const sameStages = this.showInPlace(trace, true);
       // the store's subscriber has redrawn the stage; a value edit moves only the panel's values,
       // a change of the stage list (a mask or PE switched) needs the timeline rebuilt too
@@ -284,10 +294,10 @@ export class AttentionStepper extends HTMLElement {
     const doc = this.doc(s.exampleId);
     this.host = {};
     const parts = [];
-    if (this.refusedLink) {
-      this.linkBanner = [h('p', { className: 'error link-refused', attrs: { role: 'alert' }, text: this.refusedLink }),
-        h('p', { className: 'status', text: w.linkRefused })];
-      parts.push(...this.linkBanner);
+    if (this.refusal) {
+      this.refusalBanner = [h('p', { className: 'error link-refused', attrs: { role: 'alert' }, text: this.refusal.text }),
+        h('p', { className: 'status', text: this.refusal.link ? w.linkRefused : w.lastGood })];
+      parts.push(...this.refusalBanner);
     }
     if (this.ignored?.length) parts.push(h('p', { className: 'notice', attrs: { role: 'status' }, text: w.ignored(this.ignored) }));
     if (c.has('examples') || c.has('lang') || c.has('edit')) parts.push(topBar(this, s, w, doc));

@@ -49,7 +49,15 @@ function visionData(s, stage) {
   };
 }
 
-const csvField = (text) => (/[",\n\r]/.test(text) ? `"${String(text).replace(/"/g, '""')}"` : String(text));
+/**
+ * A label as a CSV field: quoted when it holds a quote, comma or line break, and a label a spreadsheet
+ * would run as a formula (starting =, +, -, @, tab or CR) gets a leading ' (OWASP's advice for CSV
+ * injection), so a shared spec's token "=HYPERLINK(…)" stays text. Numbers are written by plain(), never here.
+ */
+const csvField = (label) => {
+  const text = /^[=+\-@\t\r]/.test(String(label)) ? `'${label}` : String(label);
+  return /[",\n\r]/.test(text) ? `"${text.replace(/"/g, '""')}"` : text;
+};
 
 /** The tensor as CSV: a header of column labels, one line per row (with a head column for per-head stages). */
 export function toCSV(d) {

@@ -22,15 +22,44 @@ async function through(stream, bytes) {
   return new Uint8Array(await new Response(new Blob([bytes]).stream().pipeThrough(stream)).arrayBuffer());
 }
 
+/** The core's limit on a spec's text (attn/limits.hpp max_spec_bytes): inflation stops past it. */
+const MAX_SPEC_BYTES = 16 * 2 ** 20;
+
+/** A link's spec that is refused before the core sees it (it says why in one sentence). */
+class LinkRefusal extends Error {}
+
+/**
+ * deflate-raw bytes inflated chunk by chunk, stopping as soon as the text passes the spec limit: a
+ * 1.4 MB fragment can inflate to 1 GiB (it blocked the page for 12 s and took over 1 GB).
+ */
+async function inflateWithin(bytes, limit) {
+  const reader = new Blob([bytes]).stream().pipeThrough(new DecompressionStream('deflate-raw')).getReader();
+  const chunks = [];
+  let total = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    total += value.length;
+    if (total > limit) {
+      reader.cancel().catch(() => {});
+      throw new LinkRefusal(`the link's spec inflates to more than ${limit / 2 ** 20} MiB, over the limit for a spec's text, so it was not read.`);
+    }
+    chunks.push(value);
+  }
+  const out = new Uint8Array(total);
+  let at = 0;
+  for (const c of chunks) out.set(c, at), (at += c.length);
+  return out;
+}
+
 /** A spec parameter's value as JSON text: plain JSON, base64url JSON, or z.<deflate-raw, base64url>. */
 async function specText(raw) {
   if (raw.trim().startsWith('{')) return raw;
   try {
-    if (raw.startsWith(COMPRESSED)) {
-      return new TextDecoder().decode(await through(new DecompressionStream('deflate-raw'), fromBase64Url(raw.slice(COMPRESSED.length))));
-    }
+    if (raw.startsWith(COMPRESSED)) return new TextDecoder().decode(await inflateWithin(fromBase64Url(raw.slice(COMPRESSED.length)), MAX_SPEC_BYTES));
     return new TextDecoder().decode(fromBase64Url(raw));
-  } catch {
+  } catch (error) {
+    if (error instanceof LinkRefusal) throw error;
     return raw; // the core will say what is wrong with it
   }
 }
@@ -43,7 +72,13 @@ export async function readUrl(search, hash = '') {
   for (const key of ['example', 'variant', 'stage', 'lang', 'controls', 'speed', 'head', 'view']) if (p.has(key)) out[key] = p.get(key);
   if (p.has('autoplay')) out.autoplay = p.get('autoplay') !== '0' && p.get('autoplay') !== 'false';
   const raw = fragment.get('spec') ?? p.get('spec');
-  if (raw !== null) out.spec = await specText(raw);
+  if (raw !== null) {
+    try {
+      out.spec = await specText(raw);
+    } catch (error) {
+      out.specRefused = error.message; // shown above an example, as a link's spec the core refuses is
+    }
+  }
   return out;
 }
 
