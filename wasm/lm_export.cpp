@@ -9,6 +9,7 @@
 #include <memory>
 #include <string>
 
+#include "attn/json.hpp"
 #include "attn/lm_json.hpp"
 #include "attn/lm_stages.hpp"
 
@@ -130,6 +131,22 @@ const char* attn_lm_trace(int handle, const char* text, std::size_t len) {
 const char* attn_lm_step(int handle, const char* text, std::size_t len) {
     forget_last_trace();
     return answer([&] { return layout_of(step_trace(find(handle), text_of(text, len))); });
+}
+
+/// Layer l's attention on text as a sequence spec (x = its ln_1 rows, the layer's weights, causal, the
+/// characters as labels): what the playground's stepper traces to show that layer stage by stage, with
+/// the same numbers as the model's own trace (which traces this very spec).
+const char* attn_lm_layer_spec(int handle, const char* text, std::size_t len, int layer) {
+    return answer([&] {
+        const model& m = find(handle);
+        if (layer < 0 || layer >= m.config.n_layer)
+            throw attn::spec_error("layer is " + std::to_string(layer) + " but the model has layers 0 to " + std::to_string(m.config.n_layer - 1) + ".");
+        const model_trace t = trace(m, text_of(text, len));
+        const stage* ln = t.find("ln_1", layer);
+        attn::spec s = layer_spec(m, layer, ln->data.data(), t.tokens.ids.size());
+        s.query_tokens = t.tokens.chars;
+        return attn::spec_to_json(s);
+    });
 }
 
 /// The arithmetic of cell (i, j) of a stage (layer and head 0-based; layer −1 for a global stage).

@@ -2,7 +2,7 @@
 // loader and the wasm core (inlined) in one classic script. One file serves every way the
 // page is opened: <script src> from file:// (double-clicking site/index.html), and
 // <script type="module" src> in a stranger's blog (it has no import or export statements).
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -29,6 +29,31 @@ await build({
     },
   },
 });
+
+// the model mode (site/model.html, <attention-model>): its own script, with its Web Worker and the language
+// model's wasm inlined, so the playground's first load does not grow; the weights beside it as classic
+// scripts (base64), which a page opened from file:// can load too (fetch cannot)
+await build({
+  configFile: false,
+  logLevel: 'warn',
+  worker: { format: 'es' },
+  build: {
+    outDir,
+    emptyOutDir: false,
+    target: 'es2020',
+    minify: true,
+    lib: { entry: path.join(here, 'src/model/index.js'), name: 'AttentionModelBundle', formats: ['iife'], fileName: () => 'attention-model.js' },
+  },
+});
+mkdirSync(path.join(outDir, 'models'), { recursive: true });
+for (const name of ['zh', 'en']) {
+  const weights = path.join(here, 'models', `${name}.safetensors`);
+  if (!existsSync(weights)) continue; // scripts/models.sh trains them; the model mode then says it could not load
+  const b64 = readFileSync(weights).toString('base64');
+  writeFileSync(path.join(outDir, 'models', `${name}.js`), `(globalThis.AttentionModels ??= {}).${name} = '${b64}';\n`);
+}
+const modelFile = path.join(outDir, 'attention-model.js');
+console.log(`site: ${path.relative(process.cwd(), modelFile)} ${statSync(modelFile).size} bytes, ${gzipSync(readFileSync(modelFile), { level: 9 }).length} gzipped (model mode: element + worker + inlined lm wasm)`);
 
 const file = path.join(outDir, 'attention-stepper.js');
 // the same file ships in the npm package, so a blog can take it from any npm CDN

@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
-import { attnCli } from '../node/helpers.mjs';
+import { attnCli, random } from '../node/helpers.mjs';
 import { hostileCorpus } from './mutations.mjs';
 
 const a = await createAttention();
@@ -90,6 +90,74 @@ test('fuzz: every example spec mutated, and large inputs, through the CLI and th
   for (const [category, { accepted, refused }] of counts) console.log(`fuzz: ${category.padEnd(16)} accepted ${accepted}, refused ${refused}`);
   assert.ok(cases.length > 500, `${cases.length} cases`);
   assert.ok([...counts.values()].every((t) => t.refused > 0), 'every category finds something to refuse');
+  assert.ok(after.heapInUse - before.heapInUse <= 1 << 20, `heap in use went from ${before.heapInUse} to ${after.heapInUse}`);
+});
+
+/** f() returns or throws an AttentionError of one short line; anything else (TypeError, RangeError, an abort) fails. */
+function answersOrRefuses(f, name) {
+  try {
+    return { value: f() };
+  } catch (e) {
+    assert.equal(e?.name, 'AttentionError', `${name}: ${e?.name}: ${String(e?.message).slice(0, 200)}`);
+    assert.ok(e.message.length <= 400 && !e.message.includes('\n'), `${name}: ${e.message.slice(0, 200)}`);
+    return { refused: e.message };
+  }
+}
+
+test('fuzz: the fast path, gradients, training and explain with hostile arguments; the instance stays whole', () => {
+  const rand = random(24);
+  const pick = (xs) => xs[Math.floor(rand() * xs.length)];
+  const odd = [0, -1, 1.5, 2 ** 31, 2 ** 32 + 1, 2 ** 53, 1e300, -0, NaN, Infinity, '1', null, undefined, {}, [], 10n, true];
+  const floats = (n, scale) => Float32Array.from({ length: n }, () => (rand() * 2 - 1) * scale);
+  const before = a.memory();
+  const tally = { attention: [0, 0], grad: [0, 0], explain: [0, 0], train: [0, 0] };
+  const count = (kind, r) => tally[kind][r.refused === undefined ? 0 : 1]++;
+  const reference = Array.from(a.example('numpy-3x4').stages.find((s) => s.id === 'weights').data);
+  for (let k = 0; k < 300; k++) {
+    // the fast path: sizes, types and values (3e38 overflows, NaN is named)
+    const d = rand() < 0.9 ? pick([1, 2, 4, 8, 64]) : pick(odd);
+    const rows = () => Math.floor(rand() * 6) + (rand() < 0.1 ? 0 : 1);
+    const dd = typeof d === 'number' && Number.isInteger(d) && d > 0 && d <= 64 ? d : 4;
+    const scale = pick([1, 1, 1, 1e3, 3e38]);
+    const nk = rows();
+    const args = { q: floats(rows() * dd, scale), k: floats(nk * dd, scale), v: floats((rand() < 0.9 ? nk : rows()) * dd, scale), d,
+      heads: rand() < 0.9 ? 1 : pick(odd), causal: rand() < 0.9 ? rand() < 0.5 : pick(odd) };
+    if (rand() < 0.05) args.k = args.v = pick(odd);
+    if (rand() < 0.05 && args.q.length) args.q[0] = NaN;
+    const att = answersOrRefuses(() => a.attention(args), `attention #${k}`);
+    if (att.value) assert.ok(att.value.every(Number.isFinite), `attention #${k}: an answer holds no NaN`);
+    count('attention', att);
+    // gradients: a random small spec with a target, its values sometimes huge
+    const n = 1 + Math.floor(rand() * 4), m = 1 + Math.floor(rand() * 4);
+    const big = rand() < 0.2 ? 3e38 : 1;
+    const spec = { x: Array.from({ length: n }, () => Array.from(floats(m, 1))), target: Array.from({ length: n }, () => Array.from(floats(m, big))) };
+    if (rand() < 0.2) spec.heads = pick([...odd, 2, m]);
+    const g = answersOrRefuses(() => a.grad(spec), `grad #${k}`);
+    if (g.value) assert.ok(Number.isFinite(g.value.loss) && g.value.stage_grads.every((st) => st.data.every(Number.isFinite)), `grad #${k}: finite`);
+    count('grad', g);
+    // explain: indices of every kind
+    const t = a.example(pick(['numpy-3x4', 'multi-head', 'masking']));
+    const cell = { head: rand() < 0.7 ? 0 : pick(odd), i: rand() < 0.7 ? Math.floor(rand() * 4) : pick(odd), j: rand() < 0.7 ? Math.floor(rand() * 4) : pick(odd) };
+    const e = answersOrRefuses(() => a.explain(t, pick(['weights', 'scores', 'context', 'exp', 'row_sum']), cell), `explain #${k}`);
+    if (e.value) assert.equal(typeof e.value, 'string');
+    count('explain', e);
+    const eg = answersOrRefuses(() => a.explainGrad({ x: [[1, 0], [0, 1]], target: [[0, 1], [1, 0]] }, 'weights', cell), `explainGrad #${k}`);
+    count('explain', eg);
+    // training: step counts of every kind
+    if (k % 10 === 0) {
+      const run = a.trainer(a.task('alignment'));
+      const r = answersOrRefuses(() => run.step(rand() < 0.5 ? 1 + Math.floor(rand() * 5) : pick(odd)), `train #${k}`);
+      if (r.value) assert.ok(r.value.every(Number.isFinite));
+      count('train', r);
+      run.dispose();
+    }
+  }
+  for (const [kind, [ok, refused]] of Object.entries(tally)) {
+    console.log(`fuzz: ${kind.padEnd(10)} answered ${ok}, refused ${refused}`);
+    assert.ok(ok > 0 && refused > 0, `${kind}: both answers and refusals`);
+  }
+  assert.deepEqual(Array.from(a.example('numpy-3x4').stages.find((s) => s.id === 'weights').data), reference, 'an ordinary trace afterwards');
+  const after = a.memory();
   assert.ok(after.heapInUse - before.heapInUse <= 1 << 20, `heap in use went from ${before.heapInUse} to ${after.heapInUse}`);
 });
 

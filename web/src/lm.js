@@ -156,6 +156,13 @@ function wrapModel(lm, bytes, AttentionError) {
       wholeNumber(j, 'j', 0, 1e6, AttentionError);
       return call((p, n, q, m) => lm._attn_lm_explain(handle, p, n, q, m, layer ?? -1, head, i, j), [text, stageId]).text;
     },
+    /** Layer `layer`'s attention on text as a sequence spec (ln_1 rows, the layer's weights, causal): a.trace(spec) shows it stage by stage. */
+    layerSpec(text, layer) {
+      live();
+      wellFormedText(text, 'text', AttentionError);
+      wholeNumber(layer, 'layer', 0, about.config.n_layer - 1, AttentionError);
+      return call((p, n) => lm._attn_lm_layer_spec(handle, p, n, layer), [text]);
+    },
     /** The k most likely next characters, [{char, p}], most likely first. */
     next(text, k = 10) {
       live();

@@ -425,6 +425,8 @@ export interface LanguageModel {
   step(text: string): ModelTrace;
   /** A cell's arithmetic as the page's captions say it (layer and head 0-based; layer null for global stages). */
   explain(text: string, stageId: ModelStageId, cell?: { layer?: number | null; head?: number; i?: number; j?: number }): string;
+  /** Layer `layer`'s attention on text as a sequence spec (its ln_1 rows, the layer's weights, causal, the characters as labels); trace(spec) shows it stage by stage. */
+  layerSpec(text: string, layer: number): Spec;
   next(text: string, k?: number): { char: string; p: number }[];
   generate(prompt: string, options?: { n?: number; temperature?: number; seed?: number }): string;
   heads(probe?: string): HeadScores[];

@@ -87,6 +87,10 @@ export class AttentionStepper extends HTMLElement {
         this.attention = attention;
         this.examples = attention.catalog();
         this.load(options);
+        if (this.changedWhileLoading) {
+          this.changedWhileLoading = false;
+          return readOptions(this).then((again) => this.load(again));
+        }
       })
       .catch((error) => clear(this.view).append(h('p', { className: 'error', text: String(error?.message ?? error) })));
   }
@@ -96,7 +100,12 @@ export class AttentionStepper extends HTMLElement {
   }
 
   attributeChangedCallback(name, old, value) {
-    if (!this.attention || old === value) return;
+    if (old === value) return;
+    if (!this.attention) {
+      // set while the core loads: read again once it has (the options were read when the element connected)
+      if (this.ready) this.changedWhileLoading = true;
+      return;
+    }
     if (name === 'lang') this.store.set({ lang: this.language(value) });
     else if (name === 'controls') {
       this.controls = parseControls(value);

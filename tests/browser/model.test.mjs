@@ -1,0 +1,147 @@
+// The model mode (site/model.html, <attention-model>) driven as a person would: type a line of a poem into
+// zh, read the grid's patterns against `attn lm trace` (≤ 1e-5), click a head, hover a cell and read its
+// caption against `attn lm explain`, generate with a seed and compare with `attn lm generate`, switch to 中文
+// and en, look at it at 390 px; the main thread never blocks while typing; axe-core finds nothing serious.
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { attnCli, repo } from '../node/helpers.mjs';
+import { artifacts, browserSession } from './session.mjs';
+
+const session = browserSession();
+const { problems } = session;
+const cli = (...args) => execFileSync(attnCli, ['lm', ...args], { encoding: 'utf8', maxBuffer: 1 << 28 });
+const modelFile = (name) => path.join(repo, 'web/models', `${name}.safetensors`);
+const poem = '床前明月光，疑是地上霜。';
+
+/** Opens model.html with a query, once the model has traced its text. */
+async function openModel(query, viewport = { width: 1280, height: 900 }) {
+  const page = await session.browser.newPage(); // a persistent context: its pages take their size so
+  await page.setViewportSize(viewport);
+  page.on('pageerror', (e) => problems.push(`model.html: ${e.message}`));
+  await page.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(e.duration); }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${session.server.url}model.html?${query}`);
+  await page.waitForFunction(() => document.querySelector('attention-model')?.view, null, { timeout: 60000 });
+  return page;
+}
+
+const el = (page, fn, arg) => page.evaluate(([source, a]) => new Function('el', 'arg', `return (${source})(el, arg);`)(document.querySelector('attention-model'), a), [fn.toString(), arg]);
+
+test('zh: typing a poem line traces it in the worker; every head\'s pattern equals attn lm trace (≤ 1e-5)', async () => {
+  const page = await openModel('model=zh&text=床');
+  const box = page.locator('attention-model').locator('textarea');
+  await box.fill('');
+  await box.pressSequentially(poem, { delay: 30 });
+  await page.waitForFunction((text) => document.querySelector('attention-model').viewText === text, poem);
+  const native = JSON.parse(cli('trace', '--model', modelFile('zh'), '--text', poem));
+  const n = [...poem].length;
+  for (let l = 0; l < 2; l++) {
+    const stage = native.stages.find((s) => s.id === 'weights' && s.layer === l);
+    for (let hd = 0; hd < 4; hd++) {
+      const shown = await el(page, (e, [a, b]) => e.weightsOf(a, b), [l, hd]);
+      const expected = stage.data.slice(hd * n * n, (hd + 1) * n * n);
+      assert.equal(shown.length, expected.length);
+      shown.forEach((v, k) => assert.ok(Math.abs(v - expected[k]) <= 1e-5, `layer ${l} head ${hd} [${k}]: ${v} vs ${expected[k]}`));
+    }
+  }
+  assert.equal(await page.locator('attention-model').locator('button.head').count(), 8, 'a 2 × 4 grid');
+  const labels = await page.locator('attention-model').locator('button.head').allTextContents();
+  const heads = JSON.parse(cli('heads', '--model', modelFile('zh')));
+  const best = heads.reduce((p, q) => (q.previous_token > p.previous_token ? q : p));
+  assert.ok(labels[best.layer * 4 + best.head].includes(`previous token ${best.previous_token.toFixed(2)}`), labels.join(' | '));
+  const longest = Math.max(0, ...(await page.evaluate(() => window.longTasks)));
+  assert.ok(longest < 200, `longest task while typing ${longest} ms`);
+  console.log(`model mode: typed ${n} characters, longest main-thread task ${longest.toFixed(0)} ms`);
+  await page.screenshot({ path: path.join(artifacts, 'model-zh-desktop-en.png'), fullPage: true });
+  // a head clicked opens large; a hovered cell's caption is the core's
+  await page.locator('attention-model').locator('button.head[data-layer="0"][data-head="2"]').click();
+  assert.equal(await el(page, (e) => `${e.state.layer}/${e.state.head}`), '0/2');
+  assert.match(page.url(), /layer=1&head=3/);
+  const big = page.locator('attention-model').locator('.big canvas');
+  const box2 = await big.boundingBox();
+  const size = box2.width / n;
+  await page.mouse.move(box2.x + size * 1.5, box2.y + size * 4.5); // row 5 (是), column 2 (前)
+  await page.waitForFunction(() => /^α/.test(document.querySelector('attention-model').shadowRoot.querySelector('.caption').textContent));
+  const caption = await page.locator('attention-model').locator('.caption').textContent();
+  const explained = cli('explain', '--model', modelFile('zh'), '--text', poem, '--stage', 'weights', '--layer', '1', '--head', '3').trim().split('\n').map((l) => JSON.parse(l));
+  const cell = explained.find((c) => c.i === 4 && c.j === 1);
+  assert.equal(caption, cell.text);
+  await page.close();
+});
+
+test('the chosen layer in the playground\'s stepper: its weights are the model trace\'s, every attention stage there', async () => {
+  const page = await openModel(`model=zh&text=${encodeURIComponent(poem)}&layer=2&head=2`);
+  await page.locator('attention-model').locator('details.stepper summary').click();
+  await page.waitForFunction(() => document.querySelector('attention-model').shadowRoot.querySelector('attention-stepper')?.trace?.stages.find((s) => s.id === 'weights').shape[0] === 4, null, { timeout: 30000 });
+  const stepper = await el(page, (e) => {
+    const s = e.shadowRoot.querySelector('attention-stepper');
+    const w = s.trace.stages.find((st) => st.id === 'weights');
+    return { ids: s.trace.stages.map((st) => st.id), shape: w.shape, data: Array.from(w.data), stage: s.stageId };
+  });
+  const native = JSON.parse(cli('trace', '--model', modelFile('zh'), '--text', poem)).stages.find((s) => s.id === 'weights' && s.layer === 1);
+  assert.deepEqual(stepper.shape, native.shape);
+  stepper.data.forEach((v, k) => assert.ok(Math.abs(v - native.data[k]) <= 1e-5, `[${k}] ${v} vs ${native.data[k]}`));
+  for (const id of ['q', 'k', 'v', 'scores', 'scaled', 'masked', 'row_max', 'exp', 'row_sum', 'weights', 'context', 'concat', 'output']) assert.ok(stepper.ids.includes(id), id);
+  await page.waitForTimeout(500);
+  await page.screenshot({ path: path.join(artifacts, 'model-layer-stepper.png'), fullPage: true });
+  await page.close();
+});
+
+test('generate with a seed gives attn lm generate\'s characters, one at a time, and the URL holds the state', async () => {
+  const page = await openModel(`model=zh&text=${encodeURIComponent('床前')}&t=0.8&seed=5`);
+  await page.locator('attention-model').locator('button.primary').click();
+  await page.waitForFunction(() => document.querySelector('attention-model').lastGenerated && !document.querySelector('attention-model').generating, null, { timeout: 60000 });
+  const generated = await el(page, (e) => e.lastGenerated);
+  const native = cli('generate', '--model', modelFile('zh'), '--prompt', '床前', '--n', '32', '--temperature', '0.8', '--seed', '5').replace(/\n$/, '');
+  assert.equal(generated, native);
+  assert.equal(await el(page, (e) => e.state.text), `床前${native}`);
+  const url = new URL(page.url());
+  assert.equal(url.searchParams.get('text'), `床前${native}`);
+  assert.equal(url.searchParams.get('seed'), '5');
+  await page.close();
+});
+
+test('中文, en and the phone: no English left in zh mode, unknown characters marked, the grid in the first screen', async () => {
+  const page = await openModel(`model=zh&text=${encodeURIComponent('床前明月光☃')}&lang=zh`, { width: 390, height: 844 });
+  const text = await page.evaluate(() => document.querySelector('attention-model').shadowRoot.textContent);
+  assert.match(text, /真实的模型/);
+  assert.match(await page.locator('attention-model').locator('.unknown').textContent(), /不在模型词表中.*☃/);
+  const grid = await page.locator('attention-model').locator('.grid').boundingBox();
+  assert.ok(grid.y < 844 && grid.width <= 390, `grid at y ${grid.y}, ${grid.width} px wide`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(overflow <= 390, `the page is ${overflow} px wide at 390`);
+  await page.screenshot({ path: path.join(artifacts, 'model-zh-phone-zh.png'), fullPage: true });
+  await page.close();
+  const en = await openModel(`model=en&text=${encodeURIComponent('The cat sat on the mat. The cat sat on the')}`);
+  await en.screenshot({ path: path.join(artifacts, 'model-en-desktop-en.png'), fullPage: true });
+  const bars = await en.locator('attention-model').locator('.bars span').allTextContents();
+  const next = JSON.parse(cli('next', '--model', modelFile('en'), '--text', 'The cat sat on the mat. The cat sat on the', '--k', '10'));
+  const shownChar = (c) => ({ ' ': '␠', '\n': '↵' })[c] ?? c;
+  assert.deepEqual(bars, next.flatMap((c) => [shownChar(c.char), c.p.toFixed(4)]), 'the top 10 with their probabilities, as the CLI has them');
+  const phone = await openModel(`model=en&text=${encodeURIComponent('The cat sat on the mat.')}&lang=zh`, { width: 390, height: 844 });
+  await phone.screenshot({ path: path.join(artifacts, 'model-en-phone-zh.png') });
+  await phone.close();
+  await en.close();
+});
+
+test('axe-core: no serious or critical violations in model mode, en and zh', async () => {
+  const axe = readFileSync(path.join(repo, 'web/node_modules/axe-core/axe.min.js'), 'utf8');
+  for (const lang of ['en', 'zh']) {
+    const page = await openModel(`model=zh&text=${encodeURIComponent(poem)}&lang=${lang}`);
+    await page.addScriptTag({ content: axe });
+    const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+      .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => `${v.id}: ${v.nodes.length}`));
+    assert.deepEqual(violations, [], lang);
+    await page.close();
+  }
+});
+
+test('no page errors in model mode', () => {
+  assert.deepEqual(problems.filter((p) => !/Failed to load resource/.test(p)), []);
+});

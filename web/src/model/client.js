@@ -1,0 +1,52 @@
+// The page's side of the model worker: each call a promise. view() is "latest wins": while one text is
+// being traced, newer keystrokes replace each other and only the last is traced next, so a fast typist
+// or a paste never queues work (the picture follows the text within one trace).
+import ModelWorker from './worker.js?worker&inline';
+
+export class ModelClient {
+  constructor() {
+    this.worker = new ModelWorker();
+    this.pending = new Map();
+    this.nextId = 1;
+    this.worker.onmessage = ({ data: { id, result, error } }) => {
+      const p = this.pending.get(id);
+      this.pending.delete(id);
+      if (error !== undefined) p.reject(new Error(error));
+      else p.resolve(result);
+    };
+    this.viewBusy = false;
+    this.viewQueued = null;
+  }
+
+  call(op, ...args) {
+    const id = this.nextId++;
+    return new Promise((resolve, reject) => {
+      this.pending.set(id, { resolve, reject });
+      this.worker.postMessage({ id, op, args });
+    });
+  }
+
+  /** The trace of text (or a newer one asked for meanwhile); resolves to {text, view} or rejects with the core's sentence. */
+  view(model, text, k) {
+    return new Promise((resolve, reject) => {
+      if (this.viewQueued) this.viewQueued.superseded();
+      this.viewQueued = { model, text, k, resolve, reject, superseded: () => resolve(null) };
+      this.pump();
+    });
+  }
+
+  async pump() {
+    if (this.viewBusy || !this.viewQueued) return;
+    const job = this.viewQueued;
+    this.viewQueued = null;
+    this.viewBusy = true;
+    try {
+      job.resolve({ text: job.text, view: await this.call('view', job.model, job.text, job.k) });
+    } catch (error) {
+      job.reject(error);
+    } finally {
+      this.viewBusy = false;
+      this.pump();
+    }
+  }
+}

@@ -1,0 +1,440 @@
+// <attention-model model="zh" text="…">: the tiny language model on text the reader types. Every layer ×
+// head as a grid of small attention patterns (labelled with each head's measured role), the chosen head
+// large with its characters (hover a cell: the core's arithmetic), the next character's top 10, and
+// generation with a temperature and a seed. The model runs in a Web Worker (client.js); this file only
+// draws what it sends. With the url-state attribute the page's URL holds the whole state.
+import { ModelClient } from './client.js';
+import { wordsFor } from './words.js';
+
+const N_CTX = 64;
+const ROLES = ['previous_token', 'induction', 'first_token', 'line_alignment'];
+/** A role is named when its score reaches this (TransformerLens's detectors use 0.3 as "it does this"). */
+const ROLE_THRESHOLD = 0.3;
+const MODEL_KB = { zh: 378, en: 206 }; // gzipped, as scripts/models.sh prints them
+
+// read while the script runs: the models' scripts sit beside it (assets/models/zh.js)
+const script = typeof document !== 'undefined' ? document.currentScript : null;
+const base = script?.src ?? (typeof location !== 'undefined' ? location.href : '');
+
+/** The bytes of a shipped model: a classic script defines it as base64, so a page opened from file:// loads it too. */
+function modelBytes(name) {
+  const key = `attention-model-${name}`;
+  globalThis.AttentionModels ??= {};
+  const ready = () => Uint8Array.from(atob(globalThis.AttentionModels[name]), (c) => c.charCodeAt(0));
+  if (globalThis.AttentionModels[name]) return Promise.resolve(ready());
+  return new Promise((resolve, reject) => {
+    const tag = document.createElement('script');
+    tag.id = key;
+    tag.src = new URL(`models/${name}.js`, base).href;
+    tag.onload = () => (globalThis.AttentionModels[name] ? resolve(ready()) : reject(new Error(`models/${name}.js did not define the model`)));
+    tag.onerror = () => reject(new Error(`models/${name}.js could not be read`));
+    document.head.append(tag);
+  });
+}
+
+function h(tag, props = {}, ...children) {
+  const el = document.createElement(tag);
+  for (const [k, v] of Object.entries(props)) {
+    if (k === 'text') el.textContent = v;
+    else if (k === 'attrs') for (const [a, x] of Object.entries(v)) el.setAttribute(a, x);
+    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
+    else el[k] = v;
+  }
+  el.append(...children.filter((c) => c !== null && c !== undefined));
+  return el;
+}
+
+/** White → blue for a weight in [0, 1]: a sequential scale from 0, as weights are never negative. */
+function shade(w) {
+  const t = Math.max(0, Math.min(1, w));
+  return `rgb(${Math.round(255 - 222 * t)}, ${Math.round(255 - 153 * t)}, ${Math.round(255 - 75 * t)})`;
+}
+
+/**
+ * Draws head hd of a layer's weights (h × n × n) into a canvas of px × px pixels at the device's ratio,
+ * row i over column j. sized: also fix its CSS size (the grid's thumbnails scale with their column instead).
+ */
+function drawPattern(canvas, weights, hd, n, px, sized = true) {
+  const ratio = globalThis.devicePixelRatio || 1;
+  canvas.width = Math.round(px * ratio);
+  canvas.height = Math.round(px * ratio);
+  if (sized) {
+    canvas.style.width = `${px}px`;
+    canvas.style.height = `${px}px`;
+  }
+  const g = canvas.getContext('2d');
+  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  g.fillStyle = '#fff';
+  g.fillRect(0, 0, px, px);
+  const cell = px / n;
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j <= i; j++) {
+      g.fillStyle = shade(weights[(hd * n + i) * n + j]);
+      g.fillRect(j * cell, i * cell, Math.ceil(cell), Math.ceil(cell));
+    }
+  }
+}
+
+const STYLE = `
+:host { display: block; font: 15px/1.45 system-ui, "Noto Sans CJK SC", sans-serif; color: #1b1f24; max-width: 1100px; }
+h1 { font-size: 1.35rem; margin: 0 0 .3rem; } h2 { font-size: 1.05rem; margin: 1rem 0 .3rem; }
+p { margin: .2rem 0 .5rem; } .hint { color: #4a5560; font-size: .9rem; }
+.top { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin-bottom: .4rem; }
+.top a, .top button, select, input, button { font: inherit; }
+button, select { min-height: 44px; padding: 0 .8rem; border: 1px solid #8a96a3; border-radius: 6px; background: #fff; color: #1b1f24; cursor: pointer; }
+button.primary { background: #1a5fb4; color: #fff; border-color: #1a5fb4; }
+textarea { width: 100%; box-sizing: border-box; font: 1.25rem/1.5 "Noto Sans CJK SC", system-ui, monospace; padding: .4rem; border: 1px solid #8a96a3; border-radius: 6px; resize: vertical; min-height: 3.2rem; }
+.unknown { color: #a51d2d; font-size: .9rem; min-height: 1.2em; }
+.error { color: #a51d2d; }
+.layout { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1rem; }
+@media (max-width: 720px) { .layout { grid-template-columns: minmax(0, 1fr); } }
+.grid { display: grid; grid-template-columns: repeat(var(--heads), minmax(0, 1fr)); gap: .4rem; }
+.head { border: 2px solid transparent; border-radius: 6px; padding: 2px; background: none; min-height: 0; display: flex; flex-direction: column; align-items: center; gap: 2px; }
+.head[aria-pressed="true"] { border-color: #1a5fb4; }
+.head canvas { width: 100%; height: auto; aspect-ratio: 1; border: 1px solid #d0d7de; }
+.head span { font-size: .78rem; line-height: 1.2; text-align: center; color: #333; }
+.big { position: relative; overflow: auto; }
+.cols, .rows { font: .8rem/1 "Noto Sans CJK SC", monospace; color: #333; }
+.big-grid { display: grid; grid-template-columns: auto 1fr; grid-template-rows: auto 1fr; }
+.cols { display: flex; } .rows { display: flex; flex-direction: column; }
+.cols span, .rows span { display: flex; align-items: center; justify-content: center; overflow: hidden; }
+.unk { color: #a51d2d; text-decoration: underline wavy; }
+.caption { font: .95rem/1.4 ui-monospace, monospace; background: #f3f5f7; border-radius: 6px; padding: .4rem .6rem; min-height: 2.8em; overflow-wrap: anywhere; }
+.bars { display: grid; grid-template-columns: 2.2em 1fr 4.5em; gap: 2px .5rem; align-items: center; font-size: .95rem; }
+.bar { height: 14px; background: #1a5fb4; border-radius: 3px; }
+.gen { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin-top: .6rem; }
+.gen label { display: flex; align-items: center; gap: .4rem; }
+.gen input[type=number] { width: 6em; min-height: 40px; }
+details { margin-top: .5rem; font-size: .9rem; }
+`;
+
+export class AttentionModel extends HTMLElement {
+  static get observedAttributes() { return ['model', 'text', 'lang']; }
+
+  constructor() {
+    super();
+    this.root = this.attachShadow({ mode: 'open' });
+    this.state = { model: 'zh', text: '床前明月光，疑是地上霜。', layer: 1, head: 0, temperature: 0.8, seed: 1, lang: 'en' };
+    this.view = null;
+    this.loaded = new Map(); // model name -> {about, heads}
+    this.generation = 0;
+  }
+
+  connectedCallback() {
+    if (this.client) return;
+    this.client = new ModelClient();
+    const s = this.state;
+    for (const name of ['model', 'text', 'lang']) if (this.hasAttribute(name)) s[name] = this.getAttribute(name);
+    if (this.hasAttribute('url-state')) this.readUrl();
+    s.model = s.model === 'en' ? 'en' : 'zh';
+    s.lang = s.lang === 'zh' ? 'zh' : 'en';
+    this.build();
+    this.ready = this.loadModel().then(() => this.retrace());
+  }
+
+  attributeChangedCallback(name, old, value) {
+    if (!this.client || old === value) return;
+    this.state[name] = name === 'lang' ? (String(value).startsWith('zh') ? 'zh' : 'en') : value;
+    if (name === 'lang') this.build(), this.draw();
+    else this.loadModel().then(() => this.retrace());
+  }
+
+  readUrl() {
+    const p = new URLSearchParams(location.search);
+    const s = this.state;
+    if (p.has('model')) s.model = p.get('model');
+    if (p.has('text')) s.text = p.get('text');
+    if (p.has('lang')) s.lang = p.get('lang');
+    const whole = (key, lo, hi) => {
+      const v = Number(p.get(key));
+      return p.has(key) && Number.isSafeInteger(v) && v >= lo && v <= hi ? v : null;
+    };
+    s.layer = (whole('layer', 1, 12) ?? s.layer + 1) - 1;
+    s.head = (whole('head', 1, 16) ?? s.head + 1) - 1;
+    s.seed = whole('seed', 0, 2 ** 31) ?? s.seed;
+    const t = Number(p.get('t'));
+    if (p.has('t') && Number.isFinite(t) && t >= 0 && t <= 2) s.temperature = t;
+  }
+
+  writeUrl() {
+    if (!this.hasAttribute('url-state')) return;
+    const s = this.state;
+    const p = new URLSearchParams({ model: s.model, text: s.text, layer: s.layer + 1, head: s.head + 1, t: s.temperature, seed: s.seed, lang: s.lang });
+    history.replaceState(history.state, '', `?${p}`);
+  }
+
+  async loadModel() {
+    const s = this.state;
+    s.model = s.model === 'en' ? 'en' : 'zh';
+    if (this.loaded.has(s.model)) return;
+    const w = wordsFor(s.lang);
+    this.status.textContent = w.loading(s.model, MODEL_KB[s.model]);
+    this.status.className = 'hint';
+    try {
+      const bytes = await modelBytes(s.model);
+      this.loaded.set(s.model, await this.client.call('load', s.model, bytes));
+      this.status.textContent = '';
+    } catch (error) {
+      this.status.textContent = w.loadFailed(error.message);
+      this.status.className = 'error';
+      this.status.setAttribute('role', 'alert');
+      throw error;
+    }
+  }
+
+  /** Traces the text (latest wins) and redraws everything that depends on it. */
+  async retrace() {
+    const s = this.state;
+    const info = this.loaded.get(s.model);
+    if (!info || !s.text) return;
+    try {
+      const got = await this.client.view(s.model, [...s.text].slice(0, N_CTX).join(''), 10);
+      if (!got) return; // a newer text is being traced
+      this.view = got.view;
+      this.viewText = got.text;
+      this.error.textContent = '';
+    } catch (error) {
+      this.error.textContent = error.message;
+      return;
+    }
+    const c = info.about.config;
+    s.layer = Math.min(s.layer, c.n_layer - 1);
+    s.head = Math.min(s.head, c.n_head - 1);
+    this.draw();
+    this.showLayer();
+    this.writeUrl();
+    this.dispatchEvent(new CustomEvent('traced', { detail: { text: this.viewText } }));
+  }
+
+  // [SECTION] building the page's parts once, then drawing into them
+
+  build() {
+    const s = this.state;
+    const w = wordsFor(s.lang);
+    this.stepperEl = null; // the layer's stepper is made again, in this language, when its section opens
+    this.layerKey = null;
+    this.root.replaceChildren();
+    this.root.append(h('style', { text: STYLE }));
+    const select = h('select', { attrs: { 'aria-label': w.model }, onchange: (e) => this.setModel(e.target.value) },
+      h('option', { value: 'zh', text: w.zh }), h('option', { value: 'en', text: w.en }));
+    select.value = s.model;
+    this.modelSelect = select;
+    const langButton = h('button', { text: w.lang, attrs: { lang: s.lang === 'zh' ? 'en' : 'zh' }, onclick: () => this.setLang(s.lang === 'zh' ? 'en' : 'zh') });
+    const back = this.hasAttribute('url-state') ? h('a', { href: 'index.html', text: w.back }) : null;
+    this.textBox = h('textarea', { value: s.text, rows: 2, attrs: { 'aria-label': w.text, maxlength: String(4 * N_CTX), lang: s.model === 'zh' ? 'zh' : 'en' },
+      oninput: () => this.setText(this.textBox.value) });
+    this.status = h('p', { className: 'hint', attrs: { 'aria-live': 'polite' } });
+    this.error = h('p', { className: 'error', attrs: { role: 'alert' } });
+    this.unknownLine = h('p', { className: 'unknown' });
+    this.gridEl = h('div', { className: 'grid', attrs: { role: 'group', 'aria-label': w.grid } });
+    this.bigTitle = h('h2');
+    this.bigEl = h('div', { className: 'big' });
+    this.caption = h('p', { className: 'caption', attrs: { 'aria-live': 'polite' }, text: w.hover });
+    this.bars = h('div', { className: 'bars' });
+    this.tempInput = h('input', { type: 'range', min: '0', max: '2', step: '0.05', value: String(s.temperature), attrs: { 'aria-label': w.temperature },
+      oninput: () => { s.temperature = Number(this.tempInput.value); this.tempValue.textContent = s.temperature.toFixed(2); this.writeUrl(); } });
+    this.tempValue = h('output', { text: s.temperature.toFixed(2) });
+    this.seedInput = h('input', { type: 'number', min: '0', step: '1', value: String(s.seed), attrs: { 'aria-label': w.seed },
+      onchange: () => { const v = Number(this.seedInput.value); if (Number.isSafeInteger(v) && v >= 0) s.seed = v; this.writeUrl(); } });
+    this.genButton = h('button', { className: 'primary', text: w.generate, onclick: () => this.generate() });
+    this.root.append(
+      h('div', { className: 'top' }, back, h('h1', { text: w.title }), select, langButton),
+      h('p', { text: w.intro, className: 'hint' }),
+      h('label', { text: `${w.text} (${w.textHint(N_CTX)})`, attrs: { for: 'text' } }),
+      this.textBox, this.unknownLine, this.status, this.error,
+      h('div', { className: 'layout' },
+        h('section', {}, h('h2', { text: w.grid }), h('p', { className: 'hint', text: w.gridHint }), this.gridEl,
+          h('details', {}, h('summary', { text: w.roles.previous_token + ', ' + w.roles.induction + ', …' }), h('p', { text: w.roleHelp }))),
+        h('section', {}, this.bigTitle, this.bigEl, this.caption)),
+      this.stepperBox = h('details', { className: 'stepper', ontoggle: () => this.showLayer() },
+        h('summary', { text: w.stepper }), h('p', { className: 'hint', text: w.stepperHint })),
+      h('section', {}, h('h2', { text: w.next }), h('p', { className: 'hint', text: w.nextHint }), this.bars,
+        h('div', { className: 'gen' },
+          h('label', {}, w.temperature, this.tempInput, this.tempValue),
+          h('label', {}, w.seed, this.seedInput), this.genButton)));
+    this.textBox.id = 'text';
+    // the language on the shadow root's parts, not the host: lang is an attribute the page may set
+    for (const part of this.root.children) if (part.tagName !== 'STYLE') part.setAttribute('lang', s.lang === 'zh' ? 'zh-CN' : 'en');
+  }
+
+  setModel(name) {
+    this.state.model = name === 'en' ? 'en' : 'zh';
+    if (name === 'en' && /[\u3400-\u9fff]/.test(this.state.text)) this.state.text = 'The cat sat on the mat. The cat sat on the';
+    if (name === 'zh' && !/[\u3400-\u9fff]/.test(this.state.text)) this.state.text = '床前明月光，疑是地上霜。';
+    this.textBox.value = this.state.text;
+    this.loadModel().then(() => this.retrace());
+  }
+
+  setLang(lang) {
+    this.state.lang = lang;
+    this.build();
+    this.draw();
+    this.writeUrl();
+  }
+
+  setText(text) {
+    this.state.text = text;
+    const w = wordsFor(this.state.lang);
+    this.error.textContent = [...text].length > N_CTX ? w.full(N_CTX) : '';
+    this.retrace();
+  }
+
+  chooseHead(layer, head) {
+    const layerChanged = layer !== this.state.layer;
+    this.state.layer = layer;
+    this.state.head = head;
+    this.draw();
+    if (layerChanged) this.showLayer();
+    this.writeUrl();
+  }
+
+  /**
+   * The chosen layer in the playground's own <attention-stepper>, when its section is open: the layer's
+   * attention as a spec from the core (m.layerSpec), which the stepper traces with the same numbers.
+   */
+  async showLayer() {
+    if (!this.stepperBox?.open || !this.viewText) return;
+    const w = wordsFor(this.state.lang);
+    if (!customElements.get('attention-stepper')) {
+      if (!this.stepperBox.querySelector('.needs')) this.stepperBox.append(h('p', { className: 'hint needs', text: w.needsStepper }));
+      return;
+    }
+    const key = `${this.state.model}\n${this.state.layer}\n${this.viewText}`;
+    if (key === this.layerKey) return;
+    this.layerKey = key;
+    const spec = await this.client.call('layerSpec', this.state.model, this.viewText, this.state.layer);
+    if (key !== this.layerKey) return; // a newer text or layer meanwhile
+    if (!this.stepperEl) {
+      // its attributes before it connects: it reads them then
+      this.stepperEl = h('attention-stepper', { attrs: { stage: 'weights', lang: this.state.lang, spec: JSON.stringify(spec) } });
+      this.stepperBox.append(this.stepperEl);
+      return;
+    }
+    this.stepperEl.setAttribute('lang', this.state.lang);
+    this.stepperEl.setAttribute('spec', JSON.stringify(spec));
+  }
+
+  /** The measured role of a head: its best detector score, named when it reaches ROLE_THRESHOLD. */
+  roleOf(layer, head) {
+    const scores = this.loaded.get(this.state.model)?.heads.find((x) => x.layer === layer && x.head === head);
+    if (!scores) return null;
+    let best = null;
+    for (const r of ROLES) if (scores[r] !== undefined && (!best || scores[r] > scores[best])) best = r;
+    return { role: scores[best] >= ROLE_THRESHOLD ? best : 'mixed', score: scores[best], best };
+  }
+
+  draw() {
+    const v = this.view;
+    if (!v) return;
+    const s = this.state;
+    const w = wordsFor(s.lang);
+    const info = this.loaded.get(s.model);
+    const { n_layer: L, n_head: H } = info.about.config;
+    const n = v.tokens.length;
+    const unknown = v.unknown.map((i) => v.tokens[i]);
+    this.unknownLine.textContent = unknown.length ? w.unknown([...new Set(unknown)].join(' ')) : '';
+    // the grid: one small pattern a head, rows = layers
+    this.gridEl.style.setProperty('--heads', String(H));
+    this.gridEl.replaceChildren();
+    for (let l = 0; l < L; l++) {
+      for (let hd = 0; hd < H; hd++) {
+        const role = this.roleOf(l, hd);
+        // the visible text is the button's whole name: which head, its role and score
+        const canvas = h('canvas', { attrs: { 'aria-hidden': 'true' } });
+        const button = h('button', { className: 'head', attrs: { 'aria-pressed': String(l === s.layer && hd === s.head), 'data-layer': l, 'data-head': hd },
+          onclick: () => this.chooseHead(l, hd) }, canvas, h('span', { text: w.layerHead(l + 1, hd + 1) }), h('span', { text: `${w.roles[role.role]} ${role.score.toFixed(2)}` }));
+        this.gridEl.append(button);
+        drawPattern(canvas, v.weights[l], hd, n, 96, false);
+      }
+    }
+    // the chosen head, large, its characters on both axes
+    this.bigTitle.textContent = w.chosen(s.layer + 1, s.head + 1);
+    const size = Math.max(8, Math.min(22, Math.floor((this.bigEl.clientWidth || 480) / (n + 2))));
+    const chars = (axis) => h('div', { className: axis }, ...v.tokens.map((ch, i) => h('span', {
+      text: ch === '\n' ? '↵' : ch, className: v.unknown.includes(i) ? 'unk' : '',
+      attrs: { style: `${axis === 'cols' ? 'width' : 'height'}: ${size}px; ${axis === 'cols' ? 'height' : 'width'}: ${size + 4}px` } })));
+    const big = h('canvas', { tabIndex: 0, attrs: { role: 'img', 'aria-label': this.bigTitle.textContent } });
+    big.addEventListener('pointermove', (e) => this.hoverCell(big, e, n, size));
+    big.addEventListener('keydown', (e) => this.keyCell(e, n));
+    this.bigEl.replaceChildren(h('div', { className: 'big-grid' }, h('span'), chars('cols'), chars('rows'), big));
+    drawPattern(big, v.weights[s.layer], s.head, n, size * n);
+    // the next character
+    const top = v.next;
+    const most = Math.max(...top.map((c) => c.p), 1e-9);
+    this.bars.replaceChildren(...top.flatMap((c) => [
+      h('span', { text: c.char === '\n' ? '↵' : c.char === ' ' ? '␠' : c.char }),
+      h('div', { className: 'bar', attrs: { style: `width: ${(100 * c.p / most).toFixed(1)}%` } }),
+      h('span', { text: c.p.toFixed(4) })]));
+  }
+
+  async hoverCell(canvas, e, n, size) {
+    const rect = canvas.getBoundingClientRect();
+    const i = Math.floor((e.clientY - rect.top) / size), j = Math.floor((e.clientX - rect.left) / size);
+    if (i < 0 || j < 0 || i >= n || j >= n || (this.cell && this.cell.i === i && this.cell.j === j)) return;
+    this.showCell(i, j);
+  }
+
+  keyCell(e, n) {
+    const c = this.cell ?? { i: 0, j: 0 };
+    const moves = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
+    if (!moves[e.key]) return;
+    e.preventDefault();
+    const i = Math.max(0, Math.min(n - 1, c.i + moves[e.key][0]));
+    this.showCell(i, Math.max(0, Math.min(i, c.j + moves[e.key][1])));
+  }
+
+  /** The arithmetic of weight (i, j) of the chosen head, written by the core (m.explain). */
+  async showCell(i, j) {
+    this.cell = { i, j };
+    const s = this.state;
+    try {
+      const text = await this.client.call('explain', s.model, this.viewText, 'weights', { layer: s.layer, head: s.head, i, j });
+      if (this.cell.i === i && this.cell.j === j) this.caption.textContent = text;
+    } catch (error) {
+      this.caption.textContent = error.message;
+    }
+  }
+
+  /** Appends up to 32 generated characters (the core's m.generate with this temperature and seed), one a frame. */
+  async generate() {
+    const s = this.state;
+    const w = wordsFor(s.lang);
+    const run = ++this.generation;
+    if (this.generating) {
+      this.generating = false;
+      this.genButton.textContent = w.generate;
+      return;
+    }
+    const room = N_CTX - [...s.text].length;
+    if (room <= 0 || !s.text) {
+      this.error.textContent = w.full(N_CTX);
+      return;
+    }
+    this.generating = true;
+    this.genButton.textContent = w.stop;
+    try {
+      const added = await this.client.call('generate', s.model, s.text, { n: Math.min(32, room), temperature: s.temperature, seed: s.seed });
+      this.lastGenerated = added;
+      for (const ch of added) {
+        if (!this.generating || run !== this.generation) break;
+        s.text += ch;
+        this.textBox.value = s.text;
+        await this.retrace();
+      }
+    } catch (error) {
+      this.error.textContent = error.message;
+    } finally {
+      if (run === this.generation) {
+        this.generating = false;
+        this.genButton.textContent = w.generate;
+      }
+      this.dispatchEvent(new CustomEvent('generated', { detail: { text: this.lastGenerated } }));
+    }
+  }
+
+  /** For tests and pages: head hd of layer l's weights as a flat n × n array, from the last trace. */
+  weightsOf(layer, head) {
+    const n = this.view.tokens.length;
+    return Array.from(this.view.weights[layer].subarray(head * n * n, (head + 1) * n * n));
+  }
+}

@@ -1,0 +1,37 @@
+// Every text the model mode shows, in English and 中文 (no English left in zh mode).
+const words = {
+  en: {
+    title: 'A real model, on your text',
+    intro: 'A 2-layer character Transformer we trained from Debian\'s fortunes. Type: every head of every layer attends on your text, computed in the page by the C++ core.',
+    model: 'Model', zh: 'Chinese poetry (zh)', en: 'English (en)', text: 'Your text', textHint: (n) => `up to ${n} characters`,
+    loading: (name, kb) => `Loading the ${name} model (${kb} KB)…`, loadFailed: (why) => `The model could not be loaded: ${why}`,
+    unknown: (chars) => `Not in the model's vocabulary, read as <unk>: ${chars}`,
+    grid: 'Every layer × head', gridHint: 'Each square is one head\'s attention (L = layer, H = head): row = a character, column = what it looks at. Click one.',
+    layerHead: (l, h) => `L${l} H${h}`, roles: { previous_token: 'previous token', induction: 'induction', first_token: 'first token', line_alignment: 'line alignment', mixed: 'no single role' },
+    roleHelp: 'Scores as TransformerLens defines them: Σ(A ⊙ pattern) / Σ A. Previous token: the character just before; induction: the character after an earlier copy; first token: the first character; line alignment: the same place in the previous line.',
+    chosen: (l, h) => `Layer ${l}, head ${h}: attention weights α`, hover: 'Hover or focus a cell to see its arithmetic, from the core.',
+    next: 'Next character', nextHint: 'The model\'s top 10 for the character after your text.',
+    temperature: 'Temperature', seed: 'Seed', generate: 'Generate', stop: 'Stop', generating: 'Generating…',
+    stepper: 'Every stage of this layer, in the playground\'s stepper', stepperHint: 'The layer\'s attention as a spec: its LayerNorm\'d rows and its trained weights. Click a head in the stepper to switch.', needsStepper: 'Add the stepper\'s script (assets/attention-stepper.js) to this page to step through the layer.',
+    back: '← Playground', lang: '中文', full: (n) => `The model reads at most ${n} characters.`,
+  },
+  zh: {
+    title: '真实的模型，读你的文字',
+    intro: '一个两层的字符级 Transformer，用 Debian 的 fortunes 语料训练而成。输入文字：每一层的每一个头都在你的文字上计算注意力，全部由页面里的 C++ 核心算出。',
+    model: '模型', zh: '中文诗词 (zh)', en: '英文 (en)', text: '你的文字', textHint: (n) => `最多 ${n} 个字符`,
+    loading: (name, kb) => `正在载入 ${name} 模型（${kb} KB）…`, loadFailed: (why) => `模型无法载入：${why}`,
+    unknown: (chars) => `不在模型词表中，按 <unk> 读入：${chars}`,
+    grid: '每一层 × 每一个头', gridHint: '每个方块是一个头的注意力：行是一个字符，列是它关注的字符。点一下打开。',
+    layerHead: (l, h) => `层${l} 头${h}`, roles: { previous_token: '前一个字', induction: '归纳头', first_token: '首字', line_alignment: '上一句同位置', mixed: '没有单一角色' },
+    roleHelp: '得分按 TransformerLens 的定义：Σ(A ⊙ 模式) / Σ A。前一个字：紧挨着的前一个字符；归纳：前面出现过的同一字符之后的那个字符；首字：第一个字符；上一句同位置：上一句中相同位置的字。',
+    chosen: (l, h) => `第 ${l} 层第 ${h} 头：注意力权重 α`, hover: '把鼠标移到（或聚焦）一个格子上，查看核心给出的算式。',
+    next: '下一个字符', nextHint: '模型对你文字之后那个字符的前 10 个预测。',
+    temperature: '温度', seed: '随机种子', generate: '生成', stop: '停止', generating: '正在生成…',
+    stepper: '在演示场的分步视图里看这一层的每个阶段', stepperHint: '这一层的注意力写成一个 spec：LayerNorm 之后的各行和训练得到的权重。在分步视图里点一个头即可切换。', needsStepper: '在页面中加入分步视图的脚本（assets/attention-stepper.js），即可逐步查看这一层。',
+    back: '← 演示场', lang: 'English', full: (n) => `模型最多读 ${n} 个字符。`,
+  },
+};
+
+export function wordsFor(lang) {
+  return words[lang === 'zh' ? 'zh' : 'en'];
+}

@@ -1,0 +1,54 @@
+// The model mode's Web Worker: the language model's wasm module (its wasm inlined by the bundle) and the
+// models run here, so the page's main thread only draws (typing, pasting and generating never block it).
+// Messages in: {id, op, args}; out: {id, result} or {id, error} (the core's sentence). Every number
+// comes from the C++ core through web/src/lm.js; nothing here computes the model.
+import createLmCore from '../../dist/lm/attention_lm.js';
+import { makeModelLoader } from '../lm.js';
+
+class ModelError extends Error {}
+
+const loadModel = makeModelLoader(() => createLmCore(), () => Promise.reject(new Error('bytes are sent by the page')), ModelError);
+const models = new Map(); // name -> model
+
+/** What the page draws of a text: tokens, unknown, per layer the weights (h × n × n), the top next characters. */
+function view(m, text, k) {
+  const t = m.trace(text);
+  const weights = t.stages.filter((s) => s.id === 'weights').map((s) => s.data);
+  return {
+    tokens: t.tokens, ids: t.ids, unknown: t.unknown, weights,
+    stages: t.stages.map((s) => ({ id: s.id, layer: s.layer, shape: s.shape, symbol: s.symbol, title: s.title })),
+    next: m.next(text, k),
+  };
+}
+
+const ops = {
+  async load(name, bytes) {
+    if (!models.has(name)) models.set(name, await loadModel(bytes));
+    const m = models.get(name);
+    return { about: m.about, heads: m.heads() };
+  },
+  view: (name, text, k) => view(models.get(name), text, k),
+  stage: (name, text, id, layer) => m(name).trace(text).stages.find((s) => s.id === id && s.layer === layer)?.data ?? null,
+  explain: (name, text, id, cell) => m(name).explain(text, id, cell),
+  layerSpec: (name, text, layer) => m(name).layerSpec(text, layer),
+  generate: (name, prompt, options) => m(name).generate(prompt, options),
+  step: (name, text) => {
+    const s = m(name).step(text);
+    return s.stages.map((st) => ({ id: st.id, layer: st.layer, shape: st.shape, data: st.data }));
+  },
+};
+
+function m(name) {
+  const model = models.get(name);
+  if (!model) throw new ModelError(`the ${name} model is not loaded.`);
+  return model;
+}
+
+self.onmessage = async ({ data: { id, op, args } }) => {
+  try {
+    const result = await ops[op](...args);
+    self.postMessage({ id, result });
+  } catch (error) {
+    self.postMessage({ id, error: String(error?.message ?? error) });
+  }
+};
