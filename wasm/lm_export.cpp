@@ -23,6 +23,7 @@ int next_handle = 1;
 std::string last_text, last_error;
 std::vector<float> last_floats;  // a saved file's bytes
 model_trace last_trace;          // the last trace's stages, which JS reads in place
+std::pair<int, std::string> last_trace_of;  // its model's handle and its text (attn_lm_trace's only)
 constexpr std::size_t table_width = 7;
 std::vector<std::uint32_t> last_table;  // its layout, table_width numbers a stage
 std::vector<std::pair<std::string, int>> stage_keys;  // interned (stage id, layer or −1)
@@ -79,7 +80,10 @@ attn::json layout_of(model_trace t) {
 }
 
 /// Gives the last trace's buffers back before the next is made, so two never sit in the heap at once.
-void forget_last_trace() { last_trace = model_trace{}; }
+void forget_last_trace() {
+    last_trace = model_trace{};
+    last_trace_of = {};
+}
 
 }  // namespace
 
@@ -124,7 +128,9 @@ void attn_lm_free(int handle) {
 
 const char* attn_lm_trace(int handle, const char* text, std::size_t len) {
     forget_last_trace();
-    return answer([&] { return layout_of(trace(find(handle), text_of(text, len))); });
+    const char* out = answer([&] { return layout_of(trace(find(handle), text_of(text, len))); });
+    if (out) last_trace_of = {handle, std::string(text, len)};
+    return out;
 }
 
 /// One generation step through the key/value cache (step_trace), laid out as a trace.
@@ -160,6 +166,17 @@ const char* attn_lm_explain(int handle, const char* text, std::size_t len, const
         const std::optional<int> l = layer < 0 ? std::nullopt : std::optional<int>(layer);
         return attn::json{{"text", explain_model_cell(m, t, std::string_view(id, id_len), l, static_cast<std::size_t>(i),
                                                       static_cast<std::size_t>(j), static_cast<std::size_t>(std::max(head, 0)))}};
+    });
+}
+
+/// Which heads pushed each of the k most likely next characters: attribution_json.
+/// The trace of the last attn_lm_trace when it was of the same model and text (the page asks for both on
+/// every keystroke), else a new one.
+const char* attn_lm_attribute(int handle, const char* text, std::size_t len, int k) {
+    return answer([&] {
+        const model& m = find(handle);
+        if (last_trace_of == std::pair{handle, std::string(text, len)} && !last_trace.stages.empty()) return attribution_json(m, last_trace, k);
+        return attribution_json(m, trace(m, text_of(text, len)), k);
     });
 }
 

@@ -36,7 +36,7 @@ await build({
 await build({
   configFile: false,
   logLevel: 'warn',
-  worker: { format: 'es' },
+  worker: { format: 'iife' }, // a classic worker: a module worker from a blob URL does not start on a page opened from file://
   build: {
     outDir,
     emptyOutDir: false,

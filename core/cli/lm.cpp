@@ -7,6 +7,7 @@
 //   attn lm generate --model M --prompt P [--n 100] [--temperature 0.8] [--seed 0]
 //   attn lm eval --model M (--text-file F | --heldout)
 //   attn lm heads --model M [--text T]
+//   attn lm attribute --model M --text T [--k 10]   which heads pushed each of the top-k next characters
 //   attn lm stages                            the model's own stage registry (titles, explanations)
 //   attn lm explain --model M --text T --stage ID [--layer L] [--head H]   every cell's arithmetic
 //   attn lm info --model M | attn lm recipe zh|en
@@ -227,6 +228,14 @@ int run_lm(const std::vector<std::string>& args) {
         std::cout << lm::generate(m, text_flag(f, "--prompt"), o) << '\n';
         return 0;
     }
+    if (sub == "attribute") {  // which heads pushed each of the top-k next characters (direct logit attribution)
+        const flags f = parse_flags(args, 1, {"--model", "--text", "--k"});
+        const model m = load(f);
+        const int k = static_cast<int>(int_flag(f, "--k", 10, 1, 100000));
+        const json out = attribution_json(m, lm::trace(m, text_flag(f, "--text")), k);
+        std::cout << out.dump() << '\n';
+        return 0;
+    }
     if (sub == "heads") {
         const flags f = parse_flags(args, 1, {"--model", "--text"});
         const model m = load(f);
@@ -264,7 +273,7 @@ int run_lm(const std::vector<std::string>& args) {
         std::cout << about_json(load(f)).dump() << '\n';
         return 0;
     }
-    throw spec_error("lm needs one of train, trace, step, next, generate, eval, heads, grad, stages, explain, info, recipe.");
+    throw spec_error("lm needs one of train, trace, step, next, generate, eval, heads, attribute, grad, stages, explain, info, recipe.");
 }
 
 }  // namespace attn::cli

@@ -67,8 +67,8 @@ test('zh: typing a poem line traces it in the worker; every head\'s pattern equa
   const box2 = await big.boundingBox();
   const size = box2.width / n;
   await page.mouse.move(box2.x + size * 1.5, box2.y + size * 4.5); // row 5 (是), column 2 (前)
-  await page.waitForFunction(() => /^α/.test(document.querySelector('attention-model').shadowRoot.querySelector('.caption').textContent));
-  const caption = await page.locator('attention-model').locator('.caption').textContent();
+  await page.waitForFunction(() => /^α/.test(document.querySelector('attention-model').shadowRoot.querySelector('.caption:not(.push)').textContent));
+  const caption = await page.locator('attention-model').locator('.caption:not(.push)').textContent();
   const explained = cli('explain', '--model', modelFile('zh'), '--text', poem, '--stage', 'weights', '--layer', '1', '--head', '3').trim().split('\n').map((l) => JSON.parse(l));
   const cell = explained.find((c) => c.i === 4 && c.j === 1);
   assert.equal(caption, cell.text);
@@ -124,10 +124,70 @@ test('中文, en and the phone: no English left in zh mode, unknown characters m
   const next = JSON.parse(cli('next', '--model', modelFile('en'), '--text', 'The cat sat on the mat. The cat sat on the', '--k', '10'));
   const shownChar = (c) => ({ ' ': '␠', '\n': '↵' })[c] ?? c;
   assert.deepEqual(bars, next.flatMap((c) => [shownChar(c.char), c.p.toFixed(4)]), 'the top 10 with their probabilities, as the CLI has them');
+  // hover the first candidate: which heads pushed it, the core's numbers (attn lm attribute)
+  await en.locator('attention-model').locator('.candidate').first().hover();
+  const push = await en.locator('attention-model').locator('.push').textContent();
+  const att = JSON.parse(cli('attribute', '--model', modelFile('en'), '--text', 'The cat sat on the mat. The cat sat on the', '--k', '1'))[0];
+  const best = att.heads.indexOf(Math.max(...att.heads));
+  assert.ok(push.includes(`L${Math.floor(best / 4) + 1} H${(best % 4) + 1} +${Math.max(...att.heads).toFixed(2)}`), push);
   const phone = await openModel(`model=en&text=${encodeURIComponent('The cat sat on the mat.')}&lang=zh`, { width: 390, height: 844 });
   await phone.screenshot({ path: path.join(artifacts, 'model-en-phone-zh.png') });
   await phone.close();
   await en.close();
+});
+
+test('timings: first render, the work of a keystroke at 64 characters (median of 50), generation rate', async () => {
+  const started = Date.now();
+  const page = await openModel(`model=zh&text=${encodeURIComponent('床')}`);
+  const firstRender = Date.now() - started;
+  await page.evaluate(() => {
+    window.keystrokes = [];
+    document.querySelector('attention-model').addEventListener('traced', (e) => window.keystrokes.push(e.target.view.ms));
+  });
+  const line = '床前明月光，疑是地上霜。举头望明月，低头思故乡。'.repeat(3); // 72 characters, of which 63 are typed
+  const box = page.locator('attention-model').locator('textarea');
+  await box.fill(line.slice(0, 63));
+  await page.waitForFunction((text) => document.querySelector('attention-model').viewText === text, line.slice(0, 63));
+  await page.evaluate(() => { window.keystrokes = []; window.longTasks = []; });
+  for (let k = 0; k < 50; k++) {
+    await box.press('Backspace');
+    await box.pressSequentially(k % 2 ? '啼' : 'A');
+    await page.waitForTimeout(20);
+  }
+  await page.waitForTimeout(300);
+  const work = (await page.evaluate(() => window.keystrokes)).sort((p, q) => p - q);
+  const median = work[Math.floor(work.length / 2)];
+  const longest = Math.max(0, ...(await page.evaluate(() => window.longTasks)));
+  await box.fill('床前');
+  await page.waitForFunction(() => document.querySelector('attention-model').viewText === '床前');
+  const t0 = Date.now();
+  await page.locator('attention-model').locator('button.primary').click();
+  await page.waitForFunction(() => !document.querySelector('attention-model').generating && document.querySelector('attention-model').lastGenerated);
+  const rate = 32 / ((Date.now() - t0) / 1000);
+  await page.locator('attention-model').locator('input[type=checkbox]').uncheck();
+  await box.fill('床前');
+  await page.waitForFunction(() => document.querySelector('attention-model').viewText === '床前');
+  const t1 = Date.now();
+  await el(page, (e) => { e.lastGenerated = null; });
+  await page.locator('attention-model').locator('button.primary').click();
+  await page.waitForFunction(() => !document.querySelector('attention-model').generating && document.querySelector('attention-model').lastGenerated
+    && document.querySelector('attention-model').viewText.length === 34);
+  const fast = 32 / ((Date.now() - t1) / 1000);
+  console.log(`model mode: first render ${firstRender} ms (navigation included); a keystroke at 64 characters: median ${median.toFixed(1)} ms of work ` +
+    `in the worker over ${work.length} traces; longest main-thread task while typing ${longest.toFixed(0)} ms; generate ${rate.toFixed(0)} characters/s each one traced and drawn, ${fast.toFixed(0)} characters/s with the animation off`);
+  assert.ok(fast >= 100, `${fast} characters/s with the animation off`);
+  assert.ok(work.length >= 25, `${work.length} traces for 100 keystrokes (latest wins)`);
+  assert.ok(longest < 200, `a ${longest} ms task while typing`);
+  await page.close();
+});
+
+test('a saved page: model.html opened from file:// loads the model (a classic script) and traces in its worker', async () => {
+  const page = await session.browser.newPage();
+  page.on('pageerror', (e) => problems.push(`file model.html: ${e.message}`));
+  await page.goto(`file://${path.join(repo, 'site/model.html')}?model=en&text=${encodeURIComponent('The cat sat')}`);
+  await page.waitForFunction(() => document.querySelector('attention-model')?.view, null, { timeout: 60000 });
+  assert.equal(await el(page, (e) => e.view.tokens.join('')), 'The cat sat');
+  await page.close();
 });
 
 test('axe-core: no serious or critical violations in model mode, en and zh', async () => {

@@ -198,7 +198,7 @@ TEST_CASE("tasks: reversing a sequence needs positions — with sinusoidal PE th
     CHECK(final_loss[1] < 0.1f * final_loss[0]);
     CHECK(final_loss[0] > 0.5f);  // without positions, the reversed token cannot be found
     CHECK_THROWS_WITH_AS(attn::training_task_json("copy"),
-                         "training task \"copy\" is unknown: use alignment, positions-pe, positions-no-pe, scaling-sqrt-dk or scaling-none.",
+                         "training task \"copy\" is unknown: use one of alignment, positions-pe, positions-no-pe, scaling-sqrt-dk, scaling-none.",
                          attn::spec_error);
 }
 

@@ -73,6 +73,24 @@ test('a trace keeps its own numbers after later traces of any model (the core ke
   en.dispose();
 });
 
+test('m.attribution equals attn lm attribute, and m.layerSpec traced by a.trace gives the model trace\'s weights', async () => {
+  const m = await a.loadModel('zh');
+  const ours = m.attribution(texts.zh, 5);
+  const native = JSON.parse(cli('attribute', '--model', modelFile('zh'), '--text', texts.zh, '--k', '5'));
+  assert.deepEqual(ours.map((c) => c.char), native.map((c) => c.char));
+  ours.forEach((c, i) => c.heads.forEach((v, g) => assert.ok(Math.abs(v - native[i].heads[g]) <= 1e-5, `${c.char} head ${g}: ${v} vs ${native[i].heads[g]}`)));
+  assert.equal(ours[0].heads.length, m.about.config.n_layer * m.about.config.n_head);
+  const full = m.trace(texts.zh);
+  for (let l = 0; l < m.about.config.n_layer; l++) {
+    const t = a.trace(m.layerSpec(texts.zh, l));
+    const w = t.stages.find((s) => s.id === 'weights').data, expected = full.stages.find((s) => s.id === 'weights' && s.layer === l).data;
+    assert.equal(w.length, expected.length);
+    w.forEach((v, k) => assert.ok(Math.abs(v - expected[k]) <= 1e-6, `layer ${l} [${k}]`));
+  }
+  assert.throws(() => m.layerSpec(texts.zh, 2), /layer is 2 but must be a whole number from 0 to 1/);
+  m.dispose();
+});
+
 test('one generation step: the cache grows by one row, and its row of weights is the full trace\'s last row', async () => {
   const m = await a.loadModel('zh');
   const text = texts.zh.slice(0, 12);

@@ -169,6 +169,34 @@ def main():
             count += 1
         check(count >= 5 + 7 * cfg["n_layer"] and worst < 1e-4, f"{name}: {count} stages equal numpy's forward pass (worst {worst:.2e})")
 
+        # which heads pushed each next character: attn lm attribute against numpy's own direct logit
+        # attribution, and numpy's attribution of every part of the residual stream adding up to the logit
+        atext = text[:-1]
+        att = json.loads(subprocess.run([attn, "lm", "attribute", "--model", path, "--text", atext, "--k", "3"],
+                                        check=True, capture_output=True).stdout)
+        st = forward(cfg, T, to_ids(atext))
+        L, d, h = cfg["n_layer"], cfg["d_model"], cfg["n_head"]
+        dh, last = d // h, len(atext) - 1
+        resid = st[("resid_post", L - 1)][last]
+        rstd = 1 / math.sqrt(np.var(resid) + cfg["ln_eps"])
+        dla = lambda o, c: float(((o - o.mean()) * rstd * T["ln_f.weight"]) @ T["wte"][c])
+        heads_out, parts = [], [st[("x", None)][last]]
+        for l in range(L):
+            v = st[("ln_1", l)] @ T[f"h.{l}.attn.wv"] + T[f"h.{l}.attn.bv"]
+            for hd in range(h):
+                ctx = st[("weights", l)][hd, last] @ v[:, hd * dh:(hd + 1) * dh]
+                heads_out.append(ctx @ T[f"h.{l}.attn.wo"][hd * dh:(hd + 1) * dh])
+            parts += heads_out[-h:] + [T[f"h.{l}.attn.bo"]] + ([st[("mlp_out", l)][last]] if cfg["d_mlp"] > 0 else [])
+        worst_a, worst_sum = 0.0, 0.0
+        for a in att:
+            c = vocab.index(a["char"])
+            for g, o in enumerate(heads_out):
+                worst_a = max(worst_a, abs(a["heads"][g] - dla(o, c)) / (1 + abs(dla(o, c))))
+            whole = sum(dla(o, c) for o in parts) + float(T["ln_f.bias"] @ T["wte"][c])
+            worst_sum = max(worst_sum, abs(whole - st[("logits", None)][last, c]), abs(a["logit"] - st[("logits", None)][last, c]))
+        check(len(att) == 3 and worst_a < 1e-4 and worst_sum < 1e-3,
+              f"{name}: each head's logit attribution is numpy's (worst {worst_a:.1e}); the parts add up to the logit (worst {worst_sum:.1e})")
+
         # the gradient of every tensor: attn lm grad against central differences of numpy's float64 loss
         gtext = text[:-1][:12]
         g = json.loads(subprocess.run([attn, "lm", "grad", "--model", path, "--text", gtext], check=True, capture_output=True).stdout)

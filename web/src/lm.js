@@ -163,6 +163,16 @@ function wrapModel(lm, bytes, AttentionError) {
       wholeNumber(layer, 'layer', 0, about.config.n_layer - 1, AttentionError);
       return call((p, n) => lm._attn_lm_layer_spec(handle, p, n, layer), [text]);
     },
+    /**
+     * Which heads pushed each of the k most likely next characters: [{char, p, logit, heads}], heads the
+     * direct logit attribution of every (layer, head), layer by layer (docs/model.md).
+     */
+    attribution(text, k = 10) {
+      live();
+      wellFormedText(text, 'text', AttentionError);
+      wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
+      return call((p, n) => lm._attn_lm_attribute(handle, p, n, k), [text]);
+    },
     /** The k most likely next characters, [{char, p}], most likely first. */
     next(text, k = 10) {
       live();

@@ -428,6 +428,8 @@ export interface LanguageModel {
   /** Layer `layer`'s attention on text as a sequence spec (its ln_1 rows, the layer's weights, causal, the characters as labels); trace(spec) shows it stage by stage. */
   layerSpec(text: string, layer: number): Spec;
   next(text: string, k?: number): { char: string; p: number }[];
+  /** Which heads pushed each of the k most likely next characters: each (layer, head)'s direct logit attribution, layer by layer. */
+  attribution(text: string, k?: number): { char: string; p: number; logit: number; heads: number[] }[];
   generate(prompt: string, options?: { n?: number; temperature?: number; seed?: number }): string;
   heads(probe?: string): HeadScores[];
   train(text: string, options?: { steps?: number; batch?: number; lr?: number; warmup?: number; repeatFraction?: number;

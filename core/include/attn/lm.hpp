@@ -150,6 +150,19 @@ struct head_score {
 /// model's own held-out probe when empty), induction on random characters repeated twice.
 std::vector<head_score> head_scores(const model& m, std::string_view probe = {});
 
+/// @brief Direct logit attribution at the text's last position: how much each head's output (its context
+/// row through its slice of W_o) adds to each candidate's logit, read through the final LayerNorm with
+/// that row's own scale (TransformerLens's apply_ln): rstd · Σ_k (o_k − mean o) · γ_k · wte[c, k]. The
+/// rest of the logit comes from the embeddings, W_o's biases, the MLPs and β · wte[c].
+struct attribution {
+    std::string ch;
+    float logit;
+    std::vector<float> heads;  // n_layer × n_head, layer by layer
+};
+std::vector<attribution> logit_attribution(const model& m, const model_trace& t, const std::vector<std::string>& chars);
+/// @brief The k most likely next characters from a trace's last row of probabilities (as next() ranks them).
+std::vector<candidate> next_of_trace(const model& m, const model_trace& t, int k);
+
 /// @brief The key P of line-alignment for a text's characters: target[i] = j, or -1 when i has none.
 std::vector<int> line_alignment_targets(const std::u32string& text);
 

@@ -14,6 +14,8 @@ namespace attn::lm {
 json trace_to_json(const model_trace& t);
 /// @brief [{"layer", "head", "previous_token", "induction", "first_token", "line_alignment"?}] (0-based).
 json heads_to_json(const std::vector<head_score>& scores);
+/// @brief [{"char", "p", "logit", "heads": [n_layer × n_head]}] for the k most likely next characters.
+json attribution_json(const model& m, const model_trace& t, int k);
 /// @brief The model's config, vocabulary size, corpus and parameter count.
 json about_json(const model& m);
 

@@ -124,10 +124,27 @@ model_trace trace(const model& m, std::string_view text) {
     return out;
 }
 
-std::vector<candidate> next(const model& m, std::string_view text, int k) {
+namespace {
+
+/// The k likeliest characters but <unk> (ids 1 … V − 1) by p(id), ties to the lower id; refuses k out of range.
+template <class P>
+std::vector<candidate> likeliest(const model& m, int k, P p) {
     const int V = static_cast<int>(m.vocab.size());
     if (k < 1 || k > V - 1)
         throw spec_error("k is " + std::to_string(k) + " but must be from 1 to " + std::to_string(V - 1) + " (the vocabulary's characters).");
+    std::vector<int> order(static_cast<size_t>(V - 1));
+    std::iota(order.begin(), order.end(), 1);
+    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) { return p(a) > p(b) || (p(a) == p(b) && a < b); });
+    std::vector<candidate> out;
+    for (int i = 0; i < k; ++i) out.push_back({m.vocab[static_cast<size_t>(order[static_cast<size_t>(i)])], p(order[static_cast<size_t>(i)])});
+    return out;
+}
+
+}  // namespace
+
+std::vector<candidate> next(const model& m, std::string_view text, int k) {
+    const int V = static_cast<int>(m.vocab.size());
+    if (k < 1 || k > V - 1) likeliest(m, k, [](int) { return 0.0f; });  // the refusal, before any work
     const tokens t = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
     std::vector<float> logits;
     const int n = static_cast<int>(t.ids.size());
@@ -135,14 +152,14 @@ std::vector<candidate> next(const model& m, std::string_view text, int k) {
     float* last = logits.data() + static_cast<size_t>(n - 1) * static_cast<size_t>(V);
     last[0] = -INFINITY;  // <unk> is never proposed: it stands for every character the model does not know
     softmax_in_place(last, static_cast<size_t>(V));
-    std::vector<int> order(static_cast<size_t>(V - 1));
-    std::iota(order.begin(), order.end(), 1);
-    std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) {
-        return last[a] > last[b] || (last[a] == last[b] && a < b);
-    });
-    std::vector<candidate> out;
-    for (int i = 0; i < k; ++i) out.push_back({m.vocab[static_cast<size_t>(order[static_cast<size_t>(i)])], last[order[static_cast<size_t>(i)]]});
-    return out;
+    return likeliest(m, k, [&](int id) { return last[id]; });
+}
+
+std::vector<candidate> next_of_trace(const model& m, const model_trace& t, int k) {
+    const size_t V = m.vocab.size();
+    const float* p = t.find("probs", std::nullopt)->data.data() + (t.tokens.ids.size() - 1) * V;
+    const double rest = 1.0 - double(p[0]);  // as next(): without <unk>, the others renormalised
+    return likeliest(m, k, [&](int id) { return static_cast<float>(double(p[id]) / rest); });
 }
 
 namespace {

@@ -14,12 +14,20 @@ export class ModelClient {
       if (error !== undefined) p.reject(new Error(error));
       else p.resolve(result);
     };
+    // a worker that cannot start (or dies) fails every call waiting on it, with a sentence
+    this.worker.onerror = (event) => {
+      event.preventDefault?.();
+      this.broken = `the model's worker could not run (${event.message || 'no reason given'}).`;
+      for (const p of this.pending.values()) p.reject(new Error(this.broken));
+      this.pending.clear();
+    };
     this.viewBusy = false;
     this.viewQueued = null;
   }
 
   call(op, ...args) {
     const id = this.nextId++;
+    if (this.broken) return Promise.reject(new Error(this.broken));
     return new Promise((resolve, reject) => {
       this.pending.set(id, { resolve, reject });
       this.worker.postMessage({ id, op, args });

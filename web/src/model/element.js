@@ -7,6 +7,13 @@ import { ModelClient } from './client.js';
 import { wordsFor } from './words.js';
 
 const N_CTX = 64;
+/** Texts to start from: well-known lines for zh, a repeated sentence (where induction shows) for en. */
+const PICKS = {
+  zh: ['床前明月光，疑是地上霜。举头望明月，低头思故乡。', '白日依山尽，黄河入海流。欲穷千里目，更上一层楼。', '春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。',
+    '红豆生南国，春来发几枝。愿君多采撷，此物最相思。', '千山鸟飞绝，万径人踪灭。孤舟蓑笠翁，独钓寒江雪。'],
+  en: ['The cat sat on the mat. The cat sat on the', 'Knowledge is power. Knowledge is', 'To be or not to be, that is the question.',
+    'A penny saved is a penny earned.', 'abcdefgh abcdefgh abcd'],
+};
 const ROLES = ['previous_token', 'induction', 'first_token', 'line_alignment'];
 /** A role is named when its score reaches this (TransformerLens's detectors use 0.3 as "it does this"). */
 const ROLE_THRESHOLD = 0.3;
@@ -43,6 +50,9 @@ function h(tag, props = {}, ...children) {
   el.append(...children.filter((c) => c !== null && c !== undefined));
   return el;
 }
+
+/** A character as a label: a space and a line break made visible. */
+const shownChar = (ch) => ({ ' ': '␠', '\n': '↵' })[ch] ?? ch;
 
 /** White → blue for a weight in [0, 1]: a sequential scale from 0, as weights are never negative. */
 function shade(w) {
@@ -81,6 +91,7 @@ h1 { font-size: 1.35rem; margin: 0 0 .3rem; } h2 { font-size: 1.05rem; margin: 1
 p { margin: .2rem 0 .5rem; } .hint { color: #4a5560; font-size: .9rem; }
 .top { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin-bottom: .4rem; }
 .top a, .top button, select, input, button { font: inherit; }
+select { max-width: 100%; }
 button, select { min-height: 44px; padding: 0 .8rem; border: 1px solid #8a96a3; border-radius: 6px; background: #fff; color: #1b1f24; cursor: pointer; }
 button.primary { background: #1a5fb4; color: #fff; border-color: #1a5fb4; }
 textarea { width: 100%; box-sizing: border-box; font: 1.25rem/1.5 "Noto Sans CJK SC", system-ui, monospace; padding: .4rem; border: 1px solid #8a96a3; border-radius: 6px; resize: vertical; min-height: 3.2rem; }
@@ -100,7 +111,9 @@ textarea { width: 100%; box-sizing: border-box; font: 1.25rem/1.5 "Noto Sans CJK
 .cols span, .rows span { display: flex; align-items: center; justify-content: center; overflow: hidden; }
 .unk { color: #a51d2d; text-decoration: underline wavy; }
 .caption { font: .95rem/1.4 ui-monospace, monospace; background: #f3f5f7; border-radius: 6px; padding: .4rem .6rem; min-height: 2.8em; overflow-wrap: anywhere; }
-.bars { display: grid; grid-template-columns: 2.2em 1fr 4.5em; gap: 2px .5rem; align-items: center; font-size: .95rem; }
+.bars { display: grid; gap: 2px; font-size: .95rem; }
+.candidate { display: grid; grid-template-columns: 2.2em 1fr 4.5em; gap: .5rem; align-items: center; min-height: 24px; border-radius: 4px; }
+.candidate:hover, .candidate:focus { background: #eef3fa; outline: 2px solid #1a5fb4; }
 .bar { height: 14px; background: #1a5fb4; border-radius: 3px; }
 .gen { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin-top: .6rem; }
 .gen label { display: flex; align-items: center; gap: .4rem; }
@@ -221,6 +234,8 @@ export class AttentionModel extends HTMLElement {
     this.modelSelect = select;
     const langButton = h('button', { text: w.lang, attrs: { lang: s.lang === 'zh' ? 'en' : 'zh' }, onclick: () => this.setLang(s.lang === 'zh' ? 'en' : 'zh') });
     const back = this.hasAttribute('url-state') ? h('a', { href: 'index.html', text: w.back }) : null;
+    this.picker = h('select', { attrs: { 'aria-label': w.pick }, onchange: () => { if (this.picker.value) this.textBox.value = this.picker.value, this.setText(this.picker.value); } },
+      h('option', { value: '', text: w.pick }), ...PICKS[s.model].map((t) => h('option', { value: t, text: t })));
     this.textBox = h('textarea', { value: s.text, rows: 2, attrs: { 'aria-label': w.text, maxlength: String(4 * N_CTX), lang: s.model === 'zh' ? 'zh' : 'en' },
       oninput: () => this.setText(this.textBox.value) });
     this.status = h('p', { className: 'hint', attrs: { 'aria-live': 'polite' } });
@@ -231,16 +246,18 @@ export class AttentionModel extends HTMLElement {
     this.bigEl = h('div', { className: 'big' });
     this.caption = h('p', { className: 'caption', attrs: { 'aria-live': 'polite' }, text: w.hover });
     this.bars = h('div', { className: 'bars' });
+    this.push = h('p', { className: 'caption push', attrs: { 'aria-live': 'polite' }, text: w.pushHint });
     this.tempInput = h('input', { type: 'range', min: '0', max: '2', step: '0.05', value: String(s.temperature), attrs: { 'aria-label': w.temperature },
       oninput: () => { s.temperature = Number(this.tempInput.value); this.tempValue.textContent = s.temperature.toFixed(2); this.writeUrl(); } });
     this.tempValue = h('output', { text: s.temperature.toFixed(2) });
     this.seedInput = h('input', { type: 'number', min: '0', step: '1', value: String(s.seed), attrs: { 'aria-label': w.seed },
       onchange: () => { const v = Number(this.seedInput.value); if (Number.isSafeInteger(v) && v >= 0) s.seed = v; this.writeUrl(); } });
     this.genButton = h('button', { className: 'primary', text: w.generate, onclick: () => this.generate() });
+    this.animateBox = h('input', { type: 'checkbox', checked: s.animate !== false, onchange: () => (s.animate = this.animateBox.checked) });
     this.root.append(
       h('div', { className: 'top' }, back, h('h1', { text: w.title }), select, langButton),
       h('p', { text: w.intro, className: 'hint' }),
-      h('label', { text: `${w.text} (${w.textHint(N_CTX)})`, attrs: { for: 'text' } }),
+      h('div', { className: 'top' }, h('label', { text: `${w.text} (${w.textHint(N_CTX)})`, attrs: { for: 'text' } }), this.picker),
       this.textBox, this.unknownLine, this.status, this.error,
       h('div', { className: 'layout' },
         h('section', {}, h('h2', { text: w.grid }), h('p', { className: 'hint', text: w.gridHint }), this.gridEl,
@@ -248,10 +265,10 @@ export class AttentionModel extends HTMLElement {
         h('section', {}, this.bigTitle, this.bigEl, this.caption)),
       this.stepperBox = h('details', { className: 'stepper', ontoggle: () => this.showLayer() },
         h('summary', { text: w.stepper }), h('p', { className: 'hint', text: w.stepperHint })),
-      h('section', {}, h('h2', { text: w.next }), h('p', { className: 'hint', text: w.nextHint }), this.bars,
+      h('section', {}, h('h2', { text: w.next }), h('p', { className: 'hint', text: w.nextHint }), this.bars, this.push,
         h('div', { className: 'gen' },
           h('label', {}, w.temperature, this.tempInput, this.tempValue),
-          h('label', {}, w.seed, this.seedInput), this.genButton)));
+          h('label', {}, w.seed, this.seedInput), h('label', {}, this.animateBox, w.animate), this.genButton)));
     this.textBox.id = 'text';
     // the language on the shadow root's parts, not the host: lang is an attribute the page may set
     for (const part of this.root.children) if (part.tagName !== 'STYLE') part.setAttribute('lang', s.lang === 'zh' ? 'zh-CN' : 'en');
@@ -262,6 +279,7 @@ export class AttentionModel extends HTMLElement {
     if (name === 'en' && /[\u3400-\u9fff]/.test(this.state.text)) this.state.text = 'The cat sat on the mat. The cat sat on the';
     if (name === 'zh' && !/[\u3400-\u9fff]/.test(this.state.text)) this.state.text = '床前明月光，疑是地上霜。';
     this.textBox.value = this.state.text;
+    this.picker.replaceChildren(this.picker.firstChild, ...PICKS[this.state.model].map((t) => h('option', { value: t, text: t })));
     this.loadModel().then(() => this.retrace());
   }
 
@@ -351,7 +369,7 @@ export class AttentionModel extends HTMLElement {
     this.bigTitle.textContent = w.chosen(s.layer + 1, s.head + 1);
     const size = Math.max(8, Math.min(22, Math.floor((this.bigEl.clientWidth || 480) / (n + 2))));
     const chars = (axis) => h('div', { className: axis }, ...v.tokens.map((ch, i) => h('span', {
-      text: ch === '\n' ? '↵' : ch, className: v.unknown.includes(i) ? 'unk' : '',
+      text: shownChar(ch), className: v.unknown.includes(i) ? 'unk' : '',
       attrs: { style: `${axis === 'cols' ? 'width' : 'height'}: ${size}px; ${axis === 'cols' ? 'height' : 'width'}: ${size + 4}px` } })));
     const big = h('canvas', { tabIndex: 0, attrs: { role: 'img', 'aria-label': this.bigTitle.textContent } });
     big.addEventListener('pointermove', (e) => this.hoverCell(big, e, n, size));
@@ -361,10 +379,29 @@ export class AttentionModel extends HTMLElement {
     // the next character
     const top = v.next;
     const most = Math.max(...top.map((c) => c.p), 1e-9);
-    this.bars.replaceChildren(...top.flatMap((c) => [
-      h('span', { text: c.char === '\n' ? '↵' : c.char === ' ' ? '␠' : c.char }),
-      h('div', { className: 'bar', attrs: { style: `width: ${(100 * c.p / most).toFixed(1)}%` } }),
-      h('span', { text: c.p.toFixed(4) })]));
+    this.bars.replaceChildren(...top.map((c) => {
+      const row = h('div', { className: 'candidate', tabIndex: 0, onpointerenter: () => this.showPush(c), onfocus: () => this.showPush(c) },
+        h('span', { text: shownChar(c.char) }),
+        h('div', { className: 'bar', attrs: { style: `width: ${(100 * c.p / most).toFixed(1)}%` } }),
+        h('span', { text: c.p.toFixed(4) }));
+      return row;
+    }));
+    this.push.textContent = w.pushHint;
+  }
+
+  /** Which heads pushed candidate c (the core's logit attribution): the largest first, and the grid tinted by it. */
+  showPush(c) {
+    const w = wordsFor(this.state.lang);
+    const H = this.loaded.get(this.state.model).about.config.n_head;
+    const ranked = c.heads.map((v, g) => ({ v, l: Math.floor(g / H), hd: g % H })).sort((p, q) => q.v - p.v);
+    const fmt = (x) => `${w.layerHead(x.l + 1, x.hd + 1)} ${x.v >= 0 ? '+' : '−'}${Math.abs(x.v).toFixed(2)}`;
+    this.push.textContent = `${w.pushed(shownChar(c.char))} ${ranked.map(fmt).join(' · ')}`;
+    const most = Math.max(...c.heads.map(Math.abs), 1e-9);
+    for (const button of this.gridEl.querySelectorAll('button.head')) {
+      const v = c.heads[Number(button.dataset.layer) * H + Number(button.dataset.head)];
+      const a = (0.35 * Math.abs(v) / most).toFixed(3);
+      button.style.background = v >= 0 ? `rgba(26, 95, 180, ${a})` : `rgba(165, 29, 45, ${a})`;
+    }
   }
 
   async hoverCell(canvas, e, n, size) {
@@ -415,7 +452,12 @@ export class AttentionModel extends HTMLElement {
     try {
       const added = await this.client.call('generate', s.model, s.text, { n: Math.min(32, room), temperature: s.temperature, seed: s.seed });
       this.lastGenerated = added;
-      for (const ch of added) {
+      if (s.animate === false) { // all at once: one trace of the whole text
+        s.text += added;
+        this.textBox.value = s.text;
+        await this.retrace();
+      }
+      for (const ch of s.animate === false ? '' : added) {
         if (!this.generating || run !== this.generation) break;
         s.text += ch;
         this.textBox.value = s.text;

@@ -11,8 +11,11 @@ const words = {
     roleHelp: 'Scores as TransformerLens defines them: Σ(A ⊙ pattern) / Σ A. Previous token: the character just before; induction: the character after an earlier copy; first token: the first character; line alignment: the same place in the previous line.',
     chosen: (l, h) => `Layer ${l}, head ${h}: attention weights α`, hover: 'Hover or focus a cell to see its arithmetic, from the core.',
     next: 'Next character', nextHint: 'The model\'s top 10 for the character after your text.',
+    pushed: (ch) => `Which heads pushed “${ch}”: each head's output at the last character, read through the final LayerNorm and the unembedding (direct logit attribution).`, pushHint: 'Hover or focus a candidate to see which heads pushed it.',
+    animate: 'one character at a time',
     temperature: 'Temperature', seed: 'Seed', generate: 'Generate', stop: 'Stop', generating: 'Generating…',
     stepper: 'Every stage of this layer, in the playground\'s stepper', stepperHint: 'The layer\'s attention as a spec: its LayerNorm\'d rows and its trained weights. Click a head in the stepper to switch.', needsStepper: 'Add the stepper\'s script (assets/attention-stepper.js) to this page to step through the layer.',
+    pick: 'Start from…',
     back: '← Playground', lang: '中文', full: (n) => `The model reads at most ${n} characters.`,
   },
   zh: {
@@ -26,8 +29,11 @@ const words = {
     roleHelp: '得分按 TransformerLens 的定义：Σ(A ⊙ 模式) / Σ A。前一个字：紧挨着的前一个字符；归纳：前面出现过的同一字符之后的那个字符；首字：第一个字符；上一句同位置：上一句中相同位置的字。',
     chosen: (l, h) => `第 ${l} 层第 ${h} 头：注意力权重 α`, hover: '把鼠标移到（或聚焦）一个格子上，查看核心给出的算式。',
     next: '下一个字符', nextHint: '模型对你文字之后那个字符的前 10 个预测。',
+    pushed: (ch) => `哪些头推高了“${ch}”：每个头在最后一个字符处的输出，经过最后的 LayerNorm 和反嵌入矩阵（直接 logit 归因）。`, pushHint: '把鼠标移到（或聚焦）一个候选字符上，查看是哪些头推高了它。',
+    animate: '逐字显示',
     temperature: '温度', seed: '随机种子', generate: '生成', stop: '停止', generating: '正在生成…',
     stepper: '在演示场的分步视图里看这一层的每个阶段', stepperHint: '这一层的注意力写成一个 spec：LayerNorm 之后的各行和训练得到的权重。在分步视图里点一个头即可切换。', needsStepper: '在页面中加入分步视图的脚本（assets/attention-stepper.js），即可逐步查看这一层。',
+    pick: '从这里开始…',
     back: '← 演示场', lang: 'English', full: (n) => `模型最多读 ${n} 个字符。`,
   },
 };

@@ -12,12 +12,14 @@ const models = new Map(); // name -> model
 
 /** What the page draws of a text: tokens, unknown, per layer the weights (h × n × n), the top next characters. */
 function view(m, text, k) {
+  const started = performance.now();
   const t = m.trace(text);
   const weights = t.stages.filter((s) => s.id === 'weights').map((s) => s.data);
   return {
     tokens: t.tokens, ids: t.ids, unknown: t.unknown, weights,
     stages: t.stages.map((s) => ({ id: s.id, layer: s.layer, shape: s.shape, symbol: s.symbol, title: s.title })),
-    next: m.next(text, k),
+    next: m.attribution(text, k), // [{char, p, logit, heads}]: which heads pushed each candidate
+    ms: performance.now() - started, // the work of one keystroke, for the page's benchmark
   };
 }
 
