@@ -122,7 +122,7 @@ test('中文, en and the phone: no English left in zh mode, unknown characters m
   await en.screenshot({ path: path.join(artifacts, 'model-en-desktop-en.png'), fullPage: true });
   const bars = await en.locator('attention-model').locator('.bars span').allTextContents();
   const next = JSON.parse(cli('next', '--model', modelFile('en'), '--text', 'The cat sat on the mat. The cat sat on the', '--k', '10'));
-  const shownChar = (c) => ({ ' ': '␠', '\n': '↵' })[c] ?? c;
+  const shownChar = (c) => ({ ' ': '·', '\n': '↵' })[c] ?? c;
   assert.deepEqual(bars, next.flatMap((c) => [shownChar(c.char), c.p.toFixed(4)]), 'the top 10 with their probabilities, as the CLI has them');
   // hover the first candidate: which heads pushed it, the core's numbers (attn lm attribute)
   await en.locator('attention-model').locator('.candidate').first().hover();

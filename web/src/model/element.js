@@ -52,7 +52,7 @@ function h(tag, props = {}, ...children) {
 }
 
 /** A character as a label: a space and a line break made visible. */
-const shownChar = (ch) => ({ ' ': '␠', '\n': '↵' })[ch] ?? ch;
+const shownChar = (ch) => ({ ' ': '·', '\n': '↵' })[ch] ?? ch; // ␠ is missing from common fonts
 
 /** White → blue for a weight in [0, 1]: a sequential scale from 0, as weights are never negative. */
 function shade(w) {
