@@ -72,6 +72,15 @@ test('zh: typing a poem line traces it in the worker; every head\'s pattern equa
   const explained = cli('explain', '--model', modelFile('zh'), '--text', poem, '--stage', 'weights', '--layer', '1', '--head', '3').trim().split('\n').map((l) => JSON.parse(l));
   const cell = explained.find((c) => c.i === 4 && c.j === 1);
   assert.equal(caption, cell.text);
+  // the grid as SVG: one group a head, each kept cell's weight the trace's
+  const [download] = await Promise.all([page.waitForEvent('download'), page.locator('attention-model').locator('button.export').click()]);
+  assert.equal(download.suggestedFilename(), 'attention-model-zh.svg');
+  const svg = readFileSync(await download.path(), 'utf8');
+  assert.equal((svg.match(/<g data-layer/g) ?? []).length, 8);
+  const ws = [...svg.matchAll(/data-w="([^"]+)"/g)].map((m) => Number(m[1]));
+  assert.equal(ws.length, 8 * (n * (n + 1)) / 2, 'every kept cell of every head');
+  const first = native.stages.find((s) => s.id === 'weights' && s.layer === 0).data;
+  assert.ok(Math.abs(ws[1] - first[n]) < 1e-6, 'row 2, column 1 of head 1.1');
   await page.close();
 });
 
@@ -90,6 +99,28 @@ test('the chosen layer in the playground\'s stepper: its weights are the model t
   for (const id of ['q', 'k', 'v', 'scores', 'scaled', 'masked', 'row_max', 'exp', 'row_sum', 'weights', 'context', 'concat', 'output']) assert.ok(stepper.ids.includes(id), id);
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(artifacts, 'model-layer-stepper.png'), fullPage: true });
+  await page.close();
+});
+
+test('the rest of the block: LayerNorms, residuals and the MLP as boxes in block order, each cell\'s arithmetic the core\'s', async () => {
+  const page = await openModel(`model=zh&text=${encodeURIComponent(poem)}&layer=1&head=1`);
+  await page.locator('attention-model').locator('details.block summary').click();
+  const boxes = page.locator('attention-model').locator('button.box');
+  await boxes.first().waitFor();
+  assert.deepEqual(await boxes.evaluateAll((bs) => bs.map((b) => b.dataset.stage)), ['ln_1', 'output', 'resid_mid', 'ln_2', 'mlp_pre', 'mlp_act', 'mlp_out', 'resid_post']);
+  await page.locator('attention-model').locator('button.box[data-stage="ln_2"]').click();
+  await page.waitForFunction(() => document.querySelector('attention-model').shadowRoot.querySelector('button.box[data-stage="ln_2"]').getAttribute('aria-pressed') === 'true');
+  const canvas = page.locator('attention-model').locator('details.block .big canvas');
+  await canvas.scrollIntoViewIfNeeded();
+  const b = await canvas.boundingBox();
+  const n = [...poem].length;
+  await canvas.hover({ position: { x: (b.width / 64) * 2.5, y: (b.height / n) * 3.5 } }); // row 4 (月), column 3
+  await page.waitForFunction(() => /^LN₂/.test(document.querySelector('attention-model').shadowRoot.querySelector('.block-caption').textContent), null, { timeout: 5000 })
+    .catch(async (e) => { throw new Error(`${e.message}: caption ${await page.locator('attention-model').locator('.block-caption').textContent()}`); });
+  const caption = await page.locator('attention-model').locator('.block-caption').textContent();
+  const cells = cli('explain', '--model', modelFile('zh'), '--text', poem, '--stage', 'ln_2', '--layer', '1').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(caption, cells.find((c) => c.i === 3 && c.j === 2).text);
+  await page.screenshot({ path: path.join(artifacts, 'model-block.png'), fullPage: true });
   await page.close();
 });
 

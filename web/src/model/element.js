@@ -54,6 +54,33 @@ function h(tag, props = {}, ...children) {
 /** A character as a label: a space and a line break made visible. */
 const shownChar = (ch) => ({ ' ': '·', '\n': '↵' })[ch] ?? ch; // ␠ is missing from common fonts
 
+/** Blue below 0, red above, white at 0, for a signed value v of a stage whose largest |value| is top. */
+function signedShade(v, top) {
+  const t = Math.max(-1, Math.min(1, v / (top || 1)));
+  const a = Math.abs(t);
+  return t >= 0 ? `rgb(255, ${Math.round(255 - 175 * a)}, ${Math.round(255 - 185 * a)})` : `rgb(${Math.round(255 - 205 * a)}, ${Math.round(255 - 120 * a)}, 255)`;
+}
+
+/** Draws a (rows × cols) stage into a canvas, each cell cw × ch CSS pixels, on its own signed scale. */
+function drawStage(canvas, data, rows, cols, cw, ch) {
+  const ratio = globalThis.devicePixelRatio || 1;
+  canvas.width = Math.round(cols * cw * ratio);
+  canvas.height = Math.round(rows * ch * ratio);
+  canvas.style.width = `${cols * cw}px`;
+  canvas.style.height = `${rows * ch}px`;
+  const g = canvas.getContext('2d');
+  g.setTransform(ratio, 0, 0, ratio, 0, 0);
+  let top = 0;
+  for (const v of data) top = Math.max(top, Math.abs(v));
+  for (let i = 0; i < rows; i++) {
+    for (let j = 0; j < cols; j++) {
+      g.fillStyle = signedShade(data[i * cols + j], top);
+      g.fillRect(j * cw, i * ch, Math.ceil(cw), Math.ceil(ch));
+    }
+  }
+  return top;
+}
+
 /** White → blue for a weight in [0, 1]: a sequential scale from 0, as weights are never negative. */
 function shade(w) {
   const t = Math.max(0, Math.min(1, w));
@@ -119,6 +146,9 @@ textarea { width: 100%; box-sizing: border-box; font: 1.25rem/1.5 "Noto Sans CJK
 .gen label { display: flex; align-items: center; gap: .4rem; }
 .gen input[type=number] { width: 6em; min-height: 40px; }
 details { margin-top: .5rem; font-size: .9rem; }
+.strip { display: flex; flex-wrap: wrap; gap: .3rem; margin: .3rem 0; }
+.box { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; font-size: .78rem; max-width: 9.5em; }
+.box[aria-pressed="true"] { border: 2px solid #1a5fb4; }
 `;
 
 export class AttentionModel extends HTMLElement {
@@ -215,6 +245,7 @@ export class AttentionModel extends HTMLElement {
     s.head = Math.min(s.head, c.n_head - 1);
     this.draw();
     this.showLayer();
+    this.showBlock();
     this.writeUrl();
     this.dispatchEvent(new CustomEvent('traced', { detail: { text: this.viewText } }));
   }
@@ -226,6 +257,8 @@ export class AttentionModel extends HTMLElement {
     const w = wordsFor(s.lang);
     this.stepperEl = null; // the layer's stepper is made again, in this language, when its section opens
     this.layerKey = null;
+    this.blockStrip = this.blockBig = this.blockCaption = null; // and the block's boxes
+
     this.root.replaceChildren();
     this.root.append(h('style', { text: STYLE }));
     const select = h('select', { attrs: { 'aria-label': w.model }, onchange: (e) => this.setModel(e.target.value) },
@@ -261,8 +294,11 @@ export class AttentionModel extends HTMLElement {
       this.textBox, this.unknownLine, this.status, this.error,
       h('div', { className: 'layout' },
         h('section', {}, h('h2', { text: w.grid }), h('p', { className: 'hint', text: w.gridHint }), this.gridEl,
-          h('details', {}, h('summary', { text: w.roles.previous_token + ', ' + w.roles.induction + ', …' }), h('p', { text: w.roleHelp }))),
+          h('details', {}, h('summary', { text: w.roles.previous_token + ', ' + w.roles.induction + ', …' }), h('p', { text: w.roleHelp })),
+          h('button', { className: 'export', text: w.exportSVG, onclick: () => this.exportSVG() })),
         h('section', {}, this.bigTitle, this.bigEl, this.caption)),
+      this.blockBox = h('details', { className: 'block', ontoggle: () => this.showBlock() },
+        h('summary', { text: w.block(s.layer + 1) }), h('p', { className: 'hint', text: w.blockHint })),
       this.stepperBox = h('details', { className: 'stepper', ontoggle: () => this.showLayer() },
         h('summary', { text: w.stepper }), h('p', { className: 'hint', text: w.stepperHint })),
       h('section', {}, h('h2', { text: w.next }), h('p', { className: 'hint', text: w.nextHint }), this.bars, this.push,
@@ -302,8 +338,54 @@ export class AttentionModel extends HTMLElement {
     this.state.layer = layer;
     this.state.head = head;
     this.draw();
-    if (layerChanged) this.showLayer();
+    if (layerChanged) this.showLayer(), this.showBlock();
     this.writeUrl();
+  }
+
+  /**
+   * The rest of the chosen layer's block, when its section is open: each of the model's own stages
+   * (LayerNorms, the attention's output, residual sums, MLP) as a box in block order; one opens large,
+   * its cells' arithmetic from the core (m.explain) on hover.
+   */
+  async showBlock() {
+    if (!this.blockBox?.open || !this.viewText) return;
+    const s = this.state;
+    const w = wordsFor(s.lang);
+    this.blockBox.querySelector('summary').textContent = w.block(s.layer + 1);
+    const key = `${s.model}\n${s.layer}\n${this.viewText}`;
+    if (key !== this.blockKey) {
+      this.blockKey = key;
+      const stages = await this.client.call('block', s.model, this.viewText, s.layer);
+      if (key !== this.blockKey) return;
+      this.blockStages = stages;
+    }
+    const stages = this.blockStages;
+    if (!stages.some((st) => st.id === this.blockStage)) this.blockStage = 'mlp_act';
+    this.blockStrip ??= h('div', { className: 'strip', attrs: { role: 'group' } });
+    this.blockBig ??= h('div', { className: 'big' });
+    this.blockCaption ??= h('p', { className: 'caption block-caption', attrs: { 'aria-live': 'polite' }, text: w.hover });
+    if (!this.blockStrip.isConnected) this.blockBox.append(this.blockStrip, this.blockBig, this.blockCaption);
+    this.blockStrip.replaceChildren(...stages.map((st, k) => {
+      const canvas = h('canvas', { attrs: { 'aria-hidden': 'true' } });
+      drawStage(canvas, st.data, st.shape[0], st.shape[1], 48 / st.shape[1], 48 / st.shape[0]);
+      return h('button', { className: 'box', attrs: { 'aria-pressed': String(st.id === this.blockStage), 'data-stage': st.id },
+        onclick: () => { this.blockStage = st.id; this.showBlock(); } },
+      canvas, h('span', { text: `${k ? '→ ' : ''}${st.symbol} · ${st.title[s.lang === 'zh' ? 'zh' : 'en']}` }));
+    }));
+    const st = stages.find((x) => x.id === this.blockStage);
+    const [rows, cols] = st.shape;
+    const cw = Math.max(2, Math.min(10, Math.floor(((this.blockBox.clientWidth || 600) - 40) / cols))), ch = Math.max(6, Math.min(14, cw * 2));
+    const canvas = h('canvas', { tabIndex: 0, attrs: { role: 'img', 'aria-label': st.title[s.lang === 'zh' ? 'zh' : 'en'] } });
+    const top = drawStage(canvas, st.data, rows, cols, cw, ch);
+    canvas.addEventListener('pointermove', async (e) => {
+      const r = canvas.getBoundingClientRect();
+      const i = Math.floor((e.clientY - r.top) / ch), j = Math.floor((e.clientX - r.left) / cw);
+      if (i < 0 || j < 0 || i >= rows || j >= cols || (this.blockCell?.i === i && this.blockCell?.j === j)) return;
+      this.blockCell = { i, j };
+      const text = await this.client.call('explain', s.model, this.viewText, st.id, { layer: s.layer, i, j });
+      if (this.blockCell.i === i && this.blockCell.j === j) this.blockCaption.textContent = text;
+    });
+    this.blockBig.replaceChildren(h('p', { className: 'hint', text: `${st.symbol} ${rows} × ${cols} · −${top.toFixed(2)} … ${top.toFixed(2)}` }), canvas);
   }
 
   /**
@@ -472,6 +554,46 @@ export class AttentionModel extends HTMLElement {
       }
       this.dispatchEvent(new CustomEvent('generated', { detail: { text: this.lastGenerated } }));
     }
+  }
+
+  /**
+   * The grid as an SVG figure: every layer × head's pattern (a rect a kept cell, its weight in data-w and
+   * its colour), its label as text, the characters along the first pattern's sides.
+   */
+  toSVG() {
+    const v = this.view;
+    const w = wordsFor(this.state.lang);
+    const { n_layer: L, n_head: H } = this.loaded.get(this.state.model).about.config;
+    const n = v.tokens.length, cell = 6, size = n * cell, gap = 28, left = 18;
+    const esc = (t) => String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+    const parts = [];
+    for (let l = 0; l < L; l++) {
+      for (let hd = 0; hd < H; hd++) {
+        const x0 = left + hd * (size + gap), y0 = 20 + l * (size + gap + 14);
+        const role = this.roleOf(l, hd);
+        parts.push(`<g data-layer="${l}" data-head="${hd}"><rect x="${x0}" y="${y0}" width="${size}" height="${size}" fill="#fff" stroke="#d0d7de"/>`);
+        for (let i = 0; i < n; i++) {
+          for (let j = 0; j <= i; j++) {
+            const a = v.weights[l][(hd * n + i) * n + j];
+            parts.push(`<rect x="${x0 + j * cell}" y="${y0 + i * cell}" width="${cell}" height="${cell}" fill="${shade(a)}" data-w="${a}"/>`);
+          }
+        }
+        parts.push(`<text x="${x0}" y="${y0 + size + 12}" font-size="10">${esc(`${w.layerHead(l + 1, hd + 1)} · ${w.roles[role.role]} ${role.score.toFixed(2)}`)}</text></g>`);
+      }
+    }
+    const width = left + H * (size + gap), height = 20 + L * (size + gap + 14);
+    return `<svg xmlns="http://www.w3.org/2000/svg" width="${width}" height="${height}" viewBox="0 0 ${width} ${height}" font-family="system-ui, sans-serif">` +
+      `<title>${esc(`${w.grid}: ${this.viewText}`)}</title>${parts.join('')}</svg>`;
+  }
+
+  /** Saves the grid as attention-model-<model>.svg. */
+  exportSVG() {
+    const url = URL.createObjectURL(new Blob([this.toSVG()], { type: 'image/svg+xml' }));
+    const a = h('a', { href: url, download: `attention-model-${this.state.model}.svg` });
+    this.root.append(a);
+    a.click();
+    a.remove();
+    setTimeout(() => URL.revokeObjectURL(url), 1000);
   }
 
   /** For tests and pages: head hd of layer l's weights as a flat n × n array, from the last trace. */

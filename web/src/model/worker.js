@@ -9,6 +9,8 @@ class ModelError extends Error {}
 
 const loadModel = makeModelLoader(() => createLmCore(), () => Promise.reject(new Error('bytes are sent by the page')), ModelError);
 const models = new Map(); // name -> model
+/** A decoder block's stages, in the order the residual stream meets them (the attention ones are the stepper's). */
+const BLOCK = ['ln_1', 'output', 'resid_mid', 'ln_2', 'mlp_pre', 'mlp_act', 'mlp_out', 'resid_post'];
 
 /** What the page draws of a text: tokens, unknown, per layer the weights (h × n × n), the top next characters. */
 function view(m, text, k) {
@@ -33,6 +35,11 @@ const ops = {
   stage: (name, text, id, layer) => m(name).trace(text).stages.find((s) => s.id === id && s.layer === layer)?.data ?? null,
   explain: (name, text, id, cell) => m(name).explain(text, id, cell),
   layerSpec: (name, text, layer) => m(name).layerSpec(text, layer),
+  /** The stages of one layer's block that are the model's own (LayerNorms, residuals, MLP), in block order. */
+  block: (name, text, layer) => m(name).trace(text).stages
+    .filter((s) => s.layer === layer && BLOCK.includes(s.id))
+    .sort((p, q) => BLOCK.indexOf(p.id) - BLOCK.indexOf(q.id))
+    .map((s) => ({ id: s.id, shape: s.shape, symbol: s.symbol, title: s.title, data: s.data })),
   generate: (name, prompt, options) => m(name).generate(prompt, options),
   step: (name, text) => {
     const s = m(name).step(text);
