@@ -155,6 +155,16 @@ const char* attn_lm_layer_spec(int handle, const char* text, std::size_t len, in
     });
 }
 
+/// The line-alignment pattern of text (the key at the same place in the previous line, or −1), as the
+/// head scores measure it: [target per character].
+const char* attn_lm_line_targets(int handle, const char* text, std::size_t len) {
+    return answer([&] {
+        const model& m = find(handle);
+        tokenize(m, text_of(text, len), static_cast<std::size_t>(m.config.n_ctx));  // the same refusals as a trace
+        return attn::json(line_alignment_targets(decode_utf8(text_of(text, len), "text")));
+    });
+}
+
 /// The arithmetic of cell (i, j) of a stage (layer and head 0-based; layer −1 for a global stage).
 const char* attn_lm_explain(int handle, const char* text, std::size_t len, const char* id, std::size_t id_len, int layer, int head,
                             double i, double j) {

@@ -72,6 +72,11 @@ test('zh: typing a poem line traces it in the worker; every head\'s pattern equa
   const explained = cli('explain', '--model', modelFile('zh'), '--text', poem, '--stage', 'weights', '--layer', '1', '--head', '3').trim().split('\n').map((l) => JSON.parse(l));
   const cell = explained.find((c) => c.i === 4 && c.j === 1);
   assert.equal(caption, cell.text);
+  // the line-alignment overlay: the same place in the previous line, for each character of line 2
+  await page.locator('attention-model').locator('label.overlay input').check();
+  assert.match(page.url(), /lines=1/);
+  assert.deepEqual(await el(page, (e) => e.view.lines), [-1, -1, -1, -1, -1, -1, 0, 1, 2, 3, 4, -1]);
+  await page.locator('attention-model').locator('.big canvas').screenshot({ path: path.join(artifacts, 'model-line-overlay.png') });
   // the grid as SVG: one group a head, each kept cell's weight the trace's
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('attention-model').locator('button.export').click()]);
   assert.equal(download.suggestedFilename(), 'attention-model-zh.svg');

@@ -156,6 +156,12 @@ function wrapModel(lm, bytes, AttentionError) {
       wholeNumber(j, 'j', 0, 1e6, AttentionError);
       return call((p, n, q, m) => lm._attn_lm_explain(handle, p, n, q, m, layer ?? -1, head, i, j), [text, stageId]).text;
     },
+    /** The line-alignment pattern the head scores use: for each character, the key at the same place in the previous line, or −1. */
+    lineTargets(text) {
+      live();
+      wellFormedText(text, 'text', AttentionError);
+      return call((p, n) => lm._attn_lm_line_targets(handle, p, n), [text]);
+    },
     /** Layer `layer`'s attention on text as a sequence spec (ln_1 rows, the layer's weights, causal): a.trace(spec) shows it stage by stage. */
     layerSpec(text, layer) {
       live();

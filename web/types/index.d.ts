@@ -427,6 +427,8 @@ export interface LanguageModel {
   explain(text: string, stageId: ModelStageId, cell?: { layer?: number | null; head?: number; i?: number; j?: number }): string;
   /** Layer `layer`'s attention on text as a sequence spec (its ln_1 rows, the layer's weights, causal, the characters as labels); trace(spec) shows it stage by stage. */
   layerSpec(text: string, layer: number): Spec;
+  /** For each character, the key at the same place in the previous line of a poem (−1 when none): the line-alignment pattern of the head scores. */
+  lineTargets(text: string): number[];
   next(text: string, k?: number): { char: string; p: number }[];
   /** Which heads pushed each of the k most likely next characters: each (layer, head)'s direct logit attribution, layer by layer. */
   attribution(text: string, k?: number): { char: string; p: number; logit: number; heads: number[] }[];

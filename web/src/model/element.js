@@ -81,6 +81,14 @@ function drawStage(canvas, data, rows, cols, cw, ch) {
   return top;
 }
 
+/** Outlines cell (i, targets[i]) of a pattern for every i that has one: the pattern a head score measures. */
+function markCells(canvas, targets, size) {
+  const g = canvas.getContext('2d');
+  g.strokeStyle = '#c01c28';
+  g.lineWidth = 2;
+  targets.forEach((j, i) => { if (j >= 0) g.strokeRect(j * size + 1, i * size + 1, size - 2, size - 2); });
+}
+
 /** White → blue for a weight in [0, 1]: a sequential scale from 0, as weights are never negative. */
 function shade(w) {
   const t = Math.max(0, Math.min(1, w));
@@ -143,7 +151,8 @@ textarea { width: 100%; box-sizing: border-box; font: 1.25rem/1.5 "Noto Sans CJK
 .candidate:hover, .candidate:focus { background: #eef3fa; outline: 2px solid #1a5fb4; }
 .bar { height: 14px; background: #1a5fb4; border-radius: 3px; }
 .gen { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin-top: .6rem; }
-.gen label { display: flex; align-items: center; gap: .4rem; }
+.gen label, .overlay { display: flex; align-items: center; gap: .4rem; }
+.overlay { font-size: .85rem; margin-top: .3rem; }
 .gen input[type=number] { width: 6em; min-height: 40px; }
 details { margin-top: .5rem; font-size: .9rem; }
 .strip { display: flex; flex-wrap: wrap; gap: .3rem; margin: .3rem 0; }
@@ -195,6 +204,7 @@ export class AttentionModel extends HTMLElement {
     s.layer = (whole('layer', 1, 12) ?? s.layer + 1) - 1;
     s.head = (whole('head', 1, 16) ?? s.head + 1) - 1;
     s.seed = whole('seed', 0, 2 ** 31) ?? s.seed;
+    s.overlay = p.get('lines') === '1';
     const t = Number(p.get('t'));
     if (p.has('t') && Number.isFinite(t) && t >= 0 && t <= 2) s.temperature = t;
   }
@@ -203,6 +213,7 @@ export class AttentionModel extends HTMLElement {
     if (!this.hasAttribute('url-state')) return;
     const s = this.state;
     const p = new URLSearchParams({ model: s.model, text: s.text, layer: s.layer + 1, head: s.head + 1, t: s.temperature, seed: s.seed, lang: s.lang });
+    if (s.overlay) p.set('lines', '1');
     history.replaceState(history.state, '', `?${p}`);
   }
 
@@ -455,9 +466,13 @@ export class AttentionModel extends HTMLElement {
       attrs: { style: `${axis === 'cols' ? 'width' : 'height'}: ${size}px; ${axis === 'cols' ? 'height' : 'width'}: ${size + 4}px` } })));
     const big = h('canvas', { tabIndex: 0, attrs: { role: 'img', 'aria-label': this.bigTitle.textContent } });
     big.addEventListener('pointermove', (e) => this.hoverCell(big, e, n, size));
+    const overlay = h('input', { type: 'checkbox', checked: !!s.overlay, onchange: () => { s.overlay = overlay.checked; this.draw(); this.writeUrl(); } });
     big.addEventListener('keydown', (e) => this.keyCell(e, n));
-    this.bigEl.replaceChildren(h('div', { className: 'big-grid' }, h('span'), chars('cols'), chars('rows'), big));
+    const hasLines = v.lines.some((t) => t >= 0);
+    this.bigEl.replaceChildren(h('div', { className: 'big-grid' }, h('span'), chars('cols'), chars('rows'), big),
+      hasLines ? h('label', { className: 'overlay' }, overlay, w.overlay) : null);
     drawPattern(big, v.weights[s.layer], s.head, n, size * n);
+    if (s.overlay && hasLines) markCells(big, v.lines, size);
     // the next character
     const top = v.next;
     const most = Math.max(...top.map((c) => c.p), 1e-9);

@@ -21,6 +21,7 @@ function view(m, text, k) {
     tokens: t.tokens, ids: t.ids, unknown: t.unknown, weights,
     stages: t.stages.map((s) => ({ id: s.id, layer: s.layer, shape: s.shape, symbol: s.symbol, title: s.title })),
     next: m.attribution(text, k), // [{char, p, logit, heads}]: which heads pushed each candidate
+    lines: m.lineTargets(text), // the line-alignment pattern, for the overlay
     ms: performance.now() - started, // the work of one keystroke, for the page's benchmark
   };
 }
