@@ -2,8 +2,10 @@
 # Benchmarks, printed side by side in one run (figures, not pass/fail):
 #   1. attn bench: the native kernels (materialising and streaming, every SIMD level the CPU has)
 #      against their scalar twins; then the portable build against one tuned for this CPU
-#   2. web/bench/forward.mjs: a.attention, wasm SIMD, wasm without SIMD, plain JS, TF.js wasm,
-#      onnxruntime-web wasm and native, then the full trace of every worked example through the npm API
+#   2. web/bench/forward.mjs: a.attention, wasm SIMD, wasm without SIMD, plain JS, TF.js wasm (the fast
+#      way, and the transposeB form), onnxruntime-web wasm (graph and fused MultiHeadAttention) and native
+#      (with the 4-lane streaming build: the wasm ceiling), n = 16 … 4096, then the full trace of every
+#      worked example through the npm API
 #   3. web/bench/threads.mjs: a.attention in Chromium on the cross-origin-isolated playground, the
 #      wasm-threads module beside the one-thread module
 #   4. web/bench/train.mjs: training steps per second (wasm beside native), and the train page's frame rate
@@ -20,7 +22,7 @@ cmake -S . -B build/native-tuned -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_FLAGS=-m
 cmake --build build/native-tuned --target attn_cli -j "$(nproc)" >/dev/null
 node web/bench/native.mjs build/native/bin/attn build/native-tuned/bin/attn
 echo
-echo "== node: wasm SIMD, wasm no-SIMD, plain JS, TF.js wasm, native"
+echo "== node: a.attention against each peer at its best (TF.js, onnxruntime-web), wasm no-SIMD, plain JS, native"
 node web/bench/forward.mjs
 echo
 echo "== page: first render and edit → frame, per example (headless Chromium)"

@@ -42,7 +42,7 @@ inline F select(I mask, F yes, F no) { return (F)((mask & (I)yes) | (~mask & (I)
 /// instruction, where f32x4.max's NaN rules cost V8 several.
 template <class F>
 inline F max(F a, F b) {
-#if defined(__wasm__)
+#if defined(__wasm_simd128__)  // the no-SIMD wasm build (the benchmark's) has no such instruction
     if constexpr (sizeof(F) == 16) return __builtin_wasm_pmax_f32x4(a, b);
 #endif
     return a < b ? b : a;

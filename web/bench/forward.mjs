@@ -1,10 +1,14 @@
 // Benchmark (not a test): single-head forward softmax(Q·Kᵀ/√d)·V measured side by side in
 // one run — the package's public a.attention (the streaming kernel, copies in and out included),
 // the materialising wasm SIMD kernel, the same wasm built without SIMD, plain JavaScript,
-// TensorFlow.js and onnxruntime-web on their WASM backends (one thread each), and native (the attn
-// CLI: its materialising kernel and the streaming kernel at the widest SIMD this CPU has) — as time
-// per call, ratio to a.attention (above 1: slower than a.attention) and GFLOP/s (4·n²·d). Then the
-// full trace of every worked example through the npm API.
+// TensorFlow.js and onnxruntime-web on their WASM backends (one thread each), each peer the way its
+// experts write it — TF.js with Q scaled first and an explicit transpose (matMul's transposeB flag takes a
+// path about 10× slower in its wasm backend; shown too, as this bench once measured it), ORT both as the
+// plain graph and as its fused MultiHeadAttention operator — and native (the attn CLI: its materialising
+// kernel, the streaming kernel built for 4 lanes (SSE: what wasm SIMD128 allows, "the wasm ceiling") and
+// at the widest SIMD this CPU has), as time per call, ratio to a.attention (above 1: slower than
+// a.attention) and GFLOP/s (4·n²·d). Every contender's output is checked against a.attention's (≤ 1e-4)
+// before it is timed. Then the full trace of every worked example through the npm API.
 //
 // usage: bash scripts/bench.sh   (builds what it needs, then runs this file); alone, some sizes only:
 //        BENCH_SIZES='[[512, 64], [2048, 64]]' node web/bench/forward.mjs
@@ -14,12 +18,15 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createAttention } from '../src/node.js';
-import { attentionModel } from './onnx_model.mjs';
+import { attentionModel, fusedAttentionModel } from './onnx_model.mjs';
 import { plainForward } from './plain.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const repo = path.resolve(here, '../..');
-const sizes = process.env.BENCH_SIZES ? JSON.parse(process.env.BENCH_SIZES) : [[16, 8], [16, 64], [128, 64], [512, 64], [1024, 64], [2048, 64]];
+const sizes = process.env.BENCH_SIZES ? JSON.parse(process.env.BENCH_SIZES)
+  : [[16, 8], [16, 64], [128, 64], [512, 64], [1024, 64], [2048, 64], [4096, 64], [1024, 128]];
+/** Above this n the slow contenders (no SIMD, plain JavaScript) are left out: one call takes seconds. */
+const SLOW_UP_TO = 1024;
 
 async function loadCore(dir) {
   const { default: create } = await import(path.join(dir, 'attention_core.js'));
@@ -50,10 +57,17 @@ function wasmRunner(core, q, k, v, n, d) {
   };
 }
 
-function tfRunner(tf, q, k, v, n, d) {
+/**
+ * TF.js. fast: as its experts write it — Q scaled by 1/√d first (n·d multiplies, not n²), then
+ * matMul(q, transpose(k)), which runs XNNPACK's plain GEMM; transposeB: matMul(q, k, false, true), the
+ * flag's path, ~10× slower in the wasm backend (this bench's old form).
+ */
+function tfRunner(tf, q, k, v, n, d, form) {
   const [tq, tk, tv] = [tf.tensor2d(q, [n, d]), tf.tensor2d(k, [n, d]), tf.tensor2d(v, [n, d])];
-  const root = tf.scalar(Math.sqrt(d));
-  const forward = () => tf.tidy(() => tf.matMul(tf.softmax(tf.div(tf.matMul(tq, tk, false, true), root)), tv));
+  const root = tf.scalar(Math.sqrt(d)), inverse = tf.scalar(1 / Math.sqrt(d));
+  const forward = form === 'fast'
+    ? () => tf.tidy(() => tf.matMul(tf.softmax(tf.matMul(tf.mul(tq, inverse), tf.transpose(tk))), tv))
+    : () => tf.tidy(() => tf.matMul(tf.softmax(tf.div(tf.matMul(tq, tk, false, true), root)), tv));
   return {
     run: () => {
       const out = forward();
@@ -66,14 +80,15 @@ function tfRunner(tf, q, k, v, n, d) {
       out.dispose();
       return data;
     },
-    free: () => [tq, tk, tv, root].forEach((t) => t.dispose()),
+    free: () => [tq, tk, tv, root, inverse].forEach((t) => t.dispose()),
   };
 }
 
-/** onnxruntime-web's wasm backend on the ONNX graph of onnx_model.mjs; its run() is asynchronous. */
-async function ortRunner(ort, q, k, v, n, d) {
-  const session = await ort.InferenceSession.create(attentionModel(n, d), { executionProviders: ['wasm'] });
-  const feeds = { q: new ort.Tensor('float32', q, [n, d]), k: new ort.Tensor('float32', k, [n, d]), v: new ort.Tensor('float32', v, [n, d]) };
+/** onnxruntime-web's wasm backend on onnx_model.mjs's graph, or its fused MultiHeadAttention; run() is asynchronous. */
+async function ortRunner(ort, q, k, v, n, d, fused) {
+  const session = await ort.InferenceSession.create(fused ? fusedAttentionModel(n, d) : attentionModel(n, d), { executionProviders: ['wasm'] });
+  const dims = fused ? [1, n, d] : [n, d];
+  const feeds = { q: new ort.Tensor('float32', q, dims), k: new ort.Tensor('float32', k, dims), v: new ort.Tensor('float32', v, dims) };
   let out = null;
   return {
     run: async () => { out = (await session.run(feeds)).out.data; },
@@ -154,28 +169,37 @@ async function main() {
   console.log(`single-head forward softmax(Q·Kᵀ/√d)·V, median time per call; ratio = time / a.attention's time (above 1: slower than a.attention)`);
   console.log(`TF.js ${tf.version_core} wasm backend: SIMD ${tfSimd}, threads ${tfThreads}; onnxruntime-web ${ort.env.versions.web} wasm, 1 thread; node ${process.version}\n`);
   const pkg = await createAttention();
-  const names = ['a.attention', 'wasm SIMD', 'wasm no-SIMD', 'plain JS', 'TF.js wasm', 'ORT-web wasm', 'native', 'native stream'];
+  const names = ['a.attention', 'wasm SIMD', 'wasm no-SIMD', 'plain JS', 'TF.js fast', 'TF.js transposeB', 'ORT graph', 'ORT fused MHA',
+    'native', 'native 4-lane stream', 'native widest stream'];
+  const PEERS = [4, 6, 7]; // each peer at its best: TF.js the fast way, ORT's graph and its fused operator
   console.log(`${pad('n', 5)} ${pad('d', 3)}  ` + names.map((name) => pad(name, 26)).join(''));
   for (const [n, d] of sizes) {
     const q = randomData(n * d, 1), k = randomData(n * d, 2), v = randomData(n * d, 3);
-    const runners = [publicRunner(pkg, q, k, v, n, d), wasmRunner(simd, q, k, v, n, d), wasmRunner(noSimd, q, k, v, n, d),
-      plainRunner(q, k, v, n, d), tfRunner(tf, q, k, v, n, d), await ortRunner(ort, q, k, v, n, d)];
+    const slow = n <= SLOW_UP_TO;
+    const runners = [publicRunner(pkg, q, k, v, n, d), wasmRunner(simd, q, k, v, n, d), slow ? wasmRunner(noSimd, q, k, v, n, d) : null,
+      slow ? plainRunner(q, k, v, n, d) : null, tfRunner(tf, q, k, v, n, d, 'fast'), tfRunner(tf, q, k, v, n, d, 'transposeB'),
+      await ortRunner(ort, q, k, v, n, d, false), await ortRunner(ort, q, k, v, n, d, true)];
+    const live = runners.filter(Boolean);
     // all of them compute the same thing: check before timing
-    for (const r of runners) await call(r);
+    for (const r of live) await call(r);
     const reference = runners[0].result();
-    runners.slice(1).forEach((r, i) => {
+    runners.forEach((r, i) => {
+      if (!r || i === 0) return;
       const diff = maxDiff(r.result(), reference);
-      if (diff > 1e-4) throw new Error(`${names[i + 1]} differs from a.attention by ${diff} at n=${n}, d=${d}`);
+      if (diff > 1e-4) throw new Error(`${names[i]} differs from a.attention by ${diff} at n=${n}, d=${d}`);
     });
-    const times = await measure(runners);
+    const measured = await measure(live);
+    const times = runners.map((r) => (r ? measured[live.indexOf(r)] : null));
     const native = JSON.parse(execFileSync(attn, ['bench', '--n', String(n), '--d', String(d), '--json']))[0];
-    times.push(native.simd_s, native.streaming_s);
-    runners.forEach((r) => r.free());
+    times.push(native.simd_s, native['streaming sse (4 lanes)'] ?? null, native.streaming_s);
+    live.forEach((r) => r.free());
     const flops = 4 * n * n * d;
-    const cells = times.map((t) => `${fmtTime(t)} ${(t / times[0]).toFixed(2)}x ${(flops / t / 1e9).toFixed(1)}GF/s`);
+    const cells = times.map((t) => (t === null ? '—' : `${fmtTime(t)} ${(t / times[0]).toFixed(2)}x ${(flops / t / 1e9).toFixed(1)}GF/s`));
     console.log(`${pad(n, 5)} ${pad(d, 3)}  ` + cells.map((c) => pad(c, 26)).join(''));
-    const peers = Math.min(times[4], times[5]);
-    console.log(`${' '.repeat(11)}a.attention vs the faster of TF.js and ORT-web: ${(peers / times[0]).toFixed(2)}x as fast`);
+    const best = Math.min(...PEERS.map((i) => times[i]));
+    const bestName = names[PEERS.find((i) => times[i] === best)];
+    console.log(`${' '.repeat(11)}a.attention is ${(best / times[0]).toFixed(2)}x as fast as the best single-thread peer (${bestName}); ` +
+      `${times[9] ? `${(times[9] / times[0]).toFixed(2)}x the wasm ceiling (native 4-lane streaming)` : 'no 4-lane native build on this CPU'}`);
   }
 
   // The median batch, and the best: on a shared machine other tenants' work lands in some batches (the

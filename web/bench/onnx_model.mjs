@@ -28,3 +28,26 @@ export function attentionModel(n, d) {
   const model = onnx.ModelProto.create({ irVersion: 8, opsetImport: [{ domain: '', version: 13 }], producerName: 'attention-playground bench', graph });
   return onnx.ModelProto.encode(model).finish();
 }
+
+/**
+ * The same attention as one fused operator, com.microsoft's MultiHeadAttention (what ORT's transformer
+ * optimiser turns the graph above into): query, key and value (1, n, d), one head, its default scale 1/√d.
+ */
+export function fusedAttentionModel(n, d) {
+  const float = onnx.TensorProto.DataType.FLOAT;
+  const input = (name) => onnx.ValueInfoProto.create({
+    name, type: { tensorType: { elemType: float, shape: { dim: [{ dimValue: 1 }, { dimValue: n }, { dimValue: d }] } } },
+  });
+  const { INT } = onnx.AttributeProto.AttributeType;
+  const graph = onnx.GraphProto.create({
+    name: 'fused_attention',
+    node: [onnx.NodeProto.create({ opType: 'MultiHeadAttention', domain: 'com.microsoft', input: ['q', 'k', 'v'], output: ['out'],
+      attribute: [{ name: 'num_heads', type: INT, i: 1 }] })],
+    input: ['q', 'k', 'v'].map(input),
+    output: [input('out')],
+  });
+  const model = onnx.ModelProto.create({ irVersion: 8, opsetImport: [{ domain: '', version: 13 }, { domain: 'com.microsoft', version: 1 }],
+    producerName: 'attention-playground bench', graph });
+  return onnx.ModelProto.encode(model).finish();
+}
+
