@@ -37,6 +37,7 @@ test('zh: typing a poem line traces it in the worker; every head\'s pattern equa
   const page = await openModel('model=zh&text=床');
   const box = page.locator('attention-model').locator('textarea');
   await box.fill('');
+  await page.evaluate(() => { window.longTasks = []; }); // while typing, not while the page and the model load
   await box.pressSequentially(poem, { delay: 30 });
   await page.waitForFunction((text) => document.querySelector('attention-model').viewText === text, poem);
   const native = JSON.parse(cli('trace', '--model', modelFile('zh'), '--text', poem));
@@ -147,6 +148,17 @@ test('中文, en and the phone: no English left in zh mode, unknown characters m
   const page = await openModel(`model=zh&text=${encodeURIComponent('床前明月光☃')}&lang=zh`, { width: 390, height: 844 });
   const text = await page.evaluate(() => document.querySelector('attention-model').shadowRoot.textContent);
   assert.match(text, /真实的模型/);
+  assert.ok(!/\bnull\b|undefined/.test(text.replace(/<style>[\s\S]*?<\/style>/, '')), 'no stray null or undefined drawn');
+  // past the context: the warning stays after the trace; empty text: no picture of an older text is left
+  const box = page.locator('attention-model').locator('textarea');
+  await box.fill('床'.repeat(70));
+  await page.waitForFunction(() => document.querySelector('attention-model').viewText === '床'.repeat(64));
+  assert.equal(await page.locator('attention-model').locator('.hint[aria-live]').first().textContent(), '模型最多读 64 个字符。');
+  await box.fill('');
+  await page.waitForFunction(() => document.querySelector('attention-model').view === null);
+  assert.equal(await page.locator('attention-model').locator('button.head').count(), 0);
+  await box.fill('床前明月光☃');
+  await page.waitForFunction(() => document.querySelector('attention-model').viewText === '床前明月光☃');
   assert.match(await page.locator('attention-model').locator('.unknown').textContent(), /不在模型词表中.*☃/);
   const grid = await page.locator('attention-model').locator('.grid').boundingBox();
   assert.ok(grid.y < 844 && grid.width <= 390, `grid at y ${grid.y}, ${grid.width} px wide`);
@@ -158,7 +170,7 @@ test('中文, en and the phone: no English left in zh mode, unknown characters m
   await en.screenshot({ path: path.join(artifacts, 'model-en-desktop-en.png'), fullPage: true });
   const bars = await en.locator('attention-model').locator('.bars span').allTextContents();
   const next = JSON.parse(cli('next', '--model', modelFile('en'), '--text', 'The cat sat on the mat. The cat sat on the', '--k', '10'));
-  const shownChar = (c) => ({ ' ': '·', '\n': '↵' })[c] ?? c;
+  const shownChar = (c) => ({ ' ': '␣', '\n': '⏎', '\t': '⇥' })[c] ?? c;
   assert.deepEqual(bars, next.flatMap((c) => [shownChar(c.char), c.p.toFixed(4)]), 'the top 10 with their probabilities, as the CLI has them');
   // hover the first candidate: which heads pushed it, the core's numbers (attn lm attribute)
   await en.locator('attention-model').locator('.candidate').first().hover();

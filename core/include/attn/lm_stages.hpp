@@ -12,6 +12,12 @@
 
 namespace attn::lm {
 
+/// @brief The mean and the biased variance of a row of d values (what a LayerNorm divides by), in double.
+struct row_moments {
+    double mean, var;
+};
+row_moments moments(const float* x, std::size_t d);
+
 struct model_stage_info {
     const char* id;         // docs/model.md's id, e.g. "resid_mid"
     const char* symbol;     // e.g. "x′"

@@ -8,6 +8,7 @@
 
 #include "attn/lm.hpp"
 #include "attn/lm_json.hpp"
+#include "attn/lm_stages.hpp"
 #include "attn/text.hpp"
 
 namespace attn::lm {
@@ -18,11 +19,7 @@ std::vector<attribution> logit_attribution(const model& m, const model_trace& t,
     const std::size_t n = t.tokens.ids.size(), last = n - 1;
     // the final LayerNorm's 1/σ of the last row, from the stream it normalises
     const float* resid = t.find("resid_post", c.n_layer - 1)->data.data() + last * d;
-    double mean = 0, var = 0;
-    for (std::size_t k = 0; k < d; ++k) mean += resid[k];
-    mean /= double(d);
-    for (std::size_t k = 0; k < d; ++k) var += (resid[k] - mean) * (resid[k] - mean);
-    const double rstd = 1.0 / std::sqrt(var / double(d) + double(c.ln_eps));
+    const double rstd = 1.0 / std::sqrt(moments(resid, d).var + double(c.ln_eps));
     const float* gamma = m.tensor("ln_f.weight");
     const float* wte = m.tensor("wte");
     const float* logits = t.find("logits", std::nullopt)->data.data() + last * m.vocab.size();

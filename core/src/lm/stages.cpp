@@ -79,11 +79,7 @@ std::string explain_model_cell(const model& m, const model_trace& t, std::string
     const std::size_t d = static_cast<std::size_t>(m.config.d_model);
     auto layernorm = [&](const stage& in, const char* sym, const float* w, const float* b) {
         const float* x = row(in, i);
-        double mu = 0, var = 0;
-        for (std::size_t k = 0; k < d; ++k) mu += x[k];
-        mu /= static_cast<double>(d);
-        for (std::size_t k = 0; k < d; ++k) var += (x[k] - mu) * (x[k] - mu);
-        var /= static_cast<double>(d);
+        const auto [mu, var] = moments(x, d);
         return std::string(sym) + "[" + ch + ", d" + std::to_string(j + 1) + "] = (" + num(x[j]) + " − μ " + num(mu) + ") ÷ √(σ² " +
                num(var) + " + ε) · γ " + num(w[j]) + " + β " + num(b[j]) + " = " + num(value);
     };
@@ -120,6 +116,14 @@ std::string explain_model_cell(const model& m, const model_trace& t, std::string
         return "x[" + ch + ", d" + std::to_string(j + 1) + "] = E " + num(row(*t.find("embed", std::nullopt), i)[j]) + " + PE " +
                num(row(*t.find("pe", std::nullopt), i)[j]) + " = " + num(value);
     return std::string(id) + "[" + ch + ", " + std::to_string(j + 1) + "] = " + num(value);
+}
+
+row_moments moments(const float* x, std::size_t d) {
+    double mean = 0, var = 0;
+    for (std::size_t k = 0; k < d; ++k) mean += x[k];
+    mean /= static_cast<double>(d);
+    for (std::size_t k = 0; k < d; ++k) var += (x[k] - mean) * (x[k] - mean);
+    return {mean, var / static_cast<double>(d)};
 }
 
 }  // namespace attn::lm

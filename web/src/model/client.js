@@ -10,6 +10,7 @@ export class ModelClient {
     this.nextId = 1;
     this.worker.onmessage = ({ data: { id, result, error } }) => {
       const p = this.pending.get(id);
+      if (!p) return; // failed already, when the worker broke
       this.pending.delete(id);
       if (error !== undefined) p.reject(new Error(error));
       else p.resolve(result);
@@ -34,7 +35,7 @@ export class ModelClient {
     });
   }
 
-  /** The trace of text (or a newer one asked for meanwhile); resolves to {text, view} or rejects with the core's sentence. */
+  /** The trace of text (null when a newer one was asked for meanwhile): {model, text, view}, or the core's sentence. */
   view(model, text, k) {
     return new Promise((resolve, reject) => {
       if (this.viewQueued) this.viewQueued.superseded();
@@ -49,7 +50,7 @@ export class ModelClient {
     this.viewQueued = null;
     this.viewBusy = true;
     try {
-      job.resolve({ text: job.text, view: await this.call('view', job.model, job.text, job.k) });
+      job.resolve({ model: job.model, text: job.text, view: await this.call('view', job.model, job.text, job.k) });
     } catch (error) {
       job.reject(error);
     } finally {

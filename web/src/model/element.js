@@ -3,9 +3,12 @@
 // large with its characters (hover a cell: the core's arithmetic), the next character's top 10, and
 // generation with a temperature and a seed. The model runs in a Web Worker (client.js); this file only
 // draws what it sends. With the url-state attribute the page's URL holds the whole state.
+import { h } from '../stepper/dom.js';
+import { css, signedColor, weightColor } from '../stepper/colors.js';
 import { ModelClient } from './client.js';
 import { wordsFor } from './words.js';
 
+/** The context of the shipped models; the loaded model's own n_ctx is used once it is known. */
 const N_CTX = 64;
 /** Texts to start from: well-known lines for zh, a repeated sentence (where induction shows) for en. */
 const PICKS = {
@@ -17,7 +20,6 @@ const PICKS = {
 const ROLES = ['previous_token', 'induction', 'first_token', 'line_alignment'];
 /** A role is named when its score reaches this (TransformerLens's detectors use 0.3 as "it does this"). */
 const ROLE_THRESHOLD = 0.3;
-const MODEL_KB = { zh: 378, en: 206 }; // gzipped, as scripts/models.sh prints them
 
 // read while the script runs: the models' scripts sit beside it (assets/models/zh.js)
 const script = typeof document !== 'undefined' ? document.currentScript : null;
@@ -39,27 +41,12 @@ function modelBytes(name) {
   });
 }
 
-function h(tag, props = {}, ...children) {
-  const el = document.createElement(tag);
-  for (const [k, v] of Object.entries(props)) {
-    if (k === 'text') el.textContent = v;
-    else if (k === 'attrs') for (const [a, x] of Object.entries(v)) el.setAttribute(a, x);
-    else if (k.startsWith('on')) el.addEventListener(k.slice(2), v);
-    else el[k] = v;
-  }
-  el.append(...children.filter((c) => c !== null && c !== undefined));
-  return el;
-}
 
 /** A character as a label: a space and a line break made visible. */
-const shownChar = (ch) => ({ ' ': '·', '\n': '↵' })[ch] ?? ch; // ␠ is missing from common fonts
+const shownChar = (ch) => ({ ' ': '␣', '\n': '⏎', '\t': '⇥' })[ch] ?? ch; // as the core's captions show them (stages.cpp shown())
 
-/** Blue below 0, red above, white at 0, for a signed value v of a stage whose largest |value| is top. */
-function signedShade(v, top) {
-  const t = Math.max(-1, Math.min(1, v / (top || 1)));
-  const a = Math.abs(t);
-  return t >= 0 ? `rgb(255, ${Math.round(255 - 175 * a)}, ${Math.round(255 - 185 * a)})` : `rgb(${Math.round(255 - 205 * a)}, ${Math.round(255 - 120 * a)}, 255)`;
-}
+/** A signed value v of a stage whose largest |value| is top: the playground's diverging scale, white at 0. */
+const signedShade = (v, top) => css(signedColor(Math.max(-1, Math.min(1, v / (top || 1)))));
 
 /** Draws a (rows × cols) stage into a canvas, each cell cw × ch CSS pixels, on its own signed scale. */
 function drawStage(canvas, data, rows, cols, cw, ch) {
@@ -89,11 +76,8 @@ function markCells(canvas, targets, size) {
   targets.forEach((j, i) => { if (j >= 0) g.strokeRect(j * size + 1, i * size + 1, size - 2, size - 2); });
 }
 
-/** White → blue for a weight in [0, 1]: a sequential scale from 0, as weights are never negative. */
-function shade(w) {
-  const t = Math.max(0, Math.min(1, w));
-  return `rgb(${Math.round(255 - 222 * t)}, ${Math.round(255 - 153 * t)}, ${Math.round(255 - 75 * t)})`;
-}
+/** A weight in [0, 1] on the playground's weight scale (viridis, a strong weight dark), fixed from 0 to 1. */
+const shade = (w) => css(weightColor(Math.max(0, Math.min(1, w))));
 
 /**
  * Draws head hd of a layer's weights (h × n × n) into a canvas of px × px pixels at the device's ratio,
@@ -147,6 +131,7 @@ textarea { width: 100%; box-sizing: border-box; font: 1.25rem/1.5 "Noto Sans CJK
 .unk { color: #a51d2d; text-decoration: underline wavy; }
 .caption { font: .95rem/1.4 ui-monospace, monospace; background: #f3f5f7; border-radius: 6px; padding: .4rem .6rem; min-height: 2.8em; overflow-wrap: anywhere; }
 .bars { display: grid; gap: 2px; font-size: .95rem; }
+.candidate { width: 100%; background: none; border: 0; padding: 0 .3rem; text-align: left; font: inherit; color: inherit; }
 .candidate { display: grid; grid-template-columns: 2.2em 1fr 4.5em; gap: .5rem; align-items: center; min-height: 24px; border-radius: 4px; }
 .candidate:hover, .candidate:focus { background: #eef3fa; outline: 2px solid #1a5fb4; }
 .bar { height: 14px; background: #1a5fb4; border-radius: 3px; }
@@ -181,14 +166,23 @@ export class AttentionModel extends HTMLElement {
     s.model = s.model === 'en' ? 'en' : 'zh';
     s.lang = s.lang === 'zh' ? 'zh' : 'en';
     this.build();
-    this.ready = this.loadModel().then(() => this.retrace());
+    this.ready = this.loadModel().then(() => this.retrace(), () => {}); // a failed load has said so in the status line
   }
 
   attributeChangedCallback(name, old, value) {
     if (!this.client || old === value) return;
     this.state[name] = name === 'lang' ? (String(value).startsWith('zh') ? 'zh' : 'en') : value;
     if (name === 'lang') this.build(), this.draw();
-    else this.loadModel().then(() => this.retrace());
+    else {
+      if (name === 'text' && this.textBox) this.textBox.value = value ?? '';
+      if (name === 'model' && this.modelSelect) this.modelSelect.value = value === 'en' ? 'en' : 'zh';
+      this.stopGenerating();
+      this.loadModel().then(() => this.retrace(), () => {});
+    }
+  }
+
+  disconnectedCallback() {
+    this.stopGenerating();
   }
 
   readUrl() {
@@ -222,7 +216,7 @@ export class AttentionModel extends HTMLElement {
     s.model = s.model === 'en' ? 'en' : 'zh';
     if (this.loaded.has(s.model)) return;
     const w = wordsFor(s.lang);
-    this.status.textContent = w.loading(s.model, MODEL_KB[s.model]);
+    this.status.textContent = w.loading(s.model);
     this.status.className = 'hint';
     try {
       const bytes = await modelBytes(s.model);
@@ -236,16 +230,31 @@ export class AttentionModel extends HTMLElement {
     }
   }
 
+  /** The loaded model's context length (characters a trace reads). */
+  nCtx() {
+    return this.loaded.get(this.state.model)?.about.config.n_ctx ?? N_CTX;
+  }
+
   /** Traces the text (latest wins) and redraws everything that depends on it. */
   async retrace() {
     const s = this.state;
     const info = this.loaded.get(s.model);
-    if (!info || !s.text) return;
+    if (!info) return;
+    const w = wordsFor(s.lang);
+    this.warning.textContent = [...s.text].length > this.nCtx() ? w.full(this.nCtx()) : '';
+    if (!s.text) { // nothing to trace: no picture of an older text is left standing
+      this.view = null;
+      this.viewText = '';
+      this.clearViews(w.empty);
+      return;
+    }
     try {
-      const got = await this.client.view(s.model, [...s.text].slice(0, N_CTX).join(''), 10);
-      if (!got) return; // a newer text is being traced
+      const got = await this.client.view(s.model, [...s.text].slice(0, this.nCtx()).join(''), 10);
+      // a newer text is being traced, or the model changed meanwhile: this answer is not drawn
+      if (!got || got.model !== s.model) return;
       this.view = got.view;
       this.viewText = got.text;
+      this.viewModel = got.model;
       this.error.textContent = '';
     } catch (error) {
       this.error.textContent = error.message;
@@ -284,6 +293,7 @@ export class AttentionModel extends HTMLElement {
       oninput: () => this.setText(this.textBox.value) });
     this.status = h('p', { className: 'hint', attrs: { 'aria-live': 'polite' } });
     this.error = h('p', { className: 'error', attrs: { role: 'alert' } });
+    this.warning = h('p', { className: 'hint', attrs: { 'aria-live': 'polite' } });
     this.unknownLine = h('p', { className: 'unknown' });
     this.gridEl = h('div', { className: 'grid', attrs: { role: 'group', 'aria-label': w.grid } });
     this.bigTitle = h('h2');
@@ -302,7 +312,7 @@ export class AttentionModel extends HTMLElement {
       h('div', { className: 'top' }, back, h('h1', { text: w.title }), select, langButton),
       h('p', { text: w.intro, className: 'hint' }),
       h('div', { className: 'top' }, h('label', { text: `${w.text} (${w.textHint(N_CTX)})`, attrs: { for: 'text' } }), this.picker),
-      this.textBox, this.unknownLine, this.status, this.error,
+      this.textBox, this.warning, this.unknownLine, this.status, this.error,
       h('div', { className: 'layout' },
         h('section', {}, h('h2', { text: w.grid }), h('p', { className: 'hint', text: w.gridHint }), this.gridEl,
           h('details', {}, h('summary', { text: w.roles.previous_token + ', ' + w.roles.induction + ', …' }), h('p', { text: w.roleHelp })),
@@ -317,20 +327,29 @@ export class AttentionModel extends HTMLElement {
           h('label', {}, w.temperature, this.tempInput, this.tempValue),
           h('label', {}, w.seed, this.seedInput), h('label', {}, this.animateBox, w.animate), this.genButton)));
     this.textBox.id = 'text';
+    // the page's own language too, on the page the element owns (model.html)
+    if (this.hasAttribute('url-state')) {
+      document.documentElement.lang = s.lang === 'zh' ? 'zh-CN' : 'en';
+      document.title = w.title;
+    }
     // the language on the shadow root's parts, not the host: lang is an attribute the page may set
     for (const part of this.root.children) if (part.tagName !== 'STYLE') part.setAttribute('lang', s.lang === 'zh' ? 'zh-CN' : 'en');
   }
 
   setModel(name) {
+    this.stopGenerating();
     this.state.model = name === 'en' ? 'en' : 'zh';
     if (name === 'en' && /[\u3400-\u9fff]/.test(this.state.text)) this.state.text = 'The cat sat on the mat. The cat sat on the';
     if (name === 'zh' && !/[\u3400-\u9fff]/.test(this.state.text)) this.state.text = '床前明月光，疑是地上霜。';
     this.textBox.value = this.state.text;
     this.picker.replaceChildren(this.picker.firstChild, ...PICKS[this.state.model].map((t) => h('option', { value: t, text: t })));
-    this.loadModel().then(() => this.retrace());
+    this.view = null; // the other model's picture is not this one's
+    this.clearViews('');
+    this.loadModel().then(() => this.retrace(), () => {}); // a failed load has said so in the status line
   }
 
   setLang(lang) {
+    this.stopGenerating();
     this.state.lang = lang;
     this.build();
     this.draw();
@@ -339,9 +358,23 @@ export class AttentionModel extends HTMLElement {
 
   setText(text) {
     this.state.text = text;
-    const w = wordsFor(this.state.lang);
-    this.error.textContent = [...text].length > N_CTX ? w.full(N_CTX) : '';
+    this.stopGenerating();
     this.retrace();
+  }
+
+  /** Stops a generation in progress (the reader typed, or switched model or language). */
+  stopGenerating() {
+    this.generation++;
+    this.generating = false;
+    if (this.genButton) this.genButton.textContent = wordsFor(this.state.lang).generate;
+  }
+
+  /** Empties the views that draw a trace, saying why. */
+  clearViews(why) {
+    for (const el of [this.gridEl, this.bigEl, this.bars]) el?.replaceChildren();
+    if (this.caption) this.caption.textContent = why;
+    if (this.push) this.push.textContent = '';
+    this.unknownLine.textContent = '';
   }
 
   chooseHead(layer, head) {
@@ -366,7 +399,13 @@ export class AttentionModel extends HTMLElement {
     const key = `${s.model}\n${s.layer}\n${this.viewText}`;
     if (key !== this.blockKey) {
       this.blockKey = key;
-      const stages = await this.client.call('block', s.model, this.viewText, s.layer);
+      let stages;
+      try {
+        stages = await this.client.call('block', s.model, this.viewText, s.layer);
+      } catch (error) {
+        this.error.textContent = error.message;
+        return;
+      }
       if (key !== this.blockKey) return;
       this.blockStages = stages;
     }
@@ -391,10 +430,16 @@ export class AttentionModel extends HTMLElement {
     canvas.addEventListener('pointermove', async (e) => {
       const r = canvas.getBoundingClientRect();
       const i = Math.floor((e.clientY - r.top) / ch), j = Math.floor((e.clientX - r.left) / cw);
-      if (i < 0 || j < 0 || i >= rows || j >= cols || (this.blockCell?.i === i && this.blockCell?.j === j)) return;
-      this.blockCell = { i, j };
-      const text = await this.client.call('explain', s.model, this.viewText, st.id, { layer: s.layer, i, j });
-      if (this.blockCell.i === i && this.blockCell.j === j) this.blockCaption.textContent = text;
+      const cell = [key, st.id, i, j].join('\u0000'); // what the caption is of: an older answer is dropped
+      if (i < 0 || j < 0 || i >= rows || j >= cols || this.blockCell === cell) return;
+      this.blockCell = cell;
+      let text;
+      try {
+        text = await this.client.call('explain', s.model, this.viewText, st.id, { layer: s.layer, i, j });
+      } catch (error) {
+        text = error.message;
+      }
+      if (this.blockCell === cell) this.blockCaption.textContent = text;
     });
     this.blockBig.replaceChildren(h('p', { className: 'hint', text: `${st.symbol} ${rows} × ${cols} · −${top.toFixed(2)} … ${top.toFixed(2)}` }), canvas);
   }
@@ -413,7 +458,13 @@ export class AttentionModel extends HTMLElement {
     const key = `${this.state.model}\n${this.state.layer}\n${this.viewText}`;
     if (key === this.layerKey) return;
     this.layerKey = key;
-    const spec = await this.client.call('layerSpec', this.state.model, this.viewText, this.state.layer);
+    let spec;
+    try {
+      spec = await this.client.call('layerSpec', this.state.model, this.viewText, this.state.layer);
+    } catch (error) {
+      this.error.textContent = error.message;
+      return;
+    }
     if (key !== this.layerKey) return; // a newer text or layer meanwhile
     if (!this.stepperEl) {
       // its attributes before it connects: it reads them then
@@ -444,7 +495,9 @@ export class AttentionModel extends HTMLElement {
     const n = v.tokens.length;
     const unknown = v.unknown.map((i) => v.tokens[i]);
     this.unknownLine.textContent = unknown.length ? w.unknown([...new Set(unknown)].join(' ')) : '';
-    // the grid: one small pattern a head, rows = layers
+    // the grid: one small pattern a head, rows = layers (a focused head keeps the focus through the redraw)
+    const focused = this.root.activeElement?.closest?.('button.head');
+    const refocus = focused ? `${focused.dataset.layer}/${focused.dataset.head}` : null;
     this.gridEl.style.setProperty('--heads', String(H));
     this.gridEl.replaceChildren();
     for (let l = 0; l < L; l++) {
@@ -455,10 +508,15 @@ export class AttentionModel extends HTMLElement {
         const button = h('button', { className: 'head', attrs: { 'aria-pressed': String(l === s.layer && hd === s.head), 'data-layer': l, 'data-head': hd },
           onclick: () => this.chooseHead(l, hd) }, canvas, h('span', { text: w.layerHead(l + 1, hd + 1) }), h('span', { text: `${w.roles[role.role]} ${role.score.toFixed(2)}` }));
         this.gridEl.append(button);
+        if (refocus === `${l}/${hd}`) queueMicrotask(() => button.focus());
         drawPattern(canvas, v.weights[l], hd, n, 96, false);
       }
     }
-    // the chosen head, large, its characters on both axes
+    // the chosen head, large, its characters on both axes; a caption of another head or text goes
+    if (this.cell && this.cell.key !== this.cellKey(this.cell.i, this.cell.j)) {
+      this.cell = null;
+      this.caption.textContent = w.hover;
+    }
     this.bigTitle.textContent = w.chosen(s.layer + 1, s.head + 1);
     const size = Math.max(8, Math.min(22, Math.floor((this.bigEl.clientWidth || 480) / (n + 2))));
     const chars = (axis) => h('div', { className: axis }, ...v.tokens.map((ch, i) => h('span', {
@@ -470,14 +528,14 @@ export class AttentionModel extends HTMLElement {
     big.addEventListener('keydown', (e) => this.keyCell(e, n));
     const hasLines = v.lines.some((t) => t >= 0);
     this.bigEl.replaceChildren(h('div', { className: 'big-grid' }, h('span'), chars('cols'), chars('rows'), big),
-      hasLines ? h('label', { className: 'overlay' }, overlay, w.overlay) : null);
+      ...(hasLines ? [h('label', { className: 'overlay' }, overlay, w.overlay)] : []));
     drawPattern(big, v.weights[s.layer], s.head, n, size * n);
     if (s.overlay && hasLines) markCells(big, v.lines, size);
     // the next character
     const top = v.next;
     const most = Math.max(...top.map((c) => c.p), 1e-9);
     this.bars.replaceChildren(...top.map((c) => {
-      const row = h('div', { className: 'candidate', tabIndex: 0, onpointerenter: () => this.showPush(c), onfocus: () => this.showPush(c) },
+      const row = h('button', { className: 'candidate', onpointerenter: () => this.showPush(c), onfocus: () => this.showPush(c), onclick: () => this.showPush(c) },
         h('span', { text: shownChar(c.char) }),
         h('div', { className: 'bar', attrs: { style: `width: ${(100 * c.p / most).toFixed(1)}%` } }),
         h('span', { text: c.p.toFixed(4) }));
@@ -504,8 +562,14 @@ export class AttentionModel extends HTMLElement {
   async hoverCell(canvas, e, n, size) {
     const rect = canvas.getBoundingClientRect();
     const i = Math.floor((e.clientY - rect.top) / size), j = Math.floor((e.clientX - rect.left) / size);
-    if (i < 0 || j < 0 || i >= n || j >= n || (this.cell && this.cell.i === i && this.cell.j === j)) return;
+    if (i < 0 || j < 0 || i >= n || j >= n || this.cell?.key === this.cellKey(i, j)) return;
     this.showCell(i, j);
+  }
+
+  /** What a caption is of: the model, the text, the layer, the head and the cell (an older answer is dropped). */
+  cellKey(i, j) {
+    const s = this.state;
+    return [s.model, this.viewText, s.layer, s.head, i, j].join('\u0000');
   }
 
   keyCell(e, n) {
@@ -519,55 +583,49 @@ export class AttentionModel extends HTMLElement {
 
   /** The arithmetic of weight (i, j) of the chosen head, written by the core (m.explain). */
   async showCell(i, j) {
-    this.cell = { i, j };
+    const key = this.cellKey(i, j);
+    this.cell = { i, j, key };
     const s = this.state;
     try {
       const text = await this.client.call('explain', s.model, this.viewText, 'weights', { layer: s.layer, head: s.head, i, j });
-      if (this.cell.i === i && this.cell.j === j) this.caption.textContent = text;
+      if (this.cell?.key === key) this.caption.textContent = text;
     } catch (error) {
-      this.caption.textContent = error.message;
+      if (this.cell?.key === key) this.caption.textContent = error.message;
     }
   }
 
   /** Appends up to 32 generated characters (the core's m.generate with this temperature and seed), one a frame. */
   async generate() {
     const s = this.state;
-    const w = wordsFor(s.lang);
+    if (this.generating) return this.stopGenerating(); // the button says Stop meanwhile
     const run = ++this.generation;
-    if (this.generating) {
-      this.generating = false;
-      this.genButton.textContent = w.generate;
-      return;
-    }
-    const room = N_CTX - [...s.text].length;
-    if (room <= 0 || !s.text) {
-      this.error.textContent = w.full(N_CTX);
-      return;
-    }
+    const w = wordsFor(s.lang);
+    const room = this.nCtx() - [...s.text].length;
+    if (!s.text) return void (this.warning.textContent = w.empty);
+    if (room <= 0) return void (this.warning.textContent = w.full(this.nCtx()));
     this.generating = true;
     this.genButton.textContent = w.stop;
+    const prompt = s.text, model = s.model;
+    const current = () => run === this.generation && this.generating && s.model === model; // not stopped, typed over or switched
     try {
-      const added = await this.client.call('generate', s.model, s.text, { n: Math.min(32, room), temperature: s.temperature, seed: s.seed });
+      const added = await this.client.call('generate', model, prompt, { n: Math.min(32, room), temperature: s.temperature, seed: s.seed });
+      if (!current()) return;
       this.lastGenerated = added;
-      if (s.animate === false) { // all at once: one trace of the whole text
-        s.text += added;
-        this.textBox.value = s.text;
-        await this.retrace();
-      }
-      for (const ch of s.animate === false ? '' : added) {
-        if (!this.generating || run !== this.generation) break;
-        s.text += ch;
+      const steps = s.animate === false ? [added] : [...added]; // all at once: one trace of the whole text
+      for (const piece of steps) {
+        if (!current()) break;
+        s.text += piece;
         this.textBox.value = s.text;
         await this.retrace();
       }
     } catch (error) {
-      this.error.textContent = error.message;
+      if (run === this.generation) this.error.textContent = error.message;
     } finally {
       if (run === this.generation) {
         this.generating = false;
-        this.genButton.textContent = w.generate;
+        this.genButton.textContent = wordsFor(s.lang).generate; // the language may have changed meanwhile
+        this.dispatchEvent(new CustomEvent('generated', { detail: { text: this.lastGenerated } }));
       }
-      this.dispatchEvent(new CustomEvent('generated', { detail: { text: this.lastGenerated } }));
     }
   }
 

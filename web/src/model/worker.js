@@ -8,7 +8,7 @@ import { makeModelLoader } from '../lm.js';
 class ModelError extends Error {}
 
 const loadModel = makeModelLoader(() => createLmCore(), () => Promise.reject(new Error('bytes are sent by the page')), ModelError);
-const models = new Map(); // name -> model
+const models = new Map(); // name -> the promise of its model (two loads of one name share it)
 /** A decoder block's stages, in the order the residual stream meets them (the attention ones are the stepper's). */
 const BLOCK = ['ln_1', 'output', 'resid_mid', 'ln_2', 'mlp_pre', 'mlp_act', 'mlp_out', 'resid_post'];
 
@@ -28,12 +28,17 @@ function view(m, text, k) {
 
 const ops = {
   async load(name, bytes) {
-    if (!models.has(name)) models.set(name, await loadModel(bytes));
-    const m = models.get(name);
-    return { about: m.about, heads: m.heads() };
+    if (!models.has(name)) {
+      models.set(name, loadModel(bytes).catch((error) => {
+        models.delete(name); // a failed load is not kept: the next one tries again
+        throw error;
+      }));
+    }
+    const model = await models.get(name);
+    loaded.set(name, model);
+    return { about: model.about, heads: model.heads() };
   },
-  view: (name, text, k) => view(models.get(name), text, k),
-  stage: (name, text, id, layer) => m(name).trace(text).stages.find((s) => s.id === id && s.layer === layer)?.data ?? null,
+  view: (name, text, k) => view(m(name), text, k),
   explain: (name, text, id, cell) => m(name).explain(text, id, cell),
   layerSpec: (name, text, layer) => m(name).layerSpec(text, layer),
   /** The stages of one layer's block that are the model's own (LayerNorms, residuals, MLP), in block order. */
@@ -42,14 +47,11 @@ const ops = {
     .sort((p, q) => BLOCK.indexOf(p.id) - BLOCK.indexOf(q.id))
     .map((s) => ({ id: s.id, shape: s.shape, symbol: s.symbol, title: s.title, data: s.data })),
   generate: (name, prompt, options) => m(name).generate(prompt, options),
-  step: (name, text) => {
-    const s = m(name).step(text);
-    return s.stages.map((st) => ({ id: st.id, layer: st.layer, shape: st.shape, data: st.data }));
-  },
 };
 
+const loaded = new Map(); // name -> model, once its load has finished
 function m(name) {
-  const model = models.get(name);
+  const model = loaded.get(name);
   if (!model) throw new ModelError(`the ${name} model is not loaded.`);
   return model;
 }
