@@ -513,10 +513,8 @@ export class AttentionModel extends HTMLElement {
       }
     }
     // the chosen head, large, its characters on both axes; a caption of another head or text goes
-    if (this.cell && this.cell.key !== this.cellKey(this.cell.i, this.cell.j)) {
-      this.cell = null;
-      this.caption.textContent = w.hover;
-    }
+    if (this.cell && this.cell.key !== this.cellKey(this.cell.i, this.cell.j)) this.cell = null;
+    if (!this.cell) this.caption.textContent = w.hover;
     this.bigTitle.textContent = w.chosen(s.layer + 1, s.head + 1);
     const size = Math.max(8, Math.min(22, Math.floor((this.bigEl.clientWidth || 480) / (n + 2))));
     const chars = (axis) => h('div', { className: axis }, ...v.tokens.map((ch, i) => h('span', {
