@@ -79,6 +79,16 @@ attn::json layout_of(model_trace t) {
     return attn::json{{"tokens", k.chars}, {"ids", k.ids}, {"unknown", k.unknown}, {"count", last_trace.stages.size()}};
 }
 
+/// f(model, the trace of text): the last attn_lm_trace's when it was of this model and text (the page asks
+/// for the text's attribution, captions and layer spec right after tracing it), else a new one.
+template <class F>
+auto with_trace(int handle, std::string_view text, F f) {
+    const model& m = find(handle);
+    if (!last_trace.stages.empty() && last_trace_of.first == handle && last_trace_of.second == text) return f(m, last_trace);
+    const model_trace t = trace(m, text);
+    return f(m, t);
+}
+
 /// Gives the last trace's buffers back before the next is made, so two never sit in the heap at once.
 void forget_last_trace() {
     last_trace = model_trace{};
@@ -147,11 +157,11 @@ const char* attn_lm_layer_spec(int handle, const char* text, std::size_t len, in
         const model& m = find(handle);
         if (layer < 0 || layer >= m.config.n_layer)
             throw attn::spec_error("layer is " + std::to_string(layer) + " but the model has layers 0 to " + std::to_string(m.config.n_layer - 1) + ".");
-        const model_trace t = trace(m, text_of(text, len));
-        const stage* ln = t.find("ln_1", layer);
-        attn::spec s = layer_spec(m, layer, ln->data.data(), t.tokens.ids.size());
-        s.query_tokens = t.tokens.chars;
-        return attn::spec_to_json(s);
+        return with_trace(handle, text_of(text, len), [&](const model&, const model_trace& t) {
+            attn::spec s = layer_spec(m, layer, t.find("ln_1", layer)->data.data(), t.tokens.ids.size());
+            s.query_tokens = t.tokens.chars;
+            return attn::spec_to_json(s);
+        });
     });
 }
 
@@ -172,21 +182,18 @@ const char* attn_lm_explain(int handle, const char* text, std::size_t len, const
         const model& m = find(handle);
         if (!(i >= 0 && j >= 0 && i < 1e6 && j < 1e6) || std::floor(i) != i || std::floor(j) != j)
             throw attn::spec_error("i and j must be whole numbers from 0.");
-        const model_trace t = trace(m, text_of(text, len));
         const std::optional<int> l = layer < 0 ? std::nullopt : std::optional<int>(layer);
-        return attn::json{{"text", explain_model_cell(m, t, std::string_view(id, id_len), l, static_cast<std::size_t>(i),
-                                                      static_cast<std::size_t>(j), static_cast<std::size_t>(std::max(head, 0)))}};
+        return with_trace(handle, text_of(text, len), [&](const model&, const model_trace& t) {
+            return attn::json{{"text", explain_model_cell(m, t, std::string_view(id, id_len), l, static_cast<std::size_t>(i),
+                                                          static_cast<std::size_t>(j), static_cast<std::size_t>(std::max(head, 0)))}};
+        });
     });
 }
 
 /// Which heads pushed each of the k most likely next characters: attribution_json.
-/// The trace of the last attn_lm_trace when it was of the same model and text (the page asks for both on
-/// every keystroke), else a new one.
 const char* attn_lm_attribute(int handle, const char* text, std::size_t len, int k) {
     return answer([&] {
-        const model& m = find(handle);
-        if (last_trace_of == std::pair{handle, std::string(text, len)} && !last_trace.stages.empty()) return attribution_json(m, last_trace, k);
-        return attribution_json(m, trace(m, text_of(text, len)), k);
+        return with_trace(handle, text_of(text, len), [&](const model& m, const model_trace& t) { return attribution_json(m, t, k); });
     });
 }
 
@@ -238,6 +245,7 @@ const char* attn_lm_train_step(int id) {
     return answer([&] {
         const auto it = trainers.find(id);
         if (it == trainers.end()) throw attn::spec_error("this training run was disposed of.");
+        last_trace_of = {};  // the weights change: the last trace (JS still reads its stages) is no longer theirs
         const double loss = it->second->step();
         return attn::json{{"step", it->second->steps_done()}, {"loss", loss}};
     });

@@ -179,7 +179,11 @@ test('m.train lowers the loss on a text, calls onStep, and the trained model sav
   const m = await a.loadModel('en');
   const text = 'abcdefgh '.repeat(40);
   const steps = [];
+  m.trace('abcdefg'); // the core keeps this trace for the text's attribution: training must not let it be used
   const losses = await m.train(text, { steps: 30, batch: 4, lr: 3e-3, seed: 3, onStep: (s) => steps.push(s.step) });
+  const stale = m.attribution('abcdefg', 3);
+  m.trace('xyz');
+  assert.deepEqual(stale, m.attribution('abcdefg', 3), 'the attribution after training is of the trained weights');
   assert.deepEqual(steps, Array.from({ length: 30 }, (_, i) => i + 1));
   assert.ok(losses[29] < losses[0] * 0.7, `loss ${losses[0]} → ${losses[29]}`);
   const again = await a.loadModel(m.save());

@@ -12,16 +12,23 @@ const models = new Map(); // name -> the promise of its model (two loads of one 
 /** A decoder block's stages, in the order the residual stream meets them (the attention ones are the stepper's). */
 const BLOCK = ['ln_1', 'output', 'resid_mid', 'ln_2', 'mlp_pre', 'mlp_act', 'mlp_out', 'resid_post'];
 
+/** The last view's trace: the block's stages are read from it rather than traced again. */
+let last = { name: null, text: null, trace: null };
+function traceOf(name, text) {
+  if (last.name !== name || last.text !== text) last = { name, text, trace: m(name).trace(text) };
+  return last.trace;
+}
+
 /** What the page draws of a text: tokens, unknown, per layer the weights (h × n × n), the top next characters. */
-function view(m, text, k) {
+function view(name, text, k) {
   const started = performance.now();
-  const t = m.trace(text);
+  const t = traceOf(name, text);
+  const model = m(name);
   const weights = t.stages.filter((s) => s.id === 'weights').map((s) => s.data);
   return {
     tokens: t.tokens, ids: t.ids, unknown: t.unknown, weights,
-    stages: t.stages.map((s) => ({ id: s.id, layer: s.layer, shape: s.shape, symbol: s.symbol, title: s.title })),
-    next: m.attribution(text, k), // [{char, p, logit, heads}]: which heads pushed each candidate
-    lines: m.lineTargets(text), // the line-alignment pattern, for the overlay
+    next: model.attribution(text, k), // [{char, p, logit, heads}]: which heads pushed each candidate
+    lines: model.lineTargets(text), // the line-alignment pattern, for the overlay
     ms: performance.now() - started, // the work of one keystroke, for the page's benchmark
   };
 }
@@ -38,11 +45,11 @@ const ops = {
     loaded.set(name, model);
     return { about: model.about, heads: model.heads() };
   },
-  view: (name, text, k) => view(m(name), text, k),
+  view,
   explain: (name, text, id, cell) => m(name).explain(text, id, cell),
   layerSpec: (name, text, layer) => m(name).layerSpec(text, layer),
   /** The stages of one layer's block that are the model's own (LayerNorms, residuals, MLP), in block order. */
-  block: (name, text, layer) => m(name).trace(text).stages
+  block: (name, text, layer) => traceOf(name, text).stages
     .filter((s) => s.layer === layer && BLOCK.includes(s.id))
     .sort((p, q) => BLOCK.indexOf(p.id) - BLOCK.indexOf(q.id))
     .map((s) => ({ id: s.id, shape: s.shape, symbol: s.symbol, title: s.title, data: s.data })),
