@@ -126,12 +126,18 @@ model_trace trace(const model& m, std::string_view text) {
 
 namespace {
 
-/// The k likeliest characters but <unk> (ids 1 … V − 1) by p(id), ties to the lower id; refuses k out of range.
-template <class P>
-std::vector<candidate> likeliest(const model& m, int k, P p) {
+/// Refuses a k outside 1 … V − 1 (the vocabulary's characters but <unk>).
+void check_k(const model& m, int k) {
     const int V = static_cast<int>(m.vocab.size());
     if (k < 1 || k > V - 1)
         throw spec_error("k is " + std::to_string(k) + " but must be from 1 to " + std::to_string(V - 1) + " (the vocabulary's characters).");
+}
+
+/// The k likeliest characters but <unk> (ids 1 … V − 1) by p(id), ties to the lower id.
+template <class P>
+std::vector<candidate> likeliest(const model& m, int k, P p) {
+    check_k(m, k);
+    const int V = static_cast<int>(m.vocab.size());
     std::vector<int> order(static_cast<size_t>(V - 1));
     std::iota(order.begin(), order.end(), 1);
     std::partial_sort(order.begin(), order.begin() + k, order.end(), [&](int a, int b) { return p(a) > p(b) || (p(a) == p(b) && a < b); });
@@ -143,8 +149,8 @@ std::vector<candidate> likeliest(const model& m, int k, P p) {
 }  // namespace
 
 std::vector<candidate> next(const model& m, std::string_view text, int k) {
+    check_k(m, k);  // before any work
     const int V = static_cast<int>(m.vocab.size());
-    if (k < 1 || k > V - 1) likeliest(m, k, [](int) { return 0.0f; });  // the refusal, before any work
     const tokens t = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
     std::vector<float> logits;
     const int n = static_cast<int>(t.ids.size());

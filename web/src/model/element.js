@@ -254,7 +254,6 @@ export class AttentionModel extends HTMLElement {
       if (!got || got.model !== s.model) return;
       this.view = got.view;
       this.viewText = got.text;
-      this.viewModel = got.model;
       this.error.textContent = '';
     } catch (error) {
       this.error.textContent = error.message;
