@@ -146,29 +146,14 @@ int explain_command(const std::vector<std::string>& args) {
     const auto id = attn::stage_from_name(args[1]);
     if (!id) throw usage_error("explain: \"" + attn::user_text(args[1]) + "\" is not a stage id (see attn stages).");
     const attn::spec s = attn::spec_from_json(j);
-    {  // its size from the registry's axes, before the trace is computed (n = 1800 took seconds)
-        const attn::stage_info& info = attn::stage_info_of(*id);
-        const std::size_t tiles = s.online_block > 0 ? (s.n_k() + std::size_t(s.online_block) - 1) / std::size_t(s.online_block) : 1;
-        const auto length = [&](attn::axis_kind a) -> std::size_t {
-            switch (a) {
-                case attn::axis_kind::query: return s.n_q();
-                case attn::axis_kind::key: return s.n_k();
-                case attn::axis_kind::position: return std::max(s.n_q(), s.n_k());
-                case attn::axis_kind::feature: return s.d_model();
-                case attn::axis_kind::head_feature: return s.d_head();
-                case attn::axis_kind::single: return 1;
-                case attn::axis_kind::tile: return tiles;
-                case attn::axis_kind::tile_feature: return tiles * s.d_head();
-            }
-            return 1;
-        };
-        const bool whole_rows = *id == attn::stage_id::q || *id == attn::stage_id::k || *id == attn::stage_id::v;  // as below
-        check_explain_size(length(info.rows) * (whole_rows ? s.d_model() : length(info.cols)), std::max(s.d_model(), s.n_k()), detail);
-    }
+    // q, k and v are explained as whole rows of d_model (their heads side by side)
+    const bool merged = *id == attn::stage_id::q || *id == attn::stage_id::k || *id == attn::stage_id::v;
+    const attn::stage_info& info = attn::stage_info_of(*id);  // its size from the registry's axes, before the trace (n = 1800 took seconds)
+    check_explain_size(attn::axis_length(info.rows, s) * (merged ? s.d_model() : attn::axis_length(info.cols, s)),
+                       std::max(s.d_model(), s.n_k()), detail);
     const attn::trace t = attn::compute_trace(s);
     const auto view = t.stage(*id);
     if (!view) throw attn::spec_error(std::string("this spec has no stage ") + args[1] + ".");
-    const bool merged = *id == attn::stage_id::q || *id == attn::stage_id::k || *id == attn::stage_id::v;
     const std::size_t rows = view->shape[view->shape.size() - 2], cols = merged ? t.spec.d_model() : view->shape.back();
     for (std::size_t i = 0; i < rows; ++i)
         for (std::size_t j = 0; j < cols; ++j)

@@ -239,6 +239,21 @@ const char* axis_name(axis_kind kind) {
     return "";
 }
 
+std::size_t axis_length(axis_kind kind, const spec& s) {
+    const std::size_t tiles = s.online_block < 1 ? 0 : tile_count(s.n_k(), std::size_t(s.online_block));
+    switch (kind) {
+        case axis_kind::query: return s.n_q();
+        case axis_kind::key: return s.n_k();
+        case axis_kind::position: return std::max(s.n_q(), s.n_k());
+        case axis_kind::feature: return s.d_model();
+        case axis_kind::head_feature: return s.d_head();
+        case axis_kind::single: return 1;
+        case axis_kind::tile: return tiles;
+        case axis_kind::tile_feature: return tiles * s.d_head();
+    }
+    return 0;
+}
+
 std::vector<std::string> axis_labels(axis_kind kind, const stage_info& stage, const spec& s) {
     switch (kind) {
         case axis_kind::query: return s.query_tokens.empty() ? numbered("q", s.n_q()) : s.query_tokens;

@@ -6,6 +6,7 @@
 #include <cmath>
 
 #include "forward_pass.hpp"
+#include "simd4.hpp"
 
 namespace attn {
 namespace {
@@ -107,7 +108,7 @@ float trainer::step() {
         total += r.loss;
         // an overflow in Q, K or the scores would be clamped away by the softmax's exp; in V it reaches the loss
         const tensor3& e = r.trace.scores;
-        if (!std::all_of(e.begin(), e.end(), [](float f) { return std::isfinite(f); })) total = NAN;
+        if (!simd::all_finite(e.data(), e.size())) total = NAN;
         for (std::size_t p = 0; p < slots_.size(); ++p) {
             const float* g = values_of(r.grads, train_.params[p]).first;
             for (std::size_t i = 0; i < slots_[p].size; ++i) sum[p][i] += g[i];

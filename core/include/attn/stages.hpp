@@ -73,5 +73,7 @@ std::vector<stage_id> stage_operands(stage_id id, const spec& s);
 const char* axis_name(axis_kind kind);
 /// @brief The labels people read along an axis of this stage, for this spec (see axis_kind).
 std::vector<std::string> axis_labels(axis_kind kind, const stage_info& stage, const spec& s);
+/// @brief How many entries axis_labels gives for that axis, without making them.
+std::size_t axis_length(axis_kind kind, const spec& s);
 
 }  // namespace attn
