@@ -1,5 +1,5 @@
-// Builds site/assets/attention-stepper.js: the <attention-stepper> element, the package's
-// loader and the wasm core (inlined) in one classic script. One file serves every way the
+// Builds site/assets/attention-stepper.js: the <attention-stepper> and <attention-trainer> elements,
+// and the core's Web Worker with the wasm core inlined, in one classic script. One file serves every way the
 // page is opened: <script src> from file:// (double-clicking site/index.html), and
 // <script type="module" src> in a stranger's blog (it has no import or export statements).
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
@@ -16,6 +16,9 @@ const outDir = path.resolve(here, '../site/assets');
 await build({
   configFile: false,
   logLevel: 'warn',
+  // the core's worker inside the script (a blob URL, a classic worker: it starts on a page opened from file://)
+  resolve: { alias: [{ find: /^\.\/start_worker\.js$/, replacement: path.join(here, 'src/remote/start_worker_inline.js') }] },
+  worker: { format: 'iife' },
   build: {
     outDir,
     emptyOutDir: false, // site/assets/lab/ (the ImGui lab) is built there too

@@ -6,7 +6,7 @@ import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { launchChromium } from '../node/helpers.mjs';
-import { artifacts, browserSession } from './session.mjs';
+import { artifacts, browserSession, captionsSettled } from './session.mjs';
 
 const session = browserSession();
 let phone;
@@ -26,6 +26,7 @@ async function openOnPhone(url) {
 for (const [example, stage] of [['positional-encoding', 'pe'], ['translation', 'weights'], ['multi-head', 'q'], ['coordinate-attention', 'conv1'], ['online-softmax', 'online_acc']]) {
   test(`phone: ${example} at ${stage} fits the width, keeps its controls on screen, and says tap`, async () => {
     const page = await openOnPhone(`index.html?example=${example}&stage=${stage}&lang=en`);
+    await captionsSettled(page);
     const m = await page.evaluate(() => {
       const root = document.querySelector('attention-stepper').shadowRoot;
       const rect = (sel) => root.querySelector(sel).getBoundingClientRect();
@@ -50,7 +51,7 @@ for (const [example, stage] of [['positional-encoding', 'pe'], ['translation', '
 test('phone: the train mode stacks its two runs, fits the width, keeps Play on screen with thumb-sized controls, and trains', async () => {
   const page = await phone.newPage();
   await page.goto(`${session.server.url}train.html?lesson=positions&lang=en`);
-  await page.waitForFunction(() => document.querySelector('attention-trainer')?.runs?.every((r) => r.stepper?.shadowRoot?.querySelector('.scene')));
+  await page.waitForFunction(() => { const t = document.querySelector('attention-trainer'); return t?.runs?.length && t.runs.every((r) => r.stepper?.shadowRoot?.querySelector('.scene')); });
   const m = await page.evaluate(() => {
     const root = document.querySelector('attention-trainer').shadowRoot;
     const targets = [...root.querySelectorAll('.bar button, .bar select, input.lr')].map((b) => b.getBoundingClientRect());

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
 import { cell } from '../../web/src/stepper/format.js';
-import { artifacts, browserSession, shown } from './session.mjs';
+import { artifacts, browserSession, shown, captionsSettled } from './session.mjs';
 
 const session = browserSession();
 const { open, problems } = session;
@@ -49,6 +49,7 @@ test('hover: a cell of the accumulator reads its tile\'s scores, values, m, r an
   const root = page.locator('attention-stepper');
   // 垫子 (row 2), tile 3, dimension 2: column 6
   await root.locator('figure.role-result td.cell[data-i="1"][data-j="5"]').hover();
+  await captionsSettled(page);
   const caption = await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.caption').textContent);
   assert.ok(caption.includes(a.explain(trace, 'online_acc', { i: 1, j: 5 })), caption);
   assert.match(caption, /a₂⁽³⁾\[2\] = a₂⁽²⁾\[2\]·r₂⁽³⁾/);

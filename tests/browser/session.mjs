@@ -37,8 +37,22 @@ export function browserSession() {
   return session;
 }
 
+/**
+ * Waits for every stepper's loads and edits (el.settled()) and every caption the core's worker is still
+ * writing (aria-busy), the train mode's included: both are the core's answers, a moment after the input.
+ */
+export async function captionsSettled(page) {
+  await page.evaluate(() => Promise.all([...document.querySelectorAll('attention-stepper')].map((el) => el.settled?.())));
+  return page.waitForFunction(() => {
+    const roots = [...document.querySelectorAll('attention-stepper')].map((el) => el.shadowRoot);
+    for (const t of document.querySelectorAll('attention-trainer')) roots.push(...[...t.shadowRoot.querySelectorAll('attention-stepper')].map((el) => el.shadowRoot));
+    return roots.every((r) => !r?.querySelector('[aria-busy="true"]'));
+  });
+}
+
 /** What the (first) stepper shows: stage id, title, the result matrix's cells, the caption. */
-export function shown(page, index = 0) {
+export async function shown(page, index = 0) {
+  await captionsSettled(page);
   return page.evaluate((k) => {
     const el = document.querySelectorAll('attention-stepper')[k];
     const root = el.shadowRoot;

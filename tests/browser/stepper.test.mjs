@@ -8,6 +8,7 @@ import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
 import { cell, exact } from '../../web/src/stepper/format.js';
+import { weightColor } from '../../web/src/stepper/colors.js';
 import { artifacts, browserSession, editCell, shown } from './session.mjs';
 
 const session = browserSession();
@@ -195,7 +196,10 @@ test('every head at once: small multiples on one scale, each with data-head, a c
     return {
       heads: [...root.querySelectorAll('.heads-grid [data-head]')].map((b) => [b.dataset.head, b.getAttribute('aria-pressed')]),
       legends: root.querySelectorAll('.heads-grid .legend').length,
-      rects: root.querySelectorAll('.heads-grid rect').length,
+      // each head's picture: its cells drawn, and the colour of its first cell
+      pictures: [...root.querySelectorAll('.heads-grid canvas')].map((c) => ({
+        cells: Number(c.dataset.rows) * Number(c.dataset.cols), first: [...c.getContext('2d').getImageData(4, 4, 1, 1).data.slice(0, 3)],
+      })),
     };
   });
   const t = a.example('multi-head');
@@ -203,7 +207,15 @@ test('every head at once: small multiples on one scale, each with data-head, a c
   let g = await grid();
   assert.deepEqual(g.heads, [['1', 'true'], ['2', 'false']]);
   assert.equal(g.legends, 1, 'one legend for every head');
-  assert.equal(g.rects, heads * rows * cols);
+  assert.equal(g.pictures.length, heads);
+  assert.ok(g.pictures.every((p) => p.cells === rows * cols));
+  // the first cell of each head on the one shared scale: the largest weight of every head is the darkest
+  const wt = t.stages.find((st) => st.id === 'weights').data;
+  const top = Math.max(...wt);
+  g.pictures.forEach((p, hh) => {
+    const want = weightColor(wt[hh * rows * cols] / top);
+    assert.ok(p.first.every((v, k) => Math.abs(v - want[k]) <= 1), `head ${hh + 1}'s first cell: ${p.first} for ${want}`);
+  });
   await page.screenshot({ path: path.join(artifacts, 'heads-grid.png') });
   await page.locator('attention-stepper').locator('.heads-grid [data-head="2"]').click();
   g = await grid();

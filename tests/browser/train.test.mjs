@@ -9,7 +9,7 @@ import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
 import { webDir } from '../node/helpers.mjs';
-import { artifacts, browserSession } from './session.mjs';
+import { artifacts, browserSession, captionsSettled } from './session.mjs';
 
 const session = browserSession();
 const { problems } = session;
@@ -85,7 +85,7 @@ test('paused: the stage\'s gradient sits under it, each cell with its chain rule
   const page = await openTrainer('lesson=alignment&lang=en');
   const trainer = page.locator('attention-trainer');
   await trainer.locator('button.step').click();
-  assert.equal(await page.evaluate(() => document.querySelector('attention-trainer').done), 1);
+  await page.waitForFunction(() => document.querySelector('attention-trainer').done === 1);
   const stepper = page.locator('attention-trainer attention-stepper');
   await stepper.locator('button[data-view="matrix"]').click();
   const gradient = stepper.locator('section.gradient');
@@ -93,17 +93,19 @@ test('paused: the stage\'s gradient sits under it, each cell with its chain rule
   assert.match(await gradient.locator('h3').textContent(), /^Gradient ∂L\/∂α/);
   const cell = gradient.locator('td.cell').nth(7); // row 2, column 2
   await cell.hover();
+  await captionsSettled(page);
   const caption = await gradient.locator('.caption').textContent();
   assert.match(caption, /^∂L\/∂α\[2\]\[2\] = Σ_c ∂L\/∂c\[2\]\[c\]·v\[2\]\[c\] = .+ = /);
   assert.equal(caption.split(' = ').at(-1), await cell.textContent(), 'the sentence ends in the cell');
   // the gradient drawn is the module's for this sentence at these weights
-  const spec = await page.evaluate(() => { const t = document.querySelector('attention-trainer'); return t.sentenceOf(t.runs[0]); });
+  const spec = await page.evaluate(async () => { const t = document.querySelector('attention-trainer'); return { spec: await t.sentenceSpec(t.runs[0]), loss: t.sentenceOf(t.runs[0]).loss }; });
   const g = a.grad({ ...spec.spec, ...spec.loss }).stage_grads.find((s) => s.id === 'weights').data;
   const drawn = await gradient.locator('td.cell').evaluateAll((tds) => tds.map((td) => Number(td.dataset.value)));
   drawn.forEach((v, k) => assert.ok(Math.abs(v - g[k]) <= 1e-6, `∂L/∂α cell ${k}`));
   // the other stages have theirs too: the scores (the chain rule through the softmax)
   await stepper.locator('.timeline button', { hasText: 'Similarity scores' }).click();
   await gradient.locator('td.cell').first().hover();
+  await captionsSettled(page);
   assert.match(await gradient.locator('.caption').textContent(), /^∂L\/∂e\[1\]\[1\] = ∂L\/∂scaled\[1\]\[1\] ÷ √16 = /);
   await trainer.locator('button.play').click();
   await page.waitForFunction(() => document.querySelector('attention-trainer').done > 5);
@@ -134,6 +136,7 @@ test('controls: Reset goes back to step 0, the slider sets the rate the core use
   await trainer.locator('input.lr').fill('-1'); // 10^-1
   assert.equal(await trainer.locator('output.lr-value').textContent(), '0.1');
   for (let k = 0; k < 3; k++) await trainer.locator('button.step').click();
+  await page.waitForFunction(() => document.querySelector('attention-trainer').done === 3);
   const losses = await page.evaluate(() => document.querySelector('attention-trainer').runs[0].losses);
   const run = a.trainer(a.task('alignment'));
   run.setLearningRate(0.1);
@@ -141,18 +144,20 @@ test('controls: Reset goes back to step 0, the slider sets the rate the core use
   run.dispose();
   losses.forEach((l, k) => assert.ok(Math.abs(l - expected[k]) <= 1e-6, `step ${k + 1} at lr 0.1`));
   await trainer.locator('button.reset').click();
-  assert.equal(await page.evaluate(() => document.querySelector('attention-trainer').done), 0);
+  await page.waitForFunction(() => document.querySelector('attention-trainer').done === 0);
   assert.match(await trainer.locator('span.train-status').textContent(), /^step 0 of 300$/);
   await page.evaluate(() => document.querySelector('attention-trainer').setLearningRate(1e30));
   for (let k = 0; k < 3; k++) await trainer.locator('button.step').click();
   const alert = trainer.locator('p.error[role="alert"]');
+  await alert.waitFor({ state: 'visible' });
+  await captionsSettled(page);
   assert.match(await alert.textContent(), /^training overflowed the float range at step \d+: /);
   const after = await page.evaluate(() => document.querySelector('attention-trainer').runs[0].stepper.trace.stages.find((s) => s.id === 'weights').data);
   assert.ok(Array.from(Object.values(after)).every(Number.isFinite), 'no NaN drawn');
   await trainer.locator('button.reset').click();
-  assert.equal(await alert.isVisible(), false);
+  await alert.waitFor({ state: 'hidden' });
   await trainer.locator('button.step').click();
-  assert.equal(await page.evaluate(() => document.querySelector('attention-trainer').done), 1);
+  await page.waitForFunction(() => document.querySelector('attention-trainer').done === 1);
   assert.deepEqual(problems, []);
   await page.close();
 });
@@ -164,7 +169,7 @@ test('the URL picks the lesson and the sentence; a bad one falls back; axe finds
   await page.locator('attention-trainer button.lesson[data-lesson="positions"]').click();
   await page.waitForFunction(() => location.search.includes('lesson=positions'));
   await page.addScriptTag({ path: path.join(webDir, 'node_modules/axe-core/axe.min.js') });
-  await page.waitForFunction(() => document.querySelector('attention-trainer').runs.every((r) => r.stepper?.shadowRoot?.querySelector('.scene')));
+  await page.waitForFunction(() => { const t = document.querySelector('attention-trainer'); return t.runs.length && t.runs.every((r) => r.stepper?.shadowRoot?.querySelector('.scene')); });
   const bad = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
     .filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => ({ id: v.id, target: v.nodes[0]?.target, summary: v.nodes[0]?.failureSummary })));
   assert.deepEqual(bad, [], JSON.stringify(bad, null, 1));

@@ -8,7 +8,7 @@ import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
 import { cell } from '../../web/src/stepper/format.js';
-import { artifacts, browserSession } from './session.mjs';
+import { artifacts, browserSession, captionsSettled } from './session.mjs';
 
 const session = browserSession();
 const { open, problems } = session;
@@ -21,7 +21,10 @@ const lines = (page) => page.evaluate(() => [...document.querySelector('attentio
     dim: p.classList.contains('dim'), off: p.classList.contains('off') || p.classList.contains('zero'),
   })));
 
-const caption = (page) => page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.caption').textContent);
+const caption = async (page) => {
+  await captionsSettled(page);
+  return page.evaluate(() => document.querySelector("attention-stepper").shadowRoot.querySelector(".caption").textContent);
+};
 
 /** The heaviest line from each query (label → key label), per head. */
 function heaviest(all, head = 1) {

@@ -9,14 +9,14 @@ import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
 import { nativeTrace } from '../node/helpers.mjs';
-import { artifacts, browserSession } from './session.mjs';
+import { artifacts, browserSession, captionsSettled } from './session.mjs';
 
 const session = browserSession();
 const { open, problems } = session;
 const a = await createAttention();
 const BLOCKS = ['se-block', 'eca-block', 'cbam-block', 'coordinate-attention'];
 
-const shownValues = (page) => page.evaluate(() => {
+const shownValues = async (page) => (await captionsSettled(page)) && page.evaluate(() => {
   const el = document.querySelector('attention-stepper');
   const root = el.shadowRoot;
   return {
@@ -128,6 +128,7 @@ test('editing: a changed feature map recomputes every stage; an even kernel is r
   spec.eca.w = [1, 2];
   await text.fill(JSON.stringify(spec));
   await root.locator('button.apply').click();
+  await captionsSettled(page);
   assert.equal(await root.locator('section.editor .error').textContent(), 'eca.w is 2 wide: the kernel size must be odd, so it has a centre.');
   got = await shownValues(page);
   assert.deepEqual(got.result.map((v) => v.value), Array.from(want), 'the picture keeps the last good trace');

@@ -1,5 +1,5 @@
 // The complexity example's live measurement: traces of growing n through the wasm core, timed in
-// this page and drawn against n on log–log axes, where a power law n^p is a straight line of slope
+// the core's worker (complexity_measure.js) and drawn here against n on log–log axes, where a power law n^p is a straight line of slope
 // p. Three series: the core's own compute time (trace.compute_ms: attention's cost), the whole
 // a.trace() call (which also reads the spec's JSON text, linear in n, and copies the stages out),
 // and the trace's memory (trace.bytes). A dotted c·n² line, fitted to the compute times, is the
@@ -7,60 +7,40 @@
 // timed trace is the core's.
 import { h, svg, clear } from './dom.js';
 
-/** Timed rounds per size; each size's time is the median of these. */
-export const RUNS = 7;
+/**
+ * A Measure button for long work in the core's worker (attention.long(op, args)): while it runs the button
+ * shows the share done and a Cancel button stops it between samples. show(rows) draws the result.
+ */
+export function measureButton(attention, className, label, op, args, w, show) {
+  const button = h('button', { type: 'button', className, text: label });
+  const cancel = h('button', { type: 'button', className: 'cancel-measure', text: w.cancel, hidden: true });
+  const status = h('span', { className: 'measure-status', attrs: { role: 'status' } });
+  let job = null;
+  const run = async () => {
+    if (job) return;
+    button.disabled = true;
+    button.textContent = w.measuring;
+    cancel.hidden = false;
+    status.textContent = '';
+    job = attention.long(op, args, (fraction) => { button.textContent = `${w.measuring} ${Math.round(fraction * 100)} %`; });
+    try {
+      show(await job.result);
+    } catch (error) {
+      status.textContent = error.cancelled ? w.measureCancelled : String(error?.message ?? error);
+    } finally {
+      job = null;
+      button.disabled = false;
+      button.textContent = label;
+      cancel.hidden = true;
+    }
+  };
+  button.addEventListener('click', run);
+  cancel.addEventListener('click', () => job?.cancel());
+  return { el: h('div', { className: 'measure-bar' }, button, cancel, status), run };
+}
+
 /** The fit (and its quoted exponent) uses sizes from here up, where the n² work outweighs fixed costs. */
 export const FIT_FROM = 256;
-
-/** The complexity example's inputs at length n (its document gives the formula): x[i][c] = 0.5·sin(0.37·i + 1.3·c). */
-export function complexityInputs(n, d) {
-  return Array.from({ length: n }, (_, i) => Array.from({ length: d }, (_, c) => 0.5 * Math.sin(0.37 * i + 1.3 * c)));
-}
-
-/** The median (the mean of the middle two for an even count). */
-export const median = (values) => {
-  const s = [...values].sort((a, b) => a - b);
-  const m = s.length >> 1;
-  return s.length % 2 ? s[m] : (s[m - 1] + s[m]) / 2;
-};
-
-/** Gives the page a turn between timed samples, so it keeps answering while it measures. */
-export const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
-
-/** Browsers read their clocks to about 0.1 ms; a timed sample repeats a trace until its compute adds up to about this. */
-const SAMPLE_MS = 3;
-const MAX_REPEATS = 32;
-
-/**
- * Measures every size: two untimed rounds first (the browser compiles the core's hot loops to
- * optimised code only after they have run), then RUNS timed rounds, sizes interleaved so a busy
- * moment of the machine touches every size alike. A sample of a small size repeats its trace
- * (up to 32 times) until the core's compute adds up to about 3 ms, and is the mean of those; per
- * size the median of the samples. The page stays responsive: it yields between samples.
- */
-export async function measure(attention, sizes, d) {
-  const specs = sizes.map((n) => ({ x: complexityInputs(n, d) }));
-  const estimate = sizes.map(() => 0);
-  for (let warm = 0; warm < 2; warm++) specs.forEach((spec, k) => { estimate[k] = attention.trace(spec).compute_ms; });
-  const repeats = estimate.map((ms) => Math.min(MAX_REPEATS, Math.max(1, Math.ceil(SAMPLE_MS / Math.max(ms, SAMPLE_MS / MAX_REPEATS)))));
-  const runs = sizes.map(() => ({ call: [], compute: [], bytes: 0 }));
-  for (let r = 0; r < RUNS; r++) {
-    for (const [k, spec] of specs.entries()) {
-      await breathe();
-      let compute = 0;
-      let trace;
-      const t0 = performance.now();
-      for (let rep = 0; rep < repeats[k]; rep++) {
-        trace = attention.trace(spec);
-        compute += trace.compute_ms;
-      }
-      runs[k].call.push((performance.now() - t0) / repeats[k]);
-      runs[k].compute.push(compute / repeats[k]);
-      runs[k].bytes = trace.bytes;
-    }
-  }
-  return sizes.map((n, k) => ({ n, compute: median(runs[k].compute), call: median(runs[k].call), mib: runs[k].bytes / 2 ** 20, repeats: repeats[k] }));
-}
 
 /**
  * The least-squares line through (log n, log y) for the rows with n ≥ from: its slope is the
@@ -141,22 +121,15 @@ export function chart(rows, fits, w) {
 /** The panel: a button, and once measured the chart, the fitted exponents in words, and a table of the figures. */
 export function complexityPanel(attention, doc, w) {
   const out = h('div', { className: 'complexity-out' });
-  const button = h('button', { type: 'button', className: 'measure', text: w.measure });
-  const run = () => {
-    button.disabled = true;
-    button.textContent = w.measuring;
-    measure(attention, doc.sizes, doc.d_model).then((rows) => {
-      const fits = { compute: fitPower(rows, 'compute'), call: fitPower(rows, 'call'), mib: fitPower(rows, 'mib') };
-      const ms = (v) => v.toFixed(3);
-      clear(out).append(chart(rows, fits, w),
-        h('p', { className: 'fit', text: w.fitText(FIT_FROM, fits.compute?.exponent.toFixed(2), fits.call?.exponent.toFixed(2), fits.mib?.exponent.toFixed(2)) }),
-        h('table', { className: 'figures' },
-          h('thead', {}, h('tr', {}, h('th', { text: 'n' }), h('th', { text: w.computeTime }), h('th', { text: w.callTime }), h('th', { text: w.memory }))),
-          h('tbody', {}, rows.map((r) => h('tr', {}, h('td', { text: String(r.n) }), h('td', { text: ms(r.compute) }), h('td', { text: ms(r.call) }), h('td', { text: r.mib.toFixed(3) }))))));
-      button.disabled = false;
-      button.textContent = w.measure;
-    });
+  const show = (rows) => {
+    const fits = { compute: fitPower(rows, 'compute'), call: fitPower(rows, 'call'), mib: fitPower(rows, 'mib') };
+    const ms = (v) => v.toFixed(3);
+    clear(out).append(chart(rows, fits, w),
+      h('p', { className: 'fit', text: w.fitText(FIT_FROM, fits.compute?.exponent.toFixed(2), fits.call?.exponent.toFixed(2), fits.mib?.exponent.toFixed(2)) }),
+      h('table', { className: 'figures' },
+        h('thead', {}, h('tr', {}, h('th', { text: 'n' }), h('th', { text: w.computeTime }), h('th', { text: w.callTime }), h('th', { text: w.memory }))),
+        h('tbody', {}, rows.map((r) => h('tr', {}, h('td', { text: String(r.n) }), h('td', { text: ms(r.compute) }), h('td', { text: ms(r.call) }), h('td', { text: r.mib.toFixed(3) }))))));
   };
-  button.addEventListener('click', run);
-  return { el: h('section', { className: 'complexity' }, h('h3', { text: w.complexityTitle }), button, out), run };
+  const bar = measureButton(attention, 'measure', w.measure, 'measure', [doc.sizes, doc.d_model], w, show);
+  return { el: h('section', { className: 'complexity' }, h('h3', { text: w.complexityTitle }), bar.el, out), run: bar.run };
 }

@@ -5,41 +5,7 @@
 // is measured here and every byte count comes from the core (trace.bytes, a.attentionBytes); the only
 // arithmetic is the fit of the exponents and the n² projection of the trace's memory past its limit.
 import { h, clear } from './dom.js';
-import { breathe, complexityInputs, fitPower, logChart, median } from './complexity.js';
-
-/** Timed calls per size (the largest takes about a second each); the median is kept. */
-const RUNS = 3;
-/** Sizes of the trace path: up to the module's limit of a trace. */
-const TRACE_SIZES = [64, 256, 1024];
-
-
-/** Rows {n, ms, mib} of each path; sizes interleaved run by run, the page yielding between calls. */
-export async function measurePaths(attention, streamingSizes, d) {
-  const traceSpecs = TRACE_SIZES.map((n) => ({ x: complexityInputs(n, d) }));
-  const streamInputs = streamingSizes.map((n) => Float32Array.from(complexityInputs(n, d).flat()));
-  for (const spec of traceSpecs) attention.trace(spec); // warm-up: the hot loops compiled
-  for (const [k, q] of streamInputs.entries()) if (streamingSizes[k] <= 1024) attention.attention({ q, k: q, v: q, d });
-  const trace = TRACE_SIZES.map(() => []), stream = streamingSizes.map(() => []);
-  const traceBytes = [];
-  for (let r = 0; r < RUNS; r++) {
-    for (const [k, spec] of traceSpecs.entries()) {
-      await breathe();
-      const t = attention.trace(spec);
-      trace[k].push(t.compute_ms);
-      traceBytes[k] = t.bytes;
-    }
-    for (const [k, q] of streamInputs.entries()) {
-      await breathe();
-      const t0 = performance.now();
-      attention.attention({ q, k: q, v: q, d });
-      stream[k].push(performance.now() - t0);
-    }
-  }
-  return {
-    trace: TRACE_SIZES.map((n, k) => ({ n, ms: median(trace[k]), mib: traceBytes[k] / 2 ** 20 })),
-    stream: streamingSizes.map((n, k) => ({ n, ms: median(stream[k]), mib: attention.attentionBytes({ nQ: n, nK: n, d }) / 2 ** 20 })),
-  };
-}
+import { fitPower, logChart, measureButton } from './complexity.js';
 
 /** The chart: solid for the trace, dashed for the streaming kernel; red for time, blue for memory. */
 function pathsChart({ trace, stream }, fits, w) {
@@ -71,11 +37,7 @@ function pathsChart({ trace, stream }, fits, w) {
 /** The panel: a button (it takes a few seconds), then the chart, the exponents in words and the figures. */
 export function pathsPanel(attention, doc, w) {
   const out = h('div', { className: 'complexity-out' });
-  const button = h('button', { type: 'button', className: 'measure-paths', text: w.pathsMeasure });
-  const run = async () => {
-    button.disabled = true;
-    button.textContent = w.measuring;
-    const rows = await measurePaths(attention, doc.streaming_sizes, doc.d_model);
+  const show = (rows) => {
     const fits = {
       streamMs: fitPower(rows.stream.map((r) => ({ n: r.n, v: r.ms })), 'v', 1024),
       streamMib: fitPower(rows.stream.map((r) => ({ n: r.n, v: r.mib })), 'v', 1024),
@@ -93,9 +55,7 @@ export function pathsPanel(attention, doc, w) {
     clear(out).append(el,
       h('p', { className: 'fit-paths', text: w.pathsText(fits.streamMs.exponent.toFixed(2), fits.streamMib.exponent.toFixed(2), fits.traceMib.exponent.toFixed(2), last.n, (projected / 1024).toFixed(1), last.mib.toFixed(1)) }),
       table);
-    button.disabled = false;
-    button.textContent = w.pathsMeasure;
   };
-  button.addEventListener('click', run);
-  return { el: h('section', { className: 'complexity paths' }, h('h3', { text: w.pathsTitle }), h('p', { className: 'hint', text: w.pathsHint }), button, out), run };
+  const bar = measureButton(attention, 'measure-paths', w.pathsMeasure, 'measurePaths', [doc.streaming_sizes, doc.d_model], w, show);
+  return { el: h('section', { className: 'complexity paths' }, h('h3', { text: w.pathsTitle }), h('p', { className: 'hint', text: w.pathsHint }), bar.el, out), run: bar.run };
 }

@@ -86,7 +86,9 @@ export class AttentionStepper extends HTMLElement {
         this.store.set({ lang: this.language(options.lang) });
         this.attention = attention;
         this.examples = attention.catalog();
-        this.load(options);
+        return this.load(options);
+      })
+      .then(() => {
         if (this.changedWhileLoading) {
           this.changedWhileLoading = false;
           return readOptions(this).then((again) => this.load(again));
@@ -147,7 +149,7 @@ export class AttentionStepper extends HTMLElement {
   /** The current stage's tensor as CSV, or as JSON text. */
   toCSV() { return toCSV(stageData(this)); }
   toJSON() { return toJSON(stageData(this)); }
-  /** Every result cell's arithmetic of the current stage (and head) as a LaTeX align* block. */
+  /** Every result cell's arithmetic of the current stage (and head) as a LaTeX align* block (a promise). */
   toLaTeX() { return toLaTeX(this); }
   /** The snippets for this view: {script: '<script …> + <attention-stepper …>', iframe: '<iframe …>'}. */
   embedCode() { return embedCode(this); }
@@ -173,20 +175,28 @@ export class AttentionStepper extends HTMLElement {
    * refusedLink: the sentence of a link's spec that could not be shown, drawn above the example instead.
    */
   load(options, refusedLink = null) {
+    return this.working(this.loadNow(options, refusedLink));
+  }
+
+  async loadNow(options, refusedLink) {
     if (options.specRefused) return this.load({ ...options, spec: undefined, specRefused: undefined }, options.specRefused);
     const ignored = []; // [option, value]: what a link or an attribute asked for and did not get
     const { exampleId, variant } = pickExample(options, this.examples, ignored);
+    const ticket = this.newTicket();
     let trace;
-    // a refusal stays drawn above the picture until the next good input (renderAll draws it)
-    this.refusal = refusedLink ? { text: refusedLink, link: true } : null;
     try {
-      trace = hasSpec(options) ? this.attention.trace(parseSpec(options.spec), PAGE_BUDGET) : this.attention.example(exampleId, variant);
+      // the worker computes: the page keeps drawing meanwhile, and an answer overtaken by newer input is dropped
+      trace = await (hasSpec(options) ? this.attention.trace(parseSpec(options.spec), PAGE_BUDGET) : this.attention.example(exampleId, variant));
     } catch (error) {
+      if (ticket !== this.ticket) return;
       // a link whose spec cannot be shown, opened afresh: its sentence above an example, not an empty box
       if (hasSpec(options) && !this.store.get().trace) return this.load({ ...options, spec: undefined }, error.message);
       this.showLoadError(error);
       return;
     }
+    if (ticket !== this.ticket) return;
+    // a refusal stays drawn above the picture until the next good input (renderAll draws it)
+    this.refusal = refusedLink ? { text: refusedLink, link: true } : null;
     const view = pickView(options, trace, this.store.get().speed, ignored);
     this.ignored = describeIgnored(ignored);
     this.store.set({
@@ -199,6 +209,26 @@ export class AttentionStepper extends HTMLElement {
       performance.mark('attention-stepper:first-render');
     }
     if (options.autoplay) this.play();
+  }
+
+  /** Counts work on its way to the core's worker, for settled(). */
+  working(promise) {
+    this.pending = (this.pending ?? 0) + 1;
+    return promise.finally(() => {
+      if (--this.pending === 0) (this.waiters ?? []).splice(0).forEach((resolve) => resolve());
+    });
+  }
+
+  /** Settles when every load, edit and inspect asked for so far has been drawn (or refused): for pages and tests. */
+  settled() {
+    if (!this.pending) return Promise.resolve();
+    return new Promise((resolve) => (this.waiters ??= []).push(resolve));
+  }
+
+  /** A number for the newest input that computes: an answer for an older one finds it changed and is dropped. */
+  newTicket() {
+    this.ticket = (this.ticket ?? 0) + 1;
+    return this.ticket;
   }
 
   /**
@@ -223,12 +253,18 @@ export class AttentionStepper extends HTMLElement {
   // [SECTION] editing
 
   edit(field, change) {
+    return this.working(this.editNow(field, change));
+  }
+
+  async editNow(field, change) {
     const s = this.store.get();
     const next = structuredClone(s.spec);
     performance.mark('attention-stepper:edit');
+    const ticket = this.newTicket();
     try {
       change(next);
-      const trace = this.attention.trace(next, PAGE_BUDGET);
+      const trace = await this.attention.trace(next, PAGE_BUDGET);
+      if (ticket !== this.ticket) return;
       if (this.refusal) this.refusalBanner.forEach((p) => p.remove()), (this.refusal = null); // about the last input, not this edit
       const sameStages = this.showInPlace(trace, true);
       // the store's subscriber has redrawn the stage; a value edit moves only the panel's values,
@@ -238,6 +274,7 @@ export class AttentionStepper extends HTMLElement {
       performance.mark('attention-stepper:edit-done'); // DOM updated; the frame that shows it follows
       requestAnimationFrame(() => performance.mark('attention-stepper:edit-rendered'));
     } catch (error) {
+      if (ticket !== this.ticket) return;
       // the picture keeps the last good trace; the sentence goes beside the field
       this.store.set({ error: { field, message: error.message } });
       this.editor?.update(next, this.store.get().error, wordsFor(s.lang));
@@ -247,12 +284,27 @@ export class AttentionStepper extends HTMLElement {
   /**
    * Shows spec in place, the stage, head and view kept: the train mode's live view of one data item as it
    * trains. With loss fields ({loss: 'mse', target} or {loss: 'cross_entropy', labels}) each stage shows its
-   * gradient dL/d(stage) under it, from the core's backward pass. Throws the core's AttentionError.
+   * gradient dL/d(stage) under it, from the core's backward pass. Rejects with the core's AttentionError.
    */
   inspect(spec, lossFields = null) {
-    const trace = this.attention.trace(spec, PAGE_BUDGET);
+    return this.working(this.inspectNow(spec, lossFields));
+  }
+
+  async inspectNow(spec, lossFields) {
+    const ticket = this.newTicket();
+    const trace = await this.attention.trace(spec, PAGE_BUDGET);
     const gradSpec = lossFields && { ...trace.spec, ...lossFields };
-    this.gradients = gradSpec ? { spec: gradSpec, result: this.attention.grad(gradSpec) } : null;
+    const result = gradSpec ? await this.attention.grad(gradSpec) : null;
+    if (ticket === this.ticket) this.showComputed(trace, result && { spec: gradSpec, result });
+  }
+
+  /**
+   * Shows a trace computed elsewhere (the train mode's worker call), in place, with its gradients
+   * ({spec, result} from the core's a.grad) or null.
+   */
+  showComputed(trace, gradients) {
+    this.newTicket(); // an older load or edit still on its way is not shown over this
+    this.gradients = gradients;
     if (!this.showInPlace(trace, false)) this.renderAll(); // otherwise the store's subscriber has redrawn the stage and its gradient
   }
 

@@ -113,18 +113,15 @@ export function latexLine(text) {
   return eq >= 0 ? `${t.slice(0, eq)}&${t.slice(eq)}` : `&${t}`;
 }
 
-/** Every result cell's arithmetic of the current stage (and head), as an align* block. */
-export function toLaTeX(el) {
+/** Every result cell's arithmetic of the current stage (and head), as an align* block (a promise: the core's worker writes it). */
+export async function toLaTeX(el) {
   const s = el.store.get();
   notForVision(s);
   const stage = shownStages(s.trace)[s.stageIndex];
   const { rows, cols } = el.scene.resultMatrix;
   const count = Math.min(rows * cols, LATEX_CELLS);
-  const lines = [];
-  for (let k = 0; k < count; k++) {
-    const i = Math.floor(k / cols), j = k % cols;
-    lines.push(latexLine(el.attention.explain(s.trace, stage.id, { head: s.head, i, j })));
-  }
+  const cells = Array.from({ length: count }, (_, k) => ({ head: s.head, i: Math.floor(k / cols), j: k % cols }));
+  const lines = (await Promise.all(cells.map((c) => el.attention.explain(s.trace, stage.id, c)))).map(latexLine);
   const head = `% ${stageTitle(stage, 'en')} (${stage.id})${s.trace.spec.heads > 1 ? `, head ${s.head + 1}` : ''}; from attention-playground`;
   const more = rows * cols > count ? `\n% the first ${count} of ${rows * cols} cells` : '';
   return `${head}${more}\n\\begin{align*}\n${lines.join(' \\\\\n')}\n\\end{align*}\n`;

@@ -2,6 +2,7 @@
 // rows, columns and labels, on the signed colour scale), and for the hovered or focused cell the chain
 // rule with both passes' numbers, written by the core (attention.explainGrad). The gradients are the
 // core's backward pass (attention.grad); nothing here differentiates anything.
+import { coreText, writeCaption } from './core_caption.js';
 import { clear, h } from './dom.js';
 import { cell } from './format.js';
 import { renderMatrix } from './matrix_view.js';
@@ -9,7 +10,7 @@ import { makeContext, sceneFor } from './steps.js';
 
 /**
  * Draws the gradient of the shown stage into el.host.gradient, or empties it when the element has no
- * loss (el.gradients: {spec: the grad spec, result: attention.grad(spec)}).
+ * loss (el.gradients: {spec: the grad spec, result: the core's a.grad(spec), from its worker}).
  */
 export function renderGradient(el, stage, w) {
   const box = el.host.gradient;
@@ -31,9 +32,15 @@ export function renderGradient(el, stage, w) {
   const onCell = (e) => {
     const td = e.target.closest?.('td.cell');
     if (!td) return;
-    const cell = { head: s.head, i: Number(td.dataset.i), j: Number(td.dataset.j) };
-    caption.textContent = el.attention.explainGrad(g.spec, stage.id, { ...cell, detail: !!el.detail });
+    const at = { head: s.head, i: Number(td.dataset.i), j: Number(td.dataset.j), detail: !!el.detail };
+    const key = `${stage.id} ${at.head} ${at.i} ${at.j} ${at.detail}`;
+    pointed = key;
+    const show = () => {
+      if (pointed === key) writeCaption(caption, coreText(g.result, key, () => el.attention.explainGrad(g.result, stage.id, at), show));
+    };
+    show();
   };
+  let pointed = null; // the cell whose chain rule the caption should show
   view.el.addEventListener('pointerover', onCell);
   view.el.addEventListener('focusin', onCell);
   box.append(h('h3', { className: 'gradient-title', text: w.gradientTitle(result.label) }),

@@ -1,8 +1,10 @@
 // Every head at once: for a per-head query × key stage (scores, scaled, masked, exp, weights) of a
 // multi-head trace, one small heatmap per head side by side, on one shared colour scale with one
 // legend. Each carries data-head (1-based); a click opens that head in the detailed view below.
+// Each small multiple is a canvas: 64 heads of 32 × 32 cells as SVG rects were 65,536 DOM nodes, a
+// second of the main thread for one redraw.
 import { css, gradient, signedColor, weightColor } from './colors.js';
-import { h, svg } from './dom.js';
+import { h } from './dom.js';
 import { cell } from './format.js';
 
 const CELL = 9; // px per cell of a small multiple
@@ -25,10 +27,12 @@ export function headsGrid(el, ctx, stage, current, w) {
     return weights ? weightColor(scale > 0 ? v / scale : 0) : signedColor(scale > 0 ? v / scale : 0);
   };
   const minis = Array.from({ length: heads }, (_, hh) => {
-    const picture = svg('svg', { width: c * CELL, height: r * CELL, viewBox: `0 0 ${c * CELL} ${r * CELL}`, 'aria-hidden': 'true' });
+    const picture = h('canvas', { width: c * CELL, height: r * CELL, className: 'mini-picture', attrs: { 'aria-hidden': 'true' }, dataset: { rows: String(r), cols: String(c) } });
+    const g = picture.getContext('2d');
     for (let i = 0; i < r; i++) {
       for (let j = 0; j < c; j++) {
-        picture.append(svg('rect', { x: j * CELL, y: i * CELL, width: CELL - 1, height: CELL - 1, fill: css(color(stage.data[(hh * rows + i) * cols + j])) }));
+        g.fillStyle = css(color(stage.data[(hh * rows + i) * cols + j]));
+        g.fillRect(j * CELL, i * CELL, CELL - 1, CELL - 1);
       }
     }
     return h('button', {

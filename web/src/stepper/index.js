@@ -1,12 +1,12 @@
-// Defines <attention-stepper> and <attention-trainer> (the train mode). One module (or, built, one classic script) per page; every
-// element on the page shares one wasm instance through createAttention().
-import { createAttention } from '../index.js';
+// Defines <attention-stepper> and <attention-trainer> (the train mode). One module (or, built, one classic
+// script) per page; every element on the page shares one Web Worker running the wasm core (page_core.js).
 import { AttentionStepper } from './element.js';
 import { AttentionTrainer } from '../trainer/element.js';
+import { pageAttention } from './page_core.js';
 
-// createAttention rides along so a page with only the one-file script can ask the core too
-// (site/docs.html lists the stage ids from it); it returns the element's shared instance.
-export { AttentionStepper, AttentionTrainer, createAttention };
+// pageAttention rides along so a page with only the one-file script can ask the core's facts too
+// (site/docs.html lists the stage ids from it): the elements' shared core, computing in its worker.
+export { AttentionStepper, AttentionTrainer, pageAttention };
 
 if (typeof customElements !== 'undefined' && !customElements.get('attention-stepper')) {
   customElements.define('attention-stepper', AttentionStepper);

@@ -72,7 +72,7 @@ export function exportMenu(el, w) {
       item('png', 'PNG', async () => download(fileName(el, 'png'), await toPNG(el))),
       item('csv', 'CSV', () => download(fileName(el, 'csv'), toCSV(stageData(el)), 'text/csv')),
       item('json', 'JSON', () => download(fileName(el, 'json'), toJSON(stageData(el)), 'application/json')),
-      item('latex', 'LaTeX', () => download(fileName(el, 'tex'), toLaTeX(el), 'application/x-tex')),
+      item('latex', 'LaTeX', async () => download(fileName(el, 'tex'), await toLaTeX(el), 'application/x-tex')),
       item('embed', w.embedCode, () => showEmbed(el, w))),
     el.host.exportStatus);
   return menu;

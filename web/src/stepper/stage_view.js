@@ -2,6 +2,7 @@
 // (operands, then the result) from the scene, and the caption with the arithmetic of the hovered
 // or current cell. renderStage builds it; renderProgress moves the animation and the caption.
 import { markStage } from './chrome.js';
+import { coreText, writeCaption } from './core_caption.js';
 import { clear, h, svg, touchOnly } from './dom.js';
 import { cell, exact, fillNumbers } from './format.js';
 import { markCurrentTerm } from './formula_map.js';
@@ -172,8 +173,10 @@ function captionFor(el, target, w) {
   const s = el.store.get();
   if (target.key === el.scene.result) {
     for (const hl of el.scene.highlights(target.i, target.j)) highlight(el, hl);
+    const cellOf = { head: s.head, i: target.i, j: target.j, detail: !!el.detail };
     const stage = el.stageId;
-    return el.attention.explain(s.trace, stage, { head: s.head, i: target.i, j: target.j, detail: !!el.detail });
+    return coreText(s.trace, `${stage} ${cellOf.head} ${cellOf.i} ${cellOf.j} ${cellOf.detail}`,
+      () => el.attention.explain(s.trace, stage, cellOf), () => el.renderProgress());
   }
   const m = el.views.get(target.key)?.m;
   const value = m?.value(target.i, target.j);
@@ -197,7 +200,7 @@ export function renderProgress(el) {
     el.host.detail.setAttribute('aria-pressed', String(!!el.detail));
   }
   if (el.caption) {
-    el.caption.textContent = caption;
+    writeCaption(el.caption, caption);
     // a screen reader hears the caption when the reader acts, not on every animation tick
     el.caption.setAttribute('aria-live', s.playing ? 'off' : 'polite');
   }

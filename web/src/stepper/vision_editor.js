@@ -22,8 +22,7 @@ export function visionEditor(el, s, w) {
     el.edit('spec', (next) => {
       for (const key of Object.keys(next)) delete next[key];
       Object.assign(next, spec);
-    });
-    error.textContent = el.store.get().error?.message ?? '';
+    }).then(() => { error.textContent = el.store.get().error?.message ?? ''; });
   };
   text.addEventListener('keydown', (e) => { if (e.key === 'Enter' && (e.ctrlKey || e.metaKey)) apply(); });
   return h('section', { className: 'editor', attrs: { 'aria-label': w.editTitle } },

@@ -7,6 +7,7 @@
 // Every number is the trace's.
 import { css, inkFor, signedColor, weightColor } from './colors.js';
 import { markStage } from './chrome.js';
+import { coreText, writeCaption } from './core_caption.js';
 import { append, clear, h, touchOnly } from './dom.js';
 import { cell } from './format.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
@@ -226,12 +227,13 @@ export function renderVisionProgress(el) {
         const lit = reads(v.stage.id, op.stage.id, target.index, s.trace.spec);
         op.values.forEach((c, k) => { if (!lit || lit.has(k)) c.classList.add('hl'); });
       }
-      text = el.attention.explain(s.trace, v.stage.id, { index: target.index });
+      const { trace } = s;
+      text = coreText(trace, `${v.stage.id} ${target.index}`, () => el.attention.explain(trace, v.stage.id, { index: target.index }), () => el.renderProgress());
     } else if (view) {
       text = view.values[target.index].getAttribute('aria-label');
     }
   }
-  el.caption.textContent = text;
+  writeCaption(el.caption, text);
   el.caption.setAttribute('aria-live', s.playing ? 'off' : 'polite');
 }
 

@@ -1,6 +1,6 @@
 // <attention-trainer>: attention that learns, live. A lesson trains one or two of the core's training
-// tasks side by side (attention.trainer: full-batch Adam in the wasm core, a few steps per animation
-// frame), plots their losses, and shows one sentence of the data through each run's current weights
+// tasks side by side (full-batch Adam in the wasm core, which runs in the page's core worker: a few steps
+// per animation frame, each frame's work bounded), plots their losses, and shows one sentence of the data through each run's current weights
 // in an <attention-stepper>: the weights as lines and as a live heatmap while it trains and, paused,
 // every forward stage with its gradient dL/d(stage) and the chain rule of each cell (the core's).
 //
@@ -21,7 +21,7 @@ import { css } from './styles.js';
 import { LESSONS, trainerWords } from './words.js';
 
 const STEPS_PER_FRAME = [1, 5, 20];
-const FRAME_BUDGET_MS = 12; // training stops for the frame after this long, so the page keeps its frame rate
+const FRAME_BUDGET_MS = 12; // the worker stops a frame's training after this long, so the pictures keep up
 const DASHES = ['', '6 4'];
 
 // [SECTION] set-up
@@ -64,7 +64,7 @@ export class AttentionTrainer extends HTMLElement {
 
   disconnectedCallback() {
     this.pause();
-    for (const run of this.runs) run.trainer.dispose();
+    for (const run of this.runs) this.attention?.dispose(run.trainer);
     this.runs = [];
     this.started = false;
   }
@@ -80,12 +80,14 @@ export class AttentionTrainer extends HTMLElement {
   /** The lesson's runs from the core's tasks, at step 0, and everything drawn. */
   async start() {
     this.pause();
-    for (const run of this.runs) run.trainer.dispose();
+    for (const run of this.runs) this.attention.dispose(run.trainer);
     const lesson = LESSONS[this.lesson];
-    this.runs = lesson.tasks.map((id) => {
-      const task = this.attention.task(id);
-      return { id, task, trainer: this.attention.trainer(task), losses: [] };
-    });
+    const a = this.attention;
+    this.runs = await Promise.all(lesson.tasks.map(async (id) => {
+      const task = await a.task(id);
+      const trainer = await a.trainer(task);
+      return { id, task, trainer, losses: [], firstSpec: await a.trainerSpec(trainer) };
+    }));
     const first = this.runs[0].task;
     this.sentence = Math.min(this.sentence, first.train.data.length - 1);
     this.target = first.train.steps;
@@ -123,10 +125,13 @@ export class AttentionTrainer extends HTMLElement {
     if (this.done >= this.target) this.target += this.runs[0].task.train.steps; // Play after the end: as many steps again
     this.playing = true;
     this.error = null;
-    const frame = () => {
+    // a frame asks the worker for its steps and pictures, and the next frame waits for them
+    const frame = async () => {
+      this.frameRequest = 0;
       if (!this.playing) return;
-      this.train(this.stepsPerFrame);
+      await this.train(this.stepsPerFrame);
       this.frames++;
+      if (!this.playing) return;
       if (this.done >= this.target) this.pause();
       else this.frameRequest = requestAnimationFrame(frame);
     };
@@ -146,59 +151,59 @@ export class AttentionTrainer extends HTMLElement {
   /** One optimizer step of every run, paused: for a calm look at what a single step changes. */
   stepOnce() {
     this.pause();
-    this.train(1); // draws the runs, gradients included (paused)
+    return this.train(1); // draws the runs, gradients included (paused)
   }
 
   /** Back to step 0: the tasks' own starting weights, the chosen learning rate. */
-  reset() {
+  async reset() {
     this.pause();
-    for (const run of this.runs) {
-      run.trainer.dispose();
-      run.trainer = this.attention.trainer(run.task);
-      run.trainer.setLearningRate(this.learningRate);
+    const a = this.attention;
+    await Promise.all(this.runs.map(async (run) => {
+      a.dispose(run.trainer);
+      run.trainer = await a.trainer(run.task);
+      await a.setLearningRate(run.trainer, this.learningRate);
       run.losses = [];
-    }
+    }));
     this.target = this.runs[0].task.train.steps;
     this.error = null;
-    this.showRuns();
+    return this.showRuns();
   }
 
   setLearningRate(lr) {
     this.learningRate = lr;
-    for (const run of this.runs) run.trainer.setLearningRate(lr);
+    for (const run of this.runs) this.attention.setLearningRate(run.trainer, lr); // before the next step: the worker keeps the order
     this.showControls();
   }
 
   get done() { return this.runs[0]?.trainer.done ?? 0; }
 
-  /** count steps of every run (fewer if the frame's time runs out), then the live pictures. */
-  train(count) {
-    const started = performance.now();
-    let refused = false;
-    for (let k = 0; k < count && this.done < this.target && !refused; k++) {
-      try {
-        for (const run of this.runs) run.losses.push(...run.trainer.step(1));
-      } catch (error) {
-        this.error = error.message; // an overflow: the core refused the step and kept the weights
-        for (const run of this.runs) run.losses.length = run.trainer.done;
-        refused = true;
-      }
-      if (performance.now() - started > FRAME_BUDGET_MS) break;
-    }
-    if (refused && this.playing) this.pause(); // pausing draws the runs
-    else this.showRuns();
+  /** count steps of every run (fewer if the frame's time runs out, or the target is reached), then the live pictures. */
+  async train(count) {
+    const runs = this.runs;
+    const answer = await this.attention.trainTogether(runs.map((run) => run.trainer), Math.min(count, this.target - this.done), FRAME_BUDGET_MS);
+    if (runs !== this.runs) return; // another lesson, or a reset, meanwhile
+    runs.forEach((run, k) => {
+      run.losses.push(...answer.losses[k]);
+      run.losses.length = run.trainer.done; // a refused step (an overflow) kept the weights and has no loss
+    });
+    if (answer.error) this.error = answer.error;
+    if (answer.error && this.playing) this.pause(); // pausing draws the runs
+    else await this.showRuns();
     this.dispatchEvent(new CustomEvent('trainstep', { detail: { step: this.done } }));
   }
 
   // [SECTION] drawing
 
-  /** The spec of the chosen sentence through a run's current weights, and its loss fields. */
+  /** The spec the stepper shows: the chosen sentence through the run's current weights (a promise). */
+  async sentenceSpec(run) {
+    return { ...(await this.attention.trainerSpec(run.trainer)), ...this.sentenceOf(run).item };
+  }
+
+  /** The chosen sentence ({x, tokens, memory}) and its loss fields. */
   sentenceOf(run) {
-    const item = run.task.train.data[this.sentence];
-    const spec = { ...run.trainer.spec(), x: item.x, tokens: item.tokens };
-    if (item.memory) spec.memory = item.memory;
-    const loss = item.labels ? { loss: 'cross_entropy', labels: item.labels } : { loss: 'mse', target: item.target };
-    return { spec, loss };
+    const { x, tokens, memory, labels, target } = run.task.train.data[this.sentence];
+    const loss = labels ? { loss: 'cross_entropy', labels } : { loss: 'mse', target };
+    return { item: memory ? { x, tokens, memory } : { x, tokens }, loss };
   }
 
   renderAll(keepSteppers = false) {
@@ -244,12 +249,12 @@ export class AttentionTrainer extends HTMLElement {
     const runsEl = h('div', { className: `runs runs-${this.runs.length}` });
     for (const [k, run] of this.runs.entries()) {
       if (!keepSteppers || !run.stepper) {
-        const first = this.sentenceOf(run);
+        const first = { ...run.firstSpec, ...this.sentenceOf(run).item };
         run.stepper = document.createElement('attention-stepper');
         run.stepper.setAttribute('controls', 'nav timeline heads');
         run.stepper.setAttribute('stage', lesson.stage);
         run.stepper.setAttribute('view', lesson.view);
-        run.stepper.setAttribute('spec', JSON.stringify(first.spec));
+        run.stepper.setAttribute('spec', JSON.stringify(first));
       }
       run.stepper.setAttribute('lang', this.lang);
       run.lossEl = h('span', { className: 'run-loss' });
@@ -282,26 +287,29 @@ export class AttentionTrainer extends HTMLElement {
   }
 
   /** The loss chart, and every run's sentence through its current weights (with gradients when paused). */
-  showRuns() {
+  async showRuns() {
     const w = this.words;
     if (!this.host) return;
+    const ticket = (this.drawn = (this.drawn ?? 0) + 1);
     const series = this.runs.map((run, k) => ({ label: w.run[run.id], color: headColor(k), dash: DASHES[k], losses: run.losses }));
     const chart = lossChart(series, this.target, { title: w.chartTitle, step: w.chartStep, loss: w.chartLoss });
     chart.setAttribute('aria-label', w.chartSummary(this.runs.map((run) => `${w.run[run.id]} ${cell(run.losses.at(-1) ?? NaN)}`)));
     clear(this.host.chart).append(chart);
-    for (const run of this.runs) {
+    await Promise.all(this.runs.map(async (run) => {
       run.lossEl.textContent = run.losses.length ? `· ${w.lossNow(cell(run.losses.at(-1)))}` : '';
-      if (!run.stepper.attention) continue; // not loaded yet: start() shows it once it is
-      const { spec, loss } = this.sentenceOf(run);
+      if (!run.stepper.attention) return; // not loaded yet: start() shows it once it is
+      const { item, loss } = this.sentenceOf(run);
       try {
-        run.stepper.inspect(spec, this.playing ? null : loss);
+        const { trace, gradients } = await this.attention.inspect(run.trainer, item, this.playing ? null : loss);
+        if (ticket !== this.drawn) return; // a newer picture is on its way
+        run.stepper.showComputed(trace, gradients);
       } catch (error) {
         // weights a step made too large to draw: the stepper keeps its last picture, the sentence says why
         // (a refusal of the trainer itself, set before, is the one to read)
         this.error ??= error.message;
       }
       this.showAlpha(run);
-    }
+    }));
     this.showControls();
   }
 
