@@ -23,7 +23,7 @@ await build({
     outDir,
     emptyOutDir: false, // site/assets/lab/ (the ImGui lab) is built there too
     target: 'es2020',
-    minify: true,
+    minify: !process.env.ATTN_UNMINIFIED, // ATTN_UNMINIFIED=1: readable names, for a profile
     lib: {
       entry: path.join(here, 'src/stepper/index.js'),
       name: 'AttentionStepperBundle',

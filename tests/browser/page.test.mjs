@@ -13,6 +13,7 @@ import { createAttention } from '../../web/src/node.js';
 import { VIRIDIS } from '../../web/src/stepper/colors.js';
 import { cell } from '../../web/src/stepper/format.js';
 import { shownStages } from '../../web/src/stepper/steps.js';
+import { shownSize } from '../../web/src/stepper/matrix_view.js';
 import { imageStats, launchChromium, nativeTrace, repo, serveStatic } from '../node/helpers.mjs';
 import { artifacts, browserSession, editCell, shown, site } from './session.mjs';
 
@@ -24,11 +25,12 @@ before(async () => {
   a = await createAttention();
 });
 
-/** How many result cells the page draws for a stage: one head's matrix (q, k, v: all heads side by side), at most 48 × 48. */
+/** How many result cells the page draws for a stage: one head's matrix (q, k, v: all heads side by side), at most 48 × 48 and 1,024 cells. */
 function shownCells(stage) {
   const s = stage.shape;
   const [rows, cols] = s.length === 2 ? s : [s[1], ['q', 'k', 'v'].includes(stage.id) ? s[0] * s[2] : s[2]];
-  return Math.min(rows, 48) * Math.min(cols, 48);
+  const shown = shownSize(rows, cols);
+  return shown.rows * shown.cols;
 }
 
 /** The value the page should show at (i, j) of a stage: q/k/v whole (heads side by side), head h of other per-head stages. */

@@ -8,6 +8,9 @@ import { startWorker } from './start_worker.js';
 export class RemoteCore {
   /** Starts the worker and its core (threadsUrl: the wasm-threads module, for a cross-origin-isolated page). */
   static async start(threadsUrl = null) {
+    // its own task: making the worker's script (the core inlined, about 1 MB) is not added to the task
+    // that ran the page's script and defined the elements
+    await new Promise((resolve) => setTimeout(resolve, 0));
     const core = new RemoteCore(startWorker());
     const facts = await core.call('start', [threadsUrl]);
     core.registry = Object.freeze(facts.registry);

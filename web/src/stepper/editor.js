@@ -55,7 +55,7 @@ export class Editor {
       this.structure = structure;
       this.build(spec, words);
     } else {
-      this.refreshValues(spec);
+      this.refreshValues(spec, error?.field);
     }
     for (const [field, p] of this.errors) p.textContent = error && error.field === field ? error.message : '';
     if (error && !this.errors.has(error.field)) this.errors.get('general').textContent = error.message;
@@ -87,18 +87,27 @@ export class Editor {
   pasteBox(field, label, matrix, set) {
     const rows = matrix.length, cols = matrix[0].length;
     const box = h('textarea', {
-      className: 'paste', value: asCsv(matrix), attrs: { 'aria-label': label, rows: '6', spellcheck: 'false' }, dataset: { field },
+      className: 'paste', attrs: { 'aria-label': label, rows: '6', spellcheck: 'false' }, dataset: { field },
       on: { change: (e) => {
-        const parsed = parseRows(e.target.value);
-        const problem = parsed.length !== rows || parsed.some((r) => r.length !== cols)
-          ? `${label} needs ${rows} rows of ${cols} values; the text has ${parsed.length} rows${parsed.length ? ` (the first of ${parsed[0].length})` : ''}.`
-          : null;
+        // text far longer than the matrix's numbers can be is refused unread: reading 15 MB on the page's
+        // thread would block it for a second (32 characters a value is room for any float and its separator)
+        const most = Math.max(65536, rows * cols * 32);
+        const { length } = e.target.value;
+        const parsed = length > most ? null : parseRows(e.target.value);
+        const problem = !parsed
+          ? `the pasted text is ${(length / 2 ** 20).toFixed(1)} MiB, more than ${rows} × ${cols} values can take (${Math.ceil(most / 1024)} KiB at most): paste one number for each value.`
+          : parsed.length !== rows || parsed.some((r) => r.length !== cols)
+            ? `${label} needs ${rows} rows of ${cols} values; the text has ${parsed.length} rows${parsed.length ? ` (the first of ${parsed[0].length})` : ''}.`
+            : null;
         this.edit(field, (spec) => {
           if (problem) throw new Error(problem);
           parsed.forEach((row, i) => row.forEach((v, j) => set(spec, i, j, v)));
         });
       } },
     });
+    // its text (an 800 × 64 matrix is a megabyte of CSV) a task after the panel is drawn: both at once
+    // kept the page's thread for over 100 ms
+    requestAnimationFrame(() => setTimeout(() => { if (!box.value) box.value = asCsv(matrix); }, 0));
     return this.field(field, label, h('p', { className: 'hint', text: this.words.pasteHint(rows, cols) }), box);
   }
 
@@ -205,10 +214,13 @@ export class Editor {
     });
   }
 
-  /** Puts the spec's values back into inputs that are not being typed in. */
-  refreshValues(spec) {
+  /**
+   * Puts the spec's values back into inputs that are not being typed in, nor refused: a refused paste stays
+   * for the reader to mend (and writing a megabyte back into a box costs the page's thread a second).
+   */
+  refreshValues(spec, refused = null) {
     for (const box of this.el.querySelectorAll('textarea.paste')) {
-      if (box === this.el.getRootNode().activeElement) continue;
+      if (box === this.el.getRootNode().activeElement || box.dataset.field === refused) continue;
       const m = box.dataset.field.split('.').reduce((o, k) => o?.[k], spec);
       if (Array.isArray(m)) box.value = asCsv(Array.isArray(m[0]) ? m : [m]);
     }

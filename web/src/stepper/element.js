@@ -22,6 +22,7 @@ import { pathsPanel } from './complexity_paths.js';
 import { clear, h } from './dom.js';
 import { blockDiagram } from './block_diagram.js';
 import { Editor } from './editor.js';
+import { later } from './later.js';
 import { visionEditor } from './vision_editor.js';
 import { formulaMap } from './formula_map.js';
 import { pickLanguage, wordsFor } from './i18n.js';
@@ -355,6 +356,7 @@ export class AttentionStepper extends HTMLElement {
     const doc = this.doc(s.exampleId);
     this.host = {};
     const parts = [];
+    let fillEditor = false;
     if (this.refusal) {
       this.refusalBanner = [h('p', { className: 'error link-refused', attrs: { role: 'alert' }, text: this.refusal.text }),
         h('p', { className: 'status', text: this.refusal.link ? w.linkRefused : w.lastGood })];
@@ -377,7 +379,7 @@ export class AttentionStepper extends HTMLElement {
     } else if (s.editing && c.has('edit')) {
       this.editor ??= new Editor({ onEdit: (field, change) => this.edit(field, change), onReset: () => this.resetToExample() });
       this.editor.structure = '';
-      this.editor.update(s.spec, s.error, w);
+      fillEditor = true;
       parts.push(this.editor.el);
     }
     if (s.exampleId === 'complexity' && doc?.sizes) {
@@ -394,6 +396,14 @@ export class AttentionStepper extends HTMLElement {
     this.view.lang = s.lang === 'zh' ? 'zh-CN' : 'en';
     this.renderStage();
     this.renderProgress();
+    // the edit panel's fields a task after the stage (an 800 × 64 spec: both at once were over 100 ms)
+    if (fillEditor) {
+      const editor = this.editor;
+      later(this, () => {
+        const now = this.store.get();
+        if (now.editing && editor.el.isConnected) editor.update(now.spec, now.error, wordsFor(now.lang));
+      }, true);
+    }
   }
 
   renderStage() { renderStage(this); }

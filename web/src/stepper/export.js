@@ -6,7 +6,7 @@
 import { css } from './colors.js';
 import { plain } from './format.js';
 import { stageTitle } from './i18n.js';
-import { cellLook, kindOf, MAX_SHOWN, scaleOf } from './matrix_view.js';
+import { cellLook, kindOf, scaleOf, shownSize } from './matrix_view.js';
 import { shownStages } from './steps.js';
 import { axes as visionAxes } from './vision_view.js';
 
@@ -142,7 +142,7 @@ const textWidth = (t, size) => [...String(t)].reduce((w, c) => w + (c.charCodeAt
 
 /** One matrix of the scene as an SVG group at (x, y); returns its width and height. */
 function matrixGroup(m, x, y) {
-  const rows = Math.min(m.rows, MAX_SHOWN), cols = Math.min(m.cols, MAX_SHOWN);
+  const { rows, cols } = shownSize(m.rows, m.cols);
   const rowLabels = m.rowLabels ?? Array.from({ length: m.rows }, (_, i) => String(i + 1));
   const colLabels = m.colLabels ?? Array.from({ length: m.cols }, (_, j) => String(j + 1));
   const labelW = Math.max(16, ...rowLabels.slice(0, rows).map((l) => textWidth(l, 11))) + 6;

@@ -1,19 +1,36 @@
 // Every head at once: for a per-head query × key stage (scores, scaled, masked, exp, weights) of a
 // multi-head trace, one small heatmap per head side by side, on one shared colour scale with one
 // legend. Each carries data-head (1-based); a click opens that head in the detailed view below.
-// Each small multiple is a canvas: 64 heads of 32 × 32 cells as SVG rects were 65,536 DOM nodes, a
-// second of the main thread for one redraw.
-import { css, gradient, signedColor, weightColor } from './colors.js';
+// Each small multiple is a canvas of one pixel a cell, scaled up by CSS: 64 heads of 32 × 32 cells as
+// SVG rects were 65,536 DOM nodes, a second of the main thread for one redraw.
+import { gradient, signedColor, weightColor } from './colors.js';
 import { h } from './dom.js';
+import { inPieces } from './later.js';
 import { cell } from './format.js';
 
 const CELL = 9; // px per cell of a small multiple
 const MAX_CELLS = 32; // rows or columns drawn per small multiple
+const PER_PIECE = 8; // small multiples painted in one task (64 heads: eight tasks)
 
 /** Whether a stage gets the grid: per head, query × key, and more than one head. */
 export function showsHeadsGrid(ctx, id) {
   const info = ctx.info.get(id);
   return ctx.heads > 1 && info.per_head && info.rows === 'query' && info.cols === 'key';
+}
+
+/** Colours of t in 0 … 1 (weights) or −1 … 1 (signed), LEVELS steps: one small multiple is 1,024 cells. */
+const LEVELS = 1024;
+const tables = new Map();
+function colourTable(weights) {
+  if (!tables.has(weights)) {
+    const table = new Uint8ClampedArray(LEVELS * 3);
+    for (let k = 0; k < LEVELS; k++) {
+      const t = k / (LEVELS - 1);
+      table.set(weights ? weightColor(t) : signedColor(2 * t - 1), 3 * k);
+    }
+    tables.set(weights, table);
+  }
+  return tables.get(weights);
 }
 
 export function headsGrid(el, ctx, stage, current, w) {
@@ -22,28 +39,59 @@ export function headsGrid(el, ctx, stage, current, w) {
   const weights = stage.id === 'weights';
   let scale = 0;
   for (const v of stage.data) if (Number.isFinite(v) && Math.abs(v) < 1e8) scale = Math.max(scale, Math.abs(v));
-  const color = (v) => {
-    if (!Number.isFinite(v) || Math.abs(v) >= 1e8) return [110, 118, 129]; // masked (mask_value)
-    return weights ? weightColor(scale > 0 ? v / scale : 0) : signedColor(scale > 0 ? v / scale : 0);
-  };
-  const minis = Array.from({ length: heads }, (_, hh) => {
-    const picture = h('canvas', { width: c * CELL, height: r * CELL, className: 'mini-picture', attrs: { 'aria-hidden': 'true' }, dataset: { rows: String(r), cols: String(c) } });
-    const g = picture.getContext('2d');
+  const table = colourTable(weights);
+  const paint = (hh, picture) => {
+    const image = new ImageData(c, r);
+    const px = image.data;
     for (let i = 0; i < r; i++) {
       for (let j = 0; j < c; j++) {
-        g.fillStyle = css(color(stage.data[(hh * rows + i) * cols + j]));
-        g.fillRect(j * CELL, i * CELL, CELL - 1, CELL - 1);
+        const v = stage.data[(hh * rows + i) * cols + j];
+        const at = 4 * (i * c + j);
+        let from = -1; // masked (mask_value): grey
+        if (Number.isFinite(v) && Math.abs(v) < 1e8) {
+          const t = scale > 0 ? v / scale : 0;
+          from = 3 * Math.round((weights ? t : (t + 1) / 2) * (LEVELS - 1));
+        }
+        px[at] = from < 0 ? MASKED[0] : table[from];
+        px[at + 1] = from < 0 ? MASKED[1] : table[from + 1];
+        px[at + 2] = from < 0 ? MASKED[2] : table[from + 2];
+        px[at + 3] = 255;
       }
     }
+    picture.getContext('2d').putImageData(image, 0, 0);
+    picture.dataset.painted = '';
+  };
+  const pictures = [];
+  const minis = Array.from({ length: heads }, (_, hh) => {
+    // one pixel a cell, drawn CELL px wide by CSS without smoothing; its size is set now, its pixels later
+    const picture = h('canvas', {
+      width: c, height: r, className: 'mini-picture', style: `width:${c * CELL}px;height:${r * CELL}px`,
+      attrs: { 'aria-hidden': 'true' }, dataset: { rows: String(r), cols: String(c) },
+    });
+    pictures.push(picture);
     return h('button', {
       type: 'button', className: 'mini', dataset: { head: String(hh + 1) },
       attrs: { 'aria-pressed': String(hh === current), 'aria-label': `${w.head} ${hh + 1}` },
       on: { click: () => el.store.set({ head: hh }) },
     }, h('span', { className: 'mini-label', text: `${w.head} ${hh + 1}` }), picture);
   });
+  // the first heads now, the rest PER_PIECE heads a task after the frame
+  pictures.slice(0, PER_PIECE).forEach((p, hh) => paint(hh, p));
+  const jobs = [];
+  for (let from = PER_PIECE; from < heads; from += PER_PIECE) {
+    jobs.push(() => pictures.slice(from, from + PER_PIECE).forEach((p, k) => paint(from + k, p)));
+  }
+  inPieces(el, jobs);
   const lo = weights ? 0 : -scale;
   return h('div', { className: 'heads-grid', attrs: { role: 'group', 'aria-label': w.everyHead } },
     h('div', { className: 'minis' }, minis),
     h('div', { className: 'legend', attrs: { 'aria-hidden': 'true' } },
       h('span', { text: cell(lo) }), h('span', { className: 'bar', style: `background:${gradient(weights ? 'weights' : 'signed')}` }), h('span', { text: cell(scale) })));
 }
+
+/** Marks the shown head among the grid's small multiples (a head switch redraws nothing else of the grid). */
+export function markHead(grid, current) {
+  grid.querySelectorAll('.mini').forEach((b, k) => b.setAttribute('aria-pressed', String(k === current)));
+}
+
+const MASKED = [110, 118, 129];

@@ -5,6 +5,20 @@ import { css, gradient, inkFor, KEPT, MASKED, signedColor, weightColor } from '.
 import { h } from './dom.js';
 
 export const MAX_SHOWN = 48; // rows or columns beyond this are summarised, not drawn
+/** Cells one matrix draws at most: a 64 × 64 stage shows 32 × 32, as a 48 × 48 table took a frame's 100 ms to lay out. */
+export const MAX_CELLS = 1024;
+
+/** The rows and columns of a rows × cols matrix that are drawn (the first ones): {rows, cols}. */
+export function shownSize(rows, cols) {
+  let r = Math.min(rows, MAX_SHOWN), c = Math.min(cols, MAX_SHOWN);
+  if (r * c > MAX_CELLS) {
+    const side = Math.sqrt(MAX_CELLS);
+    if (r >= side && c >= side) r = c = side;
+    else if (r < side) c = Math.floor(MAX_CELLS / r);
+    else r = Math.floor(MAX_CELLS / c);
+  }
+  return { rows: r, cols: c };
+}
 
 /** A cell's colour: binary masks kept/masked, weights on viridis, signed values diverging around 0. */
 function heat(v, scale, kind) {
@@ -49,56 +63,94 @@ export function cellLook(m, i, j, scale, kind) {
   return { v, masked, bg, ink: inkFor(bg), text: cell(v) };
 }
 
-/** A cell's text, value, colour and ink (the class names say masked and head bands). */
-function paint(td, m, i, j, scale, kind) {
-  const { v, masked, bg, ink, text } = cellLook(m, i, j, scale, kind);
-  td.className = `cell${masked ? ' masked' : ''}${m.bands && Math.floor(j / m.bands) % 2 ? ' band' : ''}`;
-  td.dataset.value = String(v);
-  td.style.cssText = `background:${css(bg)};color:${ink}`;
-  td.textContent = text;
+/** A cell's inline style for its background, with its ink: made once per colour (the scales have few). */
+const styles = new Map();
+function styleOf(bg) {
+  const key = (bg[0] << 16) | (bg[1] << 8) | bg[2];
+  let style = styles.get(key);
+  if (style === undefined) styles.set(key, (style = `background:${css(bg)};color:${inkFor(bg)}`));
+  return style;
 }
+
+/**
+ * A cell's text, value, colour and ink (the class names say masked and head bands). Only what changed is
+ * written: another head of a 64 × 64 stage repaints thousands of cells, and every DOM write costs.
+ */
+function paint(td, m, i, j, scale, kind) {
+  const v = m.value(i, j);
+  const masked = !!(m.maskOf && !m.maskOf(i, j));
+  const className = `cell${masked ? ' masked' : ''}${m.bands && Math.floor(j / m.bands) % 2 ? ' band' : ''}`;
+  const style = styleOf(masked ? MASKED : heat(v, scale, kind));
+  const text = cell(v);
+  const was = td.look;
+  if (was?.className !== className) td.className = className;
+  if (!Object.is(was?.v, v)) td.dataset.value = String(v);
+  if (was?.style !== style) td.style.cssText = style;
+  if (was?.text !== text) td.textContent = text;
+  td.look = { className, v, style, text };
+}
+
+/** Cells a matrix draws in one task when it may draw in pieces: the rest a row piece a task after the frame. */
+const PIECE_CELLS = 384;
 
 /**
  * Renders a matrix descriptor from steps.js.
  * @param {object} m descriptor: key, label, rows, cols, value(i, j), rowLabels, colLabels, role, …
- * @param {{words: object}} options
+ * @param {{words: object, inPieces?: (jobs: Function[]) => void, drew?: () => void}} options inPieces: runs
+ *   jobs a task each (later.js), and then a large matrix draws its first rows now and the others so;
+ *   drew() is called after each later piece
  * @returns {{el: HTMLElement, cells: HTMLElement[][], m: object}}
  */
 export function renderMatrix(m, options) {
-  const rows = Math.min(m.rows, MAX_SHOWN);
-  const cols = Math.min(m.cols, MAX_SHOWN);
+  const { rows, cols } = shownSize(m.rows, m.cols);
   const rowLabels = m.rowLabels ?? Array.from({ length: m.rows }, (_, i) => String(i + 1));
   const colLabels = m.colLabels ?? Array.from({ length: m.cols }, (_, j) => String(j + 1));
-  const scale = scaleOf(m, rows, cols);
   const kind = kindOf(m);
   // the corner names the two axes for assistive technology ("rows \ columns")
   const head = h('tr', {}, h('th', { attrs: { scope: 'col' }, className: 'corner' }, h('span', { className: 'sr-only', text: `${m.label}: rows \\ columns` })),
     colLabels.slice(0, cols).map((l) => h('th', { attrs: { scope: 'col' }, className: 'col', text: l })));
   const cells = [];
   const body = h('tbody');
-  for (let i = 0; i < rows; i++) {
-    const tr = h('tr', {}, h('th', { attrs: { scope: 'row' }, className: 'row', text: rowLabels[i] ?? '' }));
-    const line = [];
-    for (let j = 0; j < cols; j++) {
-      const td = h('td', { attrs: { tabindex: '-1', role: 'gridcell' }, dataset: { key: m.key, i: String(i), j: String(j) } });
-      paint(td, m, i, j, scale, kind);
-      line.push(td);
-      tr.append(td);
-    }
-    cells.push(line);
-    body.append(tr);
-  }
   const size = `${m.rows} × ${m.cols}`;
   const note = m.rows > rows || m.cols > cols ? options.words.truncated(rows, cols) : null;
-  const key = legend(kind, scale, options.words);
-  const el = h('figure', {
+  const view = { el: null, cells, m, legend: null, rows, cols, scale: scaleOf(m, rows, cols), kind };
+  view.legend = legend(kind, view.scale, options.words);
+  view.el = h('figure', {
     className: `matrix role-${m.role}`,
     dataset: { key: m.key },
   },
   h('figcaption', {}, h('span', { className: 'label', text: m.label }), h('span', { className: 'size', text: ` ${size}` }), note && h('span', { className: 'note', text: ` (${note})` })),
   h('table', { attrs: { role: 'grid', 'aria-label': `${m.label} ${size}` } }, h('thead', {}, head), body),
-  key);
-  return { el, cells, m, legend: key };
+  view.legend);
+  const blank = h('td', { attrs: { tabindex: '-1', role: 'gridcell' }, dataset: { key: m.key } });
+  const addRows = (from, to) => {
+    for (let i = from; i < to; i++) {
+      const tr = h('tr', {}, h('th', { attrs: { scope: 'row' }, className: 'row', text: rowLabels[i] ?? '' }));
+      const line = [];
+      for (let j = 0; j < cols; j++) {
+        const td = blank.cloneNode(false); // a copy of one made cell: thousands of h() calls cost a frame
+        td.dataset.i = String(i);
+        td.dataset.j = String(j);
+        paint(td, view.m, i, j, view.scale, view.kind); // the newest numbers, if an update came before this piece
+        line.push(td);
+        tr.append(td);
+      }
+      cells.push(line);
+      body.append(tr);
+    }
+  };
+  const per = Math.max(1, Math.floor(PIECE_CELLS / cols));
+  const now = options.inPieces ? Math.min(rows, per) : rows;
+  addRows(0, now);
+  const jobs = [];
+  for (let from = now; from < rows; from += per) {
+    jobs.push(() => {
+      addRows(from, Math.min(rows, from + per));
+      options.drew?.();
+    });
+  }
+  if (jobs.length) options.inPieces(jobs);
+  return view;
 }
 
 /**
@@ -106,9 +158,9 @@ export function renderMatrix(m, options) {
  * drawing it again, and focus, scroll and hover stay where they were.
  */
 export function updateMatrix(view, m, options) {
-  const rows = view.cells.length, cols = view.cells[0]?.length ?? 0;
-  const scale = scaleOf(m, rows, cols);
+  const scale = scaleOf(m, view.rows, view.cols);
   const kind = kindOf(m);
+  Object.assign(view, { m, scale, kind }); // rows still to be drawn in pieces take these
   view.cells.forEach((line, i) => line.forEach((td, j) => paint(td, m, i, j, scale, kind)));
   const key = legend(kind, scale, options.words);
   view.legend.replaceWith(key);

@@ -6,9 +6,10 @@ import { coreText, writeCaption } from './core_caption.js';
 import { clear, h, svg, touchOnly } from './dom.js';
 import { cell, exact, fillNumbers } from './format.js';
 import { markCurrentTerm } from './formula_map.js';
-import { headsGrid, showsHeadsGrid } from './heads_grid.js';
+import { headsGrid, markHead, showsHeadsGrid } from './heads_grid.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
 import { linesPossible, linesView, showsLines } from './lines_view.js';
+import { inPieces } from './later.js';
 import { renderMatrix, updateMatrix } from './matrix_view.js';
 import { renderGradient } from './gradient_view.js';
 import { exportMenu } from './share.js';
@@ -41,13 +42,15 @@ export function renderStage(el) {
   // the lines picture plays query by query: each step spotlights one query's lines
   if (lines) el.scene = { ...el.scene, order: 'rows', steps: ctx.nQ };
   // the same stage with the same matrices (an edit of values): new numbers into the drawn cells
-  const signature = [stage.id, s.head, s.lang, s.trace.empty_rows?.join() ?? '', ...el.scene.matrices.map((m) =>
+  // (another head of the same stage is the same matrices too: its numbers go into the drawn cells)
+  const signature = [stage.id, s.lang, s.trace.empty_rows?.join() ?? '', ...el.scene.matrices.map((m) =>
     `${m.key}:${m.rows}x${m.cols}:${m.label}:${m.rowLabels?.join(',')}:${m.colLabels?.join(',')}`)].join('|');
-  if (signature === el.stageSignature && el.views && !el.lines && !showsHeadsGrid(ctx, stage.id)) {
-    refreshStage(el, s, w, doc, stage);
+  if (signature === el.stageSignature && el.views && !el.lines) {
+    refreshStage(el, s, w, doc, stage, ctx);
     return;
   }
   el.stageSignature = signature;
+  el.drawn = (el.drawn ?? 0) + 1; // pieces queued for the last drawing of the stage area are dropped
   el.hovered = null;
   const parts = [
     h('div', { className: 'stage-head' },
@@ -70,21 +73,25 @@ export function renderStage(el) {
     parts.push(h('p', { className: 'notice empty-rows', attrs: { role: 'note' }, text: w.emptyRows(rows) }));
   }
   if (stage.id === 'weights' && linesPossible(ctx)) parts.push(viewSwitch(el, lines, w));
-  if (showsHeadsGrid(ctx, stage.id) && !lines) parts.push(headsGrid(el, ctx, stage, s.head, w));
+  el.host.headsGrid = showsHeadsGrid(ctx, stage.id) && !lines ? { el: headsGrid(el, ctx, stage, s.head, w), data: stage.data } : null;
+  if (el.host.headsGrid) parts.push(el.host.headsGrid.el);
   // in the lines picture every head is drawn, each with its own toggle
+  el.host.headButtons = null;
   if (el.scene.perHead && ctx.heads > 1 && el.controls.has('heads') && !lines) {
-    parts.push(h('div', { className: 'heads', attrs: { role: 'group', 'aria-label': w.head } },
+    el.host.headButtons = h('div', { className: 'heads', attrs: { role: 'group', 'aria-label': w.head } },
       Array.from({ length: ctx.heads }, (_, i) => h('button', {
         type: 'button', text: `${w.head} ${i + 1}`, attrs: { 'aria-pressed': String(i === s.head) },
         on: { click: () => el.store.set({ head: i }) },
-      }))));
+      })));
+    parts.push(el.host.headButtons);
   }
   const sceneEl = h('div', { className: 'scene', dataset: { stage: stage.id } });
   el.views = new Map();
   el.lines = lines ? linesView(ctx, w, () => renderProgress(el)) : null;
   if (el.lines) sceneEl.append(el.lines.el);
   else el.scene.matrices.forEach((m, k) => {
-    const view = renderMatrix(m, { words: w });
+    // a large matrix draws its first rows now and the others a piece a task (no long task on the page)
+    const view = renderMatrix(m, { words: w, inPieces: (jobs) => inPieces(el, jobs), drew: () => renderProgress(el) });
     el.views.set(m.key, view);
     if (k > 0 && m.role === 'result') sceneEl.append(h('span', { className: 'op', text: '→', attrs: { 'aria-hidden': 'true' } }));
     sceneEl.append(view.el);
@@ -127,14 +134,32 @@ function viewSwitch(el, lines, w) {
 }
 
 /** After an edit of values: the drawn matrices, the numbers in the texts, the caption. */
-function refreshStage(el, s, w, doc, stage) {
-  for (const m of el.scene.matrices) updateMatrix(el.views.get(m.key), m, { words: w });
+function refreshStage(el, s, w, doc, stage, ctx) {
+  // the result first; the operands of a large stage after the frame (another head: thousands of cells)
+  el.drawn = (el.drawn ?? 0) + 1;
+  const { matrices } = el.scene;
+  const update = (m) => updateMatrix(el.views.get(m.key), m, { words: w });
+  const cells = matrices.reduce((sum, m) => sum + m.rows * m.cols, 0);
+  const result = matrices.filter((m) => m.role === 'result'), operands = matrices.filter((m) => m.role !== 'result');
+  result.forEach(update);
+  if (cells > LARGE_SCENE) inPieces(el, operands.map((m) => () => update(m)));
+  else operands.forEach(update);
+  const grid = el.host.headsGrid;
+  if (grid && grid.data !== stage.data) { // new numbers (an edit): every head drawn again
+    const again = headsGrid(el, ctx, stage, s.head, w);
+    grid.el.replaceWith(again);
+    Object.assign(grid, { el: again, data: stage.data });
+  } else if (grid) markHead(grid.el, s.head);
+  el.host.headButtons?.querySelectorAll('button').forEach((b, k) => b.setAttribute('aria-pressed', String(k === s.head)));
   if (el.host.summary && doc) el.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
   const note = doc?.notes?.[stage.id];
   if (el.host.note && note) el.host.note.textContent = fillNumbers(pick(note, s.lang), s.trace, s.head);
   renderGradient(el, stage, w);
   renderProgress(el);
 }
+
+/** Cells in a stage's matrices past which its operands are refreshed a task after its result. */
+const LARGE_SCENE = 2048;
 
 /** The first few PE columns as curves over the positions: the sinusoids being added. */
 function sinusoid(ctx) {

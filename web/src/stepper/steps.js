@@ -6,7 +6,7 @@
 //
 // [SECTION] matrices: views of trace stages and spec fields
 // [SECTION] scenes: one per stage id
-import { MAX_SHOWN } from './matrix_view.js';
+import { shownSize } from './matrix_view.js';
 
 const range = (n) => Array.from({ length: n }, (_, i) => i);
 /** Beyond this many result cells a stage animates row by row (a quarter second a step, 8 s at most). */
@@ -414,6 +414,6 @@ export function sceneFor(ctx, id, h = 0) {
   if (scene.order === 'cells' && scene.resultMatrix.rows * scene.resultMatrix.cols > MAX_CELL_STEPS) scene.order = 'rows';
   scene.perHead = ctx.info.get(id).per_head && !scene.allHeads; // the head selector applies
   const { rows, cols } = scene.resultMatrix;
-  scene.steps = scene.order === 'rows' ? Math.min(rows, MAX_SHOWN) : rows * cols; // the drawn rows only
+  scene.steps = scene.order === 'rows' ? shownSize(rows, cols).rows : rows * cols; // the drawn rows only
   return scene;
 }

@@ -78,6 +78,7 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .heads-grid .mini { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; background: #fff; }
 .heads-grid .mini[aria-pressed="true"] { outline: 3px solid #8250df; background: #fbf8ff; color: #1b1f24; border-color: #8250df; }
 .heads-grid .mini-label { font-size: 11px; }
+.heads-grid canvas { image-rendering: pixelated; }
 .export-menu { margin-left: auto; position: relative; font-size: 13px; }
 .export-menu summary { cursor: pointer; padding: 2px 8px; border: 1px solid #d0d7de; border-radius: 4px; list-style: none; }
 .export-menu summary::-webkit-details-marker { display: none; }
