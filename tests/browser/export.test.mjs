@@ -87,7 +87,7 @@ test('LaTeX of every stage of every example typesets; the lines view exports its
   let typeset_count = 0;
   for (const [example, variant] of [['numpy-3x4', ''], ['translation', ''], ['multi-head', ''], ['masking', 'padding'], ['positional-encoding', 'learned'],
     ['score-functions', 'additive'], ['score-functions', 'bilinear']]) {
-    await page.evaluate(([e, v]) => document.querySelector('attention-stepper').chooseExample(e, v), [example, variant]);
+    await page.evaluate(([e, v]) => document.querySelector('attention-stepper').chooseExample(e, v), [example, variant]); // settles once drawn
     for (const id of await page.evaluate(() => document.querySelector('attention-stepper').stageIds())) {
       const tex = await page.evaluate((s) => { const el = document.querySelector('attention-stepper'); el.goTo(s); return el.toLaTeX(); }, id);
       assert.doesNotThrow(() => typeset(tex), `${example}/${variant} ${id}:\n${tex.slice(0, 400)}`);

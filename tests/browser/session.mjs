@@ -42,7 +42,7 @@ export function browserSession() {
  * writing (aria-busy), the train mode's included: both are the core's answers, a moment after the input.
  */
 export async function captionsSettled(page) {
-  await page.evaluate(() => Promise.all([...document.querySelectorAll('attention-stepper')].map((el) => el.settled?.())));
+  await page.evaluate(() => Promise.all([...document.querySelectorAll('attention-stepper, attention-trainer')].map((el) => el.settled?.())));
   return page.waitForFunction(() => {
     const roots = [...document.querySelectorAll('attention-stepper')].map((el) => el.shadowRoot);
     for (const t of document.querySelectorAll('attention-trainer')) roots.push(...[...t.shadowRoot.querySelectorAll('attention-stepper')].map((el) => el.shadowRoot));

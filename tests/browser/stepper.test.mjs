@@ -9,6 +9,7 @@ import { test } from 'node:test';
 import { createAttention } from '../../web/src/node.js';
 import { cell, exact } from '../../web/src/stepper/format.js';
 import { weightColor } from '../../web/src/stepper/colors.js';
+import { shownSize } from '../../web/src/stepper/matrix_view.js';
 import { artifacts, browserSession, editCell, shown } from './session.mjs';
 
 const session = browserSession();
@@ -107,7 +108,7 @@ test('pacing: a stage animates 1.5–8 s whatever its size, then holds 1 s befor
   await big.evaluate(() => document.querySelector('attention-stepper').play());
   await big.clock.runFor(100);
   const rowsHidden = (await state(big)).hidden;
-  assert.equal(rowsHidden % 40, 0, 'whole rows at a time');
+  assert.equal(rowsHidden % shownSize(40, 40).cols, 0, 'whole rows at a time');
   await big.clock.runFor(8000);
   assert.equal((await state(big)).progress, 1, 'done within 8 s');
   await big.close();

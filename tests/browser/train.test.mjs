@@ -32,7 +32,8 @@ async function playToEnd(page) {
 }
 
 /** The live α heatmap of run k: rows of values as drawn (data-value). */
-const alphaOf = (page, k = 0) => page.evaluate((run) => {
+const alphaOf = (page, k = 0) => page.evaluate(async (run) => {
+  await document.querySelector('attention-trainer').settled(); // the pictures come from the core's worker
   const section = document.querySelector('attention-trainer').shadowRoot.querySelectorAll('section.run')[run];
   return [...section.querySelectorAll('.alpha tbody tr')].map((tr) => [...tr.querySelectorAll('td.cell')].map((td) => Number(td.dataset.value)));
 }, k);
@@ -62,6 +63,7 @@ test('alignment: the weights start near uniform and after Play every Chinese wor
   const partners = { 猫: 'cat', 狗: 'dog', 鸟: 'bird', 坐: 'sat', 跑: 'ran', 睡: 'slept', 垫子: 'mat', 地毯: 'rug', 树: 'tree', 在: 'on', 上: 'on' };
   for (const k of [0, 5, 15]) {
     await page.locator('attention-trainer').locator('select.sentence').selectOption(String(k));
+    await captionsSettled(page);
     const drawn = await alphaOf(page);
     const item = task.train.data[k];
     const t = a.trace({ ...trained, x: item.x, memory: item.memory, tokens: item.tokens });

@@ -1,4 +1,5 @@
 // `import 'attention-playground/stepper'` defines <attention-stepper> and <attention-trainer> (browsers and bundlers only).
+// Every element of a page shares one Web Worker that runs the wasm core; the page's main thread only draws.
 import type { Spec, TaskId, Trace } from './index.js';
 
 /** The current stage's tensor and what names it (stageData()). */
@@ -44,17 +45,19 @@ export declare class AttentionStepper extends HTMLElement {
   toCSV(): string;
   /** The current stage's tensor as JSON text ({...stageData without data, values: nested arrays}). */
   toJSON(): string;
-  /** Every result cell's arithmetic (the core's) of the current stage and head, as a LaTeX align* block. */
-  toLaTeX(): string;
+  /** Every result cell's arithmetic (the core's, from its worker) of the current stage and head, as a LaTeX align* block. */
+  toLaTeX(): Promise<string>;
   /** The snippets for the current view: the script and element, and the iframe alternative. */
   embedCode(): Promise<{ script: string; iframe: string }>;
   /** The file name the Export menu gives a format, e.g. "attention-translation-weights.svg". */
   exportName(extension: string): string;
   /** Settles once the core is loaded and the first view drawn. */
   readonly ready: Promise<void>;
+  /** Settles once every load, edit and inspect asked for so far is drawn (or refused), the pieces of a large stage included. */
+  settled(): Promise<void>;
   /** Shows spec in place (stage, head and view kept); with loss fields each stage shows its gradient
-   * dL/d(stage) under it, each cell's chain rule from the core. Throws AttentionError. */
-  inspect(spec: Spec, lossFields?: { loss: 'mse'; target: number[][] } | { loss: 'cross_entropy'; labels: number[] } | null): void;
+   * dL/d(stage) under it, each cell's chain rule from the core. Rejects with the core's AttentionError. */
+  inspect(spec: Spec, lossFields?: { loss: 'mse'; target: number[][] } | { loss: 'cross_entropy'; labels: number[] } | null): Promise<void>;
 }
 
 /** The train mode: attributes lesson (alignment | positions | scaling), lang (en | zh), url-state. */
@@ -70,10 +73,12 @@ export declare class AttentionTrainer extends HTMLElement {
   play(): void;
   pause(): void;
   /** One step of every run, paused. */
-  stepOnce(): void;
+  stepOnce(): Promise<void>;
   /** Back to step 0 with the tasks' starting weights (the chosen learning rate kept). */
-  reset(): void;
+  reset(): Promise<void>;
   setLearningRate(lr: number): void;
+  /** Settles once the newest pictures asked for are drawn (the core computes them in its worker). */
+  settled(): Promise<void>;
 }
 
 declare global {

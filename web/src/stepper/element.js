@@ -247,8 +247,9 @@ export class AttentionStepper extends HTMLElement {
       h('p', { className: 'status', text: wordsFor(this.store.get().lang).lastGood }));
   }
 
+  /** Shows another example where the reader is (stage, language, view kept); settles once it is drawn. */
   chooseExample(id, variant = '') {
-    this.load({ example: id, variant, stage: this.stageId, lang: this.store.get().lang, view: this.store.get().view ?? undefined });
+    return this.load({ example: id, variant, stage: this.stageId, lang: this.store.get().lang, view: this.store.get().view ?? undefined });
   }
 
   // [SECTION] editing

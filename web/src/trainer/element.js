@@ -287,7 +287,23 @@ export class AttentionTrainer extends HTMLElement {
   }
 
   /** The loss chart, and every run's sentence through its current weights (with gradients when paused). */
-  async showRuns() {
+  showRuns() {
+    const drawing = this.drawRuns();
+    this.drawing = drawing;
+    return drawing;
+  }
+
+  /** Settles once the newest pictures asked for are drawn (the runs' traces come from the core's worker). */
+  async settled() {
+    let seen;
+    do {
+      seen = this.drawing;
+      await seen?.catch(() => {});
+    } while (seen !== this.drawing);
+    await Promise.all(this.runs.map((run) => run.stepper?.settled?.()));
+  }
+
+  async drawRuns() {
     const w = this.words;
     if (!this.host) return;
     const ticket = (this.drawn = (this.drawn ?? 0) + 1);
