@@ -147,7 +147,8 @@ test('controls: Reset goes back to step 0, the slider sets the rate the core use
   losses.forEach((l, k) => assert.ok(Math.abs(l - expected[k]) <= 1e-6, `step ${k + 1} at lr 0.1`));
   await trainer.locator('button.reset').click();
   await page.waitForFunction(() => document.querySelector('attention-trainer').done === 0);
-  assert.match(await trainer.locator('span.train-status').textContent(), /^step 0 of 300$/);
+  await page.evaluate(() => document.querySelector('attention-trainer').settled()); // the reset's pictures, from the worker
+  await trainer.locator('span.train-status', { hasText: /^step 0 of 300$/ }).waitFor({ timeout: 5000 });
   await page.evaluate(() => document.querySelector('attention-trainer').setLearningRate(1e30));
   for (let k = 0; k < 3; k++) await trainer.locator('button.step').click();
   const alert = trainer.locator('p.error[role="alert"]');

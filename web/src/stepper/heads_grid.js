@@ -8,7 +8,7 @@ import { h } from './dom.js';
 import { inPieces } from './later.js';
 import { cell } from './format.js';
 
-const CELL = 9; // px per cell of a small multiple
+const CELL = 9; // px per cell of a small multiple (fewer for many heads: 64 of 288 px filled four screens)
 const MAX_CELLS = 32; // rows or columns drawn per small multiple
 const PER_PIECE = 8; // small multiples painted in one task (64 heads: eight tasks)
 
@@ -36,13 +36,14 @@ function colourTable(weights) {
 export function headsGrid(el, ctx, stage, current, w) {
   const [heads, rows, cols] = stage.shape;
   const r = Math.min(rows, MAX_CELLS), c = Math.min(cols, MAX_CELLS);
+  const px = heads > 16 ? 3 : heads > 4 ? 6 : CELL;
   const weights = stage.id === 'weights';
   let scale = 0;
   for (const v of stage.data) if (Number.isFinite(v) && Math.abs(v) < 1e8) scale = Math.max(scale, Math.abs(v));
   const table = colourTable(weights);
   const paint = (hh, picture) => {
     const image = new ImageData(c, r);
-    const px = image.data;
+    const rgba = image.data;
     for (let i = 0; i < r; i++) {
       for (let j = 0; j < c; j++) {
         const v = stage.data[(hh * rows + i) * cols + j];
@@ -52,10 +53,10 @@ export function headsGrid(el, ctx, stage, current, w) {
           const t = scale > 0 ? v / scale : 0;
           from = 3 * Math.round((weights ? t : (t + 1) / 2) * (LEVELS - 1));
         }
-        px[at] = from < 0 ? MASKED[0] : table[from];
-        px[at + 1] = from < 0 ? MASKED[1] : table[from + 1];
-        px[at + 2] = from < 0 ? MASKED[2] : table[from + 2];
-        px[at + 3] = 255;
+        rgba[at] = from < 0 ? MASKED[0] : table[from];
+        rgba[at + 1] = from < 0 ? MASKED[1] : table[from + 1];
+        rgba[at + 2] = from < 0 ? MASKED[2] : table[from + 2];
+        rgba[at + 3] = 255;
       }
     }
     picture.getContext('2d').putImageData(image, 0, 0);
@@ -63,9 +64,9 @@ export function headsGrid(el, ctx, stage, current, w) {
   };
   const pictures = [];
   const minis = Array.from({ length: heads }, (_, hh) => {
-    // one pixel a cell, drawn CELL px wide by CSS without smoothing; its size is set now, its pixels later
+    // one pixel a cell, drawn px wide by CSS without smoothing; its size is set now, its pixels later
     const picture = h('canvas', {
-      width: c, height: r, className: 'mini-picture', style: `width:${c * CELL}px;height:${r * CELL}px`,
+      width: c, height: r, className: 'mini-picture', style: `width:${c * px}px;height:${r * px}px`,
       attrs: { 'aria-hidden': 'true' }, dataset: { rows: String(r), cols: String(c) },
     });
     pictures.push(picture);

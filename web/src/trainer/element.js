@@ -166,6 +166,7 @@ export class AttentionTrainer extends HTMLElement {
     }));
     this.target = this.runs[0].task.train.steps;
     this.error = null;
+    this.showControls(); // "step 0" at once; the pictures follow from the worker
     return this.showRuns();
   }
 
