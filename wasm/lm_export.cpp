@@ -131,6 +131,38 @@ const char* attn_lm_load(const std::uint8_t* bytes, std::size_t size) {
     });
 }
 
+/**
+ * A model with fresh weights, to train in the page (the induction lesson): text is fortune-format (entries
+ * between lines of "%"), split as the shipped models' corpora are (docs/model.md); the vocabulary is the
+ * training entries' most frequent characters, the probe of the head scores the held-out entries' start.
+ * settings: {n_layer, n_head, d_model, d_mlp, n_ctx, vocab, seed}. {"handle", "about", "train": the training
+ * entries, to pass to attn_lm_trainer}.
+ */
+const char* attn_lm_fresh(const char* text, std::size_t len, const char* settings, std::size_t settings_len) {
+    return answer([&] {
+        const attn::json j = attn::json::parse(std::string_view(settings, settings_len));
+        config c;
+        c.n_layer = j.value("n_layer", 2);
+        c.n_head = j.value("n_head", 4);
+        c.d_model = j.value("d_model", 64);
+        c.d_mlp = j.value("d_mlp", 256);
+        c.n_ctx = j.value("n_ctx", 32);
+        const int vocab = j.value("vocab", 128);
+        if (vocab < 8 || vocab > 4096) throw attn::spec_error("vocab is " + std::to_string(vocab) + " but must be from 8 to 4096.");
+        const corpus_split split = split_fortunes(text_of(text, len));
+        if (split.train.size() < 4096) throw attn::spec_error("the lesson's text has too few characters to train on (fewer than 4096).");
+        auto m = std::make_unique<model>(make_model(c, build_vocab(split.train, static_cast<std::size_t>(vocab)), j.value("seed", std::uint64_t{1})));
+        for (char32_t ch : split.heldout.substr(0, 1024)) m->probe += encode_utf8(ch);
+        std::string train;
+        for (char32_t ch : split.train) train += encode_utf8(ch);
+        const int h = next_handle++;
+        attn::json about = about_json(*m);
+        about["vocab"] = m->vocab;
+        models[h] = std::move(m);
+        return attn::json{{"handle", h}, {"about", about}, {"train", train}};
+    });
+}
+
 void attn_lm_free(int handle) {
     models.erase(handle);
     for (auto it = trainers.begin(); it != trainers.end();) it = it->first / 1000000 == handle ? trainers.erase(it) : std::next(it);

@@ -10,6 +10,8 @@ import { readFileSync } from 'node:fs';
 
 import { build } from 'vite';
 
+import { LESSON_FILES } from './src/model/lesson.js';
+
 const here = path.dirname(fileURLToPath(import.meta.url));
 const outDir = path.resolve(here, '../site/assets');
 
@@ -54,6 +56,13 @@ for (const name of ['zh', 'en']) {
   if (!existsSync(weights)) continue; // scripts/models.sh trains them; the model mode then says it could not load
   const b64 = readFileSync(weights).toString('base64');
   writeFileSync(path.join(outDir, 'models', `${name}.js`), `(globalThis.AttentionModels ??= {}).${name} = '${b64}';\n`);
+}
+// the induction lesson's corpus: English fortunes from Debian's fortunes package (apt, as the shipped en
+// model's), fortune format, a classic script like the weights; the core splits it as it splits a model's corpus
+const lessonFiles = LESSON_FILES.map((f) => path.join('/usr/share/games/fortunes', f));
+if (lessonFiles.every((f) => existsSync(f))) {
+  const text = lessonFiles.map((f) => readFileSync(f, 'utf8').replace(/\n?$/, '\n')).join('%\n');
+  writeFileSync(path.join(outDir, 'models', 'lesson-en.js'), `(globalThis.AttentionModels ??= {}).lessonText = ${JSON.stringify(text)};\n`);
 }
 const modelFile = path.join(outDir, 'attention-model.js');
 console.log(`site: ${path.relative(process.cwd(), modelFile)} ${statSync(modelFile).size} bytes, ${gzipSync(readFileSync(modelFile), { level: 9 }).length} gzipped (model mode: element + worker + inlined lm wasm)`);

@@ -545,6 +545,14 @@ export function makeApi(core, fast = core, loadModel = null) {
       if (!loadModel) return Promise.reject(new AttentionError('this build of the package has no language model module.'));
       return loadModel(which);
     },
+    /**
+     * A language model with fresh weights to train (the induction lesson, docs/model.md): corpus is
+     * fortune-format text (entries between lines of "%"); options {nLayer, nHead, dModel, dMlp, nCtx, vocab, seed}.
+     */
+    freshModel(corpus, options) {
+      if (!loadModel?.fresh) return Promise.reject(new AttentionError('this build of the package has no language model module.'));
+      return loadModel.fresh(corpus, options);
+    },
     /** Diagnostics: bytes in use on the wasm heap, and the heap's size. */
     memory() {
       return { heapInUse: core.heapInUse(), heapSize: core.HEAPF32.buffer.byteLength };

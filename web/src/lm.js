@@ -26,7 +26,25 @@ export function makeModelLoader(createCore, readModel, AttentionError) {
     return shared;
   };
 
-  return async function loadModel(which) {
+  /**
+   * A model with fresh weights to train (the induction lesson): corpus is fortune-format text (entries
+   * between lines of "%"), split and tokenised as the shipped models' corpora are; options the shape
+   * ({nLayer, nHead, dModel, dMlp, nCtx, vocab, seed}). The model's trainingText is the corpus's training
+   * entries (its held-out ones are the head scores' probe).
+   */
+  async function freshModel(corpus, { nLayer = 2, nHead = 4, dModel = 64, dMlp = 256, nCtx = 32, vocab = 128, seed = 1 } = {}) {
+    wellFormedText(corpus, 'corpus', AttentionError);
+    for (const [name, x, lo, hi] of [['nLayer', nLayer, 1, 8], ['nHead', nHead, 1, 16], ['dModel', dModel, 4, 512], ['dMlp', dMlp, 0, 2048],
+      ['nCtx', nCtx, 4, 256], ['vocab', vocab, 8, 4096], ['seed', seed, 0, Number.MAX_SAFE_INTEGER]]) wholeNumber(x, name, lo, hi, AttentionError);
+    const lm = await core();
+    const settings = JSON.stringify({ n_layer: nLayer, n_head: nHead, d_model: dModel, d_mlp: dMlp, n_ctx: nCtx, vocab, seed });
+    return wrapModel(lm, (call) => call((p, n, q, m) => lm._attn_lm_fresh(p, n, q, m), [corpus, settings]), AttentionError);
+  }
+
+  loadModel.fresh = freshModel;
+  return loadModel;
+
+  async function loadModel(which) {
     let bytes = which;
     if (which === 'zh' || which === 'en') {
       try {
@@ -37,8 +55,8 @@ export function makeModelLoader(createCore, readModel, AttentionError) {
     } else if (which instanceof ArrayBuffer) bytes = new Uint8Array(which);
     if (!(bytes instanceof Uint8Array)) throw new AttentionError("loadModel takes 'zh', 'en' or the bytes of a .safetensors file (a Uint8Array).");
     const lm = await core();
-    return wrapModel(lm, bytes, AttentionError);
-  };
+    return wrapModel(lm, (call) => call((p, n) => lm._attn_lm_load(p, n), [bytes]), AttentionError);
+  }
 }
 
 /** Numbers a stage's row of a trace's layout table holds: [stage name, at, rank, shape (4)]. */
@@ -49,7 +67,8 @@ const TABLE_WIDTH = 7;
  */
 const perModule = new WeakMap();
 
-function wrapModel(lm, bytes, AttentionError) {
+/** The API of a model in the lm module: open(call) makes it there and returns {handle, about} (and, fresh, train). */
+function wrapModel(lm, open, AttentionError) {
   if (!perModule.has(lm)) perModule.set(lm, { unread: new Set(), names: new Map() });
   const { unread, names } = perModule.get(lm);
   /** Calls an export with UTF-8 texts copied into the heap; returns its JSON answer, or throws its sentence. */
@@ -116,7 +135,7 @@ function wrapModel(lm, bytes, AttentionError) {
     unread.clear();
   }
 
-  const first = call((p, n) => lm._attn_lm_load(p, n), [bytes]);
+  const first = open(call);
   const handle = first.handle;
   const about = Object.freeze(first.about);
   let disposed = false;
@@ -127,6 +146,8 @@ function wrapModel(lm, bytes, AttentionError) {
   const model = {
     /** {config, vocab_size, vocab, corpus, parameters} */
     get about() { return about; },
+    /** A fresh model's training text (its corpus's training entries); undefined for a loaded one. */
+    get trainingText() { return first.train; },
     /** Every stage of every layer: {tokens, ids, unknown, stages: [{id, layer, shape, data: Float32Array}]}. */
     trace(text) {
       live();
@@ -204,30 +225,58 @@ function wrapModel(lm, bytes, AttentionError) {
       return call((p, n) => lm._attn_lm_heads(handle, p, n), [probe]);
     },
     /**
-     * Trains this model in place on text: steps of `batch` random windows of n_ctx characters, AdamW.
-     * onStep({step, loss}) after every step (it may return a promise, which is awaited). Resolves to the
-     * losses (Float32Array, nats per character).
+     * A training run of this model on text, to step through (the induction lesson trains between frames):
+     * step(count = 1) runs count steps of `batch` random windows of n_ctx characters (a share
+     * repeatFraction of them a random string repeated), AdamW with a warm-up and a cosine over `steps`, and
+     * returns their losses (Float32Array, nats per character); done counts the steps; dispose() frees it.
      */
-    async train(text, { steps = 100, batch = 8, lr = 1e-3, warmup = 10, repeatFraction = 0, seed = 1, onStep } = {}) {
+    trainer(text, { steps = 100, batch = 8, lr = 1e-3, warmup = 10, repeatFraction = 0, seed = 1 } = {}) {
       live();
       wellFormedText(text, 'text', AttentionError);
       wholeNumber(steps, 'steps', 1, 100000, AttentionError);
       wholeNumber(batch, 'batch', 1, 512, AttentionError);
       wholeNumber(warmup, 'warmup', 0, 100000, AttentionError);
       wholeNumber(seed, 'seed', 0, Number.MAX_SAFE_INTEGER, AttentionError);
-      if (onStep !== undefined && typeof onStep !== 'function') throw new AttentionError('train: onStep must be a function.');
+      if (typeof lr !== 'number' || !(lr > 0 && lr < 1)) throw new AttentionError('lr must be a number between 0 and 1.');
+      if (typeof repeatFraction !== 'number' || !(repeatFraction >= 0 && repeatFraction <= 1)) throw new AttentionError('repeatFraction must be a number from 0 to 1.');
       const settings = JSON.stringify({ steps, batch, lr, warmup, repeat_fraction: repeatFraction, seed });
-      const { trainer } = call((p, n, q, m) => lm._attn_lm_trainer(handle, p, n, q, m), [text, settings]);
+      const { trainer: id } = call((p, n, q, m) => lm._attn_lm_trainer(handle, p, n, q, m), [text, settings]);
+      let done = 0;
+      let freed = false;
+      return {
+        get done() { return done; },
+        step(count = 1) {
+          live();
+          if (freed) throw new AttentionError('this training run was disposed of.');
+          wholeNumber(count, 'step(count): count', 1, 100000, AttentionError);
+          const losses = new Float32Array(count);
+          for (let k = 0; k < count; k++) {
+            losses[k] = call(() => lm._attn_lm_train_step(id), []).loss;
+            done++;
+          }
+          return losses;
+        },
+        dispose() {
+          if (!freed && !disposed) lm._attn_lm_trainer_free(id);
+          freed = true;
+        },
+      };
+    },
+    /**
+     * Trains this model in place on text (a trainer run to its end): onStep({step, loss}) after every step
+     * (it may return a promise, which is awaited). Resolves to the losses (Float32Array, nats per character).
+     */
+    async train(text, { steps = 100, batch = 8, lr = 1e-3, warmup = 10, repeatFraction = 0, seed = 1, onStep } = {}) {
+      if (onStep !== undefined && typeof onStep !== 'function') throw new AttentionError('train: onStep must be a function.');
+      const run = model.trainer(text, { steps, batch, lr, warmup, repeatFraction, seed });
       const losses = new Float32Array(steps);
       try {
         for (let k = 0; k < steps; k++) {
-          live();
-          const { loss } = call(() => lm._attn_lm_train_step(trainer), []);
-          losses[k] = loss;
-          await onStep?.({ step: k + 1, loss });
+          losses[k] = run.step(1)[0];
+          await onStep?.({ step: k + 1, loss: losses[k] });
         }
       } finally {
-        lm._attn_lm_trainer_free(trainer);
+        run.dispose();
       }
       return losses;
     },

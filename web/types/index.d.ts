@@ -362,6 +362,8 @@ export interface Attention {
   memory(): { heapInUse: number; heapSize: number };
   /** The tiny language model (docs/model.md): 'zh' or 'en' as shipped, or a safetensors file's bytes. */
   loadModel(which: 'zh' | 'en' | Uint8Array | ArrayBuffer): Promise<LanguageModel>;
+  /** A language model with fresh weights to train, from fortune-format text (the induction lesson). */
+  freshModel(corpus: string, options?: { nLayer?: number; nHead?: number; dModel?: number; dMlp?: number; nCtx?: number; vocab?: number; seed?: number }): Promise<LanguageModel>;
 }
 
 /** A refused spec or a wrong call; message is one sentence naming the field. The instance keeps working. */
@@ -436,6 +438,11 @@ export interface LanguageModel {
   heads(probe?: string): HeadScores[];
   train(text: string, options?: { steps?: number; batch?: number; lr?: number; warmup?: number; repeatFraction?: number;
     seed?: number; onStep?: (s: { step: number; loss: number }) => void | Promise<void> }): Promise<Float32Array>;
+  /** A training run to step through: step(count) returns the steps' losses; dispose() frees it. */
+  trainer(text: string, options?: { steps?: number; batch?: number; lr?: number; warmup?: number; repeatFraction?: number; seed?: number }):
+    { readonly done: number; step(count?: number): Float32Array; dispose(): void };
+  /** A fresh model's training text (its corpus's training entries); undefined for a loaded model. */
+  readonly trainingText?: string;
   save(): Uint8Array;
   dispose(): void;
 }

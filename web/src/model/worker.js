@@ -4,10 +4,13 @@
 // comes from the C++ core through web/src/lm.js; nothing here computes the model.
 import createLmCore from '../../dist/lm/attention_lm.js';
 import { makeModelLoader } from '../lm.js';
+import { LESSON } from './lesson.js';
 
 class ModelError extends Error {}
 
 const loadModel = makeModelLoader(() => createLmCore(), () => Promise.reject(new Error('bytes are sent by the page')), ModelError);
+
+let lesson = null; // the induction lesson's {model, run} (lesson.js)
 const models = new Map(); // name -> the promise of its model (two loads of one name share it)
 /** A decoder block's stages, in the order the residual stream meets them (the attention ones are the stepper's). */
 const BLOCK = ['ln_1', 'output', 'resid_mid', 'ln_2', 'mlp_pre', 'mlp_act', 'mlp_out', 'resid_post'];
@@ -54,6 +57,26 @@ const ops = {
     .sort((p, q) => BLOCK.indexOf(p.id) - BLOCK.indexOf(q.id))
     .map((s) => ({ id: s.id, shape: s.shape, symbol: s.symbol, title: s.title, data: s.data })),
   generate: (name, prompt, options) => m(name).generate(prompt, options),
+  /** A fresh lesson model (under the name "lesson") from fortune-format text: {about, heads, steps}. */
+  async lessonStart(corpus, seed) {
+    lesson?.run.dispose();
+    lesson?.model.dispose();
+    const model = await loadModel.fresh(corpus, { ...LESSON.shape, seed });
+    const run = model.trainer(model.trainingText, { ...LESSON.training, seed });
+    lesson = { model, run };
+    loaded.set('lesson', model);
+    if (last.name === 'lesson') last = { name: null, text: null, trace: null };
+    return { about: model.about, heads: model.heads(), steps: LESSON.training.steps };
+  },
+  /** Up to count steps, stopping after budgetMs: {losses, done, heads} (the head scores after the last step). */
+  lessonTrain(count, budgetMs) {
+    if (!lesson) throw new ModelError('the lesson has not started.');
+    const started = performance.now();
+    const losses = [];
+    while (losses.length < count && lesson.run.done < LESSON.training.steps && performance.now() - started < budgetMs) losses.push(lesson.run.step(1)[0]);
+    if (last.name === 'lesson') last = { name: null, text: null, trace: null }; // new weights: the kept trace is stale
+    return { losses, done: lesson.run.done, heads: lesson.model.heads() };
+  },
 };
 
 const loaded = new Map(); // name -> model, once its load has finished

@@ -82,6 +82,7 @@ export class AttentionTrainer extends HTMLElement {
     this.pause();
     for (const run of this.runs) this.attention.dispose(run.trainer);
     const lesson = LESSONS[this.lesson];
+    if (lesson.element) return this.startElement(lesson.element);
     const a = this.attention;
     this.runs = await Promise.all(lesson.tasks.map(async (id) => {
       const task = await a.task(id);
@@ -99,6 +100,29 @@ export class AttentionTrainer extends HTMLElement {
     this.writeUrl();
   }
 
+  /**
+   * A lesson that is its own element (the induction lesson, <attention-induction>): the lesson bar above it.
+   * Its script (the model mode's, beside this one) is loaded when the lesson is first chosen.
+   */
+  async startElement(tag) {
+    this.runs = [];
+    this.host = null;
+    const w = this.words;
+    const box = h('div', { className: 'element-lesson' }, h('p', { className: 'loading', text: '…' }));
+    clear(this.view).append(this.lessonBar(w), box);
+    this.view.lang = this.lang === 'zh' ? 'zh-CN' : 'en';
+    this.writeUrl();
+    try {
+      await loadElement(tag);
+      // the lesson's seed rides in the URL too (train.html?lesson=induction&seed=2)
+      const seed = this.hasAttribute('url-state') ? new URLSearchParams(location.search).get('seed') : null;
+      this.lessonElement = h(tag, { attrs: { lang: this.lang, ...(seed ? { seed } : {}) } });
+      clear(box).append(this.lessonElement);
+    } catch (error) {
+      clear(box).append(h('p', { className: 'error', attrs: { role: 'alert' }, text: String(error?.message ?? error) }));
+    }
+  }
+
   chooseLesson(id) {
     this.lesson = pickLesson(id);
     this.sentence = 0;
@@ -107,6 +131,10 @@ export class AttentionTrainer extends HTMLElement {
 
   chooseLanguage(lang) {
     this.lang = pickLanguage(lang, null);
+    if (LESSONS[this.lesson].element) {
+      this.startElement(LESSONS[this.lesson].element);
+      return;
+    }
     for (const run of this.runs) run.stepper.setAttribute('lang', this.lang);
     this.renderAll(true);
     this.writeUrl();
@@ -114,6 +142,11 @@ export class AttentionTrainer extends HTMLElement {
 
   writeUrl() {
     if (!this.hasAttribute('url-state')) return;
+    if (LESSONS[this.lesson].element) {
+      const seed = new URLSearchParams(location.search).get('seed');
+      history.replaceState(history.state, '', `?${new URLSearchParams({ lesson: this.lesson, lang: this.lang, ...(seed ? { seed } : {}) })}`);
+      return;
+    }
     const q = new URLSearchParams({ lesson: this.lesson, lang: this.lang, sentence: String(this.sentence + 1) });
     history.replaceState(history.state, '', `?${q}`);
   }
@@ -207,10 +240,9 @@ export class AttentionTrainer extends HTMLElement {
     return { item: memory ? { x, tokens, memory } : { x, tokens }, loss };
   }
 
-  renderAll(keepSteppers = false) {
-    const w = this.words;
-    const lesson = LESSONS[this.lesson];
-    const lessonBar = h('div', { className: 'bar', attrs: { role: 'group', 'aria-label': w.lessons } },
+  /** The lessons and the language, as buttons. */
+  lessonBar(w) {
+    return h('div', { className: 'bar', attrs: { role: 'group', 'aria-label': w.lessons } },
       Object.keys(LESSONS).map((id) => h('button', {
         type: 'button', className: 'lesson', text: w.lesson[id].title.split(':')[0].split('：')[0], dataset: { lesson: id },
         attrs: { 'aria-pressed': String(id === this.lesson) }, on: { click: () => this.chooseLesson(id) },
@@ -221,6 +253,12 @@ export class AttentionTrainer extends HTMLElement {
         attrs: { 'aria-pressed': String(lang === this.lang), lang: lang === 'zh' ? 'zh-CN' : 'en' },
         on: { click: () => this.chooseLanguage(lang) },
       }))));
+  }
+
+  renderAll(keepSteppers = false) {
+    const w = this.words;
+    const lesson = LESSONS[this.lesson];
+    const lessonBar = this.lessonBar(w);
     this.host = {};
     this.host.play = h('button', { type: 'button', className: 'play', on: { click: () => (this.playing ? this.pause() : this.play()) } });
     this.host.lr = h('input', {
@@ -348,6 +386,23 @@ export class AttentionTrainer extends HTMLElement {
       clear(run.alphaEl).append(run.alphaView.el);
     }
   }
+}
+
+// read while the script runs: the model mode's script sits beside this one (assets/attention-model.js)
+const script = typeof document !== 'undefined' ? document.currentScript : null;
+
+/** Defines a lesson's element: the model mode's script, beside this one, loaded once. */
+function loadElement(tag) {
+  if (customElements.get(tag)) return Promise.resolve();
+  if (!script?.src) return Promise.reject(new Error(`this lesson needs <${tag}>: add assets/attention-model.js to the page.`));
+  loadElement.tag ??= new Promise((resolve, reject) => {
+    const el = document.createElement('script');
+    el.src = new URL('attention-model.js', script.src).href;
+    el.onload = () => customElements.whenDefined(tag).then(resolve);
+    el.onerror = () => reject(new Error('assets/attention-model.js could not be read.'));
+    document.head.append(el);
+  });
+  return loadElement.tag;
 }
 
 function pickLesson(id) {

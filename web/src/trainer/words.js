@@ -7,6 +7,8 @@ export const LESSONS = {
   alignment: { tasks: ['alignment'], stage: 'weights', view: 'lines' },
   positions: { tasks: ['positions-pe', 'positions-no-pe'], stage: 'weights', view: 'matrix' },
   scaling: { tasks: ['scaling-sqrt-dk', 'scaling-none'], stage: 'weights', view: 'matrix' },
+  // a language model trained in the page: its own element, from the model mode's script (attention-model.js)
+  induction: { tasks: [], element: 'attention-induction' },
 };
 
 const words = {
@@ -21,6 +23,7 @@ const words = {
         title: 'Why positions matter: reversing a sequence, with and without positional encoding',
         text: 'Output i must name the token at position n − 1 − i. Without positional encoding attention sees only what a token is, never where it stands: two equal tokens look the same, and the loss plateaus. With sinusoidal PE added to the inputs the queries can find a position, and the loss falls. The same data, the same starting weights, trained side by side.',
       },
+      induction: { title: 'Induction: a head that copies from context, born while you watch', text: '' },
       scaling: {
         title: 'Why ÷√d_k: the same task at d = 64, scaled and unscaled',
         text: 'With 64 dimensions the dot products of random vectors are 8 times larger than after dividing by √d_k = 8. Unscaled, the softmax starts peaked, saturates as it trains, and its gradient vanishes: the loss stops falling. Scaled, the same task trains. Pause at any step and compare the weights and their gradients.',
@@ -52,6 +55,7 @@ const words = {
         title: '位置为什么重要：把序列倒过来，有位置编码和没有位置编码',
         text: '第 i 个输出必须说出位置 n − 1 − i 上的词。没有位置编码时，注意力只看得到词是什么，看不到它在哪里：两个相同的词看起来一样，损失停滞不前。输入加上正弦位置编码后，查询就能找到位置，损失随之下降。同样的数据、同样的初始权重，并排训练。',
       },
+      induction: { title: '归纳：一个从上下文中复制的头，在你眼前诞生', text: '' },
       scaling: {
         title: '为什么要 ÷√d_k：d = 64 时同一个任务，缩放与不缩放',
         text: '64 维时，随机向量的点积比除以 √d_k = 8 之后大 8 倍。不缩放时，softmax 一开始就很尖锐，训练中趋于饱和，梯度消失：损失不再下降。缩放后，同一个任务能训练好。随时暂停，比较两边的权重和它们的梯度。',

@@ -1,0 +1,101 @@
+// The induction lesson (train.html?lesson=induction, <attention-induction>) driven as a person would: press
+// Play and let a fresh 2-layer model train in the page until a layer-2 head's induction score (the core's
+// detector) passes 0.4 — the phase change, with the loss falling — while the main thread never blocks;
+// the page's losses are the npm module's for the same seed, bit for bit; pause and open a head's layer in
+// the stepper; 中文; axe-core finds nothing serious.
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { test } from 'node:test';
+
+import { createAttention } from '../../web/src/node.js';
+import { FORMED, LESSON, LESSON_FILES } from '../../web/src/model/lesson.js';
+import { repo } from '../node/helpers.mjs';
+import { artifacts, browserSession } from './session.mjs';
+
+const axeScript = path.join(repo, 'web/node_modules/axe-core/axe.min.js');
+
+const session = browserSession();
+const { problems } = session;
+
+async function openLesson(query) {
+  const page = await session.browser.newPage();
+  await page.setViewportSize({ width: 1280, height: 900 });
+  page.on('pageerror', (e) => problems.push(`induction: ${e.message}`));
+  await page.addInitScript(() => {
+    window.longTasks = [];
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask', buffered: true });
+  });
+  await page.goto(`${session.server.url}train.html?${query}`);
+  await page.waitForFunction(() => document.querySelector('attention-trainer')?.shadowRoot?.querySelector('attention-induction')?.about, null, { timeout: 60000 });
+  return page;
+}
+
+const lesson = (page, fn) => page.evaluate((source) => new Function('el', `return (${source})(el);`)(
+  document.querySelector('attention-trainer').shadowRoot.querySelector('attention-induction')), fn.toString());
+
+test('Play: an induction head forms in the page (score ≥ 0.4), the loss falls, no long task; the losses are the module\'s', async () => {
+  const page = await openLesson('lesson=induction&lang=en');
+  const root = page.locator('attention-trainer').locator('attention-induction');
+  await page.screenshot({ path: path.join(artifacts, 'induction-start.png'), fullPage: true });
+  await page.evaluate(() => { window.longTasks = []; });
+  await root.locator('button.play').click();
+  await page.waitForFunction(() => {
+    const el = document.querySelector('attention-trainer').shadowRoot.querySelector('attention-induction');
+    return el.phaseStep !== null || el.done >= el.steps;
+  }, null, { timeout: 600000, polling: 1000 });
+  await root.locator('button.play').click(); // pause
+  const state = await lesson(page, (el) => ({ phase: el.phaseStep, done: el.done, losses: el.losses, perSecond: el.stepsPerSecond, history: el.history }));
+  await page.screenshot({ path: path.join(artifacts, 'induction-formed.png'), fullPage: true });
+  assert.ok(state.phase !== null, `no induction head within ${state.done} steps`);
+  const first = state.history.find((h) => h.heads.some((s) => s.layer === 1 && s.induction >= FORMED));
+  assert.equal(first.step, state.phase);
+  assert.ok(state.history[0].heads.every((s) => s.induction < 0.2), 'no induction head at step 0');
+  const mean = (xs) => xs.reduce((p, q) => p + q, 0) / xs.length;
+  const early = mean(state.losses.slice(0, 100)), late = mean(state.losses.slice(-100));
+  assert.ok(late < early - 1, `the loss falls: ${early.toFixed(3)} → ${late.toFixed(3)}`);
+  assert.match(await root.locator('p.phase').textContent(), new RegExp(`^An induction head formed at step ${state.phase}: layer 2 head \\d scores 0\\.\\d+\\.$`));
+  const long = await page.evaluate(() => window.longTasks.filter((ms) => ms > 100));
+  assert.deepEqual(long, [], 'main-thread tasks over 100 ms while training');
+  console.log(`induction lesson in Chromium: the layer-2 induction score reached ${FORMED} at step ${state.phase}, ` +
+    `${state.perSecond.toFixed(1)} steps/s (${(state.phase / state.perSecond).toFixed(0)} s of training); loss ${early.toFixed(2)} → ${late.toFixed(2)}`);
+  // the same run in Node through the npm module: the same first 200 losses, bit for bit (one wasm core)
+  const a = await createAttention();
+  const corpus = LESSON_FILES.map((f) => readFileSync(path.join('/usr/share/games/fortunes', f), 'utf8').replace(/\n?$/, '\n')).join('%\n');
+  const model = await a.freshModel(corpus, { ...LESSON.shape, seed: 1 });
+  const run = model.trainer(model.trainingText, { ...LESSON.training, seed: 1 });
+  const mine = run.step(200);
+  mine.forEach((l, k) => assert.equal(l, state.losses[k], `step ${k + 1}`));
+  run.dispose();
+  model.dispose();
+  // paused: a head's layer in the stepper, every stage, its weights those of the lesson's pattern
+  await root.locator('.tile[data-layer="2"][data-head="1"]').click();
+  await root.locator('attention-stepper').waitFor();
+  await page.waitForFunction(() => document.querySelector('attention-trainer').shadowRoot.querySelector('attention-induction')
+    .shadowRoot.querySelector('attention-stepper')?.shadowRoot?.querySelector('.scene'));
+  await page.addScriptTag({ path: axeScript });
+  const violations = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: String(n.target) })) })));
+  const serious = violations.filter((v) => ['serious', 'critical'].includes(v.impact));
+  assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes[0]?.target}`), []);
+  await page.close();
+});
+
+test('中文: the lesson speaks Chinese, its charts and patterns drawn; a phone keeps Play on screen', async () => {
+  const page = await openLesson('lesson=induction&lang=zh');
+  const root = page.locator('attention-trainer').locator('attention-induction');
+  assert.equal(await root.locator('h2').textContent(), '归纳头的诞生');
+  assert.match(await root.locator('button.play').textContent(), /播放/);
+  await page.screenshot({ path: path.join(artifacts, 'induction-zh.png'), fullPage: true });
+  await page.setViewportSize({ width: 390, height: 844 });
+  const m = await page.evaluate(() => {
+    const el = document.querySelector('attention-trainer').shadowRoot.querySelector('attention-induction');
+    const play = el.shadowRoot.querySelector('button.play').getBoundingClientRect();
+    return { width: document.documentElement.scrollWidth, play: play.toJSON() };
+  });
+  assert.ok(m.width <= 390, `the page scrolls sideways: ${m.width}`);
+  await page.screenshot({ path: path.join(artifacts, 'induction-phone-zh.png') });
+  await page.close();
+});
+
+test('no page errors', () => assert.deepEqual(problems, []));
