@@ -103,6 +103,24 @@ test('the chosen layer in the playground\'s stepper: its weights are the model t
   assert.deepEqual(stepper.shape, native.shape);
   stepper.data.forEach((v, k) => assert.ok(Math.abs(v - native.data[k]) <= 1e-5, `[${k}] ${v} vs ${native.data[k]}`));
   for (const id of ['q', 'k', 'v', 'scores', 'scaled', 'masked', 'row_max', 'exp', 'row_sum', 'weights', 'context', 'concat', 'output']) assert.ok(stepper.ids.includes(id), id);
+  // its block diagram is the model's own, every part computed; a part opens its stage in the block's section
+  const stepperLoc = page.locator('attention-model').locator('attention-stepper');
+  await stepperLoc.locator('details.block-diagram summary').click();
+  await stepperLoc.locator('.block-diagram').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: path.join(artifacts, 'model-block-diagram.png') });
+  const parts = await stepperLoc.locator('.block-diagram button.block').evaluateAll((bs) => bs.map((b) => b.dataset.stage));
+  assert.deepEqual(parts, ['ln_1', 'q', 'resid_mid', 'ln_2', 'mlp_act', 'resid_post']);
+  assert.equal(await stepperLoc.locator('.block-diagram .context').count(), 0, 'nothing marked "not computed"');
+  await stepperLoc.locator('.block-diagram button[data-stage="ln_2"]').click();
+  await page.waitForFunction(() => document.querySelector('attention-model').shadowRoot.querySelector('details.block')?.open
+    && document.querySelector('attention-model').shadowRoot.querySelector('details.block .box[aria-pressed="true"]')?.dataset.stage === 'ln_2');
+  // the stage it shows rides in the URL, and a link opens the layer there
+  await page.locator('attention-model').locator('attention-stepper').locator('.timeline button[data-stage="exp"]').click();
+  await page.waitForFunction(() => new URL(location.href).searchParams.get('stage') === 'exp');
+  const again = await openModel(new URL(page.url()).search.slice(1));
+  await again.locator('attention-model').locator('details.stepper summary').click();
+  await again.waitForFunction(() => document.querySelector('attention-model').shadowRoot.querySelector('attention-stepper')?.stageId === 'exp', null, { timeout: 30000 });
+  await again.close();
   await page.waitForTimeout(500);
   await page.screenshot({ path: path.join(artifacts, 'model-layer-stepper.png'), fullPage: true });
   await page.close();
@@ -132,6 +150,11 @@ test('the rest of the block: LayerNorms, residuals and the MLP as boxes in block
 
 test('generate with a seed gives attn lm generate\'s characters, one at a time, and the URL holds the state', async () => {
   const page = await openModel(`model=zh&text=${encodeURIComponent('床前')}&t=0.8&seed=5`);
+  // each new character's row from the core's key/value-cache step, as the page outlines it
+  await page.evaluate(() => {
+    window.kvRows = [];
+    document.querySelector('attention-model').addEventListener('kvrow', (e) => window.kvRows.push({ ...e.detail, caption: e.target.shadowRoot.querySelector('.caption')?.textContent }));
+  });
   await page.locator('attention-model').locator('button.primary').click();
   await page.waitForFunction(() => document.querySelector('attention-model').lastGenerated && !document.querySelector('attention-model').generating, null, { timeout: 60000 });
   const generated = await el(page, (e) => e.lastGenerated);
@@ -141,6 +164,16 @@ test('generate with a seed gives attn lm generate\'s characters, one at a time, 
   const url = new URL(page.url());
   assert.equal(url.searchParams.get('text'), `床前${native}`);
   assert.equal(url.searchParams.get('seed'), '5');
+  // the cache step's row is the trace's last row (the CLI's), and the cache holds every character before it
+  const rows = await page.evaluate(() => window.kvRows);
+  assert.ok(rows.length >= 16, `${rows.length} rows animated`);
+  for (const r of [rows[0], rows[7], rows.at(-1)]) {
+    const n = [...r.text].length;
+    const t = JSON.parse(cli('trace', '--model', modelFile('zh'), '--text', r.text)).stages.find((s) => s.id === 'weights' && s.layer === r.layer);
+    r.weights.forEach((v, j) => assert.ok(Math.abs(v - t.data[(r.head * n + n - 1) * n + j]) <= 1e-5, `row of ${r.text} [${j}]`));
+    assert.deepEqual(r.cache.slice(0, 3), [2, 4, n]);
+    assert.match(r.caption, new RegExp(`^Generated “.”: its query attends over the key/value cache — the keys and values of all ${n} characters`));
+  }
   await page.close();
 });
 

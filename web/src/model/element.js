@@ -199,6 +199,9 @@ export class AttentionModel extends HTMLElement {
     s.head = (whole('head', 1, 16) ?? s.head + 1) - 1;
     s.seed = whole('seed', 0, 2 ** 31) ?? s.seed;
     s.overlay = p.get('lines') === '1';
+    // the stage the layer's stepper shows, and the block's stage (ids only: anything else is ignored)
+    if (/^[a-z_0-9]{1,24}$/.test(p.get('stage') ?? '')) s.stage = p.get('stage');
+    if (/^[a-z_0-9]{1,24}$/.test(p.get('block') ?? '')) this.blockStage = p.get('block');
     const t = Number(p.get('t'));
     if (p.has('t') && Number.isFinite(t) && t >= 0 && t <= 2) s.temperature = t;
   }
@@ -208,6 +211,8 @@ export class AttentionModel extends HTMLElement {
     const s = this.state;
     const p = new URLSearchParams({ model: s.model, text: s.text, layer: s.layer + 1, head: s.head + 1, t: s.temperature, seed: s.seed, lang: s.lang });
     if (s.overlay) p.set('lines', '1');
+    if (s.stage) p.set('stage', s.stage);
+    if (this.blockStage) p.set('block', this.blockStage);
     history.replaceState(history.state, '', `?${p}`);
   }
 
@@ -418,7 +423,7 @@ export class AttentionModel extends HTMLElement {
       const canvas = h('canvas', { attrs: { 'aria-hidden': 'true' } });
       drawStage(canvas, st.data, st.shape[0], st.shape[1], 48 / st.shape[1], 48 / st.shape[0]);
       return h('button', { className: 'box', attrs: { 'aria-pressed': String(st.id === this.blockStage), 'data-stage': st.id },
-        onclick: () => { this.blockStage = st.id; this.showBlock(); } },
+        onclick: () => { this.blockStage = st.id; this.showBlock(); this.writeUrl(); } },
       canvas, h('span', { text: `${k ? '→ ' : ''}${st.symbol} · ${st.title[s.lang === 'zh' ? 'zh' : 'en']}` }));
     }));
     const st = stages.find((x) => x.id === this.blockStage);
@@ -467,12 +472,26 @@ export class AttentionModel extends HTMLElement {
     if (key !== this.layerKey) return; // a newer text or layer meanwhile
     if (!this.stepperEl) {
       // its attributes before it connects: it reads them then
-      this.stepperEl = h('attention-stepper', { attrs: { stage: 'weights', lang: this.state.lang, spec: JSON.stringify(spec) } });
+      // block="model": its block diagram is this model's, every part computed; a part opens its stage below
+      this.stepperEl = h('attention-stepper', { attrs: { stage: this.state.stage ?? 'weights', lang: this.state.lang, block: 'model', spec: JSON.stringify(spec) } });
+      this.stepperEl.addEventListener('blockstage', (e) => this.openBlockStage(e.detail.stage));
+      // the stage it shows rides in the URL (?stage=exp): a link opens the layer there
+      this.stepperEl.addEventListener('stagechange', (e) => { this.state.stage = e.detail.stage; this.writeUrl(); });
       this.stepperBox.append(this.stepperEl);
       return;
     }
     this.stepperEl.setAttribute('lang', this.state.lang);
     this.stepperEl.setAttribute('spec', JSON.stringify(spec));
+  }
+
+  /** Opens the block's section at a stage (the stepper's block diagram asked for it). */
+  openBlockStage(stage) {
+    this.blockStage = stage;
+    this.writeUrl();
+    if (!this.blockBox) return;
+    if (this.blockBox.open) this.showBlock();
+    else this.blockBox.open = true; // its toggle draws it
+    this.blockBox.scrollIntoView({ block: 'nearest' });
   }
 
   /** The measured role of a head: its best detector score, named when it reaches ROLE_THRESHOLD. */
@@ -614,7 +633,10 @@ export class AttentionModel extends HTMLElement {
         s.text += piece;
         this.textBox.value = s.text;
         await this.retrace();
+        // animated: the new character's row as the cache step computes it (its keys and values appended)
+        if (s.animate !== false && current()) await this.showKvRow(model, s.text);
       }
+      this.kvRow = null;
     } catch (error) {
       if (run === this.generation) this.error.textContent = error.message;
     } finally {
@@ -624,6 +646,32 @@ export class AttentionModel extends HTMLElement {
         this.dispatchEvent(new CustomEvent('generated', { detail: { text: this.lastGenerated } }));
       }
     }
+  }
+
+  /**
+   * While generating: the chosen head's newest row, from the core's key/value-cache step (m.step), outlined
+   * in the large view with what the cache holds. It equals the trace's last row (the test checks it).
+   */
+  async showKvRow(model, text) {
+    const stages = await this.client.call('kvRow', model, text);
+    const s = this.state;
+    const row = stages.find((st) => st.id === 'weights' && st.layer === s.layer);
+    const cache = stages.find((st) => st.id === 'kv_cache' && st.layer === s.layer);
+    if (!row || !cache || text !== s.text) return;
+    const n = row.shape[2];
+    this.kvRow = { layer: s.layer, head: s.head, text, weights: Array.from(row.data.subarray(s.head * n, (s.head + 1) * n)) };
+    const canvas = this.bigEl.querySelector('canvas');
+    if (canvas) {
+      const g = canvas.getContext('2d'); // drawPattern left its transform: coordinates in CSS pixels
+      const cw = canvas.width / (globalThis.devicePixelRatio || 1) / n;
+      g.save();
+      g.strokeStyle = '#1f6feb';
+      g.lineWidth = Math.max(2, cw / 6);
+      g.strokeRect(1, (n - 1) * cw + 1, n * cw - 2, cw - 2);
+      g.restore();
+    }
+    this.caption.textContent = wordsFor(s.lang).kvRow(shownChar([...text].at(-1)), n, cache.shape[3]);
+    this.dispatchEvent(new CustomEvent('kvrow', { detail: { ...this.kvRow, cache: cache.shape } }));
   }
 
   /**

@@ -57,6 +57,12 @@ const ops = {
     .sort((p, q) => BLOCK.indexOf(p.id) - BLOCK.indexOf(q.id))
     .map((s) => ({ id: s.id, shape: s.shape, symbol: s.symbol, title: s.title, data: s.data })),
   generate: (name, prompt, options) => m(name).generate(prompt, options),
+  /**
+   * The last character of text as one generation step (m.step: the earlier characters' keys and values kept
+   * in the cache): per layer its new row of weights (h × 1 × n) and the cache's shape (2 × h × n × d_h).
+   */
+  kvRow: (name, text) => m(name).step(text).stages.filter((st) => st.id === 'weights' || st.id === 'kv_cache')
+    .map((st) => ({ id: st.id, layer: st.layer, shape: st.shape, data: st.id === 'weights' ? st.data : null })),
   /** A fresh lesson model (under the name "lesson") from fortune-format text: {about, heads, steps}. */
   async lessonStart(corpus, seed) {
     lesson?.run.dispose();
