@@ -95,6 +95,7 @@ export class AttentionInduction extends HTMLElement {
     this.history = [];
     this.done = 0;
     this.phaseStep = null;
+    this.phaseHead = null;
     this.trainMs = 0;
     this.error = null;
     clear(this.view).append(h('p', { className: 'loading', text: this.w.loading }));
@@ -131,6 +132,8 @@ export class AttentionInduction extends HTMLElement {
     if (!this.playing) return;
     this.playing = false;
     this.showControls();
+    this.showCharts(); // the throttled pictures catch up with the last steps
+    if (!this.patternsBusy) this.showPatterns();
   }
 
   /** count steps in the worker (fewer if its time for one ask runs out), then the charts and the patterns. */
@@ -141,10 +144,24 @@ export class AttentionInduction extends HTMLElement {
     this.losses.push(...answer.losses);
     this.done = answer.done;
     this.history.push({ step: answer.done, heads: answer.heads });
-    if (this.phaseStep === null && answer.heads.some((s) => s.layer === 1 && s.induction >= FORMED)) this.phaseStep = answer.done;
-    this.showCharts();
+    const formed = answer.heads.filter((s) => s.layer === 1 && s.induction >= FORMED).sort((p, q) => q.induction - p.induction)[0];
+    if (this.phaseStep === null && formed) {
+      this.phaseStep = answer.done;
+      this.phaseHead = formed; // the head that crossed, and its score then
+    }
+    // the charts at most four times a second and the patterns twice (each ask is a few dozen steps):
+    // the page's thread draws a little, often, and training never waits for it
+    const now = performance.now();
+    const last = this.done >= this.steps || !this.playing;
+    if (last || now - (this.chartsAt ?? 0) > 250) {
+      this.chartsAt = now;
+      this.showCharts();
+    }
     this.showControls();
-    if (!this.patternsBusy) this.showPatterns(); // at most one in flight: training does not wait for them
+    if (!this.patternsBusy && (last || now - (this.patternsAt ?? 0) > 500)) {
+      this.patternsAt = now;
+      this.showPatterns(); // at most one in flight
+    }
     this.dispatchEvent(new CustomEvent('trainstep', { detail: { step: this.done } }));
   }
 
@@ -186,8 +203,8 @@ export class AttentionInduction extends HTMLElement {
     this.host.play.textContent = this.playing ? `❚❚ ${w.pause}` : `► ${w.play}`;
     this.host.play.setAttribute('aria-pressed', String(this.playing));
     this.host.status.textContent = `${w.status(this.done, this.steps)}${this.losses.length ? ` · ${w.lossNow(cell(this.losses.at(-1)))}` : ''}`;
-    const best = this.history.at(-1)?.heads.filter((s) => s.layer === 1).sort((a, b) => b.induction - a.induction)[0];
-    this.host.phase.textContent = this.phaseStep !== null && best ? w.born(this.phaseStep, best.head + 1, cell(best.induction)) : w.notYet;
+    const at = this.phaseHead;
+    this.host.phase.textContent = this.phaseStep !== null && at ? w.born(this.phaseStep, at.head + 1, cell(at.induction)) : w.notYet;
     this.host.phase.classList.toggle('formed', this.phaseStep !== null);
   }
 

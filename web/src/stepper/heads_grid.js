@@ -10,7 +10,7 @@ import { cell } from './format.js';
 
 const CELL = 9; // px per cell of a small multiple (fewer for many heads: 64 of 288 px filled four screens)
 const MAX_CELLS = 32; // rows or columns drawn per small multiple
-const PER_PIECE = 8; // small multiples painted in one task (64 heads: eight tasks)
+const PER_PIECE = 4; // small multiples painted in one task (64 heads: sixteen tasks)
 
 /** Whether a stage gets the grid: per head, query × key, and more than one head. */
 export function showsHeadsGrid(ctx, id) {

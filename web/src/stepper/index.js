@@ -8,10 +8,15 @@ import { pageAttention } from './page_core.js';
 // (site/docs.html lists the stage ids from it): the elements' shared core, computing in its worker.
 export { AttentionStepper, AttentionTrainer, pageAttention };
 
-if (typeof customElements !== 'undefined' && !customElements.get('attention-stepper')) {
-  customElements.define('attention-stepper', AttentionStepper);
+function define() {
+  if (!customElements.get('attention-stepper')) customElements.define('attention-stepper', AttentionStepper);
+  // the train mode rides in the same script: a post can embed <attention-trainer lesson="alignment">
+  if (!customElements.get('attention-trainer')) customElements.define('attention-trainer', AttentionTrainer);
 }
-// the train mode rides in the same script: a post can embed <attention-trainer lesson="alignment">
-if (typeof customElements !== 'undefined' && !customElements.get('attention-trainer')) {
-  customElements.define('attention-trainer', AttentionTrainer);
+
+// A page's elements are upgraded in a task of their own, after the one that compiled this script (about
+// 1 MB with the core's worker inlined): both in one task came near 100 ms on a slow machine.
+if (typeof customElements !== 'undefined') {
+  if (typeof document !== 'undefined' && document.currentScript) setTimeout(define, 0);
+  else define();
 }

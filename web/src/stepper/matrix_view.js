@@ -91,7 +91,7 @@ function paint(td, m, i, j, scale, kind) {
 }
 
 /** Cells a matrix draws in one task when it may draw in pieces: the rest a row piece a task after the frame. */
-const PIECE_CELLS = 384;
+const PIECE_CELLS = 192;
 
 /**
  * Renders a matrix descriptor from steps.js.
@@ -161,7 +161,15 @@ export function updateMatrix(view, m, options) {
   const scale = scaleOf(m, view.rows, view.cols);
   const kind = kindOf(m);
   Object.assign(view, { m, scale, kind }); // rows still to be drawn in pieces take these
-  view.cells.forEach((line, i) => line.forEach((td, j) => paint(td, m, i, j, scale, kind)));
+  const jobs = [];
+  // a large matrix: its first rows now, the others a piece a task (another head of a 32 × 32 stage)
+  const per = options.inPieces ? Math.max(1, Math.floor(PIECE_CELLS / Math.max(1, view.cols))) : view.cells.length;
+  const repaint = (from, to) => {
+    for (let i = from; i < Math.min(to, view.cells.length); i++) view.cells[i].forEach((td, j) => paint(td, view.m, i, j, view.scale, view.kind));
+  };
+  repaint(0, per);
+  for (let from = per; from < view.cells.length; from += per) jobs.push(() => { repaint(from, from + per); options.drew?.(); });
+  if (jobs.length) options.inPieces(jobs);
   const key = legend(kind, scale, options.words);
   view.legend.replaceWith(key);
   view.legend = key;

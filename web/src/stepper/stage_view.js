@@ -138,12 +138,14 @@ function refreshStage(el, s, w, doc, stage, ctx) {
   // the result first; the operands of a large stage after the frame (another head: thousands of cells)
   el.drawn = (el.drawn ?? 0) + 1;
   const { matrices } = el.scene;
-  const update = (m) => updateMatrix(el.views.get(m.key), m, { words: w });
+  const pieces = { inPieces: (jobs) => inPieces(el, jobs), drew: () => renderProgress(el) };
+  const update = (m, inParts = false) => updateMatrix(el.views.get(m.key), m, { words: w, ...(inParts ? pieces : {}) });
   const cells = matrices.reduce((sum, m) => sum + m.rows * m.cols, 0);
   const result = matrices.filter((m) => m.role === 'result'), operands = matrices.filter((m) => m.role !== 'result');
-  result.forEach(update);
-  if (cells > LARGE_SCENE) inPieces(el, operands.map((m) => () => update(m)));
-  else operands.forEach(update);
+  const large = cells > LARGE_SCENE;
+  result.forEach((m) => update(m, large));
+  if (large) inPieces(el, operands.map((m) => () => update(m, true)));
+  else operands.forEach((m) => update(m));
   const grid = el.host.headsGrid;
   if (grid && grid.data !== stage.data) { // new numbers (an edit): every head drawn again
     const again = headsGrid(el, ctx, stage, s.head, w);
