@@ -89,6 +89,15 @@ auto with_trace(int handle, std::string_view text, F f) {
     return f(m, t);
 }
 
+/// Keeps a model under a new handle: {"handle", "about" (with its vocabulary)}.
+attn::json keep(std::unique_ptr<model> m) {
+    const int h = next_handle++;
+    attn::json about = about_json(*m);
+    about["vocab"] = m->vocab;
+    models[h] = std::move(m);
+    return attn::json{{"handle", h}, {"about", about}};
+}
+
 /// Gives the last trace's buffers back before the next is made, so two never sit in the heap at once.
 void forget_last_trace() {
     last_trace = model_trace{};
@@ -122,12 +131,7 @@ const char* attn_lm_stage_name(std::uint32_t index) {
 /// {"handle", "about"} of a model read from a safetensors file's bytes.
 const char* attn_lm_load(const std::uint8_t* bytes, std::size_t size) {
     return answer([&] {
-        auto m = std::make_unique<model>(read_safetensors(bytes, size));
-        const int h = next_handle++;
-        attn::json about = about_json(*m);
-        about["vocab"] = m->vocab;
-        models[h] = std::move(m);
-        return attn::json{{"handle", h}, {"about", about}};
+        return keep(std::make_unique<model>(read_safetensors(bytes, size)));
     });
 }
 
@@ -155,11 +159,9 @@ const char* attn_lm_fresh(const char* text, std::size_t len, const char* setting
         for (char32_t ch : split.heldout.substr(0, 1024)) m->probe += encode_utf8(ch);
         std::string train;
         for (char32_t ch : split.train) train += encode_utf8(ch);
-        const int h = next_handle++;
-        attn::json about = about_json(*m);
-        about["vocab"] = m->vocab;
-        models[h] = std::move(m);
-        return attn::json{{"handle", h}, {"about", about}, {"train", train}};
+        attn::json out = keep(std::move(m));
+        out["train"] = train;
+        return out;
     });
 }
 

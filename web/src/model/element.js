@@ -5,6 +5,7 @@
 // draws what it sends. With the url-state attribute the page's URL holds the whole state.
 import { h } from '../stepper/dom.js';
 import { css, signedColor, weightColor } from '../stepper/colors.js';
+import { shippedData } from './assets.js';
 import { ModelClient } from './client.js';
 import { wordsFor } from './words.js';
 
@@ -21,26 +22,8 @@ const ROLES = ['previous_token', 'induction', 'first_token', 'line_alignment'];
 /** A role is named when its score reaches this (TransformerLens's detectors use 0.3 as "it does this"). */
 const ROLE_THRESHOLD = 0.3;
 
-// read while the script runs: the models' scripts sit beside it (assets/models/zh.js)
-const script = typeof document !== 'undefined' ? document.currentScript : null;
-const base = script?.src ?? (typeof location !== 'undefined' ? location.href : '');
-
-/** The bytes of a shipped model: a classic script defines it as base64, so a page opened from file:// loads it too. */
-function modelBytes(name) {
-  const key = `attention-model-${name}`;
-  globalThis.AttentionModels ??= {};
-  const ready = () => Uint8Array.from(atob(globalThis.AttentionModels[name]), (c) => c.charCodeAt(0));
-  if (globalThis.AttentionModels[name]) return Promise.resolve(ready());
-  return new Promise((resolve, reject) => {
-    const tag = document.createElement('script');
-    tag.id = key;
-    tag.src = new URL(`models/${name}.js`, base).href;
-    tag.onload = () => (globalThis.AttentionModels[name] ? resolve(ready()) : reject(new Error(`models/${name}.js did not define the model`)));
-    tag.onerror = () => reject(new Error(`models/${name}.js could not be read`));
-    document.head.append(tag);
-  });
-}
-
+/** The bytes of a shipped model: models/<name>.js holds its safetensors file as base64. */
+const modelBytes = (name) => shippedData(name, name).then((b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
 
 /** A character as a label: a space and a line break made visible. */
 const shownChar = (ch) => ({ ' ': '␣', '\n': '⏎', '\t': '⇥' })[ch] ?? ch; // as the core's captions show them (stages.cpp shown())

@@ -6,6 +6,7 @@
 import { clear, h, svg } from '../stepper/dom.js';
 import { headColor, weightColor } from '../stepper/colors.js';
 import { cell } from '../stepper/format.js';
+import { shippedData } from './assets.js';
 import { ModelClient } from './client.js';
 import { inductionWords } from './induction_words.js';
 import { FORMED } from './lesson.js';
@@ -14,23 +15,6 @@ import { FORMED } from './lesson.js';
 const STEPS_PER_ASK = 25;
 const ASK_MS = 60;
 const CELL = 3; // px a cell of a pattern
-
-// read while the script runs: the lesson's text sits beside it (assets/models/lesson-en.js)
-const script = typeof document !== 'undefined' ? document.currentScript : null;
-const base = script?.src ?? (typeof location !== 'undefined' ? location.href : '');
-
-/** The lesson's corpus (fortune-format English text), from a classic script beside this one (file:// too). */
-function lessonText() {
-  globalThis.AttentionModels ??= {};
-  if (globalThis.AttentionModels.lessonText) return Promise.resolve(globalThis.AttentionModels.lessonText);
-  return new Promise((resolve, reject) => {
-    const tag = document.createElement('script');
-    tag.src = new URL('models/lesson-en.js', base).href;
-    tag.onload = () => (globalThis.AttentionModels.lessonText ? resolve(globalThis.AttentionModels.lessonText) : reject(new Error('models/lesson-en.js did not define the text')));
-    tag.onerror = () => reject(new Error('models/lesson-en.js could not be read'));
-    document.head.append(tag);
-  });
-}
 
 /** 16 different characters of the vocabulary (its most frequent letters, in a fixed shuffled order), twice. */
 function probeOf(vocab, nCtx) {
@@ -97,10 +81,9 @@ export class AttentionInduction extends HTMLElement {
     this.phaseStep = null;
     this.phaseHead = null;
     this.trainMs = 0;
-    this.error = null;
     clear(this.view).append(h('p', { className: 'loading', text: this.w.loading }));
     try {
-      const text = await lessonText();
+      const text = await shippedData('lesson-en', 'lessonText'); // the lesson's corpus, fortune-format English
       const first = await this.client.call('lessonStart', text, this.seed);
       this.about = first.about;
       this.steps = first.steps;
@@ -125,7 +108,7 @@ export class AttentionInduction extends HTMLElement {
       }
       if (this.playing) this.pause();
     };
-    this.loop = loop();
+    loop();
   }
 
   pause() {

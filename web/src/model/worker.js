@@ -17,6 +17,10 @@ const BLOCK = ['ln_1', 'output', 'resid_mid', 'ln_2', 'mlp_pre', 'mlp_act', 'mlp
 
 /** The last view's trace: the block's stages are read from it rather than traced again. */
 let last = { name: null, text: null, trace: null };
+/** Drops the kept trace when it is of model `name` (its weights have changed). */
+function forgetTrace(name) {
+  if (last.name === name) last = { name: null, text: null, trace: null };
+}
 function traceOf(name, text) {
   if (last.name !== name || last.text !== text) last = { name, text, trace: m(name).trace(text) };
   return last.trace;
@@ -71,7 +75,7 @@ const ops = {
     const run = model.trainer(model.trainingText, { ...LESSON.training, seed });
     lesson = { model, run };
     loaded.set('lesson', model);
-    if (last.name === 'lesson') last = { name: null, text: null, trace: null };
+    forgetTrace('lesson');
     return { about: model.about, heads: model.heads(), steps: LESSON.training.steps };
   },
   /** Up to count steps, stopping after budgetMs: {losses, done, heads} (the head scores after the last step). */
@@ -80,7 +84,7 @@ const ops = {
     const started = performance.now();
     const losses = [];
     while (losses.length < count && lesson.run.done < LESSON.training.steps && performance.now() - started < budgetMs) losses.push(lesson.run.step(1)[0]);
-    if (last.name === 'lesson') last = { name: null, text: null, trace: null }; // new weights: the kept trace is stale
+    forgetTrace('lesson'); // new weights: the kept trace is stale
     return { losses, done: lesson.run.done, heads: lesson.model.heads() };
   },
 };

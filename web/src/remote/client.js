@@ -138,7 +138,7 @@ export class RemoteCore {
   /** One data item through a run's weights: {trace, gradients} (gradients with loss fields, else null). */
   async inspect(run, item, lossFields) {
     const { trace, gradients } = await this.call('trainerInspect', [run.handle, item, lossFields]);
-    return { trace: this.received(trace), gradients: gradients && { spec: null, result: this.gradient(gradients, null) } };
+    return { trace: this.received(trace), gradients: gradients && { spec: gradients.spec, result: this.gradient(gradients, gradients.spec) } };
   }
 
   /**
@@ -149,6 +149,4 @@ export class RemoteCore {
     const result = this.call(op, args, progress);
     return { result, cancel: () => this.call('cancel', [result.id]).catch(() => {}) };
   }
-
-  memory() { return this.call('memory', []); }
 }

@@ -26,11 +26,10 @@ function keep(store, value) {
   return handle;
 }
 
-/** A trace as it crosses: every field read (spec and axes are made when first read), its data transferred. */
+/** A trace as it crosses: every field read (the spread reads spec and axes, made when first read), its data transferred. */
 function send(trace, transfer) {
   const handle = keep(traces, { kind: trace.kind, spec: trace.spec });
-  const plain = { ...trace, spec: trace.spec, handle };
-  if (trace.kind !== 'vision') plain.axes = trace.axes;
+  const plain = { ...trace, handle };
   const buffer = trace.stages[0]?.data.buffer;
   if (buffer && !transfer.includes(buffer)) transfer.push(buffer);
   return plain;
@@ -110,13 +109,15 @@ const ops = {
   },
   /**
    * One data item through a run's current weights: its trace and, with loss fields, its gradients
-   * ({trace, gradients: {handle, result} | null}). item: {x, tokens, memory?}.
+   * ({trace, gradients: {handle, result, spec} | null}). item: {x, tokens, memory?}.
    */
   trainerInspect(transfer, handle, item, lossFields) {
     const spec = { ...trainerOf(handle).spec(), x: item.x, tokens: item.tokens };
     if (item.memory) spec.memory = item.memory;
     const trace = attention.trace(spec, { budget: 'interactive' });
-    const gradients = lossFields ? gradOf({ ...trace.spec, ...lossFields }, transfer) : null;
+    const gradSpec = lossFields && { ...trace.spec, ...lossFields };
+    // the grad spec goes with it: a caption of a gradient whose handle was dropped sends it back
+    const gradients = gradSpec ? { ...gradOf(gradSpec, transfer), spec: gradSpec } : null;
     return { trace: send(trace, transfer), gradients };
   },
   /** The complexity example's measurements (seconds of work): progress reported, cancel() stops them between samples. */
@@ -125,7 +126,6 @@ const ops = {
   cancel(_transfer, id) {
     cancelled.add(id);
   },
-  memory: () => attention.memory(),
 };
 
 /** What a long job asks between samples: report its progress (0…1), and whether to stop. */

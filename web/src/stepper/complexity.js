@@ -1,10 +1,10 @@
-// The complexity example's live measurement: traces of growing n through the wasm core, timed in
-// the core's worker (complexity_measure.js) and drawn here against n on log–log axes, where a power law n^p is a straight line of slope
-// p. Three series: the core's own compute time (trace.compute_ms: attention's cost), the whole
-// a.trace() call (which also reads the spec's JSON text, linear in n, and copies the stages out),
-// and the trace's memory (trace.bytes). A dotted c·n² line, fitted to the compute times, is the
-// reference; the fitted exponents are quoted. Only the inputs and the fit are computed here: every
-// timed trace is the core's.
+// The complexity example's live measurement: traces of growing n through the wasm core, timed in the
+// core's worker (complexity_measure.js) and drawn here against n on log–log axes, where a power law n^p
+// is a straight line of slope p. Three series: the core's own compute time (trace.compute_ms:
+// attention's cost), the whole a.trace() call (which also reads the spec's JSON text, linear in n, and
+// copies the stages out), and the trace's memory (trace.bytes). A dotted c·n² line, fitted to the
+// compute times, is the reference; the fitted exponents are quoted. Only the fit is computed here:
+// every timed trace is the core's.
 import { h, svg, clear } from './dom.js';
 
 /**

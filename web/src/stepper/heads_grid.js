@@ -3,9 +3,9 @@
 // legend. Each carries data-head (1-based); a click opens that head in the detailed view below.
 // Each small multiple is a canvas of one pixel a cell, scaled up by CSS: 64 heads of 32 × 32 cells as
 // SVG rects were 65,536 DOM nodes, a second of the main thread for one redraw.
-import { gradient, signedColor, weightColor } from './colors.js';
+import { gradient, MASKED, signedColor, weightColor } from './colors.js';
 import { h } from './dom.js';
-import { inPieces } from './later.js';
+import { inPieces, nowAndLater } from './later.js';
 import { cell } from './format.js';
 
 const CELL = 9; // px per cell of a small multiple (fewer for many heads: 64 of 288 px filled four screens)
@@ -60,7 +60,6 @@ export function headsGrid(el, ctx, stage, current, w) {
       }
     }
     picture.getContext('2d').putImageData(image, 0, 0);
-    picture.dataset.painted = '';
   };
   const pictures = [];
   const minis = Array.from({ length: heads }, (_, hh) => {
@@ -77,12 +76,7 @@ export function headsGrid(el, ctx, stage, current, w) {
     }, h('span', { className: 'mini-label', text: `${w.head} ${hh + 1}` }), picture);
   });
   // the first heads now, the rest PER_PIECE heads a task after the frame
-  pictures.slice(0, PER_PIECE).forEach((p, hh) => paint(hh, p));
-  const jobs = [];
-  for (let from = PER_PIECE; from < heads; from += PER_PIECE) {
-    jobs.push(() => pictures.slice(from, from + PER_PIECE).forEach((p, k) => paint(from + k, p)));
-  }
-  inPieces(el, jobs);
+  nowAndLater(heads, PER_PIECE, (from, to) => pictures.slice(from, to).forEach((p, k) => paint(from + k, p)), (jobs) => inPieces(el, jobs));
   const lo = weights ? 0 : -scale;
   return h('div', { className: 'heads-grid', attrs: { role: 'group', 'aria-label': w.everyHead } },
     h('div', { className: 'minis' }, minis),
@@ -94,5 +88,3 @@ export function headsGrid(el, ctx, stage, current, w) {
 export function markHead(grid, current) {
   grid.querySelectorAll('.mini').forEach((b, k) => b.setAttribute('aria-pressed', String(k === current)));
 }
-
-const MASKED = [110, 118, 129];

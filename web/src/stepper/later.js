@@ -28,3 +28,14 @@ export function inPieces(el, jobs) {
   };
   next(0);
 }
+
+/**
+ * Runs run(from, to) over 0 … count: the first `per` now, the others `per` at a time as jobs handed to
+ * queue (inPieces, or a caller's own that redraws after each): how a large picture is drawn in pieces.
+ */
+export function nowAndLater(count, per, run, queue) {
+  run(0, Math.min(count, per));
+  const jobs = [];
+  for (let from = per; from < count; from += per) jobs.push(() => run(from, Math.min(count, from + per)));
+  if (jobs.length) queue(jobs);
+}

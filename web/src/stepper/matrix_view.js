@@ -3,6 +3,7 @@
 import { cell } from './format.js';
 import { css, gradient, inkFor, KEPT, MASKED, signedColor, weightColor } from './colors.js';
 import { h } from './dom.js';
+import { nowAndLater } from './later.js';
 
 export const MAX_SHOWN = 48; // rows or columns beyond this are summarised, not drawn
 /** Cells one matrix draws at most: a 64 × 64 stage shows 32 × 32, as a 48 × 48 table took a frame's 100 ms to lay out. */
@@ -94,6 +95,18 @@ function paint(td, m, i, j, scale, kind) {
 const PIECE_CELLS = 192;
 
 /**
+ * Runs rows(from, to) over rows 0 … count of a matrix cols wide: all at once, or with options.inPieces the
+ * first PIECE_CELLS' worth now and the others a piece a task, options.drew() after each later piece.
+ */
+function rowsInPieces(count, cols, options, rows) {
+  const per = options.inPieces ? Math.max(1, Math.floor(PIECE_CELLS / Math.max(1, cols))) : count;
+  nowAndLater(count, per, rows, (jobs) => options.inPieces(jobs.map((job) => () => {
+    job();
+    options.drew?.();
+  })));
+}
+
+/**
  * Renders a matrix descriptor from steps.js.
  * @param {object} m descriptor: key, label, rows, cols, value(i, j), rowLabels, colLabels, role, …
  * @param {{words: object, inPieces?: (jobs: Function[]) => void, drew?: () => void}} options inPieces: runs
@@ -139,17 +152,7 @@ export function renderMatrix(m, options) {
       body.append(tr);
     }
   };
-  const per = Math.max(1, Math.floor(PIECE_CELLS / cols));
-  const now = options.inPieces ? Math.min(rows, per) : rows;
-  addRows(0, now);
-  const jobs = [];
-  for (let from = now; from < rows; from += per) {
-    jobs.push(() => {
-      addRows(from, Math.min(rows, from + per));
-      options.drew?.();
-    });
-  }
-  if (jobs.length) options.inPieces(jobs);
+  rowsInPieces(rows, cols, options, addRows);
   return view;
 }
 
@@ -161,17 +164,11 @@ export function updateMatrix(view, m, options) {
   const scale = scaleOf(m, view.rows, view.cols);
   const kind = kindOf(m);
   Object.assign(view, { m, scale, kind }); // rows still to be drawn in pieces take these
-  const jobs = [];
-  // a large matrix: its first rows now, the others a piece a task (another head of a 32 × 32 stage)
-  const per = options.inPieces ? Math.max(1, Math.floor(PIECE_CELLS / Math.max(1, view.cols))) : view.cells.length;
-  const repaint = (from, to) => {
-    for (let i = from; i < Math.min(to, view.cells.length); i++) view.cells[i].forEach((td, j) => paint(td, view.m, i, j, view.scale, view.kind));
-  };
-  repaint(0, per);
-  for (let from = per; from < view.cells.length; from += per) jobs.push(() => { repaint(from, from + per); options.drew?.(); });
-  if (jobs.length) options.inPieces(jobs);
+  // the rows drawn so far (another head of a 32 × 32 stage: the first now, the others a piece a task)
+  rowsInPieces(view.cells.length, view.cols, options, (from, to) => {
+    for (let i = from; i < to; i++) view.cells[i].forEach((td, j) => paint(td, view.m, i, j, view.scale, view.kind));
+  });
   const key = legend(kind, scale, options.words);
   view.legend.replaceWith(key);
   view.legend = key;
-  view.m = m;
 }

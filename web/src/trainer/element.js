@@ -1,11 +1,12 @@
 // <attention-trainer>: attention that learns, live. A lesson trains one or two of the core's training
 // tasks side by side (full-batch Adam in the wasm core, which runs in the page's core worker: a few steps
-// per animation frame, each frame's work bounded), plots their losses, and shows one sentence of the data through each run's current weights
-// in an <attention-stepper>: the weights as lines and as a live heatmap while it trains and, paused,
-// every forward stage with its gradient dL/d(stage) and the chain rule of each cell (the core's).
+// per animation frame, each frame's work bounded), plots their losses, and shows one sentence of the
+// data through each run's current weights in an <attention-stepper>: the weights as lines and as a live
+// heatmap while it trains and, paused, every forward stage with its gradient dL/d(stage) and the chain
+// rule of each cell (the core's). The induction lesson is its own element, <attention-induction>.
 //
-// Attributes: lesson (alignment | positions | scaling), lang (en | zh), url-state (read lesson, lang
-// and sentence from the page URL and keep it in step).
+// Attributes: lesson (alignment | positions | scaling | induction), lang (en | zh), url-state (read
+// lesson, lang and sentence, or the induction lesson's seed, from the page URL and keep it in step).
 //
 // [SECTION] set-up
 // [SECTION] training
@@ -142,12 +143,12 @@ export class AttentionTrainer extends HTMLElement {
 
   writeUrl() {
     if (!this.hasAttribute('url-state')) return;
-    if (LESSONS[this.lesson].element) {
-      const seed = new URLSearchParams(location.search).get('seed');
-      history.replaceState(history.state, '', `?${new URLSearchParams({ lesson: this.lesson, lang: this.lang, ...(seed ? { seed } : {}) })}`);
-      return;
+    const q = new URLSearchParams({ lesson: this.lesson, lang: this.lang });
+    if (!LESSONS[this.lesson].element) q.set('sentence', String(this.sentence + 1));
+    else {
+      const seed = new URLSearchParams(location.search).get('seed'); // the induction lesson's own
+      if (seed) q.set('seed', seed);
     }
-    const q = new URLSearchParams({ lesson: this.lesson, lang: this.lang, sentence: String(this.sentence + 1) });
     history.replaceState(history.state, '', `?${q}`);
   }
 
