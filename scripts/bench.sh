@@ -6,6 +6,7 @@
 #      way, and the transposeB form), onnxruntime-web wasm (graph and fused MultiHeadAttention) and native
 #      (with the 4-lane streaming build: the wasm ceiling), n = 16 … 4096, then the full trace of every
 #      worked example through the npm API
+#      and web/bench/model_page.mjs: model mode's first render, keystroke and generation rate
 #   3. web/bench/threads.mjs: a.attention in Chromium on the cross-origin-isolated playground, the
 #      wasm-threads module beside the one-thread module
 #   4. web/bench/train.mjs: training steps per second (wasm beside native), and the train page's frame rate
@@ -27,6 +28,9 @@ node web/bench/forward.mjs
 echo
 echo "== page: first render and edit → frame, per example (headless Chromium)"
 node web/bench/page.mjs
+echo
+echo "== model mode: first render, a keystroke's work, generation rate (headless Chromium)"
+node web/bench/model_page.mjs
 echo
 echo "== page, cross-origin isolated: a.attention on wasm threads vs one thread (headless Chromium)"
 node web/bench/threads.mjs
