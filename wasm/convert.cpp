@@ -219,7 +219,7 @@ std::string vision_stages_json() {
     json rows = json::array();
     for (const vision_stage_info& s : vision_stage_registry())
         rows.push_back({{"id", s.id}, {"symbol", s.symbol}, {"title", s.title.en}, {"title_zh", s.title.zh},
-                        {"explain", {{"en", s.explanation.en}, {"zh", s.explanation.zh}}}});
+                        {"explain", {{"en", s.explanation.en}, {"zh", s.explanation.zh}}}, {"scale", color_scale_name(s.scale)}});
     return rows.dump();
 }
 

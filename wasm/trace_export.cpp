@@ -136,7 +136,7 @@ const trace_header* sequence_trace(std::shared_ptr<const spec> s, trace_keys* ke
         for (const stage_view& v : views) {
             std::vector<std::string> operands;
             for (stage_id id : stage_operands(v.id, t.spec)) operands.emplace_back(stage_name(id));
-            stages.push_back({{"id", stage_name(v.id)}, {"formula", stage_formula(v.id, t.spec)}, {"operands", operands},
+            stages.push_back({{"id", stage_name(v.id)}, {"formula", stage_formula(v.id, t.spec)}, {"term", stage_term(v.id, t.spec)}, {"operands", operands},
                               {"shape", v.shape}, {"offset", offset}, {"size", v.size}});
             offset += v.size;
         }

@@ -17,6 +17,36 @@ namespace {
 
 using namespace explain_detail;
 
+/// How a caption names rows, columns and vectors: by the tokens people read beside the rows
+/// (e[猫, sat] = q_猫·k_sat), by position where the spec has none (e[q1, k2] = q1·k2). A token that
+/// occurs twice on its axis carries its position (the#2).
+struct cell_names {
+    std::vector<std::string> query, key;
+    bool query_tokens, key_tokens;
+
+    explicit cell_names(const spec& s)
+        : query(axis_labels(axis_kind::query, stage_registry()[0], s)),
+          key(axis_labels(axis_kind::key, stage_registry()[0], s)),
+          query_tokens(!s.query_tokens.empty()),
+          key_tokens(!s.key_tokens.empty() || (!s.memory && !s.query_tokens.empty())) {}
+
+    static std::string pick(const std::vector<std::string>& axis, std::size_t k) {
+        if (k >= axis.size()) return n1(k);
+        return std::count(axis.begin(), axis.end(), axis[k]) > 1 ? axis[k] + "#" + n1(k) : axis[k];
+    }
+    std::string q(std::size_t i) const { return pick(query, i); }
+    std::string k(std::size_t j) const { return pick(key, j); }
+    static std::string d(std::size_t j) { return "d" + n1(j); }
+    static std::string at(const std::string& row, const std::string& col) { return "[" + row + ", " + col + "]"; }
+    /// query i's vector: q_猫, or q1 without tokens
+    std::string q_vec(std::size_t i) const { return query_tokens ? "q_" + q(i) : q(i); }
+    std::string k_vec(std::size_t j) const { return key_tokens ? "k_" + k(j) : k(j); }
+    /// a per-row quantity of query i: m_猫, or m₁ without tokens
+    std::string per_row(const char* letter, std::size_t i) const {
+        return query_tokens ? std::string(letter) + "_" + q(i) : std::string(letter) + sub(i + 1);
+    }
+};
+
 
 
 /// Q, K or V's own projection and letter.
@@ -32,16 +62,18 @@ std::string explain_projection(const trace& t, stage_id id, std::size_t i, std::
     const bool from_memory = id != stage_id::q && s.memory;
     const stage_at in = of(t, from_memory ? stage_id::memory : stage_id::x);
     const char* x = from_memory ? "m" : "x";
-    const std::string name = letter + "[" + n1(i) + "][" + n1(j) + "]";
-    const std::string bias_term = p.b ? " + b_" + letter + "[" + n1(j) + "]" : "";
+    const cell_names names(s);
+    const std::string row = id == stage_id::q ? names.q(i) : names.k(i);  // K's and V's rows are the keys
+    const std::string name = letter + cell_names::at(row, cell_names::d(j));
+    const std::string input = x + cell_names::at(row, cell_names::d(j));
+    const std::string bias_term = p.b ? " + b_" + letter + "[" + cell_names::d(j) + "]" : "";
     const std::string bias_value = p.b ? " + " + f.num((*p.b)(j)) : "";
     const float result = merged(of(t, id), i, j);
-    if (!p.w)
-        return name + " = " + x + "[" + n1(i) + "][" + n1(j) + "]" + bias_term + " = " + f.num(in(0, i, j)) + bias_value +
-               " = " + f.num(result);
+    if (!p.w && !p.b) return name + " = " + input + " = " + f.num(result);  // a copy: one value, said once
+    if (!p.w) return name + " = " + input + bias_term + " = " + f.num(in(0, i, j)) + bias_value + " = " + f.num(result);
     std::vector<std::pair<float, float>> pairs;
     for (std::size_t k = 0; k < s.d_model(); ++k) pairs.emplace_back(in(0, i, k), (*p.w)(k, j));
-    return name + " = Σₖ " + x + "[" + n1(i) + "][k]·W_" + letter + "[k][" + n1(j) + "]" + bias_term + " = " +
+    return name + " = Σₖ " + x + cell_names::at(row, "k") + "·W_" + letter + cell_names::at("k", cell_names::d(j)) + bias_term + " = " +
            f.products(pairs) + bias_value + " = " + f.num(result);
 }
 
@@ -159,7 +191,11 @@ std::string explain_cell(const trace& t, stage_id id, std::size_t head, std::siz
     if (i >= result.rows || j >= cols)
         throw spec_error(std::string("stage ") + stage_name(id) + " has no cell (" + n1(i) + ", " + n1(j) + "): it has " +
                          std::to_string(result.rows) + " rows and " + std::to_string(cols) + " columns.");
-    const std::string at = "[" + n1(i) + "][" + n1(j) + "]";
+    const cell_names names(s);
+    const stage_info& info = stage_info_of(id);
+    // the cell as the rows and columns beside it read: [猫, sat], [猫, d2], or [q1, k2] without tokens
+    const std::string row_name = info.rows == axis_kind::key ? names.k(i) : names.q(i);
+    const std::string at = cell_names::at(row_name, info.cols == axis_kind::key ? names.k(j) : cell_names::d(j));
     const std::size_t d_h = s.d_head();
     switch (id) {
         case stage_id::pe: {
@@ -173,7 +209,7 @@ std::string explain_cell(const trace& t, stage_id id, std::size_t head, std::siz
         }
         case stage_id::x:
         case stage_id::memory: {
-            const std::string name = std::string(id == stage_id::x ? "x" : "m") + at;
+            const std::string name = std::string(id == stage_id::x ? "x" : "m") + at;  // memory's rows are keys
             if (!t.pe) return name + " = " + f.num(result(0, i, j));
             const matrix& raw = id == stage_id::x ? s.x : *s.memory;
             return name + " = " + f.num(raw(i, j)) + " + PE(pos=" + std::to_string(i) + ", d" + n1(j) + ") " +
@@ -185,12 +221,12 @@ std::string explain_cell(const trace& t, stage_id id, std::size_t head, std::siz
         case stage_id::scores: {
             const std::string head_e = "e" + at + " = ";
             if (s.score == score_kind::additive)
-                return head_e + "Σₐ v[a]·tanh((q" + n1(i) + "·W1)[a] + (k" + n1(j) + "·W2)[a]) = " + f.num(result(h, i, j));
-            if (s.score == score_kind::bilinear) return head_e + "q" + n1(i) + "·W·k" + n1(j) + "ᵀ = " + f.num(result(h, i, j));
+                return head_e + "Σₐ v[a]·tanh((" + names.q_vec(i) + "·W1)[a] + (" + names.k_vec(j) + "·W2)[a]) = " + f.num(result(h, i, j));
+            if (s.score == score_kind::bilinear) return head_e + names.q_vec(i) + "·W·" + names.k_vec(j) + "ᵀ = " + f.num(result(h, i, j));
             const stage_at q = of(t, stage_id::q), k = of(t, stage_id::k);
             std::vector<std::pair<float, float>> pairs;
             for (std::size_t c = 0; c < d_h; ++c) pairs.emplace_back(q(h, i, c), k(h, j, c));
-            return head_e + "q" + n1(i) + "·k" + n1(j) + " = " + f.products(pairs) + " = " + f.num(result(h, i, j));
+            return head_e + names.q_vec(i) + "·" + names.k_vec(j) + " = " + f.products(pairs) + " = " + f.num(result(h, i, j));
         }
         case stage_id::scaled: {
             const float e = of(t, stage_id::scores)(h, i, j);
@@ -206,27 +242,28 @@ std::string explain_cell(const trace& t, stage_id id, std::size_t head, std::siz
             const stage_at e = of(t, stage_operands(id, s)[0]);
             std::vector<float> row;
             for (std::size_t c = 0; c < e.cols; ++c) row.push_back(e(h, i, c));
-            return "m" + sub(i + 1) + " = max(" + f.list(row, ", ") + ") = " + f.num(result(h, i, 0));
+            return names.per_row("m", i) + " = max(" + f.list(row, ", ") + ") = " + f.num(result(h, i, 0));
         }
         case stage_id::exp: {
             const float e = of(t, stage_operands(id, s)[0])(h, i, j), m = of(t, stage_id::row_max)(h, i, 0);
-            return "exp(e" + at + " − m" + sub(i + 1) + ") = exp(" + f.num(e) + " − " + f.num(m) + ") = " + f.num(result(h, i, j));
+            return "exp(e" + at + " − " + names.per_row("m", i) + ") = exp(" + f.num(e) + " − " + f.num(m) + ") = " + f.num(result(h, i, j));
         }
         case stage_id::row_sum: {
             const stage_at x = of(t, stage_id::exp);
             std::vector<float> row;
             for (std::size_t c = 0; c < x.cols; ++c) row.push_back(x(h, i, c));
-            return "s" + sub(i + 1) + " = " + f.list(row, " + ") + " = " + f.num(result(h, i, 0));
+            return names.per_row("s", i) + " = " + f.list(row, " + ") + " = " + f.num(result(h, i, 0));
         }
         case stage_id::weights: {
             const float x = of(t, stage_id::exp)(h, i, j), sum = of(t, stage_id::row_sum)(h, i, 0);
-            return "α" + at + " = exp" + at + " ÷ s" + sub(i + 1) + " = " + f.num(x) + " ÷ " + f.num(sum) + " = " + f.num(result(h, i, j));
+            return "α" + at + " = exp" + at + " ÷ " + names.per_row("s", i) + " = " + f.num(x) + " ÷ " + f.num(sum) + " = " + f.num(result(h, i, j));
         }
         case stage_id::context: {
             const stage_at w = of(t, stage_id::weights), v = of(t, stage_id::v);
             std::vector<std::pair<float, float>> pairs;
             for (std::size_t k = 0; k < w.cols; ++k) pairs.emplace_back(w(h, i, k), v(h, k, j));
-            return "c" + at + " = Σₖ α[" + n1(i) + "][k]·v[k][" + n1(j) + "] = " + f.products(pairs) + " = " + f.num(result(h, i, j));
+            return "c" + at + " = Σₖ α" + cell_names::at(row_name, "k") + "·v" + cell_names::at("k", cell_names::d(j)) + " = " + f.products(pairs) + " = " +
+                   f.num(result(h, i, j));
         }
         case stage_id::online_max:
         case stage_id::online_rescale:
@@ -234,14 +271,14 @@ std::string explain_cell(const trace& t, stage_id id, std::size_t head, std::siz
         case stage_id::online_acc:
         case stage_id::online_output: return explain_online(t, id, h, i, j, f);
         case stage_id::concat:
-            return "concat" + at + " = head " + n1(j / d_h) + ": c[" + n1(i) + "][" + n1(j % d_h) + "] = " + f.num(result(0, i, j));
+            return "concat" + at + " = head " + n1(j / d_h) + ": c" + cell_names::at(row_name, cell_names::d(j % d_h)) + " = " + f.num(result(0, i, j));
         case stage_id::output: {
             const stage_at c = of(t, stage_id::concat);
             std::vector<std::pair<float, float>> pairs;
             for (std::size_t k = 0; k < s.d_model(); ++k) pairs.emplace_back(c(0, i, k), (*s.wo.w)(k, j));
-            const std::string bias_term = s.wo.b ? " + b_o[" + n1(j) + "]" : "";
+            const std::string bias_term = s.wo.b ? " + b_o[" + cell_names::d(j) + "]" : "";
             const std::string bias_value = s.wo.b ? " + " + f.num((*s.wo.b)(j)) : "";
-            return "output" + at + " = Σₖ concat[" + n1(i) + "][k]·W_o[k][" + n1(j) + "]" + bias_term + " = " +
+            return "output" + at + " = Σₖ concat" + cell_names::at(row_name, "k") + "·W_o" + cell_names::at("k", cell_names::d(j)) + bias_term + " = " +
                    f.products(pairs) + bias_value + " = " + f.num(result(0, i, j));
         }
     }

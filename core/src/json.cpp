@@ -366,7 +366,8 @@ json stage_registry_json() {
                         {"rows", axis_name(info.rows)},
                         {"cols", axis_name(info.cols)},
                         {"term", info.term},
-                        {"group", info.group}});
+                        {"group", info.group},
+                        {"scale", color_scale_name(info.scale)}});
     return list;
 }
 

@@ -11,116 +11,116 @@ namespace attn {
 namespace {
 
 // One row per stage, in trace order: id, name, symbol, title, explanation, per head, row and column
-// axes, formula-map term and group.
+// axes, formula-map term and group, colour scale.
 const std::array<stage_info, 21> registry{{
     {stage_id::pe, "pe", "PE", {"Positional encoding", "位置编码"},
      {"Attention by itself ignores order: shuffle the tokens and every score stays the same. So a position "
       "signal is added to each input row: sines and cosines of different frequencies (Transformer), or a learned table.",
       "Attention 本身与位置无关：打乱 token 顺序，每个分数都不变。因此要给每个输入行加上位置信号："
       "不同频率的正弦和余弦（Transformer 的做法），或一张可学习的位置表。"},
-     false, axis_kind::position, axis_kind::feature, "PE +", ""},
+     false, axis_kind::position, axis_kind::feature, "PE +", "", color_scale::signed_values},
     {stage_id::x, "x", "X", {"Inputs X", "输入 X"},
      {"One row per token: the vectors the query side is made of (after the positional encoding, if any). "
       "In self-attention, queries, keys and values all come from these rows.",
       "每个 token 一行：查询一侧的输入向量（若有位置编码，则已加上）。自注意力中，Q、K、V 都来自这些行。"},
-     false, axis_kind::query, axis_kind::feature, "X", ""},
+     false, axis_kind::query, axis_kind::feature, "X", "", color_scale::signed_values},
     {stage_id::memory, "memory", "M", {"Source sequence (memory)", "源序列（memory）"},
      {"Cross-attention: keys and values come from another sequence, e.g. the encoder's states of the source "
       "sentence in machine translation, while queries come from the target side.",
       "交叉注意力：Key 和 Value 来自另一个序列（例如机器翻译中源句子的编码器状态），Query 来自目标一侧。"},
-     false, axis_kind::key, axis_kind::feature, "M", ""},
+     false, axis_kind::key, axis_kind::feature, "M", "", color_scale::signed_values},
     {stage_id::q, "q", "Q", {"Queries Q", "查询 Q"},
      {"Q = X·W_q: what each position is looking for (\"what do I need?\"). Split into heads, each head gets its own "
       "slice of the columns.",
       "Q = X·W_q：每个位置想找什么（“我需要什么？”）。多头时按列切分，每个头得到自己的一段。"},
-     true, axis_kind::query, axis_kind::head_feature, "Q = XW_q", ""},
+     true, axis_kind::query, axis_kind::head_feature, "Q = XW_q", "", color_scale::signed_values},
     {stage_id::k, "k", "K", {"Keys K", "键 K"},
      {"K = X·W_k: what each position offers to be matched against (\"what am I?\"), like the titles and tags of "
       "web pages in a search engine.",
       "K = X·W_k：每个位置可供匹配的内容（“我是什么？”），好比搜索引擎里网页的标题和标签。"},
-     true, axis_kind::key, axis_kind::head_feature, "K", ""},
+     true, axis_kind::key, axis_kind::head_feature, "K", "", color_scale::signed_values},
     {stage_id::v, "v", "V", {"Values V", "值 V"},
      {"V = X·W_v: the content each position hands over when it is matched (\"what do I have?\"), like the body "
       "of a web page.",
       "V = X·W_v：匹配上之后每个位置提供的内容（“我有什么？”），好比网页正文。"},
-     true, axis_kind::key, axis_kind::head_feature, "V", ""},
+     true, axis_kind::key, axis_kind::head_feature, "V", "", color_scale::signed_values},
     {stage_id::scores, "scores", "E", {"Similarity scores", "相似度分数"},
      {"Step 1: how well query i matches key j. Every query meets every key directly, however far apart, which "
       "is why attention handles long-range dependencies, and why it costs O(n²).",
       "第 1 步：查询 i 与键 j 的匹配程度。每个查询都直接与每个键相遇，无论相隔多远：这就是注意力能处理长距离依赖的原因，"
       "也是 O(n²) 代价的来源。"},
-     true, axis_kind::query, axis_kind::key, "QKᵀ", ""},
+     true, axis_kind::query, axis_kind::key, "QKᵀ", "", color_scale::signed_values},
     {stage_id::scaled, "scaled", "E / √d_k", {"Scaled by √d_k", "除以 √d_k 缩放"},
      {"Dot products grow with the vector width d_k; large scores push softmax towards one-hot, where gradients "
       "vanish. Dividing by √d_k brings them back to a gentle range.",
       "点积随向量维度 d_k 增大而变大；分数过大时 softmax 趋向 one-hot 分布，梯度很小，不利于训练。除以 √d_k "
       "把数值拉回平缓区间。"},
-     true, axis_kind::query, axis_kind::key, "÷ √d_k", ""},
+     true, axis_kind::query, axis_kind::key, "÷ √d_k", "", color_scale::signed_values},
     {stage_id::masked, "masked", "masked", {"Masked", "掩码"},
      {"Positions a query must not see (the future in a decoder, padding, outside a context window) get a huge "
       "negative score, −1e9 in seed 000's code, so softmax gives them weight 0.",
       "查询不应看到的位置（解码器中的未来位置、padding、上下文窗口之外）被写入一个极大的负数（文中代码为 −1e9），"
       "softmax 之后它们的权重为 0。"},
-     true, axis_kind::query, axis_kind::key, "+ mask", ""},
+     true, axis_kind::query, axis_kind::key, "+ mask", "", color_scale::signed_values},
     {stage_id::row_max, "row_max", "m", {"Row maximum", "行最大值"},
      {"Numerically stable softmax, first sub-step: subtract each row's maximum so no exponential overflows. "
       "The result is unchanged, since softmax ignores a constant shift.",
       "数值稳定的 softmax 第一步：每行减去最大值，避免指数溢出。softmax 对整行平移不变，结果不受影响。"},
-     true, axis_kind::query, axis_kind::single, "max", "softmax"},
+     true, axis_kind::query, axis_kind::single, "max", "softmax", color_scale::signed_values},
     {stage_id::exp, "exp", "exp", {"Exponentials", "指数"},
      {"exp(e_ij − max): every score becomes positive; the largest becomes 1, masked ones become 0.",
       "exp(e_ij − max)：每个分数变为正数；最大者变为 1，被掩码的变为 0。"},
-     true, axis_kind::query, axis_kind::key, "exp", "softmax"},
+     true, axis_kind::query, axis_kind::key, "exp", "softmax", color_scale::positive},
     {stage_id::row_sum, "row_sum", "s", {"Row sum", "行求和"},
      {"The sum of each row of exponentials: the normaliser of softmax.", "每行指数之和：softmax 的归一化分母。"},
-     true, axis_kind::query, axis_kind::single, "Σ", "softmax"},
+     true, axis_kind::query, axis_kind::single, "Σ", "softmax", color_scale::positive},
     {stage_id::weights, "weights", "α", {"Attention weights α", "注意力权重 α"},
      {"Step 2: softmax turns scores into a probability distribution: each row sums to 1. This decides whom the "
       "model attends to and whom it ignores, and it is what attention heatmaps show.",
       "第 2 步：softmax 把分数变成概率分布，每一行之和为 1。它决定模型“关注谁、忽略谁”，也是注意力可解释性的来源。"},
-     true, axis_kind::query, axis_kind::key, "÷", "softmax"},
+     true, axis_kind::query, axis_kind::key, "÷", "softmax", color_scale::probability},
     {stage_id::context, "context", "C", {"Weighted sum (context)", "加权求和（上下文向量）"},
      {"Step 3: c_i = Σ_j α_ij v_j. Each output row is a mix of the value rows, weighted by relevance: "
       "\"weight information by relevance and sum it up\".",
       "第 3 步：c_i = Σ_j α_ij v_j。每个输出行是各 Value 行按相关性加权的混合：按相关性加权汇总信息。"},
-     true, axis_kind::query, axis_kind::head_feature, "· V", ""},
+     true, axis_kind::query, axis_kind::head_feature, "· V", "", color_scale::signed_values},
     {stage_id::online_max, "online_max", "m⁽ᵗ⁾", {"Online softmax: running maximum", "在线 softmax：运行最大值"},
      {"The same softmax, computed a tile of keys at a time without ever holding a whole row (FlashAttention's "
       "idea, how long sequences fit in memory). Column t is the largest score seen after tile t.",
       "同一个 softmax，按块逐个处理键，从不保存完整的一行（FlashAttention 的思路，长序列因此放得进内存）。"
       "第 t 列是处理完第 t 块后见过的最大分数。"},
-     true, axis_kind::query, axis_kind::tile, "m⁽ᵗ⁾", "online"},
+     true, axis_kind::query, axis_kind::tile, "m⁽ᵗ⁾", "online", color_scale::signed_values},
     {stage_id::online_rescale, "online_rescale", "r⁽ᵗ⁾", {"Online softmax: rescale factor", "在线 softmax：重新缩放因子"},
      {"When a tile raises the maximum, everything summed so far was measured against the old one: multiplying by "
       "e^(m_old − m_new) corrects it. 1 when the maximum stays; 0 before the first tile (nothing to correct).",
       "某一块抬高了最大值时，之前累加的结果都是以旧最大值为基准的：乘以 e^(m_旧 − m_新) 即可修正。最大值不变时为 1；"
       "第一块之前没有可修正的内容，为 0。"},
-     true, axis_kind::query, axis_kind::tile, "e^(m_old − m_new)", "online"},
+     true, axis_kind::query, axis_kind::tile, "e^(m_old − m_new)", "online", color_scale::probability},
     {stage_id::online_sum, "online_sum", "ℓ⁽ᵗ⁾", {"Online softmax: running sum", "在线 softmax：运行和"},
      {"The softmax's denominator, kept up to date: the old sum rescaled, plus this tile's exponentials. After the "
       "last tile it equals the row sum s.",
       "softmax 的分母，随块更新：旧的和乘以缩放因子，再加上本块的指数。最后一块之后它等于行求和 s。"},
-     true, axis_kind::query, axis_kind::tile, "ℓ⁽ᵗ⁾", "online"},
+     true, axis_kind::query, axis_kind::tile, "ℓ⁽ᵗ⁾", "online", color_scale::positive},
     {stage_id::online_acc, "online_acc", "a⁽ᵗ⁾", {"Online softmax: accumulator", "在线 softmax：累加器"},
      {"The weighted sum of values, not yet divided: the old accumulator rescaled, plus exp(e_ij − m)·v_j for this "
       "tile's keys. Columns tᵢ·dⱼ are dimension j after tile i.",
       "尚未除以分母的 Value 加权和：旧累加器乘以缩放因子，再加上本块各键的 exp(e_ij − m)·v_j。"
       "列 tᵢ·dⱼ 是第 i 块之后的第 j 维。"},
-     true, axis_kind::query, axis_kind::tile_feature, "a⁽ᵗ⁾", "online"},
+     true, axis_kind::query, axis_kind::tile_feature, "a⁽ᵗ⁾", "online", color_scale::signed_values},
     {stage_id::online_output, "online_output", "a / ℓ", {"Online softmax: result", "在线 softmax：结果"},
      {"Divide once at the end: a⁽ᵀ⁾ / ℓ⁽ᵀ⁾. It equals the context α·V computed above, up to float rounding, "
       "although no n × n matrix was ever kept.",
       "最后只做一次除法：a⁽ᵀ⁾ / ℓ⁽ᵀ⁾。它与上面算出的上下文 α·V 相等（仅有浮点舍入误差），而整个过程从未保存 n × n 的矩阵。"},
-     true, axis_kind::query, axis_kind::head_feature, "÷ ℓ", "online"},
+     true, axis_kind::query, axis_kind::head_feature, "÷ ℓ", "online", color_scale::signed_values},
     {stage_id::concat, "concat", "concat", {"Heads merged (concat)", "合并多头（concat）"},
      {"The heads' contexts placed side by side again, back to d_model columns. With several heads, each head can "
       "capture a different relation.",
       "各头的上下文向量重新并排拼接，回到 d_model 列。多个头可以各自捕获不同的关系。"},
-     false, axis_kind::query, axis_kind::feature, "concat", ""},
+     false, axis_kind::query, axis_kind::feature, "concat", "", color_scale::signed_values},
     {stage_id::output, "output", "output", {"Output projection", "输出投影"},
      {"output = concat·W_o + b_o mixes what the heads found into one representation per position.",
       "output = concat·W_o + b_o，把各头的发现融合为每个位置的一个表示。"},
-     false, axis_kind::query, axis_kind::feature, "· W_o", ""},
+     false, axis_kind::query, axis_kind::feature, "· W_o", "", color_scale::signed_values},
 }};
 
 std::vector<std::string> numbered(const std::string& prefix, std::size_t n, std::size_t first = 1) {
@@ -192,6 +192,11 @@ std::string stage_formula(stage_id id, const spec& s) {
     return "";
 }
 
+std::string stage_term(stage_id id, const spec& s) {
+    if (id == stage_id::q && !s.wq.w) return "Q = X";
+    return stage_info_of(id).term;
+}
+
 std::vector<stage_id> stage_operands(stage_id id, const spec& s) {
     const stage_id source = s.memory ? stage_id::memory : stage_id::x;
     // the input of the softmax: the last of scores, scaled, masked that the spec has
@@ -223,6 +228,15 @@ std::vector<stage_id> stage_operands(stage_id id, const spec& s) {
         case stage_id::output: return {stage_id::concat};
     }
     return {};
+}
+
+const char* color_scale_name(color_scale scale) {
+    switch (scale) {
+        case color_scale::signed_values: return "signed";
+        case color_scale::positive: return "positive";
+        case color_scale::probability: return "probability";
+    }
+    return "";
 }
 
 const char* axis_name(axis_kind kind) {

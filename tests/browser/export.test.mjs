@@ -122,7 +122,7 @@ test('Embed code: the snippet in a stranger\'s page shows the same view with the
   await page.screenshot({ path: path.join(artifacts, 'export-embed-code.png'), fullPage: true });
   const script = await root.locator('.embed-code textarea.script').inputValue();
   const iframe = await root.locator('.embed-code textarea.iframe').inputValue();
-  assert.match(script, /^<script src="http:\/\/127\.0\.0\.1:\d+\/assets\/attention-stepper\.js"><\/script>\n<attention-stepper spec='\{/);
+  assert.match(script, /^<script src="http:\/\/127\.0\.0\.1:\d+\/assets\/attention-stepper\.js"><\/script>\n<attention-stepper example="[a-z-]+" spec='\{/);
   assert.match(script, /stage="scores" lang="zh" head="2"><\/attention-stepper>$/);
   await root.locator('.embed-code button.copy[data-copies="script"]').click();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), script);
@@ -173,8 +173,8 @@ test('language: a post\'s <html lang="zh-CN"> gives Chinese; a lang attribute, a
   try {
     const titles = async (url) => {
       const page = await open(`${blog.url}${url}`);
-      await page.waitForFunction(() => [...document.querySelectorAll('attention-stepper')].every((e) => e.shadowRoot.querySelector('.stage-title')));
-      const got = await page.evaluate(() => [...document.querySelectorAll('attention-stepper')].map((e) => e.shadowRoot.querySelector('.stage-title').textContent));
+      await page.waitForFunction(() => [...document.querySelectorAll('attention-stepper')].every((e) => e.shadowRoot.querySelector('.current .stage-title')));
+      const got = await page.evaluate(() => [...document.querySelectorAll('attention-stepper')].map((e) => e.shadowRoot.querySelector('.current .stage-title').textContent));
       await page.close();
       return got;
     };
@@ -207,7 +207,7 @@ ${snippet}
   try {
     for (const url of [`${blog.url}post.html`, pathToFileURL(path.join(post, 'post.html')).href]) {
       const page = await open(url);
-      const title = await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.stage-title').textContent);
+      const title = await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.current .stage-title').textContent);
       assert.equal(title, '注意力权重 α', url);
       await page.screenshot({ path: path.join(artifacts, `docs-snippet-${url.startsWith('file:') ? 'file' : 'http'}.png`) });
       await page.close();

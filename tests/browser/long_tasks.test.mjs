@@ -169,6 +169,7 @@ test('train mode: load, Play for three seconds, pause, a step: no long task', as
   }, null, { timeout: 30000 });
   const trainer = page.locator('attention-trainer');
   await phase(page, 'play');
+  await trainer.locator('select.speed').selectOption('5');
   await trainer.locator('button.play').click();
   await page.waitForTimeout(3000);
   await trainer.locator('button.play').click();

@@ -30,7 +30,8 @@ for (const [example, stage] of [['positional-encoding', 'pe'], ['translation', '
     const m = await page.evaluate(() => {
       const root = document.querySelector('attention-stepper').shadowRoot;
       const rect = (sel) => root.querySelector(sel).getBoundingClientRect();
-      const targets = [...root.querySelectorAll('.bar.controls button, .stages button, .bar.top button, .lines button.token')].map((b) => b.getBoundingClientRect());
+      const targets = [...root.querySelectorAll('.bar.controls button, .stages button, .bar.top button, .lines button.token')]
+        .filter((b) => b.getClientRects().length).map((b) => b.getBoundingClientRect()); // drawn ones (not a hidden "reset")
       return {
         pageWidth: document.documentElement.scrollWidth,
         play: rect('button.play'), next: rect('button.next'),

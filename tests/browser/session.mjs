@@ -59,9 +59,9 @@ export async function shown(page, index = 0) {
     const result = root.querySelector('figure.role-result');
     return {
       stage: el.stageId,
-      title: root.querySelector('.stage-title')?.textContent,
-      label: result.querySelector('.label').textContent,
-      cells: [...result.querySelectorAll('td.cell')].map((td) => ({ i: +td.dataset.i, j: +td.dataset.j, text: td.textContent, value: +td.dataset.value, hidden: td.classList.contains('hidden') })),
+      title: root.querySelector('.current .stage-title')?.textContent,
+      label: result?.querySelector('.label').textContent ?? null, // null: the lines picture
+      cells: [...(result?.querySelectorAll('td.cell') ?? [])].map((td) => ({ i: +td.dataset.i, j: +td.dataset.j, text: td.textContent, value: +td.dataset.value, hidden: td.classList.contains('hidden') })),
       caption: root.querySelector('.caption')?.textContent,
     };
   }, index);

@@ -24,7 +24,7 @@ const state = (page) => page.evaluate(() => {
     stage: el.stageId, progress: s.progress, playing: s.playing,
     hidden: root.querySelectorAll('figure.role-result td.cell.hidden').length,
     cells: root.querySelectorAll('figure.role-result td.cell').length,
-    note: root.querySelector('.note')?.textContent ?? null,
+    note: root.querySelector('.current .note')?.textContent ?? null,
     summary: root.querySelector('.summary')?.textContent ?? null,
   };
 });
@@ -123,7 +123,7 @@ test('previous and next cell, by button and by the , and . keys', async () => {
   assert.equal(s.hidden, 8);
   await page.keyboard.press('.');
   assert.equal((await state(page)).hidden, 7);
-  assert.equal((await shown(page)).caption, 'scaled[1][2] = e[1][2] ÷ √4 = 0 ÷ 2 = 0', 'the caption explains the newest cell');
+  assert.equal((await shown(page)).caption, 'scaled[token_1, token_2] = e[token_1, token_2] ÷ √4 = 0 ÷ 2 = 0', 'the caption explains the newest cell');
   await page.keyboard.press(',');
   await page.keyboard.press(',');
   s = await state(page);
@@ -138,7 +138,7 @@ test('caption arithmetic: commas in a max, the cell named, long sums and every d
   const page = await open('index.html?example=numpy-3x4&stage=row_max&lang=en');
   const root = page.locator('attention-stepper');
   await root.locator('figure.role-result td.cell[data-i="0"][data-j="0"]').hover();
-  assert.equal((await shown(page)).caption, 'm₁ = max(1, 0, 0.5000) = 1');
+  assert.equal((await shown(page)).caption, 'm_token_1 = max(1, 0, 0.5000) = 1');
   assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('td.cell.hover').length), 1);
   await page.close();
   // 16 dimensions: the q·k sum has 16 terms, 8 shown until the reader asks for all of them

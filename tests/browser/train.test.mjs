@@ -27,6 +27,7 @@ async function openTrainer(query) {
 
 /** Plays to the end of the lesson's steps and waits for the pause. */
 async function playToEnd(page) {
+  await page.locator('attention-trainer').locator('select.speed').selectOption('5'); // not slow motion: the end is what is read
   await page.locator('attention-trainer').locator('button.play').click();
   await page.waitForFunction(() => { const t = document.querySelector('attention-trainer'); return !t.playing && t.done >= t.target; }, null, { timeout: 60000 });
 }
@@ -80,6 +81,22 @@ test('alignment: the weights start near uniform and after Play every Chinese wor
   }
   assert.match(page.url(), /lesson=alignment&lang=en&sentence=16/);
   assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('slow motion by default: about four steps a second at first, a step counter, and a sentence when a row\'s strongest key moves', async () => {
+  const page = await openTrainer('lesson=alignment&lang=en');
+  const trainer = page.locator('attention-trainer');
+  assert.equal(await trainer.locator('select.speed').inputValue(), '0', 'slow motion is the default');
+  await trainer.locator('button.play').click();
+  await page.waitForTimeout(2000);
+  const early = await page.evaluate(() => document.querySelector('attention-trainer').done);
+  assert.ok(early >= 3 && early <= 12, `${early} steps in the first two seconds`);
+  await page.waitForFunction(() => document.querySelector('attention-trainer').shadowRoot.querySelector('p.changed').textContent, null, { timeout: 30000 });
+  await trainer.locator('button.play').click(); // pause
+  const said = await trainer.locator('p.changed').textContent();
+  assert.match(said, /^Step \d+: \S+ now attends most to \S+ \(it was \S+\)/, said);
+  assert.match(await trainer.locator('.train-status').textContent(), /^step \d+ of 300$/);
   await page.close();
 });
 

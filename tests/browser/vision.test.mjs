@@ -21,7 +21,7 @@ const shownValues = async (page) => (await captionsSettled(page)) && page.evalua
   const root = el.shadowRoot;
   return {
     stage: el.stageId,
-    title: root.querySelector('.stage-title').textContent,
+    title: root.querySelector('.current .stage-title').textContent,
     result: [...root.querySelectorAll('figure.tensor.role-result .vcell')].map((c) => ({ index: +c.dataset.index, value: +c.dataset.value, hidden: c.classList.contains('hidden') })),
     lit: [...root.querySelectorAll('figure.tensor.role-operand .vcell.hl')].map((c) => [c.dataset.stage, +c.dataset.index]),
     caption: root.querySelector('.caption').textContent,

@@ -237,7 +237,7 @@ class Commands(unittest.TestCase):
                 self.assertEqual(err.count("\n"), 1, err)
         done = attn("explain", "-", "weights", "--head", "1", stdin=spec)
         self.assertEqual(done.returncode, 0, done.stderr)
-        self.assertIn("α[1][1]", done.stdout.decode())
+        self.assertIn("α[q1, k1]", done.stdout.decode())  # cells named by position where the spec has no tokens
 
     def test_language_model_refusals(self):
         """attn lm: every bad argument or hostile weight file is one sentence, exit 2, nothing on stdout."""

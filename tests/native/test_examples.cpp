@@ -251,14 +251,38 @@ TEST_CASE("format.cell and fill_numbers: numbers as people read them, filled fro
     CHECK(attn::fill_numbers("e^{scaled[1][3]}", t) == "e^0.5000");
 }
 
+TEST_CASE("explain.cell: translation's cells in its words (e[猫, sat] = q_猫·k_sat), cross-attention's keys from the source") {
+    const attn::trace t = example("translation");
+    const std::string e = attn::explain_cell(t, attn::stage_id::scores, 0, 0, 1);
+    CHECK(e.rfind("e[猫, cat] = q_猫·k_cat = ", 0) == 0);
+    CHECK(attn::explain_cell(t, attn::stage_id::row_sum, 0, 3, 0).rfind("s_垫子 = ", 0) == 0);
+    CHECK(attn::explain_cell(t, attn::stage_id::k, 0, 5, 0) == "k[mat, d1] = m[mat, d1] = 0");  // K = M here: a row of the source
+    CHECK(attn::explain_cell(t, attn::stage_id::context, 0, 0, 0).rfind("c[猫, d1] = Σₖ α[猫, k]·v[k, d1] = ", 0) == 0);
+}
+
+TEST_CASE("explain.cell: a spec without tokens names cells by position (e[q1, k2] = q1·k2), a repeated token by its place") {
+    attn::spec s = attn::parse_spec(R"({"x": [[1, 0], [0, 1], [1, 1]]})");
+    attn::trace t = attn::compute_trace(s);
+    CHECK(attn::explain_cell(t, attn::stage_id::scores, 0, 0, 1) == "e[q1, k2] = q1·k2 = 1×0 + 0×1 = 0");
+    CHECK(attn::explain_cell(t, attn::stage_id::row_max, 0, 1, 0).rfind("m₂ = max(", 0) == 0);
+    s = attn::parse_spec(R"({"x": [[1, 0], [0, 1], [1, 1]], "tokens": {"query": ["the", "cat", "the"]}})");
+    t = attn::compute_trace(s);
+    CHECK(attn::explain_cell(t, attn::stage_id::scores, 0, 2, 1) == "e[the#3, cat] = q_the#3·k_cat = 1×0 + 1×1 = 1");
+}
+
 TEST_CASE("explain.cell: the arithmetic people read, with the trace's numbers") {
     const attn::trace t = example("numpy-3x4");
-    CHECK(attn::explain_cell(t, attn::stage_id::weights, 0, 0, 1) == "α[1][2] = exp[1][2] ÷ s₁ = 0.3679 ÷ 1.9744 = 0.1863");
-    CHECK(attn::explain_cell(t, attn::stage_id::row_max, 0, 1, 0) == "m₂ = max(0, 1, 0.5000) = 1");
-    CHECK(attn::explain_cell(t, attn::stage_id::scores, 0, 0, 1) == "e[1][2] = q1·k2 = 1×0 + 0×1 + 1×0 + 0×1 = 0");
-    CHECK(attn::explain_cell(t, attn::stage_id::scaled, 0, 0, 2) == "scaled[1][3] = e[1][3] ÷ √4 = 1 ÷ 2 = 0.5000");
+    // cells are named as the rows and columns beside them read: here the example's tokens token_1 …
+    CHECK(attn::explain_cell(t, attn::stage_id::weights, 0, 0, 1) ==
+          "α[token_1, token_2] = exp[token_1, token_2] ÷ s_token_1 = 0.3679 ÷ 1.9744 = 0.1863");
+    CHECK(attn::explain_cell(t, attn::stage_id::row_max, 0, 1, 0) == "m_token_2 = max(0, 1, 0.5000) = 1");
+    CHECK(attn::explain_cell(t, attn::stage_id::scores, 0, 0, 1) ==
+          "e[token_1, token_2] = q_token_1·k_token_2 = 1×0 + 0×1 + 1×0 + 0×1 = 0");
+    CHECK(attn::explain_cell(t, attn::stage_id::scaled, 0, 0, 2) == "scaled[token_1, token_3] = e[token_1, token_3] ÷ √4 = 1 ÷ 2 = 0.5000");
     CHECK(attn::explain_cell(t, attn::stage_id::weights, 0, 0, 1, true) ==
-          "α[1][2] = exp[1][2] ÷ s₁ = 0.36787945 ÷ 1.97441 = 0.18632373");
+          "α[token_1, token_2] = exp[token_1, token_2] ÷ s_token_1 = 0.36787945 ÷ 1.97441 = 0.18632373");
+    // no W_q: the query is a copy of the input, said once (not "= 1 = 1")
+    CHECK(attn::explain_cell(t, attn::stage_id::q, 0, 0, 0) == "q[token_1, d1] = x[token_1, d1] = 1");
     CHECK_THROWS_AS(attn::explain_cell(t, attn::stage_id::weights, 0, 3, 0), attn::spec_error);
     CHECK_THROWS_AS(attn::explain_cell(t, attn::stage_id::masked, 0, 0, 0), attn::spec_error);  // no mask here
     CHECK(attn::format_exact(0.1f) == "0.1");

@@ -4,6 +4,7 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 
 import { contrast, inkFor, signedColor, weightColor } from '../../web/src/stepper/colors.js';
+import { random } from './helpers.mjs';
 
 const luminance = ([r, g, b]) => 0.2126 * r + 0.7152 * g + 0.0722 * b; // enough for an ordering
 
@@ -27,4 +28,48 @@ test('positional-encoding weights of 0.09 and 0.18 are visibly apart (scaled to 
   const [a, b] = [weightColor(0.09 / 0.18), weightColor(1)];
   const distance = Math.hypot(...a.map((c, i) => c - b[i]));
   assert.ok(distance > 100, `only ${distance.toFixed(0)} apart in RGB`);
+});
+
+// Each stage's colour scale is a fact of the stage, in the core's registry; checked here against the
+// values of every worked example: a stage said to be never negative never is, a probability stays in
+// [0, 1], and a stage coloured as signed has a negative value in some example (else it would waste
+// half its scale on values that never occur).
+test('colour scales from the registry: positive stages never negative, probabilities in [0, 1], signed ones signed somewhere', async () => {
+  const { createAttention } = await import('../../web/src/node.js');
+  const a = await createAttention();
+  const kinds = new Map(a.stages().map((s) => [s.id, s.scale]));
+  assert.deepEqual([...new Set(kinds.values())].sort(), ['positive', 'probability', 'signed']);
+  const negative = new Set();
+  for (const { id, variants } of a.catalog()) {
+    for (const variant of ['', ...(variants ?? [])]) {
+      const trace = a.example(id, variant);
+      for (const stage of trace.stages) {
+        assert.equal(stage.scale, trace.kind === 'vision' ? stage.scale : kinds.get(stage.id), `${id} ${stage.id}: the trace carries the registry's scale`);
+        const finite = [...stage.data].filter((v) => Number.isFinite(v) && Math.abs(v) < 1e8); // masked scores read mask_value
+        if (finite.some((v) => v < 0)) negative.add(`${trace.kind}:${stage.id}`);
+        if (stage.scale !== 'signed') assert.ok(finite.every((v) => v >= 0), `${id} ${stage.id} is coloured from 0 but has a negative value`);
+        if (stage.scale === 'probability') assert.ok(finite.every((v) => v <= 1 + 1e-6), `${id} ${stage.id} is a probability above 1`);
+      }
+    }
+  }
+  // and on specs of random signed numbers with every stage (two heads, causal mask, online softmax, PE,
+  // W_o): every stage coloured as signed takes both signs somewhere, the others never go below 0
+  const rand = random(27);
+  const signed = (r, c) => Array.from({ length: r }, () => Array.from({ length: c }, () => Math.round((rand() * 4 - 2) * 100) / 100));
+  for (let k = 0; k < 8; k++) {
+    const trace = a.trace({
+      x: signed(6, 4), weights: { wq: signed(4, 4), wk: signed(4, 4), wv: signed(4, 4), wo: signed(4, 4) },
+      heads: 2, mask: 'causal', online_softmax: { block: 2 }, positional: 'sinusoidal',
+    });
+    for (const stage of trace.stages) {
+      const finite = [...stage.data].filter((v) => Number.isFinite(v) && Math.abs(v) < 1e8);
+      if (finite.some((v) => v < 0)) negative.add(`sequence:${stage.id}`);
+      if (stage.scale !== 'signed') assert.ok(finite.every((v) => v >= 0), `random spec ${k}: ${stage.id} is coloured from 0 but has a negative value`);
+    }
+  }
+  const unsigned = [...kinds].filter(([id, scale]) => scale === 'signed' && id !== 'memory' && !negative.has(`sequence:${id}`)).map(([id]) => id);
+  assert.deepEqual(unsigned, [], 'coloured as signed, but never negative'); // memory: an input, the reader's sign
+  assert.equal(kinds.get('weights'), 'probability');
+  assert.equal(kinds.get('exp'), 'positive');
+  assert.equal(kinds.get('row_sum'), 'positive');
 });

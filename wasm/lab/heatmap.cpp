@@ -11,10 +11,11 @@
 namespace lab {
 namespace {
 
-ImU32 colour(float v, float scale, bool probabilities) {
+ImU32 colour(float v, float scale, attn::color_scale palette) {
     if (!std::isfinite(v)) return IM_COL32(200, 200, 200, 255);
-    if (probabilities) {  // pale yellow (0) to deep blue-purple (1), as on the page
-        const float t = std::clamp(v, 0.0f, 1.0f);
+    if (palette != attn::color_scale::signed_values) {  // pale yellow (0) to deep blue-purple, as on the page
+        const float top = palette == attn::color_scale::probability ? 1.0f : scale;  // probabilities: fixed 0…1
+        const float t = top > 0 ? std::clamp(v / top, 0.0f, 1.0f) : 0.0f;
         return IM_COL32(int(253 - 185 * t), int(231 - 180 * t), int(37 + 113 * t), 255);
     }
     const float t = scale > 0 ? std::clamp(v / scale, -1.0f, 1.0f) : 0.0f;
@@ -62,7 +63,7 @@ int heatmap(const heatmap_args& a) {
                 continue;
             }
             const float v = a.data[k];
-            const ImU32 c = v <= -1e8f ? IM_COL32(150, 150, 150, 255) : colour(v, scale, a.probabilities);
+            const ImU32 c = v <= -1e8f ? IM_COL32(150, 150, 150, 255) : colour(v, scale, a.palette);
             draw->AddRectFilled(p0, p1, c);
             if (s >= 30) {  // the value in the cell when there is room for it
                 std::snprintf(buf, sizeof buf, std::fabs(v) >= 1e5f ? "%.0e" : "%.2f", v);

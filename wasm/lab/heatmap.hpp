@@ -6,6 +6,8 @@
 #include <string>
 #include <vector>
 
+#include "attn/stages.hpp"
+
 namespace lab {
 
 struct heatmap_args {
@@ -15,7 +17,7 @@ struct heatmap_args {
     int rows, cols;
     std::vector<std::string> row_labels;    // may be empty: 1, 2, 3, …
     std::vector<std::string> col_labels;
-    bool probabilities = false;             // 0…1 palette (weights, mask) instead of diverging around 0
+    attn::color_scale palette = attn::color_scale::signed_values;  // the stage's (registry), as on the page
     int revealed = -1;                      // cells shown in reading order; -1: all (the animation uses it)
     float cell = 34.0f;                     // cell size in pixels (before the DPI scale)
     float scale = 0;                        // the |value| drawn at full colour; 0: this matrix's largest

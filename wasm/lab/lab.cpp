@@ -173,10 +173,11 @@ void Lab::panel_timeline(float dt) {
         const attn::bilingual t = stages[std::size_t(i)].title;
         const bool current = i == stage_;
         if (current) ImGui::PushStyleColor(ImGuiCol_Button, IM_COL32(31, 111, 235, 255));
-        if (ImGui::SmallButton((stages[std::size_t(i)].id + "##st").c_str()))
+        // the stage's title in the reader's language (中文 in zh), its id in the tooltip for the CLI's users
+        if (ImGui::SmallButton((std::string(zh_ ? t.zh : t.en) + "##st" + stages[std::size_t(i)].id).c_str()))
             stage_ = i, progress_ = 1.0f, playing_ = false;
         if (current) ImGui::PopStyleColor();
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", zh_ ? t.zh : t.en);
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", stages[std::size_t(i)].id.c_str());
     }
     stage_name_ = stages[std::size_t(stage_)].id;
     ImGui::End();

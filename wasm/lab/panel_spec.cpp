@@ -104,7 +104,7 @@ bool Lab::mask_options() {
     if (spec_.mask == attn::mask_kind::matrix) {
         ImGui::TextDisabled("%s", tr("click cells to draw the mask", "点击格子绘制掩码"));
         const int k = heatmap({"##maskdraw", "mask", spec_.mask_matrix.data(), int(spec_.n_q()), int(spec_.n_k()),
-                               spec_.query_tokens, {}, true, -1, 26.0f});
+                               spec_.query_tokens, {}, attn::color_scale::probability, -1, 26.0f});
         if (k >= 0) {
             spec_.mask_matrix.data()[k] = spec_.mask_matrix.data()[k] != 0.0f ? 0.0f : 1.0f;
             changed = true;

@@ -25,7 +25,7 @@ heatmap_args Lab::stage_heatmap(stage_id id, const std::string& title, float cel
     const std::string which = info.per_head && t.spec.heads > 1 ? " (head " + std::to_string(h + 1) + ")" : "";
     return heatmap_args{info.name, title + which, v.data + std::size_t(h) * std::size_t(rows * cols), rows, cols,
                         attn::axis_labels(info.rows, info, t.spec), attn::axis_labels(info.cols, info, t.spec),
-                        id == stage_id::weights, -1, cell};
+                        info.scale, -1, cell};
 }
 
 void Lab::draw_stage(stage_id id, float progress, bool small) {
@@ -37,11 +37,10 @@ void Lab::draw_stage(stage_id id, float progress, bool small) {
         keep.assign(t.mask->begin(), t.mask->end());
         const attn::stage_info& info = attn::stage_info_of(id);
         ops.push_back({"maskview", "mask", keep.data(), int(t.mask->shape(0)), int(t.mask->shape(1)),
-                       attn::axis_labels(info.rows, info, t.spec), attn::axis_labels(info.cols, info, t.spec), true, -1, cell});
+                       attn::axis_labels(info.rows, info, t.spec), attn::axis_labels(info.cols, info, t.spec), attn::color_scale::probability, -1, cell});
     }
     for (stage_id operand : attn::stage_operands(id, t.spec)) {
         ops.push_back(stage_heatmap(operand, attn::stage_info_of(operand).symbol, cell));
-        ops.back().probabilities = operand == stage_id::weights;
     }
     const attn::bilingual title = attn::stage_title(id);
     heatmap_args result = stage_heatmap(id, zh_ ? title.zh : title.en, cell);
@@ -80,7 +79,7 @@ bool Lab::heads_grid(stage_id id) {
         if (h) ImGui::SameLine(0, 12);
         ImGui::PushID(h);
         heatmap_args mini{"##mini", std::string(h == head_ ? "> " : "") + tr("head ", "头 ") + std::to_string(h + 1),
-                          v.data + std::size_t(h) * std::size_t(rows * cols), rows, cols, {}, {}, id == stage_id::weights, -1, 12.0f};
+                          v.data + std::size_t(h) * std::size_t(rows * cols), rows, cols, {}, {}, attn::stage_info_of(id).scale, -1, 12.0f};
         mini.scale = scale;
         if (heatmap(mini) >= 0) head_ = h;
         ImGui::PopID();
@@ -192,9 +191,9 @@ void Lab::panel_what_if() {
         const attn::stage_info& w = attn::stage_info_of(stage_id::weights);
         const std::vector<std::string> rows = attn::axis_labels(w.rows, w, a.spec), cols = attn::axis_labels(w.cols, w, a.spec);
         const std::string which = a.spec.heads > 1 ? " (head " + std::to_string(h + 1) + ")" : "";
-        heatmap({"##with", "÷√d_k" + which, a.weights.data() + offset, r, c, rows, cols, true, -1, 22.0f});
+        heatmap({"##with", "÷√d_k" + which, a.weights.data() + offset, r, c, rows, cols, attn::color_scale::probability, -1, 22.0f});
         ImGui::SameLine(0, 24);
-        heatmap({"##without", tr("no scaling", "不缩放") + which, b.weights.data() + offset, r, c, rows, cols, true, -1, 22.0f});
+        heatmap({"##without", tr("no scaling", "不缩放") + which, b.weights.data() + offset, r, c, rows, cols, attn::color_scale::probability, -1, 22.0f});
     } else {
         ImGui::TextUnformatted(what_if_error_.c_str());
     }

@@ -74,7 +74,8 @@ void Lab::draw_vision_stage(const attn::vision_stage& s, float progress, bool sm
     const attn::vision_trace& t = *vtrace_;
     const std::size_t cols = s.shape.back(), rows = s.shape.size() >= 2 ? s.shape[s.shape.size() - 2] : 1;
     const std::size_t grids = s.shape.size() == 3 ? s.shape[0] : 1;
-    const bool gate = s.id == "gate" || s.id == "channel_gate" || s.id == "spatial_gate" || s.id == "gate_h" || s.id == "gate_w";
+    const attn::color_scale palette = attn::vision_stage_info_of(s.id).scale;  // gates 0…1, as on the page
+    const bool gate = palette == attn::color_scale::probability;
     const float cell = small ? 10.0f : s.shape.size() == 1 ? 44.0f : s.shape.size() == 3 ? 14.0f : 22.0f;
     float scale = 0;
     for (float v : s.data) scale = std::max(scale, std::fabs(v));
@@ -88,7 +89,7 @@ void Lab::draw_vision_stage(const attn::vision_stage& s, float progress, bool sm
         if (s.shape.size() == 2 && rows == t.spec.c && (s.id == "pool_h" || s.id == "pool_w" || s.id == "gate_h" || s.id == "gate_w")) row_labels = t.spec.channels;
         if (s.shape.size() == 1) row_labels = {attn::vision_stage_info_of(s.id).symbol};
         heatmap_args a{"##v", grids > 1 ? t.spec.channels[g] : std::string(), s.data.data() + g * per, int(rows), int(cols),
-                       row_labels, col_labels, gate, grids > 1 ? (revealed < 0 || int(g) < revealed ? -1 : 0) : revealed, cell};
+                       row_labels, col_labels, palette, grids > 1 ? (revealed < 0 || int(g) < revealed ? -1 : 0) : revealed, cell};
         a.scale = gate ? 0 : scale;  // one colour scale for every channel of a map
         const std::string id = s.id;
         a.tooltip = [&t, id, g, per, cols](int i, int j) { return attn::explain_vision_cell(t, id, g * per + std::size_t(i) * cols + std::size_t(j)); };

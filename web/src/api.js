@@ -274,7 +274,7 @@ export function makeApi(core, fast = core, loadModel = null) {
           const info = visionInfo.get(s.id);
           return {
             id: s.id, symbol: info.symbol, title: info.title, title_zh: info.title_zh, formula: s.formula, explain: info.explain,
-            shape: s.shape.slice(), data: data.subarray(s.offset, s.offset + s.size),
+            scale: info.scale, shape: s.shape.slice(), data: data.subarray(s.offset, s.offset + s.size),
           };
         }),
       }
@@ -285,7 +285,7 @@ export function makeApi(core, fast = core, loadModel = null) {
         stages: layout.map((s) => {
           const info = stageInfo.get(s.id);
           return {
-            id: s.id, title: info.title, title_zh: info.title_zh, formula: s.formula, explain: info.explain,
+            id: s.id, title: info.title, title_zh: info.title_zh, formula: s.formula, term: s.term, explain: info.explain, scale: info.scale,
             operands: s.operands.slice(), shape: s.shape.slice(), data: data.subarray(s.offset, s.offset + s.size),
           };
         }),

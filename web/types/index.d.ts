@@ -143,6 +143,10 @@ export interface Stage {
   formula: string;
   /** What the stage does and why, after the source articles. */
   explain: Bilingual;
+  /** How its values are coloured (the registry's). */
+  scale: ColorScale;
+  /** Its term in the formula map for this spec, e.g. "Q = XW_q", or "Q = X" without W_q. */
+  term: string;
   /** The stages this one is computed from, for this spec (e.g. weights: ["exp", "row_sum"]). */
   operands: StageId[];
   /** e.g. [heads, n_q, n_k] for weights, [n_q, d_model] for x. */
@@ -184,7 +188,12 @@ export interface StageInfo {
   term: string;
   /** Terms that form one function in the formula map ("softmax"), or "". */
   group: string;
+  /** How its values are coloured: diverging around 0, sequential from 0, or sequential on 0 … 1. */
+  scale: ColorScale;
 }
+
+/** A stage's colour scale: signs occur, never negative, or within [0, 1]. */
+export type ColorScale = 'signed' | 'positive' | 'probability';
 
 /** A vision spec: a C × H × W feature map and one block's parameters (z·W with W in × out). */
 export interface VisionSpec {
@@ -213,6 +222,8 @@ export interface VisionStage {
   title_zh: string;
   formula: string;
   explain: Bilingual;
+  /** How its values are coloured: gates are probabilities, a ReLU's output positive. */
+  scale: ColorScale;
   /** [C, H, W], [C], [H, W], [C, H], [C, W] or [m, H + W]. */
   shape: number[];
   data: Float32Array;

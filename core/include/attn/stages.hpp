@@ -36,6 +36,13 @@ enum class axis_kind {
     tile_feature   // one head's d_head columns after each tile: t1·d1, t1·d2, ..., t2·d1, ...
 };
 
+/// @brief How a stage's values are coloured: a fact of the stage, so no picture can mislead.
+enum class color_scale {
+    signed_values,  // signs occur: diverging around 0 (blue − … white 0 … red +), ±the largest |v|
+    positive,       // never negative (exp, row sums): sequential from 0 to the largest value
+    probability     // in [0, 1] (weights, rescale factors): sequential on the fixed range 0 … 1
+};
+
 /// @brief Everything fixed about one stage: the registry row the CLI, the lab, the wasm module
 /// and the page read (through the module), so a stage's facts are written once.
 struct stage_info {
@@ -48,6 +55,7 @@ struct stage_info {
     axis_kind rows, cols;
     const char* term;      // the stage's term in the formula map, e.g. "÷ √d_k" (X (+PE) → Q = XW_q → … → · W_o)
     const char* group;     // terms that form one function there ("softmax" for its four sub-steps), else ""
+    color_scale scale;     // how its values are coloured (page, lab, exports)
 };
 
 /// @brief The registry: every stage, in trace order.
@@ -65,10 +73,15 @@ bilingual stage_title(stage_id id);
 bilingual stage_explanation(stage_id id);
 /// @brief The stage's formula for this spec (the scores formula follows spec.score).
 std::string stage_formula(stage_id id, const spec& s);
+/// @brief The stage's term in the formula map for this spec: the registry's, but "Q = X" for queries
+/// without W_q (the map must not light a projection the example does not have).
+std::string stage_term(stage_id id, const spec& s);
 /// @brief The stages this one is computed from, for this spec (e.g. weights: exp, row_sum; row_max:
 /// whichever of masked, scaled, scores feeds the softmax). Spec fields (W_q, mask, …) are not stages.
 std::vector<stage_id> stage_operands(stage_id id, const spec& s);
 
+/// @brief The colour scale's name: "signed", "positive" or "probability".
+const char* color_scale_name(color_scale scale);
 /// @brief The axis kind's name, e.g. "head_feature".
 const char* axis_name(axis_kind kind);
 /// @brief The labels people read along an axis of this stage, for this spec (see axis_kind).

@@ -67,6 +67,7 @@ struct vision_stage_info {
     const char* symbol;
     bilingual title;
     bilingual explanation;
+    color_scale scale = color_scale::signed_values;  // gates are probabilities, a ReLU's output never negative
 };
 
 /// @brief The registry row of a vision stage id; throws spec_error for an unknown id.

@@ -66,7 +66,9 @@ std::string explain_model_cell(const model& m, const model_trace& t, std::string
     if (const auto seq = stage_from_name(id); seq && layer && *seq != stage_id::x) {  // a layer's attention stage
         const stage* ln = t.find("ln_1", layer);
         if (!ln) throw spec_error("this trace has no layer " + std::to_string(*layer + 1) + ".");
-        const attn::trace at = compute_trace(layer_spec(m, *layer, ln->data.data(), ln->shape[0]));
+        spec ls = layer_spec(m, *layer, ln->data.data(), ln->shape[0]);
+        for (const std::string& ch : t.tokens.chars) ls.query_tokens.push_back(shown(ch));  // captions in the text's characters
+        const attn::trace at = compute_trace(ls);
         if (head >= static_cast<std::size_t>(m.config.n_head)) throw spec_error("head " + std::to_string(head + 1) + " is not a head of this model.");
         return explain_cell(at, *seq, head, i, j, false);
     }

@@ -679,7 +679,7 @@ export class AttentionModel extends HTMLElement {
             parts.push(`<rect x="${x0 + j * cell}" y="${y0 + i * cell}" width="${cell}" height="${cell}" fill="${shade(a)}" data-w="${a}"/>`);
           }
         }
-        parts.push(`<text x="${x0}" y="${y0 + size + 12}" font-size="10">${esc(`${w.layerHead(l + 1, hd + 1)} · ${w.roles[role.role]} ${role.score.toFixed(2)}`)}</text></g>`);
+        parts.push(`<text x="${x0}" y="${y0 + size + 12}" font-size="12">${esc(`${w.layerHead(l + 1, hd + 1)} · ${w.roles[role.role]} ${role.score.toFixed(2)}`)}</text></g>`);
       }
     }
     const width = left + H * (size + gap), height = 20 + L * (size + gap + 14);

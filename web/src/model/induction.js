@@ -264,11 +264,9 @@ export class AttentionInduction extends HTMLElement {
           const canvas = h('canvas', { width: n, height: n, style: `width:${n * CELL}px;height:${n * CELL}px`, attrs: { 'aria-hidden': 'true' } });
           const image = new ImageData(n, n);
           const data = view.weights[l];
-          let top = 0;
-          for (let k = hh * n * n; k < (hh + 1) * n * n; k++) top = Math.max(top, data[k]);
           for (let i = 0; i < n; i++) {
             for (let j = 0; j < n; j++) {
-              const rgb = j > i ? [246, 248, 250] : weightColor(top > 0 ? data[(hh * n + i) * n + j] / top : 0);
+              const rgb = j > i ? [246, 248, 250] : weightColor(data[(hh * n + i) * n + j]); // fixed 0 … 1
               image.data.set([...rgb, 255], 4 * (i * n + j));
             }
           }

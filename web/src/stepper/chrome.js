@@ -61,7 +61,7 @@ export function exampleText(el, s, w, doc) {
   if (!doc) return [h('h2', { className: 'title', text: w.custom })];
   el.host.summary = h('p', { className: 'summary', text: fillNumbers(pick(doc.summary, s.lang), s.trace) });
   return [h('h2', { className: 'title', text: pick(doc.title, s.lang) }), el.host.summary,
-    h('details', {}, h('summary', { text: w.embeddings }), h('p', { text: pick(doc.embeddings, s.lang) }))];
+    h('details', {}, h('summary', { text: w.embeddings }), h('p', { text: pick(doc.embeddings, s.lang) }), h('p', { text: w.tokensAreLabels }))];
 }
 
 /** Previous, play, next, speed and the "stage i of n" status; null when no control asks for it. */
@@ -80,14 +80,32 @@ export function controlBar(el, s, w) {
       h('button', { type: 'button', className: 'next-cell', text: '›', attrs: { 'aria-label': w.nextCell, title: w.nextCell }, on: { click: () => el.stepCell(1) } }));
   }
   if (c.has('speed')) {
-    bar.append(h('label', {}, `${w.speed} `, h('select', {
+    bar.append(h('label', {}, h('span', { className: 'speed-word', text: `${w.speed} ` }), h('select', {
       className: 'speed', attrs: { 'aria-label': w.speed },
       on: { change: (e) => el.store.set({ speed: Number(e.target.value) }) },
     }, SPEEDS.map((v) => h('option', { value: String(v), text: `${v}×`, selected: v === s.speed })))));
   }
   el.host.status = h('span', { className: 'status', attrs: { 'aria-live': 'polite' } });
   bar.append(el.host.status);
-  return bar.childNodes.length > 1 ? bar : null;
+  // an edited example keeps its title and texts; this says so and takes it back (shown by controlsProgress)
+  el.host.edited = h('span', { className: 'edited', hidden: true }, h('span', { className: 'edited-word', text: w.edited }),
+    h('button', { type: 'button', className: 'reset-edit', text: w.resetEdit, on: { click: () => el.resetToExample() } }));
+  bar.append(el.host.edited);
+  return bar.childNodes.length > 2 ? bar : null;
+}
+
+/**
+ * The caption (the arithmetic of the hovered or current cell) and its "every term, every digit"
+ * toggle: one box of fixed height under the controls, kept for the whole example (el.caption).
+ */
+export function captionRow(el, w) {
+  // a tab stop: a long caption scrolls inside its fixed box, by keyboard too
+  el.caption = h('div', { className: 'caption', attrs: { 'aria-live': 'polite', tabindex: '0' } });
+  el.host.detail = h('button', {
+    type: 'button', className: 'caption-detail', attrs: { 'aria-pressed': String(!!el.detail) },
+    on: { click: () => { el.detail = !el.detail; el.renderProgress(); } },
+  });
+  return h('div', { className: 'caption-row' }, el.caption, el.host.detail);
 }
 
 /** The scrubber (a thousand steps a stage) and one button per stage. */
@@ -102,7 +120,7 @@ export function timeline(el, s, w) {
     } },
   });
   el.host.stageButtons = stages.map((st, i) => h('button', {
-    type: 'button', text: stageTitle(st, s.lang), dataset: { stage: st.id }, attrs: { title: st.id },
+    type: 'button', text: stageTitle(st, s.lang), dataset: { stage: st.id },
     on: { click: () => el.show(i) },
   }));
   return h('div', { className: 'timeline', attrs: { role: 'group', 'aria-label': w.timeline } }, el.host.range,

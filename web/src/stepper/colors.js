@@ -1,5 +1,5 @@
-// The heatmaps' colours. Weights (0…1) use viridis, reversed so a strong weight is dark: perceptually
-// uniform and readable with colour-blindness. Signed values use a blue–white–red diverging scale
+// The heatmaps' colours. Values that are never negative use viridis, reversed so a strong weight is
+// dark: perceptually uniform and readable with colour-blindness. Signed values use a blue–white–red diverging scale
 // centred on 0 (ColorBrewer's RdBu family, also colour-blind safe). The text on a cell is black or
 // white, whichever contrasts more (at least 4.5:1 on every colour of both scales).
 
@@ -15,7 +15,7 @@ function interpolate(stops, t) {
   return stops[k].map((c, i) => Math.round(c + (stops[k + 1][i] - c) * f));
 }
 
-/** A weight's colour: t = value / the matrix's largest weight, 0 light yellow … 1 dark purple. */
+/** A weight's colour: t = 0 light yellow … 1 dark purple. */
 export function weightColor(t) {
   return interpolate(VIRIDIS, 1 - t);
 }
@@ -23,6 +23,37 @@ export function weightColor(t) {
 /** A signed value's colour: t in −1 … 1 (value / the matrix's largest |value|), white at 0. */
 export function signedColor(t) {
   return interpolate(DIVERGING, (t + 1) / 2);
+}
+
+// A stage's colour scale is a fact of the stage (the core's registry: scale): signed values diverge
+// around 0 over ±the largest |value|, white at 0; values that are never negative (positive, and
+// probabilities) run from 0 up on viridis — to the largest value drawn, or, where weights are
+// watched changing (train mode, the vision gates), to a fixed top of 1, so near-uniform weights of
+// 0.17 look pale rather than strong.
+
+/** Where v sits along its scale's colour bar, 0 … 1 (top: the largest |value| drawn, or a fixed top). */
+export function scalePosition(kind, v, top) {
+  const t = top > 0 ? Math.max(-1, Math.min(1, v / top)) : 0;
+  return kind === 'signed' ? (t + 1) / 2 : Math.max(0, t);
+}
+
+/** The colour bar's stops, low to high: viridis for a sequential scale, RdBu for a signed one. */
+const stopsOf = (kind) => (kind === 'signed' ? DIVERGING : REVERSED_VIRIDIS);
+const REVERSED_VIRIDIS = [...VIRIDIS].reverse();
+
+/** The colour of v on a stage's scale. */
+export function scaleColor(kind, v, top) {
+  return interpolate(stopsOf(kind), scalePosition(kind, v, top));
+}
+
+/** The two ends a scale's legend shows. */
+export function scaleRange(kind, top) {
+  return kind === 'signed' ? [-top, top] : [0, top];
+}
+
+/** The colour at position t (0 … 1) along a scale's bar: for tables of colours made once. */
+export function colorAt(kind, t) {
+  return interpolate(stopsOf(kind), t);
 }
 
 export const MASKED = [110, 118, 129]; // grey, hatched in CSS: no weight, not a value
@@ -51,8 +82,7 @@ export function inkFor(rgb) {
 
 /** A CSS gradient of a scale, for its legend (left: low, right: high). */
 export function gradient(kind) {
-  const stops = kind === 'weights' ? [...VIRIDIS].reverse() : DIVERGING;
-  return `linear-gradient(to right, ${stops.map(css).join(', ')})`;
+  return `linear-gradient(to right, ${stopsOf(kind).map(css).join(', ')})`;
 }
 
 // One colour per head in the lines view: the Okabe–Ito palette (distinct with colour-blindness),

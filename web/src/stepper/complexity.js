@@ -80,11 +80,11 @@ export function logChart({ series, lines = [], notes = [], title, xLabel, attrs 
   const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, role: 'img', 'aria-label': title, class: 'chart', ...attrs });
   for (let y = y0; y <= y1; y++) {
     g.append(svg('line', { x1: L, x2: W - R, y1: py(10 ** y), y2: py(10 ** y), stroke: '#ddd' }));
-    g.append(svg('text', { x: L - 6, y: py(10 ** y) + 4, 'text-anchor': 'end', 'font-size': 10 }, `1e${y}`));
+    g.append(svg('text', { x: L - 6, y: py(10 ** y) + 4, 'text-anchor': 'end', 'font-size': 12 }, `1e${y}`));
   }
   const ticks = [...new Set(series.flatMap((s) => s.points.map((p) => p[0])))].sort((a, b) => a - b);
-  for (const n of ticks) g.append(svg('text', { x: px(n), y: H - B + 14, 'text-anchor': 'middle', 'font-size': 10 }, String(n)));
-  g.append(svg('text', { x: (L + W) / 2, y: H - 2, 'text-anchor': 'middle', 'font-size': 11 }, xLabel));
+  for (const n of ticks) g.append(svg('text', { x: px(n), y: H - B + 14, 'text-anchor': 'middle', 'font-size': 12 }, String(n)));
+  g.append(svg('text', { x: (L + W) / 2, y: H - 2, 'text-anchor': 'middle', 'font-size': 12 }, xLabel));
   for (const l of lines) {
     g.append(svg('line', {
       x1: px(l.from[0]), y1: py(l.from[1]), x2: px(l.to[0]), y2: py(l.to[1]),
@@ -97,9 +97,9 @@ export function logChart({ series, lines = [], notes = [], title, xLabel, attrs 
     for (const [n, y] of s.points) g.append(svg('circle', { cx: px(n), cy: py(y), r: 2.5, fill: s.color }));
     const ly0 = T + 8 + 14 * k; // the legend: a sample of the line (its dash tells the series apart), then the label
     g.append(svg('line', { x1: L + 8, x2: L + 26, y1: ly0, y2: ly0, stroke: s.color, 'stroke-width': 2, 'stroke-dasharray': s.dash }));
-    g.append(svg('text', { x: L + 30, y: T + 12 + 14 * k, fill: s.color, 'font-size': 11 }, s.label));
+    g.append(svg('text', { x: L + 30, y: T + 12 + 14 * k, fill: s.color, 'font-size': 12 }, s.label));
   });
-  notes.forEach((text, k) => g.append(svg('text', { x: L + 8, y: T + 12 + 14 * (series.length + k), fill: '#57606a', 'font-size': 11 }, text)));
+  notes.forEach((text, k) => g.append(svg('text', { x: L + 8, y: T + 12 + 14 * (series.length + k), fill: '#57606a', 'font-size': 12 }, text)));
   return g;
 }
 

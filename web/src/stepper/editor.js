@@ -3,6 +3,34 @@
 // comes back as the core's sentence, shown beside the field that caused it.
 import { clear, h } from './dom.js';
 
+/**
+ * Drag a number box sideways to scrub its value (0.01 a pixel, 0.1 with Shift), as the lab's sliders
+ * do; a press without a drag focuses the box for typing as usual.
+ */
+function scrub(down, apply) {
+  const input = down.currentTarget;
+  if (down.button !== 0 || input === input.getRootNode().activeElement) return;
+  const start = Number(input.value);
+  if (!Number.isFinite(start)) return;
+  let dragging = false;
+  const move = (e) => {
+    const dx = e.clientX - down.clientX;
+    if (!dragging && Math.abs(dx) < 4) return;
+    dragging = true;
+    const v = Number((start + dx * (e.shiftKey ? 0.1 : 0.01)).toFixed(e.shiftKey ? 1 : 2));
+    input.value = String(v);
+    apply(v);
+  };
+  const up = () => {
+    removeEventListener('pointermove', move);
+    removeEventListener('pointerup', up);
+    if (!dragging) input.focus();
+  };
+  down.preventDefault(); // no text selection while dragging; a plain press focuses on release
+  addEventListener('pointermove', move);
+  addEventListener('pointerup', up);
+}
+
 /** Beyond this many values a matrix is edited as pasted text: a grid of 65,536 inputs would freeze the page. */
 const MAX_GRID_CELLS = 400;
 /** Likewise for token labels: beyond this many, one text box with a label a line. */
@@ -50,6 +78,7 @@ export class Editor {
 
   /** Shows the spec (rebuilding only when its structure changed) and the current error. */
   update(spec, error, words) {
+    this.el.setAttribute('aria-label', words.editTitle);
     const structure = structureOf(spec) + words.edit;
     if (structure !== this.structure) {
       this.structure = structure;
@@ -71,6 +100,12 @@ export class Editor {
     this.options.onEdit(field, change);
   }
 
+  /** An edit as the reader types or drags: the newest one a frame (the element keeps only the latest answer). */
+  editSoon(field, change) {
+    if (this.pending) cancelAnimationFrame(this.pending);
+    this.pending = requestAnimationFrame(() => { this.pending = 0; this.edit(field, change); });
+  }
+
   grid(field, label, matrix, set) {
     if (matrix.length * (matrix[0]?.length ?? 0) > MAX_GRID_CELLS) return this.pasteBox(field, label, matrix, set);
     const rows = matrix.map((row, i) =>
@@ -78,7 +113,16 @@ export class Editor {
         className: 'num', value: String(v),
         attrs: { inputmode: 'decimal', 'aria-label': `${label}[${i + 1}][${j + 1}]` },
         dataset: { field, i: String(i), j: String(j) },
-        on: { change: (e) => this.edit(field, (spec) => set(spec, i, j, e.target.value.trim() === '' ? NaN : Number(e.target.value))) },
+        on: {
+          // live: every keystroke that reads as a number goes in at the next frame; a blur or Enter sends
+          // whatever is there (an empty box or "1e" gets the core's sentence)
+          input: (e) => {
+            const text = e.target.value.trim();
+            if (text !== '' && Number.isFinite(Number(text))) this.editSoon(field, (spec) => set(spec, i, j, Number(text)));
+          },
+          change: (e) => this.edit(field, (spec) => set(spec, i, j, e.target.value.trim() === '' ? NaN : Number(e.target.value))),
+          pointerdown: (e) => scrub(e, (v) => this.editSoon(field, (spec) => set(spec, i, j, v))),
+        },
       })))));
     return this.field(field, label, h('table', { className: 'grid' }, h('tbody', {}, rows)));
   }
@@ -118,10 +162,11 @@ export class Editor {
     const general = h('p', { className: 'error', attrs: { role: 'alert' } });
     this.errors.set('general', general);
     const d = spec.x[0].length;
+    // the spec's own words are the values; what a reader sees is in their language
     const select = (field, value, choices, onChange) => h('select', {
-      dataset: { field }, attrs: { 'aria-label': field },
+      dataset: { field }, attrs: { 'aria-label': w[field] ?? field },
       on: { change: (e) => onChange(e.target.value) },
-    }, choices.map((c) => h('option', { value: c, text: c, selected: c === value })));
+    }, choices.map((c) => h('option', { value: c, text: w.choices[c] ?? c, selected: c === value })));
 
     const maskKind = typeof spec.mask === 'object' ? Object.keys(spec.mask)[0] : spec.mask;
     const posKind = typeof spec.positional === 'object' ? 'learned' : spec.positional;
@@ -141,19 +186,19 @@ export class Editor {
         else delete s.bilinear;
       }))),
       this.field('heads', w.heads, h('input', {
-        type: 'number', value: String(spec.heads), attrs: { min: '1', 'aria-label': 'heads' }, dataset: { field: 'heads' },
+        type: 'number', value: String(spec.heads), attrs: { min: '1', 'aria-label': w.heads }, dataset: { field: 'heads' },
         on: { change: (e) => this.edit('heads', (s) => { s.heads = Number(e.target.value); }) },
       })),
       this.field('mask', w.mask, select('mask', maskKind, ['none', 'causal', 'window', 'matrix'], (v) => this.edit('mask', (s) => {
         const fresh = { window: { window: 2 }, matrix: { matrix: filled(nQ, nK, 1) } }; // a new mask's starting value
         s.mask = fresh[v] ?? v;
       })), maskKind === 'window' && h('label', {}, ` ${w.window} `, h('input', {
-        type: 'number', value: String(spec.mask.window), attrs: { min: '1', 'aria-label': 'window' }, dataset: { field: 'mask.window' },
+        type: 'number', value: String(spec.mask.window), attrs: { min: '1', 'aria-label': w.window }, dataset: { field: 'mask.window' },
         on: { change: (e) => this.edit('mask', (s) => { s.mask = { window: Number(e.target.value) }; }) },
       }))),
       maskKind === 'matrix' && this.grid('mask.matrix', 'mask', spec.mask.matrix, (s, i, j, v) => { s.mask.matrix[i][j] = v; }),
       this.field('mask_value', w.maskValue, h('input', {
-        value: String(spec.mask_value), attrs: { inputmode: 'decimal', 'aria-label': 'mask_value' }, dataset: { field: 'mask_value' },
+        value: String(spec.mask_value), attrs: { inputmode: 'decimal', 'aria-label': w.maskValue }, dataset: { field: 'mask_value' },
         on: { change: (e) => this.edit('mask_value', (s) => { s.mask_value = Number(e.target.value); }) },
       })),
       this.field('positional', w.positional, select('positional', posKind, ['none', 'sinusoidal', 'learned'], (v) => this.edit('positional', (s) => {
@@ -169,7 +214,7 @@ export class Editor {
       const wk = `w${p}`, bk = `b${p}`;
       const has = !!spec.weights?.[wk];
       parts.push(this.field(`weights.${wk}`, `W_${p}`, h('label', {}, h('input', {
-        type: 'checkbox', checked: has, dataset: { field: `use.${wk}` }, attrs: { 'aria-label': `use W_${p}` },
+        type: 'checkbox', checked: has, dataset: { field: `use.${wk}` }, attrs: { 'aria-label': w.useWeight(`W_${p}`) },
         on: { change: (e) => this.edit(`weights.${wk}`, (s) => {
           s.weights ??= {};
           if (e.target.checked) s.weights[wk] = identity(d);
@@ -198,6 +243,7 @@ export class Editor {
       }) },
     }))));
     return h('div', {},
+      h('p', { className: 'hint', text: w.tokensAreLabels }),
       this.field('tokens.query', w.queryTokens, list('tokens.query', spec.tokens?.query, nQ, 'query')),
       spec.memory && this.field('tokens.key', w.keyTokens, list('tokens.key', spec.tokens?.key, nK, 'key')));
   }

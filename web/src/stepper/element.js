@@ -16,11 +16,12 @@
 // [SECTION] rendering
 import { pageAttention } from './page_core.js';
 import { createAnimator } from './animator.js';
-import { controlBar, exampleText, timeline, topBar } from './chrome.js';
+import { captionRow, controlBar, exampleText, timeline, topBar } from './chrome.js';
 import { complexityPanel } from './complexity.js';
 import { pathsPanel } from './complexity_paths.js';
 import { clear, h } from './dom.js';
 import { blockDiagram } from './block_diagram.js';
+import { stageTexts } from './stage_texts.js';
 import { Editor } from './editor.js';
 import { later } from './later.js';
 import { visionEditor } from './vision_editor.js';
@@ -38,6 +39,8 @@ import { specFragment, writeUrl } from './url_state.js';
 
 const ALL_CONTROLS = ['examples', 'play', 'nav', 'timeline', 'speed', 'lang', 'edit', 'text', 'heads', 'export'];
 const DEFAULT_CONTROLS = ['play', 'nav', 'timeline', 'speed', 'lang', 'text', 'heads', 'export'];
+/** compact: the figure for a blog column — the stage's heading, the picture, the caption, ◀ ► ▶. */
+const COMPACT_CONTROLS = ['play', 'nav', 'heads'];
 /** Every trace the page computes stays within the core's interactive budget, so no edit freezes it. */
 const PAGE_BUDGET = { budget: 'interactive' };
 
@@ -52,7 +55,7 @@ export function parseControls(value) {
 
 export class AttentionStepper extends HTMLElement {
   static get observedAttributes() {
-    return ['example', 'variant', 'spec', 'stage', 'lang', 'autoplay', 'controls', 'view'];
+    return ['example', 'variant', 'spec', 'stage', 'lang', 'autoplay', 'controls', 'view', 'compact'];
   }
 
   constructor() {
@@ -70,12 +73,18 @@ export class AttentionStepper extends HTMLElement {
     this.docs = new Map(); // example id -> its document (texts), from the core
     this.hovered = null;
     this.addEventListener('keydown', (e) => onKey(this, e));
+    // page-keys: the page's own arrows and space drive the stepper while nothing else has the focus
+    // (the playground), so it need not be focused on load with a ring around everything
+    this.pageKeys = (e) => {
+      if (this.hasAttribute('page-keys') && (e.target === document.body || e.target === document.documentElement)) onKey(this, e);
+    };
   }
 
   connectedCallback() {
     if (this.started) return;
     this.started = true;
     if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
+    document.addEventListener('keydown', this.pageKeys);
     this.controls = parseControls(this.getAttribute('controls'));
     this.view.classList.add('pending');
     clear(this.view).append(h('p', { className: 'loading', text: wordsFor(this.language(this.getAttribute('lang'))).loading }),
@@ -84,6 +93,8 @@ export class AttentionStepper extends HTMLElement {
     this.ready = Promise.all([pageAttention(), readOptions(this)])
       .then(([attention, options]) => {
         if (options.controls !== undefined) this.controls = parseControls(options.controls);
+        this.compact = !!options.compact;
+        if (this.compact && options.controls === undefined && !this.hasAttribute('controls')) this.controls = new Set(COMPACT_CONTROLS);
         this.store.set({ lang: this.language(options.lang) });
         this.attention = attention;
         this.examples = attention.catalog();
@@ -100,6 +111,7 @@ export class AttentionStepper extends HTMLElement {
 
   disconnectedCallback() {
     this.animator.stop();
+    document.removeEventListener('keydown', this.pageKeys);
   }
 
   attributeChangedCallback(name, old, value) {
@@ -110,8 +122,9 @@ export class AttentionStepper extends HTMLElement {
       return;
     }
     if (name === 'lang') this.store.set({ lang: this.language(value) });
-    else if (name === 'controls') {
-      this.controls = parseControls(value);
+    else if (name === 'controls' || name === 'compact') {
+      this.compact = this.hasAttribute('compact');
+      this.controls = this.compact && !this.hasAttribute('controls') ? new Set(COMPACT_CONTROLS) : parseControls(this.getAttribute('controls'));
       this.renderAll();
     } else if (name === 'stage') this.goTo(value);
     else if (name === 'view') this.store.set({ view: VIEWS.includes(value) ? value : null });
@@ -139,7 +152,7 @@ export class AttentionStepper extends HTMLElement {
   get stageId() { return this.stageIds()[this.store.get().stageIndex]; }
   /** The stages a reader steps through (shownStages: with one head, concat is folded into context). */
   stageIds() { return this.store.get().trace ? shownStages(this.store.get().trace).map((s) => s.id) : []; }
-  play() { this.animator.play(); }
+  play() { this.hovered = null; this.animator.play(); } // the animation's cell takes the caption again
   pause() { this.animator.pause(); }
   /** The current stage's tensor with its labels: {example, stage, title, formula, shape, head, rows, cols, data}. */
   stageData() { return stageData(this); }
@@ -334,6 +347,8 @@ export class AttentionStepper extends HTMLElement {
   // [SECTION] rendering
 
   onState(state, changed) {
+    // the page's own words follow (site/page_lang.js); composed: it leaves a trainer's shadow root too
+    if (changed.has('lang')) this.dispatchEvent(new CustomEvent('langchange', { bubbles: true, composed: true, detail: { lang: state.lang } }));
     if (!state.trace) return;
     if (changed.has('lang') || changed.has('editing')) this.renderAll();
     else if (changed.has('stageIndex') || changed.has('head') || changed.has('trace') || changed.has('view')) this.renderStage();
@@ -367,21 +382,29 @@ export class AttentionStepper extends HTMLElement {
     if (c.has('examples') || c.has('lang') || c.has('edit')) parts.push(topBar(this, s, w, doc));
     if (c.has('text')) parts.push(...exampleText(this, s, w, doc));
     const vision = s.trace.kind === 'vision'; // a vision block: no QKV formula and no Transformer block around it
-    if (!vision) parts.push(formulaMap(this, s, w));
+    this.view.classList.toggle('compact', !!this.compact);
+    if (!vision && !this.compact) parts.push(formulaMap(this, s, w));
     if (c.has('text') && !vision) parts.push(blockDiagram(this, w));
+    // Top to bottom, everything whose height changes from stage to stage comes last: the timeline
+    // and the stacked stage words keep one height for the example, so the controls and the caption
+    // under them never move, and only the picture below them changes size.
+    if (c.has('timeline')) parts.push(timeline(this, s, w));
+    parts.push(...stageTexts(this, w));
+    const controls = controlBar(this, s, w);
+    parts.push(h('div', { className: 'pinned' }, controls, captionRow(this, w)));
     this.stageEl = h('div', { className: 'stage' });
     this.stageSignature = null; // a new stage area: drawn afresh, not refreshed
-    parts.push(this.stageEl);
-    const controls = controlBar(this, s, w);
-    if (controls) parts.push(controls);
-    if (c.has('timeline')) parts.push(timeline(this, s, w));
+    keepTallest(this.stageEl);
+    // editing: the panel beside the picture on a wide screen (styles.js), so the picture changes in view
+    const work = h('div', { className: `work${s.editing && c.has('edit') ? ' editing' : ''}` }, this.stageEl);
+    parts.push(work);
     if (s.editing && c.has('edit') && vision) {
-      parts.push(visionEditor(this, s, w));
+      work.append(visionEditor(this, s, w));
     } else if (s.editing && c.has('edit')) {
       this.editor ??= new Editor({ onEdit: (field, change) => this.edit(field, change), onReset: () => this.resetToExample() });
       this.editor.structure = '';
       fillEditor = true;
-      parts.push(this.editor.el);
+      work.append(this.editor.el);
     }
     if (s.exampleId === 'complexity' && doc?.sizes) {
       const panel = complexityPanel(this.attention, doc, w);
@@ -413,6 +436,7 @@ export class AttentionStepper extends HTMLElement {
 
   /** Shows stage index whole, paused: what a click, a key or a link does (Play then animates it). */
   show(index) {
+    this.hovered = null;
     this.store.set({ stageIndex: index, progress: 1, playing: false, animated: false });
   }
 
@@ -423,6 +447,7 @@ export class AttentionStepper extends HTMLElement {
 
   /** One cell (or row) further or back, paused; across into the next or previous stage at its ends. */
   stepCell(delta) {
+    this.hovered = null;
     const s = this.store.get();
     const steps = this.scene?.steps ?? 1;
     const revealed = s.progress >= 1 ? steps : Math.floor(s.progress * steps) + 1;
@@ -434,6 +459,23 @@ export class AttentionStepper extends HTMLElement {
     else change = { progress: next >= steps ? 1 : (next - 0.5) / steps };
     this.store.set({ ...change, playing: false, animated: false });
   }
+}
+
+/**
+ * The picture's box keeps the tallest height it has had for this example (a new box for a new
+ * example, language or spec structure): a shorter stage after a taller one leaves what follows the
+ * picture where it was. A resize observer runs after layout and before paint, so nothing moves on screen.
+ */
+function keepTallest(box) {
+  if (typeof ResizeObserver === 'undefined') return;
+  let tallest = 0;
+  new ResizeObserver(([entry]) => {
+    const height = entry.borderBoxSize?.[0]?.blockSize ?? entry.target.getBoundingClientRect().height;
+    if (height > tallest + 0.5) {
+      tallest = height;
+      box.style.minHeight = `${Math.ceil(tallest)}px`;
+    }
+  }).observe(box);
 }
 
 /** A spec from JSON text, with the page's sentence for text that is not JSON. */

@@ -94,10 +94,20 @@ function notForVision(s) {
 
 const SUBSCRIPTS = { '₀': '0', '₁': '1', '₂': '2', '₃': '3', '₄': '4', '₅': '5', '₆': '6', '₇': '7', '₈': '8', '₉': '9', 'ₖ': 'k' };
 const FUNCTIONS = new Set(['exp', 'cos', 'sin', 'max', 'tanh']);
+const TEXT_ESCAPES = { '\\': '\\textbackslash{}', '{': '\\{', '}': '\\}', '&': '\\&', '%': '\\%', $: '\\$', '#': '\\#', _: '\\_', '~': '\\textasciitilde{}', '^': '\\textasciicircum{}' };
 
 /** One line of the core's arithmetic typeset as LaTeX math (words as \text, symbols as commands). */
 export function latexLine(text) {
-  let t = text.replace(/[\\{}&%$#~^]/g, (c) => ({ '\\': '\\backslash ', '{': '\\{', '}': '\\}', '&': '\\&', '%': '\\%', $: '\\$', '#': '\\#', '~': '\\sim ', '^': '^' })[c]);
+  // the tokens that name rows and columns ([猫, sat], q_猫, s_token_1) are the reader's text: upright,
+  // escaped, and kept aside so the symbol rules below leave them alone
+  const kept = [];
+  const keep = (label, group = false) => {
+    const latex = `\\text{${label.replace(/[\\{}&%$#_~^]/g, (c) => TEXT_ESCAPES[c])}}`;
+    return `\u0001${kept.push(group ? `{${latex}}` : latex) - 1}\u0002`;
+  };
+  let t = text.replace(/\[([^[\]]+)\]/g, (m, inner) => `[${inner.split(', ').map((p) => (/^(?:[0-9]+|k|[dqk][0-9]+)$/.test(p) ? p : keep(p))).join(', ')}]`);
+  t = t.replace(/(^|[^A-Za-z])([qkms])_([^\s[\]·,=()÷×+−]+)/g, (m, pre, letter, label) => `${pre}${letter}_${keep(label, true)}`);
+  t = t.replace(/[\\{}&%$#~^]/g, (c) => ({ '\\': '\\backslash ', '{': '\\{', '}': '\\}', '&': '\\&', '%': '\\%', $: '\\$', '#': '\\#', '~': '\\sim ', '^': '^' })[c]);
   t = t.replace(/[₀-₉ₖ]+/g, (run) => `_{${[...run].map((c) => SUBSCRIPTS[c]).join('')}}`);
   t = t.replace(/\^\(([^)]*)\)/g, '^{($1)}');
   t = t.replace(/√\s*([0-9.]+|[A-Za-z](?:_[A-Za-z0-9]+)?)/g, '\\sqrt{$1}');
@@ -109,6 +119,7 @@ export function latexLine(text) {
   });
   t = t.replace(/Σ/g, '\\sum').replace(/α/g, '\\alpha ').replace(/÷/g, '\\div ').replace(/×/g, '\\times ')
     .replace(/·/g, '\\cdot ').replace(/−/g, '-').replace(/ᵀ/g, '^{\\top}').replace(/…/g, '\\ldots ').replace(/→/g, '\\to ');
+  t = t.replace(/\u0001(\d+)\u0002/g, (m, k) => kept[Number(k)]);
   const eq = t.indexOf('=');
   return eq >= 0 ? `${t.slice(0, eq)}&${t.slice(eq)}` : `&${t}`;
 }

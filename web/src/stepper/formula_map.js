@@ -16,13 +16,15 @@ export function formulaMap(el, s, w) {
   const registry = el.attention.stages();
   // a group of optional stages (the online softmax's) appears only in the traces that have it
   const groupShown = (g) => registry.some((st) => st.group === g && shown.has(st.id));
+  const terms = new Map(s.trace.stages.map((st) => [st.id, st.term])); // this spec's (no W_q: "Q = X")
   for (const info of registry) {
     const present = shown.has(info.id);
     if (!present && info.group && !groupShown(info.group)) continue;
+    const text = terms.get(info.id) ?? info.term;
     const term = h('button', {
-      type: 'button', className: 'term', text: info.term, dataset: { stage: info.id },
+      type: 'button', className: 'term', text, dataset: { stage: info.id },
       // the accessible name starts with the visible term (WCAG "label in name"), then the stage's title
-      attrs: { title: stageTitle(info, s.lang), 'aria-label': `${info.term}: ${stageTitle(info, s.lang)}`, 'aria-disabled': String(!present) },
+      attrs: { title: stageTitle(info, s.lang), 'aria-label': `${text}: ${stageTitle(info, s.lang)}`, 'aria-disabled': String(!present) },
       on: { click: () => present && el.goTo(info.id) },
     });
     el.host.terms.set(info.id, term);

@@ -3,7 +3,7 @@
 // legend. Each carries data-head (1-based); a click opens that head in the detailed view below.
 // Each small multiple is a canvas of one pixel a cell, scaled up by CSS: 64 heads of 32 × 32 cells as
 // SVG rects were 65,536 DOM nodes, a second of the main thread for one redraw.
-import { gradient, MASKED, signedColor, weightColor } from './colors.js';
+import { colorAt, gradient, MASKED, scalePosition, scaleRange } from './colors.js';
 import { h } from './dom.js';
 import { inPieces, nowAndLater } from './later.js';
 import { cell } from './format.js';
@@ -18,29 +18,27 @@ export function showsHeadsGrid(ctx, id) {
   return ctx.heads > 1 && info.per_head && info.rows === 'query' && info.cols === 'key';
 }
 
-/** Colours of t in 0 … 1 (weights) or −1 … 1 (signed), LEVELS steps: one small multiple is 1,024 cells. */
+/** A scale's colours at LEVELS positions along its bar, made once: one small multiple is 1,024 cells. */
 const LEVELS = 1024;
 const tables = new Map();
-function colourTable(weights) {
-  if (!tables.has(weights)) {
+function colourTable(kind) {
+  const bar = kind === 'signed' ? 'signed' : 'sequential';
+  if (!tables.has(bar)) {
     const table = new Uint8ClampedArray(LEVELS * 3);
-    for (let k = 0; k < LEVELS; k++) {
-      const t = k / (LEVELS - 1);
-      table.set(weights ? weightColor(t) : signedColor(2 * t - 1), 3 * k);
-    }
-    tables.set(weights, table);
+    for (let k = 0; k < LEVELS; k++) table.set(colorAt(kind, k / (LEVELS - 1)), 3 * k);
+    tables.set(bar, table);
   }
-  return tables.get(weights);
+  return tables.get(bar);
 }
 
 export function headsGrid(el, ctx, stage, current, w) {
   const [heads, rows, cols] = stage.shape;
   const r = Math.min(rows, MAX_CELLS), c = Math.min(cols, MAX_CELLS);
   const px = heads > 16 ? 3 : heads > 4 ? 6 : CELL;
-  const weights = stage.id === 'weights';
+  const kind = stage.scale; // one range for every head: heads side by side are compared
   let scale = 0;
   for (const v of stage.data) if (Number.isFinite(v) && Math.abs(v) < 1e8) scale = Math.max(scale, Math.abs(v));
-  const table = colourTable(weights);
+  const table = colourTable(kind);
   const paint = (hh, picture) => {
     const image = new ImageData(c, r);
     const rgba = image.data;
@@ -50,8 +48,7 @@ export function headsGrid(el, ctx, stage, current, w) {
         const at = 4 * (i * c + j);
         let from = -1; // masked (mask_value): grey
         if (Number.isFinite(v) && Math.abs(v) < 1e8) {
-          const t = scale > 0 ? v / scale : 0;
-          from = 3 * Math.round((weights ? t : (t + 1) / 2) * (LEVELS - 1));
+          from = 3 * Math.round(scalePosition(kind, v, scale) * (LEVELS - 1));
         }
         rgba[at] = from < 0 ? MASKED[0] : table[from];
         rgba[at + 1] = from < 0 ? MASKED[1] : table[from + 1];
@@ -77,11 +74,11 @@ export function headsGrid(el, ctx, stage, current, w) {
   });
   // the first heads now, the rest PER_PIECE heads a task after the frame
   nowAndLater(heads, PER_PIECE, (from, to) => pictures.slice(from, to).forEach((p, k) => paint(from + k, p)), (jobs) => inPieces(el, jobs));
-  const lo = weights ? 0 : -scale;
+  const [lo, hi] = scaleRange(kind, scale);
   return h('div', { className: 'heads-grid', attrs: { role: 'group', 'aria-label': w.everyHead } },
     h('div', { className: 'minis' }, minis),
     h('div', { className: 'legend', attrs: { 'aria-hidden': 'true' } },
-      h('span', { text: cell(lo) }), h('span', { className: 'bar', style: `background:${gradient(weights ? 'weights' : 'signed')}` }), h('span', { text: cell(scale) })));
+      h('span', { text: cell(lo) }), h('span', { className: 'bar', style: `background:${gradient(kind)}` }), h('span', { text: cell(hi) })));
 }
 
 /** Marks the shown head among the grid's small multiples (a head switch redraws nothing else of the grid). */

@@ -1,7 +1,7 @@
 // One matrix as a labelled grid: token labels on both axes, a heat colour and the value in
 // every cell, each cell hoverable and focusable. Used for operands and results alike.
 import { cell } from './format.js';
-import { css, gradient, inkFor, KEPT, MASKED, signedColor, weightColor } from './colors.js';
+import { css, gradient, inkFor, KEPT, MASKED, scaleColor, scaleRange } from './colors.js';
 import { h } from './dom.js';
 import { nowAndLater } from './later.js';
 
@@ -21,28 +21,28 @@ export function shownSize(rows, cols) {
   return { rows: r, cols: c };
 }
 
-/** A cell's colour: binary masks kept/masked, weights on viridis, signed values diverging around 0. */
+/** A cell's colour: binary masks kept/masked, else the stage's scale (colors.js). */
 function heat(v, scale, kind) {
   if (!Number.isFinite(v)) return [221, 221, 221];
   if (kind === 'binary') return v ? KEPT : MASKED;
-  if (kind === 'weights') return weightColor(scale > 0 ? v / scale : 0);
-  return signedColor(scale > 0 ? v / scale : 0);
+  return scaleColor(kind, v, scale);
 }
 
-/** The colour bar under a heatmap, with the range it maps (weights: 0 … the largest; values: ±the largest |v|). */
+/** The colour bar under a heatmap, with the range it maps (never negative: 0 … the largest or a fixed top; signed: ±the largest |v|). */
 function legend(kind, scale, words) {
   if (kind === 'binary') {
     const swatch = (rgb, label, extra = '') => h('span', { className: 'swatch-item' },
       h('span', { className: `swatch${extra}`, style: `background:${css(rgb)}` }), label);
     return h('div', { className: 'legend', attrs: { 'aria-hidden': 'true' } }, swatch(KEPT, words.kept), swatch(MASKED, words.maskedKey, ' masked'));
   }
-  const lo = kind === 'weights' ? 0 : -scale;
+  const [lo, hi] = scaleRange(kind, scale);
   return h('div', { className: 'legend', attrs: { 'aria-hidden': 'true' } },
-    h('span', { text: cell(lo) }), h('span', { className: 'bar', style: `background:${gradient(kind)}` }), h('span', { text: cell(scale) }));
+    h('span', { text: cell(lo) }), h('span', { className: 'bar', style: `background:${gradient(kind)}` }), h('span', { text: cell(hi) }));
 }
 
 /** The largest |value| among the drawn, unmasked cells: what the colour scale spans. */
 export function scaleOf(m, rows, cols) {
+  if (m.top !== undefined) return m.top; // a range shared with the matrices it is compared with
   let scale = 0;
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
@@ -53,8 +53,8 @@ export function scaleOf(m, rows, cols) {
   return scale;
 }
 
-/** The colour scale a matrix uses: binary (a mask), weights, or signed values. */
-export const kindOf = (m) => (m.binary ? 'binary' : m.heat);
+/** The colour scale a matrix uses: binary (a mask), else its stage's (signed for the spec's own matrices). */
+export const kindOf = (m) => (m.binary ? 'binary' : m.heat ?? 'signed');
 
 /** How cell (i, j) of m is drawn, on the page and in an exported figure: value, text, background, ink. */
 export function cellLook(m, i, j, scale, kind) {

@@ -7,7 +7,9 @@ import { readUrl } from './url_state.js';
 export const SPEEDS = [0.5, 1, 2, 4];
 /** How the weights stage can be drawn (view attribute and URL parameter). */
 export const VIEWS = ['matrix', 'lines'];
-export const DEFAULT_EXAMPLE = 'numpy-3x4';
+// the example an element shows when none is named: attention's point at a glance (each Chinese word
+// on the English word it translates), where numpy-3x4 opened on a grid of 0s and 1s
+export const DEFAULT_EXAMPLE = 'translation';
 
 /** A user's text inside a notice: at most 80 characters (it is shown as text, never as markup). */
 const short = (text) => (String(text).length > 80 ? `${String(text).slice(0, 80)}…` : String(text));
@@ -17,12 +19,16 @@ export async function readOptions(el) {
   const a = (n) => el.getAttribute(n) ?? undefined;
   const fromAttrs = {
     example: a('example'), variant: a('variant'), spec: a('spec'), stage: a('stage'), lang: a('lang'), view: a('view'), head: a('head'),
-    autoplay: el.hasAttribute('autoplay'), controls: undefined,
+    autoplay: el.hasAttribute('autoplay'), compact: el.hasAttribute('compact'), controls: undefined,
   };
   if (!el.hasAttribute('url-state')) return fromAttrs;
   const url = await readUrl(location.search, location.hash);
-  // a URL that names an example without a spec means the example itself, not the attribute's spec
+  // a URL that names an example without a spec means the example itself, not the attribute's spec;
+  // a URL that names an example asks for that example as it opens: not the attribute's stage, view or variant
   if (url.example && !url.spec) fromAttrs.spec = undefined;
+  if (url.example) Object.assign(fromAttrs, { stage: undefined, view: undefined, variant: undefined });
+  // a URL's own spec without an example is the reader's data, not an edit of the attribute's example
+  if ((url.spec || url.specRefused) && !url.example) Object.assign(fromAttrs, { example: undefined, variant: undefined, view: undefined, stage: url.stage });
   return { ...fromAttrs, ...url };
 }
 

@@ -8,6 +8,11 @@ import { specFragment, writeUrl } from './url_state.js';
 // Where this script was loaded from, so the snippet points at the same file (null when bundled into
 // someone's app: then the snippet names the file and docs.html says where it sits in the package).
 const SCRIPT_URL = typeof document !== 'undefined' ? document.currentScript?.src || null : null;
+/** MESSAGE_TYPE: what embed.html posts to its parent as it changes height ({type, height}). */
+export const MESSAGE_TYPE = 'attention-playground:height';
+/** The host page's half of the iframe's resizing: the iframe that posted its height takes it. */
+const IFRAME_RESIZE = `<script>addEventListener('message', (e) => { if (e.data?.type !== '${MESSAGE_TYPE}') return; ` +
+  `for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source) f.style.height = Math.min(4000, Number(e.data.height) || 0) + 'px'; });</script>`;
 
 /** An attribute value in single quotes: & and ' escaped, so any JSON fits. */
 const quoted = (text) => `'${String(text).replace(/&/g, '&amp;').replace(/'/g, '&#39;')}'`;
@@ -21,8 +26,10 @@ export async function embedCode(el) {
   const s = el.store.get();
   const attrs = [];
   const own = (s.edited || !s.exampleId) && s.spec;
-  if (s.exampleId && !own) attrs.push(`example="${s.exampleId}"`);
-  if (s.variant && !own) attrs.push(`variant="${s.variant}"`);
+  // an edited example keeps its name beside its spec: the embed shows its title and texts, says
+  // "edited" and can reset to it
+  if (s.exampleId) attrs.push(`example="${s.exampleId}"`);
+  if (s.variant) attrs.push(`variant="${s.variant}"`);
   if (own) attrs.push(`spec=${quoted(JSON.stringify(s.spec))}`);
   attrs.push(`stage="${el.stageId}"`, `lang="${s.lang}"`);
   if (s.head) attrs.push(`head="${s.head + 1}"`);
@@ -31,9 +38,11 @@ export async function embedCode(el) {
   const script = `<script src="${src}"></script>\n<attention-stepper ${attrs.join(' ')}></attention-stepper>`;
   const embed = SCRIPT_URL && /\/assets\/attention-stepper\.js$/.test(new URL(SCRIPT_URL).pathname)
     ? new URL('../embed.html', SCRIPT_URL).href : 'embed.html';
-  const query = writeUrl(own ? { ...s, exampleId: '', variant: '' } : s, el.stageId);
+  const query = writeUrl(s, el.stageId);
   const src2 = `${embed}${query}${await specFragment(s)}`.replace(/&/g, '&amp;');
-  const iframe = `<iframe src="${src2}" width="760" height="600" style="border:0" loading="lazy" title="Attention: ${el.stageId}"></iframe>`;
+  // as wide as the column (never wider), as tall as its content: embed.html posts its height and the
+  // three lines after the iframe set it (IFRAME_RESIZE); without them it keeps 600 px
+  const iframe = `<iframe src="${src2}" width="100%" height="600" style="border:0;max-width:100%" loading="lazy" title="Attention: ${el.stageId}"></iframe>\n${IFRAME_RESIZE}`;
   return { script, iframe };
 }
 

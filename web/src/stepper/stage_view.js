@@ -13,6 +13,7 @@ import { inPieces } from './later.js';
 import { renderMatrix, updateMatrix } from './matrix_view.js';
 import { renderGradient } from './gradient_view.js';
 import { exportMenu } from './share.js';
+import { refreshStageTexts, showStageTexts } from './stage_texts.js';
 import { makeContext, sceneFor, shownStages } from './steps.js';
 import { renderVisionProgress, renderVisionStage } from './vision_view.js';
 
@@ -52,22 +53,10 @@ export function renderStage(el) {
   el.stageSignature = signature;
   el.drawn = (el.drawn ?? 0) + 1; // pieces queued for the last drawing of the stage area are dropped
   el.hovered = null;
-  const parts = [
-    h('div', { className: 'stage-head' },
-      h('span', { className: 'stage-title', text: stageTitle(stage, s.lang) }),
-      h('code', { className: 'formula', text: stage.formula }),
-      el.controls.has('export') ? exportMenu(el, w) : null),
-  ];
-  if (el.controls.has('text')) {
-    parts.push(h('p', { className: 'explain', text: pick(stage.explain, s.lang) }));
-    // example texts quote numbers as {stage[i][j]}: filled from the current trace, edits included
-    if (el.host.summary && doc) el.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
-    const note = doc?.notes?.[stage.id];
-    el.host.note = note ? h('p', { className: 'note', text: fillNumbers(pick(note, s.lang), s.trace, s.head) }) : null;
-    if (note) parts.push(el.host.note);
-  }
-  if (stage.id === 'context' && ctx.heads === 1) parts.push(h('p', { className: 'note', text: w.oneHead }));
-  if (stage.id === 'x' && ctx.cross) parts.push(h('p', { className: 'note', text: w.crossInputs }));
+  const parts = [];
+  showStageTexts(el, s, w, doc, el.controls.has('export') ? exportMenu(el, w) : null);
+  // example texts quote numbers as {stage[i][j]}: filled from the current trace, edits included
+  if (el.host.summary && doc) el.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
   if (s.trace.empty_rows?.length && showsSoftmaxRows(ctx, stage.id)) {
     const rows = s.trace.empty_rows.map((r) => `${r + 1} (${ctx.qTokens[r]})`);
     parts.push(h('p', { className: 'notice empty-rows', attrs: { role: 'note' }, text: w.emptyRows(rows) }));
@@ -97,7 +86,7 @@ export function renderStage(el) {
     sceneEl.append(view.el);
     if (view.cells[0]?.[0]) view.cells[0][0].tabIndex = 0; // one tab stop per matrix; arrows move inside
   });
-  if (el.scene.sinusoid) sceneEl.append(sinusoid(ctx));
+  if (el.scene.sinusoid) sceneEl.append(sinusoid(ctx, w));
   const onCell = (e) => {
     const td = e.target.closest?.('td.cell');
     if (!td) return;
@@ -106,16 +95,12 @@ export function renderStage(el) {
   };
   sceneEl.addEventListener('pointerover', onCell);
   sceneEl.addEventListener('focusin', onCell);
-  sceneEl.addEventListener('pointerleave', () => { el.hovered = null; renderProgress(el); });
-  el.caption = h('div', { className: 'caption', attrs: { 'aria-live': 'polite' } });
-  // every term and every digit of the arithmetic, on request
-  el.host.detail = h('button', {
-    type: 'button', className: 'caption-detail', attrs: { 'aria-pressed': String(!!el.detail) },
-    on: { click: () => { el.detail = !el.detail; renderProgress(el); } },
-  });
+  // the pointer leaving the picture keeps its last cell's caption: on the way to the caption's
+  // "every term" toggle it crosses other elements, and the arithmetic it went for stays
+  sceneEl.addEventListener('pointerleave', () => { if (el.hovered) { el.hovered.left = true; renderProgress(el); } });
   // train mode: the stage's gradient under it (empty and hidden otherwise)
   el.host.gradient = h('section', { className: 'gradient', attrs: { 'aria-label': w.gradientTitle(el.scene.matrices.find((m) => m.key === el.scene.result)?.label ?? '') } });
-  parts.push(sceneEl, h('div', { className: 'caption-row' }, el.caption, el.host.detail), el.host.gradient);
+  parts.push(sceneEl, el.host.gradient);
   clear(el.stageEl).append(...parts);
   renderGradient(el, stage, w);
   markCurrentTerm(el, stage.id);
@@ -154,8 +139,7 @@ function refreshStage(el, s, w, doc, stage, ctx) {
   } else if (grid) markHead(grid.el, s.head);
   el.host.headButtons?.querySelectorAll('button').forEach((b, k) => b.setAttribute('aria-pressed', String(k === s.head)));
   if (el.host.summary && doc) el.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
-  const note = doc?.notes?.[stage.id];
-  if (el.host.note && note) el.host.note.textContent = fillNumbers(pick(note, s.lang), s.trace, s.head);
+  refreshStageTexts(el, s);
   renderGradient(el, stage, w);
   renderProgress(el);
 }
@@ -164,11 +148,11 @@ function refreshStage(el, s, w, doc, stage, ctx) {
 const LARGE_SCENE = 2048;
 
 /** The first few PE columns as curves over the positions: the sinusoids being added. */
-function sinusoid(ctx) {
+function sinusoid(ctx, w) {
   const pe = ctx.byId.get('pe');
   const [n, d] = pe.shape;
   const W = 260, H = 90;
-  const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'sinusoid', role: 'img', 'aria-label': 'PE columns over positions' });
+  const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'sinusoid', role: 'img', 'aria-label': w.sinusoid });
   const colors = ['#c0392b', '#2c6fbb', '#27ae60', '#8e44ad'];
   for (let j = 0; j < Math.min(4, d); j++) {
     const points = Array.from({ length: n }, (_, i) => `${(i / Math.max(1, n - 1)) * (W - 10) + 5},${H / 2 - pe.data[i * d + j] * (H / 2 - 6)}`).join(' ');
@@ -207,7 +191,10 @@ function captionFor(el, target, w) {
   }
   const m = el.views.get(target.key)?.m;
   const value = m?.value(target.i, target.j);
-  return m ? `${m.label}[${target.i + 1}][${target.j + 1}] = ${el.detail ? exact(value) : cell(value)}` : '';
+  if (!m) return '';
+  // named as the rows and columns beside it read (the core's captions do the same): W_q[d1, d2], x[猫, d3]
+  const name = (labels, k) => labels?.[k] ?? String(k + 1);
+  return `${m.label}[${name(m.rowLabels, target.i)}, ${name(m.colLabels, target.j)}] = ${el.detail ? exact(value) : cell(value)}`;
 }
 
 export function renderProgress(el) {
@@ -242,6 +229,7 @@ function controlsProgress(el, s, w) {
   }
   if (el.host.range) el.host.range.value = String(s.stageIndex * 1000 + Math.round(Math.min(1, s.progress) * 999));
   if (el.host.status) el.host.status.textContent = w.stageOf(s.stageIndex + 1, shownStages(s.trace).length);
+  if (el.host.edited) el.host.edited.hidden = !(s.edited && s.exampleId);
 }
 
 /** The lines picture at this point of the animation; its caption (the spotlit token's weights). */
@@ -262,7 +250,9 @@ function matrixProgress(el, s, w, revealed) {
     }
   }
   for (const v of el.views.values()) for (const line of v.cells) for (const td of line) td.classList.remove('hl', 'hover');
-  const target = el.hovered ?? (s.progress < 1 ? stepCell(el.scene, revealed - 1) : null);
+  // a cell the pointer left keeps the caption once the stage is whole; while it plays, the played cell has it
+  const pinned = el.hovered && !(el.hovered.left && s.progress < 1) ? el.hovered : null;
+  const target = pinned ?? (s.progress < 1 ? stepCell(el.scene, revealed - 1) : null);
   if (el.hovered) el.views.get(el.hovered.key)?.cells[el.hovered.i]?.[el.hovered.j]?.classList.add('hover');
   return captionFor(el, target, w);
 }

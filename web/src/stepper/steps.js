@@ -60,7 +60,7 @@ export function makeContext(trace, registry) {
 function stage2(ctx, id, label, rowLabels, colLabels, role = 'operand') {
   const s = ctx.byId.get(id);
   const [rows, cols] = s.shape;
-  return { key: id, label, rows, cols, rowLabels, colLabels, role, value: (i, j) => s.data[i * cols + j] };
+  return { key: id, label, rows, cols, rowLabels, colLabels, role, heat: ctx.info.get(id).scale, value: (i, j) => s.data[i * cols + j] };
 }
 
 /** Head h of a 3-D stage (heads × rows × cols). */
@@ -68,7 +68,7 @@ function head(ctx, id, h, label, rowLabels, colLabels, role = 'operand') {
   const s = ctx.byId.get(id);
   const [, rows, cols] = s.shape;
   const base = h * rows * cols;
-  return { key: id, label, rows, cols, rowLabels, colLabels, role, value: (i, j) => s.data[base + i * cols + j] };
+  return { key: id, label, rows, cols, rowLabels, colLabels, role, heat: ctx.info.get(id).scale, value: (i, j) => s.data[base + i * cols + j] };
 }
 
 /** Head h of a 3-D stage, transposed (for Kᵀ). */
@@ -76,7 +76,7 @@ function headT(ctx, id, h, label, rowLabels, colLabels) {
   const s = ctx.byId.get(id);
   const [, rows, cols] = s.shape;
   const base = h * rows * cols;
-  return { key: `${id}T`, label, rows: cols, cols: rows, rowLabels, colLabels, role: 'operand', value: (i, j) => s.data[base + j * cols + i] };
+  return { key: `${id}T`, label, rows: cols, cols: rows, rowLabels, colLabels, role: 'operand', heat: ctx.info.get(id).scale, value: (i, j) => s.data[base + j * cols + i] };
 }
 
 /** A (heads × n × d_h) stage shown whole, n × d, with its heads as column bands. */
@@ -84,9 +84,25 @@ function merged(ctx, id, label, rowLabels, role = 'result') {
   const s = ctx.byId.get(id);
   const [, rows, cols] = s.shape;
   return {
-    key: `${id}_merged`, label, rows, cols: ctx.d, rowLabels, colLabels: ctx.dims, role, bands: ctx.heads > 1 ? ctx.dh : 0,
+    key: `${id}_merged`, label, rows, cols: ctx.d, rowLabels, colLabels: ctx.dims, role, bands: ctx.heads > 1 ? ctx.dh : 0, heat: ctx.info.get(id).scale,
     value: (i, j) => s.data[(Math.floor(j / cols) * rows + i) * cols + (j % cols)],
   };
+}
+
+/**
+ * Matrices a reader compares (each head's context beside their concatenation; the online result
+ * beside the plain one) on one colour range: the largest |value| among all of them (m.top).
+ */
+function sharedRange(matrices) {
+  let top = 0;
+  for (const m of matrices) {
+    for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) {
+      const v = Math.abs(m.value(i, j));
+      if (Number.isFinite(v)) top = Math.max(top, v);
+    }
+  }
+  for (const m of matrices) m.top = top;
+  return matrices;
 }
 
 /** A matrix of the spec (weights, inputs), editable through its path. */
@@ -246,7 +262,6 @@ const scenes = {
     const x = head(ctx, 'exp', h, ctx.symbol('exp'), ctx.qTokens, ctx.kTokens);
     const s = head(ctx, 'row_sum', h, ctx.symbol('row_sum'), ctx.qTokens, ctx.single('row_sum'));
     const w = head(ctx, 'weights', h, ctx.symbol('weights'), ctx.qTokens, ctx.kTokens, 'result');
-    w.heat = 'weights';
     return {
       matrices: [x, s, w],
       result: w.key,
@@ -256,7 +271,6 @@ const scenes = {
 
   context(ctx, h) {
     const w = head(ctx, 'weights', h, ctx.symbol('weights'), ctx.qTokens, ctx.kTokens);
-    w.heat = 'weights';
     const v = head(ctx, 'v', h, ctx.symbol('v'), ctx.kTokens, ctx.headDims);
     const c = head(ctx, 'context', h, ctx.symbol('context'), ctx.qTokens, ctx.headDims, 'result');
     return {
@@ -330,6 +344,7 @@ const scenes = {
     const l = head(ctx, 'online_sum', h, ctx.symbol('online_sum'), ctx.qTokens, ctx.tiles);
     const o = head(ctx, 'online_output', h, ctx.symbol('online_output'), ctx.qTokens, ctx.headDims, 'result');
     const c = head(ctx, 'context', h, ctx.symbol('context'), ctx.qTokens, ctx.headDims); // to compare: the same numbers
+    sharedRange([o, c]);
     return {
       matrices: [a, l, o, c],
       result: o.key,
@@ -342,7 +357,7 @@ const scenes = {
     const c = stage2(ctx, 'concat', ctx.symbol('concat'), ctx.qTokens, ctx.dims, 'result');
     c.bands = ctx.heads > 1 ? ctx.dh : 0;
     return {
-      matrices: [...parts, c],
+      matrices: sharedRange([...parts, c]),
       result: c.key,
       highlights: (i, j) => [{ key: `context_h${Math.floor(j / ctx.dh)}`, cell: [i, j % ctx.dh] }],
     };

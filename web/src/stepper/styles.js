@@ -9,6 +9,8 @@ export const css = `
 button, select, input { font: inherit; }
 button { border: 1px solid #8c959f; background: #f6f8fa; border-radius: 6px; padding: 3px 10px; cursor: pointer; color: #1b1f24; }
 button:hover { background: #eef1f4; }
+button.play { background: #1f6feb; border-color: #1f6feb; color: #fff; font-weight: 600; }
+button.play:hover { background: #1a5fcc; }
 button[aria-pressed="true"] { background: #1f6feb; color: #fff; border-color: #1f6feb; }
 :focus-visible { outline: 2px solid #1f6feb; outline-offset: 1px; }
 .bar { display: flex; flex-wrap: wrap; gap: 8px; align-items: center; margin-bottom: 8px; }
@@ -19,7 +21,20 @@ h4 { font-size: 14px; margin: 10px 0 4px; }
 p { margin: 4px 0; }
 .summary { color: #333; }
 details { margin: 4px 0; color: #444; }
-.stage-head { border-top: 1px solid #eaeef2; padding-top: 8px; margin-top: 8px; display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 8px; }
+/* every stage's words in one cell: the block keeps the tallest one's height (stage_texts.js) */
+.stage-texts { display: grid; }
+.stage-words[hidden] { display: none; }
+.stage-words > summary { display: none; }
+/* a page may reserve room for the picture (index.html: the rest of the screen), so that what follows it
+   stays below the fold while stages of different heights come and go */
+.work { min-height: var(--attention-stepper-picture-room, 0); display: flow-root; }
+/* flow-root: the first child's top margin (a scene's 8 px, a view switch's 4 px) stays inside and moves nothing */
+.stage { display: flow-root; }
+.stage-heads { border-top: 1px solid #eaeef2; margin-top: 8px; grid-template-columns: minmax(0, 1fr) auto; }
+.stage-heads > .export-menu { grid-area: 1 / 2; align-self: start; margin-top: 8px; }
+.stage-text { grid-area: 1 / 1; visibility: hidden; }
+.stage-text.current { visibility: visible; }
+.stage-head { padding-top: 8px; display: flex; flex-wrap: wrap; align-items: baseline; gap: 4px 8px; }
 .stage-title { font-weight: 600; font-size: 16px; }
 .formula { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; background: #f6f8fa; padding: 1px 6px; border-radius: 4px; margin-left: 8px; white-space: nowrap; }
 .explain { color: #333; }
@@ -33,12 +48,12 @@ figure.matrix figcaption .label { font-weight: 600; color: #1b1f24; }
 figure.role-result figcaption .label { color: #8250df; }
 figure.role-split { opacity: 0.9; }
 table { border-collapse: collapse; }
-th { font-weight: 500; font-size: 11px; color: #57606a; padding: 1px 4px; white-space: nowrap; max-width: 9em; overflow: hidden; text-overflow: ellipsis; }
+th { font-weight: 500; font-size: 12px; color: #57606a; padding: 1px 4px; white-space: nowrap; max-width: 9em; overflow: hidden; text-overflow: ellipsis; }
 th.row { text-align: right; }
 td.cell { font: 12px ui-monospace, Menlo, Consolas, monospace; padding: 3px 5px; text-align: right; min-width: 3.6em; border: 1px solid rgba(255,255,255,0.6); transition: opacity 120ms; }
 td.cell.band { box-shadow: inset 0 -3px 0 rgba(130,80,223,0.45); }
 td.cell.masked, .swatch.masked { background-image: repeating-linear-gradient(45deg, transparent 0 4px, rgba(255,255,255,0.45) 4px 6px); }
-.legend { display: flex; align-items: center; gap: 4px; font-size: 11px; color: #57606a; margin-top: 3px; }
+.legend { display: flex; align-items: center; gap: 4px; font-size: 12px; color: #57606a; margin-top: 3px; }
 .legend .bar { display: inline-block; width: 96px; height: 8px; border-radius: 2px; }
 .legend .swatch-item { display: inline-flex; align-items: center; gap: 3px; margin-right: 6px; }
 .legend .swatch { display: inline-block; width: 12px; height: 12px; border-radius: 2px; }
@@ -50,15 +65,23 @@ td.cell:focus { outline: 3px solid #1f6feb; outline-offset: -3px; }
 .caption-row .caption { flex: 1; }
 .caption-detail { font-size: 12px; white-space: nowrap; }
 td.cell.hover { outline: 3px solid #1b1f24; outline-offset: -3px; }
-.stages button[aria-current="step"] { background: #1f6feb; color: #fff; border-color: #1f6feb; font-weight: 600; }
-.caption { min-height: 2.6em; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; background: #fbfbfc; border: 1px solid #eaeef2; border-radius: 6px; padding: 6px 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
+.stages button[aria-current="step"] { background: #1f6feb; color: #fff; border-color: #1f6feb; } /* not bold: a wider chip would move the others */
+.caption { height: calc(3 * 1.45em + 14px); overflow-y: auto; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; background: #fbfbfc; border: 1px solid #eaeef2; border-radius: 6px; padding: 6px 8px; white-space: pre-wrap; overflow-wrap: anywhere; }
 .timeline { display: flex; flex-direction: column; gap: 4px; margin-top: 8px; }
 .timeline input[type=range] { width: 100%; }
 .stages { display: flex; flex-wrap: wrap; gap: 3px; }
-.stages button { font-size: 11px; padding: 1px 6px; }
+.stages button { font-size: 12px; padding: 1px 6px; }
 .stages button.done { background: #ddf4ff; }
 .status { font-size: 12px; color: #57606a; }
 .editor { border-top: 1px solid #eaeef2; margin-top: 10px; padding-top: 6px; }
+.editor input.num { cursor: ew-resize; }
+.editor input.num:focus { cursor: text; }
+/* editing on a wide screen: the panel beside the picture, scrolling on its own */
+@media (min-width: 1100px) {
+  .work.editing { display: flex; gap: 16px; align-items: flex-start; }
+  .work.editing > .stage { flex: 1; min-width: 0; }
+  .work.editing > .editor { flex: 0 0 400px; position: sticky; top: 0; max-height: 100vh; overflow: auto; margin-top: 0; border-top: none; border-left: 1px solid #eaeef2; padding-left: 12px; }
+}
 .editor .field { margin: 6px 0; }
 .editor .field-label { display: inline-block; min-width: 9em; font-weight: 500; }
 .editor input.num { width: 5.2em; font: 12px ui-monospace, Menlo, monospace; padding: 1px 3px; }
@@ -67,17 +90,17 @@ td.cell.hover { outline: 3px solid #1b1f24; outline-offset: -3px; }
 .error:empty { display: none; }
 .notice { background: #fff8c5; border: 1px solid #d4a72c; padding: 4px 8px; border-radius: 4px; }
 textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12px/1.4 ui-monospace, monospace; }
-.formula-map { position: sticky; top: 0; z-index: 2; background: #fff; display: flex; flex-wrap: wrap; align-items: center; gap: 2px 4px; padding: 6px 0; border-bottom: 1px solid #eaeef2; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
+.formula-map { display: flex; flex-wrap: wrap; align-items: center; gap: 2px 4px; padding: 6px 0; border-bottom: 1px solid #eaeef2; font-family: ui-monospace, Menlo, Consolas, monospace; font-size: 13px; }
 .formula-map .term { padding: 2px 7px; border-radius: 4px; }
 .formula-map .term[aria-disabled="true"] { color: #6e7781; background: #f6f8fa; border-style: dashed; cursor: default; text-decoration: line-through; }
-.formula-map .term[aria-current="step"] { background: #8250df; border-color: #8250df; color: #fff; font-weight: 600; }
+.formula-map .term[aria-current="step"] { background: #8250df; border-color: #8250df; color: #fff; }
 .formula-map .group { display: inline-flex; align-items: center; gap: 2px; }
 .formula-map .arrow, .formula-map .paren { color: #57606a; }
 .heads-grid { margin: 6px 0; }
 .heads-grid .minis { display: flex; flex-wrap: wrap; gap: 8px; }
 .heads-grid .mini { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; background: #fff; }
 .heads-grid .mini[aria-pressed="true"] { outline: 3px solid #8250df; background: #fbf8ff; color: #1b1f24; border-color: #8250df; }
-.heads-grid .mini-label { font-size: 11px; }
+.heads-grid .mini-label { font-size: 12px; }
 .heads-grid canvas { image-rendering: pixelated; }
 .export-menu { margin-left: auto; position: relative; font-size: 13px; }
 .export-menu summary { cursor: pointer; padding: 2px 8px; border: 1px solid #d0d7de; border-radius: 4px; list-style: none; }
@@ -99,10 +122,10 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .tensor.role-result figcaption .label { color: #8250df; }
 .maps { display: flex; flex-wrap: wrap; gap: 8px; max-width: 560px; }
 .map { display: flex; flex-direction: column; gap: 2px; }
-.map-label { font-size: 11px; color: #444; }
+.map-label { font-size: 12px; color: #444; }
 .map-grid { display: grid; gap: 1px; }
 .map-row { display: contents; }
-.map-grid .row-label { font-size: 10px; color: #57606a; padding-right: 3px; align-self: center; white-space: nowrap; max-width: 7em; overflow: hidden; text-overflow: ellipsis; }
+.map-grid .row-label { font-size: 12px; color: #57606a; padding-right: 3px; align-self: center; white-space: nowrap; max-width: 7em; overflow: hidden; text-overflow: ellipsis; }
 .ocell { display: block; width: 16px; height: 16px; }
 .vcell { display: block; min-width: 12px; height: 12px; outline-offset: -1px; }
 .tensor.role-result .map-grid .vcell { min-width: 16px; height: 16px; }
@@ -116,7 +139,7 @@ textarea.paste, textarea.labels { width: 100%; box-sizing: border-box; font: 12p
 .bar-track .fill { display: block; height: 14px; border-radius: 2px; }
 .bar-track.hidden { visibility: visible; }
 .bar-track.hidden .fill { visibility: hidden; }
-.bar-value { font: 11px ui-monospace, Menlo, monospace; color: #1b1f24; }
+.bar-value { font: 12px ui-monospace, Menlo, monospace; color: #1b1f24; }
 .bar-track.hidden + .bar-value { visibility: hidden; }
 textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-monospace, Menlo, monospace; }
 .view-switch { display: inline-flex; gap: 0; margin: 4px 0; }
@@ -139,7 +162,7 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
 .lines .token { box-sizing: border-box; padding: 2px 6px; border: 1px solid transparent; background: none; display: inline-flex; align-items: center; gap: 6px; font-size: 14px; color: #1b1f24; }
 .lines .tokens.queries .token { flex-direction: row-reverse; }
 .lines .token.spot { border-color: #8250df; background: #fbf8ff; font-weight: 600; }
-.lines .alphas { display: inline-flex; gap: 4px; font: 11px ui-monospace, Menlo, monospace; }
+.lines .alphas { display: inline-flex; gap: 4px; font: 12px ui-monospace, Menlo, monospace; }
 .lines .alpha { font-weight: 600; }
 .lines path.off, .lines path.zero { display: none; }
 .lines path { vector-effect: non-scaling-stroke; transition: stroke-opacity 0.15s; }
@@ -150,7 +173,7 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
 .block { display: flex; flex-direction: column; gap: 2px; max-width: 13em; padding: 6px 8px; border-radius: 6px; font-size: 12px; text-align: left; }
 .block.context { border: 1px dashed #8c959f; color: #444; background: #f6f8fa; }
 .block.here { border: 2px solid #8250df; background: #fbf8ff; color: #1b1f24; }
-.block-note { color: #57606a; font-size: 11px; }
+.block-note { color: #57606a; font-size: 12px; }
 .blocks .arrow { align-self: center; color: #57606a; }
 .sr-only { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 .hint { font-size: 12px; color: #57606a; margin: 2px 0; }
@@ -158,7 +181,8 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
 .gradient { margin-top: 8px; border-top: 1px dashed #d0d7de; padding-top: 4px; }
 .gradient[hidden] { display: none; }
 .sinusoid { display: block; margin-top: 4px; }
-.chart { width: 100%; max-width: 480px; height: auto; }
+.chart { width: 100%; min-width: 480px; max-width: 480px; height: auto; } /* 12-unit text at 12 px or more */
+.complexity, .paths { overflow-x: auto; }
 .figures td, .figures th { padding: 1px 8px; text-align: right; font-size: 12px; }
 .figures th { white-space: normal; max-width: 12em; vertical-align: bottom; }
 @media (prefers-reduced-motion: reduce) { td.cell { transition: none; } }
@@ -168,19 +192,45 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
 .skeleton.title { height: 22px; width: 55%; }
 .skeleton.line { height: 14px; width: 90%; }
 .skeleton.grid { height: 150px; width: 320px; }
-/* the controls stay on screen while the matrices scroll under them */
-.bar.controls { position: sticky; bottom: 0; z-index: 1; background: #fff; padding: 6px 0; margin-bottom: 0; }
+/* compact (a blog column): the stage's heading, the picture, the caption and ◀ ► ▶, nothing else */
+.compact .prev-cell, .compact .next-cell, .compact .status, .compact .view-switch { display: none; }
+.compact .stage-heads { border-top: none; margin-top: 0; }
+.edited { display: inline-flex; align-items: center; gap: 6px; font-size: 12px; color: #57606a; }
+.edited[hidden] { display: none; }
+/* the controls and the caption stay on screen while a tall picture scrolls under them, the caption
+   inside the pinned block (never under it) */
+.pinned { position: sticky; top: 0; z-index: 2; background: #fff; padding: 4px 0; }
+.bar.controls { margin-bottom: 4px; }
 /* phones: nothing wider than the screen (matrices scroll in their own box), thumb-sized controls */
 @media (max-width: 600px) {
-  .stepper { padding: 8px; }
+  /* the picture first: the menu, the stage's heading, the controls with the caption, the picture,
+     then the words (the stage's explanation, the example's text, the formula map, the timeline) */
+  .stepper { padding: 8px; display: flex; flex-direction: column; }
+  .stepper > * { order: 5; }
+  .stepper > .notice, .stepper > .error, .stepper > .status, .stepper > .bar.top { order: 0; }
+  .stepper > .stage-heads { order: 1; }
+  .stepper > .stage-words { order: 2; }
+  .stepper > .stage-words > summary { display: flex; color: #444; cursor: pointer; }
+  .stepper > .pinned { order: 3; }
+  .stepper > .work { order: 4; }
+
+  .bar.controls { flex-wrap: nowrap; gap: 4px; }
+  .bar.controls .status, .bar.controls .speed-word { display: none; }
+  .caption { height: calc(2 * 1.45em + 14px); }
+  .stages { flex-wrap: nowrap; overflow-x: auto; }
+  .stages button { flex: none; }
   .formula { white-space: normal; overflow-wrap: anywhere; margin-left: 0; display: inline-block; }
   .scene { flex-wrap: nowrap; max-width: 100%; }
   figure.matrix { flex: none; }
   .bar.top label, .bar.top select { max-width: 100%; }
   select.example { max-width: 60vw; }
 }
-@media (pointer: coarse) {
+@media (max-width: 600px), (pointer: coarse) {
   button, select { min-height: 44px; min-width: 44px; }
+  summary { min-height: 44px; display: flex; align-items: center; gap: 6px; }
+  details:not(.export-menu) > summary::before { content: '▸'; color: #57606a; }
+  details[open]:not(.export-menu) > summary::before { content: '▾'; }
+  .export-menu summary { min-width: 44px; justify-content: center; }
   .stages button { min-height: 44px; }
   .timeline input[type=range] { height: 44px; }
 }

@@ -71,6 +71,7 @@ export async function readUrl(search, hash = '') {
   const out = {};
   for (const key of ['example', 'variant', 'stage', 'lang', 'controls', 'speed', 'head', 'view']) if (p.has(key)) out[key] = p.get(key);
   if (p.has('autoplay')) out.autoplay = p.get('autoplay') !== '0' && p.get('autoplay') !== 'false';
+  if (p.has('compact')) out.compact = p.get('compact') !== '0' && p.get('compact') !== 'false';
   const raw = fragment.get('spec') ?? p.get('spec');
   if (raw !== null) {
     try {

@@ -5,15 +5,15 @@
 // sweeping channel by channel, the 1-D convolution sliding across channels, the K × K kernel sliding
 // over the maps. Hovering or focusing a value gives its arithmetic (the core's, attention.explain).
 // Every number is the trace's.
-import { css, inkFor, signedColor, weightColor } from './colors.js';
+import { css, inkFor, scaleColor } from './colors.js';
 import { markStage } from './chrome.js';
 import { coreText, writeCaption } from './core_caption.js';
 import { append, clear, h, touchOnly } from './dom.js';
 import { cell } from './format.js';
-import { pick, stageTitle, wordsFor } from './i18n.js';
+import { stageTitle, wordsFor } from './i18n.js';
+import { showStageTexts } from './stage_texts.js';
 import { shownStages } from './steps.js';
 
-const GATES = new Set(['gate', 'channel_gate', 'spatial_gate', 'gate_h', 'gate_w']);
 /** More values than this animate a channel (or a row) at a time. */
 const MAX_VALUE_STEPS = 64;
 
@@ -89,9 +89,9 @@ export function axes(stage, spec) {
   return { rows: perChannel ? spec.channels : n(a), cols: n(b) };
 }
 
-/** A colour for a value of a stage: gates on the weights scale (0 … 1), the rest diverging around 0. */
+/** A colour for a value of a stage, on its registry scale (gates 0 … 1, a ReLU 0 … the largest, the rest ±). */
 function colorFor(stage, scale) {
-  return (v) => (GATES.has(stage.id) ? weightColor(v) : signedColor(scale > 0 ? v / scale : 0));
+  return (v) => scaleColor(stage.scale, v, stage.scale === 'probability' ? 1 : scale); // a gate on its own 0 … 1
 }
 
 /** One stage's tensor as labelled value elements (each with data-index and its aria-label). */
@@ -106,7 +106,7 @@ function tensorView(stage, spec, role, w) {
     const v = stage.data[k];
     const bg = color(v);
     const paint = `background:${css(bg)};color:${inkFor(bg)}`;
-    const max = GATES.has(stage.id) ? 1 : scale || 1;
+    const max = stage.scale === 'probability' ? 1 : scale || 1;
     const el = h('span', {
       className: bar ? 'vcell bar-track' : 'vcell', dataset: { index: String(k), stage: stage.id, value: String(v) },
       attrs: { tabindex: '-1', role: 'gridcell', 'aria-label': `${symbol} ${text} = ${cell(v)}` },
@@ -190,15 +190,12 @@ export function renderVisionStage(el) {
   };
   scene.addEventListener('pointerover', onValue);
   scene.addEventListener('focusin', onValue);
-  scene.addEventListener('pointerleave', () => { el.hovered = null; renderVisionProgress(el); });
-  el.caption = h('div', { className: 'caption', attrs: { 'aria-live': 'polite' } });
-  const note = doc?.notes?.[stage.id];
+  // leaving keeps the last value's caption once the stage is whole, as the matrices do
+  scene.addEventListener('pointerleave', () => { if (el.hovered) { el.hovered.left = true; renderVisionProgress(el); } });
   if (stage.id === 'spatial_gate') scene.append(overlay(stage, trace, w));
-  append(clear(el.stageEl), [
-    h('div', { className: 'stage-head' }, h('span', { className: 'stage-title', text: stageTitle(stage, s.lang) }), h('code', { className: 'formula', text: stage.formula })),
-    el.controls.has('text') ? h('p', { className: 'explain', text: pick(stage.explain, s.lang) }) : null,
-    el.controls.has('text') && note ? h('p', { className: 'note', text: pick(note, s.lang) }) : null,
-    scene, h('div', { className: 'caption-row' }, el.caption)]);
+  showStageTexts(el, s, w, doc, null);
+  if (el.host.detail) el.host.detail.hidden = true; // a vision caption has no longer form
+  append(clear(el.stageEl), [scene]);
   markStage(el, s.stageIndex);
   renderVisionProgress(el);
 }
@@ -217,7 +214,8 @@ export function renderVisionProgress(el) {
     c.classList.toggle('hidden', k >= shownUpTo);
     if (s.progress < 1 && k >= currentFrom && k < shownUpTo) c.classList.add('current');
   });
-  const target = el.hovered ?? (s.progress < 1 ? { stage: v.stage.id, index: currentFrom } : null);
+  const pinned = el.hovered && !(el.hovered.left && s.progress < 1) ? el.hovered : null; // as the matrices do
+  const target = pinned ?? (s.progress < 1 ? { stage: v.stage.id, index: currentFrom } : null);
   let text = touchOnly() ? w.tap : w.hover;
   if (target) {
     const view = v.views.find((x) => x.stage.id === target.stage);

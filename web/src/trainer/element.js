@@ -21,7 +21,10 @@ import { lossChart } from './loss_chart.js';
 import { css } from './styles.js';
 import { LESSONS, trainerWords } from './words.js';
 
-const STEPS_PER_FRAME = [1, 5, 20];
+// 0: slow motion, then faster (slowMotion): the lesson is sharp within about 15 steps, too fast to see at 5 a frame
+const STEPS_PER_FRAME = [0, 1, 5, 20];
+/** Slow motion: four steps a second for the first SLOW_STEPS steps, one a frame until GENTLE_STEPS, then five a frame. */
+const SLOW_STEPS = 30, GENTLE_STEPS = 100, SLOW_MS = 250;
 const FRAME_BUDGET_MS = 12; // the worker stops a frame's training after this long, so the pictures keep up
 const DASHES = ['', '6 4'];
 
@@ -40,7 +43,8 @@ export class AttentionTrainer extends HTMLElement {
     this.root.append(this.view);
     this.runs = [];
     this.playing = false;
-    this.stepsPerFrame = 5;
+    this.stepsPerFrame = 0; // slow motion, then faster
+    this.lastSlowStep = 0;
     this.sentence = 0;
     this.frames = 0; // animation frames drawn while training (the benchmark reads the frame rate from it)
   }
@@ -163,7 +167,8 @@ export class AttentionTrainer extends HTMLElement {
     const frame = async () => {
       this.frameRequest = 0;
       if (!this.playing) return;
-      await this.train(this.stepsPerFrame);
+      const steps = this.stepsPerFrame || this.slowMotion();
+      if (steps) await this.train(steps);
       this.frames++;
       if (!this.playing) return;
       if (this.done >= this.target) this.pause();
@@ -171,6 +176,16 @@ export class AttentionTrainer extends HTMLElement {
     };
     this.frameRequest = requestAnimationFrame(frame);
     this.showControls();
+  }
+
+  /** How many steps this frame trains in slow motion (0: wait for the next quarter second). */
+  slowMotion() {
+    if (this.done >= GENTLE_STEPS) return 5;
+    if (this.done >= SLOW_STEPS) return 1;
+    const now = performance.now();
+    if (now - this.lastSlowStep < SLOW_MS) return 0;
+    this.lastSlowStep = now;
+    return 1;
   }
 
   pause() {
@@ -281,11 +296,12 @@ export class AttentionTrainer extends HTMLElement {
       h('label', {}, `${w.learningRate} `, this.host.lr, ' ', this.host.lrValue),
       h('label', {}, `${w.speed} `, h('select', {
         className: 'speed', attrs: { 'aria-label': w.speed }, on: { change: (e) => { this.stepsPerFrame = Number(e.target.value); } },
-      }, STEPS_PER_FRAME.map((n) => h('option', { attrs: { value: String(n), ...(n === this.stepsPerFrame ? { selected: '' } : {}) }, text: String(n) })))),
+      }, STEPS_PER_FRAME.map((n) => h('option', { attrs: { value: String(n), ...(n === this.stepsPerFrame ? { selected: '' } : {}) }, text: n ? String(n) : w.slowMotion })))),
       this.host.status);
     this.host.error = h('p', { className: 'error', attrs: { role: 'alert' } });
     this.host.chart = h('div', { className: 'chart-box' });
     this.host.mode = h('p', { className: 'mode' });
+    this.host.changed = h('p', { className: 'changed', attrs: { 'aria-live': 'polite' } }); // what the last steps changed
     const runsEl = h('div', { className: `runs runs-${this.runs.length}` });
     for (const [k, run] of this.runs.entries()) {
       if (!keepSteppers || !run.stepper) {
@@ -307,7 +323,7 @@ export class AttentionTrainer extends HTMLElement {
     clear(this.view).append(lessonBar,
       h('h2', { text: w.lesson[this.lesson].title }),
       h('p', { className: 'text', text: w.lesson[this.lesson].text }),
-      controls, h('label', { className: 'sentence-row' }, `${w.sentence} `, sentencePicker), this.host.error, this.host.chart, this.host.mode, runsEl);
+      controls, h('label', { className: 'sentence-row' }, `${w.sentence} `, sentencePicker), this.host.error, this.host.chart, this.host.mode, this.host.changed, runsEl);
     this.view.lang = this.lang === 'zh' ? 'zh-CN' : 'en';
     this.showControls();
     if (keepSteppers) this.showRuns();
@@ -369,6 +385,20 @@ export class AttentionTrainer extends HTMLElement {
     this.showControls();
   }
 
+  /** A sentence when a row's strongest key moved since the last picture of the first run ("猫 now looks most at cat"). */
+  sayWhatChanged(run, data, nQ, nK, axes) {
+    if (run !== this.runs[0] || !this.host.changed) return;
+    const now = strongest(data, nQ, nK);
+    const before = run.strongest?.length === nQ && run.sentenceShown === this.sentence ? run.strongest : null;
+    run.strongest = now;
+    run.sentenceShown = this.sentence;
+    if (!before) return;
+    const moved = now.map((j, i) => [i, j]).filter(([i, j]) => j !== before[i]);
+    if (!moved.length) return;
+    const [i, j] = moved[0];
+    this.host.changed.textContent = this.words.moved(this.done, axes.query[i], axes.key[j], axes.key[before[i]], moved.length - 1);
+  }
+
   /** The weights of the sentence (head 1) as a heatmap that updates in place every frame. */
   showAlpha(run) {
     const trace = run.stepper.trace;
@@ -377,8 +407,9 @@ export class AttentionTrainer extends HTMLElement {
     const [, nQ, nK] = weights.shape;
     const m = {
       key: 'alpha', label: this.words.alpha, rows: nQ, cols: nK, rowLabels: trace.axes.query, colLabels: trace.axes.key,
-      role: 'result', heat: 'weights', value: (i, j) => weights.data[i * nK + j],
+      role: 'result', heat: weights.scale, top: 1, value: (i, j) => weights.data[i * nK + j], // 0 … 1, fixed: near-uniform looks pale
     };
+    this.sayWhatChanged(run, weights.data, nQ, nK, trace.axes);
     const words = wordsFor(this.lang);
     if (run.alphaView && run.alphaView.m.rows === nQ && run.alphaView.m.cols === nK) {
       updateMatrix(run.alphaView, m, { words });
@@ -387,6 +418,15 @@ export class AttentionTrainer extends HTMLElement {
       clear(run.alphaEl).append(run.alphaView.el);
     }
   }
+}
+
+/** Each row's strongest key (head 1): the index of its largest weight. */
+function strongest(data, nQ, nK) {
+  return Array.from({ length: nQ }, (_, i) => {
+    let best = 0;
+    for (let j = 1; j < nK; j++) if (data[i * nK + j] > data[i * nK + best]) best = j;
+    return best;
+  });
 }
 
 // read while the script runs: the model mode's script sits beside this one (assets/attention-model.js)

@@ -9,7 +9,9 @@ export const css = `${stepperCss.replace('.stepper {', '.trainer, .stepper {')}
 .trainer .sentence { max-width: 100%; }
 .trainer .lr { vertical-align: middle; width: 120px; }
 .trainer .lr-value { font: 12px ui-monospace, Menlo, Consolas, monospace; display: inline-block; min-width: 4em; }
-.chart-box svg { width: 100%; max-width: 720px; height: auto; display: block; }
+.chart-box { overflow-x: auto; }
+/* never drawn narrower than its 600 units: its 12-unit text stays 12 px on a phone (the box scrolls) */
+.chart-box svg { width: 100%; min-width: 600px; max-width: 720px; height: auto; display: block; }
 .runs { display: grid; gap: 12px; grid-template-columns: 1fr; }
 @media (min-width: 980px) { .runs-2 { grid-template-columns: 1fr 1fr; } }
 .run { min-width: 0; }

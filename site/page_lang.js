@@ -1,0 +1,10 @@
+// The page's own words (its header links and footer) in the language its elements show: each
+// element with data-zh swaps between its English text and data-zh when an element says
+// "langchange" (the stepper, the trainer and the model mode send it as the reader switches).
+const own = [...document.querySelectorAll('[data-zh]')];
+for (const el of own) el.dataset.en = el.textContent;
+document.addEventListener('langchange', (e) => {
+  const zh = e.detail?.lang === 'zh';
+  for (const el of own) el.textContent = zh ? el.dataset.zh : el.dataset.en;
+  document.documentElement.lang = zh ? 'zh-CN' : 'en';
+});
