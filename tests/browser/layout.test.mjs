@@ -60,11 +60,14 @@ const measure = (page) => page.evaluate(() => {
     .filter((t) => t.getClientRects().length && getComputedStyle(t).visibility !== 'hidden' && !t.closest('[inert]'))
     .map((t) => ({ what: `${t.tagName.toLowerCase()}.${t.className} "${(t.textContent || t.getAttribute('aria-label') || '').trim().slice(0, 16)}"`, ...box(t) }));
   const pinned = root.querySelector('.pinned');
+  // every matrix, tensor and picture starts on screen (a wide one scrolls inside its own box)
+  const offscreen = [...root.querySelectorAll('.scene > *')].filter((f) => f.getClientRects().length && f.getBoundingClientRect().left >= innerWidth - 8)
+    .map((f) => `${f.className.baseVal ?? f.className} at x ${Math.round(f.getBoundingClientRect().left)}`);
   return {
     stage: el.stageId, next: box(root.querySelector('button.next')),
     caption: { ...box(caption), onTop: !!hit && caption.contains(hit) },
     overflow: document.documentElement.scrollWidth - innerWidth, viewport: { w: innerWidth, h: innerHeight },
-    small, targets, pinnedHeight: pinned.getBoundingClientRect().height,
+    small, targets, pinnedHeight: pinned.getBoundingClientRect().height, offscreen,
   };
 });
 
@@ -95,6 +98,7 @@ async function walk(page, label, phoneChecks) {
     assert.ok(m.caption.y >= 0 && m.caption.y + m.caption.h <= m.viewport.h && m.caption.onTop, `${at}: the caption is not whole on screen (${JSON.stringify(m.caption)})`);
     assert.ok(m.overflow <= 0, `${at}: ${m.overflow} px of sideways overflow`);
     assert.deepEqual(m.small, [], `${at}: text under 12 px`);
+    assert.deepEqual(m.offscreen, [], `${at}: a picture starts off screen`);
     if (phoneChecks) {
       const tiny = m.targets.filter((t) => t.h < 44 || t.w < 44).map((t) => `${t.what} ${t.w.toFixed(0)}×${t.h.toFixed(0)}`);
       assert.deepEqual(tiny, [], `${at}: targets under 44 px`);

@@ -67,8 +67,8 @@ const SERIES = [
  * legend line; each line {from: [n, y], to: [n, y], color, dash, cls} a straight segment (a fitted
  * reference or a projection). attrs go on the <svg> (the tests read the fitted exponents there).
  */
-export function logChart({ series, lines = [], notes = [], title, xLabel, attrs = {} }) {
-  const W = 480, H = 240, L = 48, B = 30, T = 10, R = 22;
+export function logChart({ series, lines = [], notes = [], title, xLabel, yLabel = '', attrs = {} }) {
+  const W = 480, H = 240, L = yLabel ? 62 : 48, B = 30, T = 10, R = 22; // room for the unit beside the ticks
   const floor = 1e-4;
   const ly = (y) => Math.log10(Math.max(y, floor));
   const ns = [...series.flatMap((s) => s.points.map((p) => p[0])), ...lines.flatMap((l) => [l.from[0], l.to[0]])];
@@ -85,6 +85,7 @@ export function logChart({ series, lines = [], notes = [], title, xLabel, attrs 
   const ticks = [...new Set(series.flatMap((s) => s.points.map((p) => p[0])))].sort((a, b) => a - b);
   for (const n of ticks) g.append(svg('text', { x: px(n), y: H - B + 14, 'text-anchor': 'middle', 'font-size': 12 }, String(n)));
   g.append(svg('text', { x: (L + W) / 2, y: H - 2, 'text-anchor': 'middle', 'font-size': 12 }, xLabel));
+  if (yLabel) g.append(svg('text', { x: 12, y: (T + H - B) / 2, 'text-anchor': 'middle', 'font-size': 12, transform: `rotate(-90 12 ${(T + H - B) / 2})` }, yLabel));
   for (const l of lines) {
     g.append(svg('line', {
       x1: px(l.from[0]), y1: py(l.from[1]), x2: px(l.to[0]), y2: py(l.to[1]),
@@ -103,7 +104,17 @@ export function logChart({ series, lines = [], notes = [], title, xLabel, attrs 
   return g;
 }
 
-/** The chart of the trace path: the series, with the fitted c·n² reference for the compute time. */
+/**
+ * Time and memory side by side, each on its own log axis with its unit (milliseconds are not MiB):
+ * {time, memory} are each {series, lines, notes}; attrs (the fitted exponents) go on both.
+ */
+export function timeAndMemory({ time, memory, title, w, attrs }) {
+  return h('div', { className: 'charts' },
+    logChart({ ...time, title: `${title}: ${w.timeAxis}`, xLabel: w.positions, yLabel: w.timeAxis, attrs: { ...attrs, class: 'chart chart-time' } }),
+    logChart({ ...memory, title: `${title}: ${w.memoryAxis}`, xLabel: w.positions, yLabel: w.memoryAxis, attrs: { ...attrs, class: 'chart chart-memory' } }));
+}
+
+/** The charts of the trace path: the times, with the fitted c·n² reference for the compute time, and the memory. */
 export function chart(rows, fits, w) {
   const label = { compute: w.computeTime, call: w.callTime, mib: w.memory };
   const attrs = {};
@@ -112,9 +123,10 @@ export function chart(rows, fits, w) {
   const lines = fits.compute
     ? [{ from: [first, fits.compute.c * first * first], to: [last, fits.compute.c * last * last], color: '#6e7781', dash: '2 3', cls: 'reference' }]
     : [];
-  return logChart({
-    series: SERIES.map((s) => ({ ...s, label: label[s.key], cls: `series-${s.key}`, points: rows.map((r) => [r.n, r[s.key]]) })),
-    lines, notes: [w.reference], title: w.complexityTitle, xLabel: w.positions, attrs,
+  const series = (keys) => SERIES.filter((s) => keys.includes(s.key)).map((s) => ({ ...s, label: label[s.key], cls: `series-${s.key}`, points: rows.map((r) => [r.n, r[s.key]]) }));
+  return timeAndMemory({
+    time: { series: series(['compute', 'call']), lines, notes: [w.reference] }, memory: { series: series(['mib']) },
+    title: w.complexityTitle, w, attrs,
   });
 }
 
@@ -125,7 +137,10 @@ export function complexityPanel(attention, doc, w) {
     const fits = { compute: fitPower(rows, 'compute'), call: fitPower(rows, 'call'), mib: fitPower(rows, 'mib') };
     const ms = (v) => v.toFixed(3);
     clear(out).append(chart(rows, fits, w),
-      h('p', { className: 'fit', text: w.fitText(FIT_FROM, fits.compute?.exponent.toFixed(2), fits.call?.exponent.toFixed(2), fits.mib?.exponent.toFixed(2)) }),
+      // the sentence follows the measurement: the whole call either grew no faster than attention (its
+      // JSON reading is linear) or, on a busy machine, did
+      h('p', { className: 'fit', text: w.fitText(FIT_FROM, fits.compute?.exponent.toFixed(2), fits.call?.exponent.toFixed(2), fits.mib?.exponent.toFixed(2),
+        !!(fits.call && fits.compute && fits.call.exponent > fits.compute.exponent + 0.1)) }),
       h('table', { className: 'figures' },
         h('thead', {}, h('tr', {}, h('th', { text: 'n' }), h('th', { text: w.computeTime }), h('th', { text: w.callTime }), h('th', { text: w.memory }))),
         h('tbody', {}, rows.map((r) => h('tr', {}, h('td', { text: String(r.n) }), h('td', { text: ms(r.compute) }), h('td', { text: ms(r.call) }), h('td', { text: r.mib.toFixed(3) }))))));

@@ -5,7 +5,7 @@
 // is measured here and every byte count comes from the core (trace.bytes, a.attentionBytes); the only
 // arithmetic is the fit of the exponents and the n² projection of the trace's memory past its limit.
 import { h, clear } from './dom.js';
-import { fitPower, logChart, measureButton } from './complexity.js';
+import { fitPower, measureButton, timeAndMemory } from './complexity.js';
 
 /** The chart: solid for the trace, dashed for the streaming kernel; red for time, blue for memory. */
 function pathsChart({ trace, stream }, fits, w) {
@@ -20,16 +20,22 @@ function pathsChart({ trace, stream }, fits, w) {
   };
   return {
     projected,
-    el: logChart({
-      series: [
-        { label: w.pathsTraceTime, color: '#c0392b', dash: '', cls: 'series-trace-time', points: trace.map((r) => [r.n, r.ms]) },
-        { label: w.pathsTraceMemory, color: '#2c6fbb', dash: '', cls: 'series-trace-mib', points: trace.map((r) => [r.n, r.mib]) },
-        { label: w.pathsStreamTime, color: '#c0392b', dash: '6 3', cls: 'series-stream-time', points: stream.map((r) => [r.n, r.ms]) },
-        { label: w.pathsStreamMemory, color: '#2c6fbb', dash: '6 3', cls: 'series-stream-mib', points: stream.map((r) => [r.n, r.mib]) },
-      ],
-      lines: [{ from: [from.n, from.mib], to: [last, projected], color: '#2c6fbb', dash: '1 3', cls: 'projection' }],
-      notes: [w.pathsProjection],
-      title: w.pathsTitle, xLabel: w.positions, attrs,
+    el: timeAndMemory({
+      time: {
+        series: [
+          { label: w.pathsTraceTime, color: '#c0392b', dash: '', cls: 'series-trace-time', points: trace.map((r) => [r.n, r.ms]) },
+          { label: w.pathsStreamTime, color: '#c0392b', dash: '6 3', cls: 'series-stream-time', points: stream.map((r) => [r.n, r.ms]) },
+        ],
+      },
+      memory: {
+        series: [
+          { label: w.pathsTraceMemory, color: '#2c6fbb', dash: '', cls: 'series-trace-mib', points: trace.map((r) => [r.n, r.mib]) },
+          { label: w.pathsStreamMemory, color: '#2c6fbb', dash: '6 3', cls: 'series-stream-mib', points: stream.map((r) => [r.n, r.mib]) },
+        ],
+        lines: [{ from: [from.n, from.mib], to: [last, projected], color: '#2c6fbb', dash: '1 3', cls: 'projection' }],
+        notes: [w.pathsProjection],
+      },
+      title: w.pathsTitle, w, attrs,
     }),
   };
 }

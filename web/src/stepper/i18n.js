@@ -65,7 +65,10 @@ const words = {
     pathsText: (time, mem, traceMem, n, gib, mib) => `The streaming kernel: time ∝ n^${time}, memory ∝ n^${mem} (n ≥ 1024, median of 3 runs). The trace's memory grows as n^${traceMem}: at n = ${n} it would need about ${gib} GiB, more than a WebAssembly page can address (4 GiB), so it stops at the module's limit; the streaming kernel needs ${mib} MiB there.`,
     computeTime: 'attention, computed by the core (ms)', callTime: 'whole a.trace() call (ms)', memory: 'trace memory (MiB)',
     positions: 'n (positions)', reference: '····· c·n², fitted to the compute time',
-    fitText: (from, compute, call, memory) => `Fitted over n ≥ ${from} (median of 7 runs each): time ∝ n^${compute} for attention itself, memory ∝ n^${memory}. The whole call grows as n^${call}: it also reads the spec's JSON text, whose cost grows only linearly with n and dominates for small n.`,
+    fitText: (from, compute, call, memory, callFaster) => `Fitted over n ≥ ${from} (median of 7 runs each): time ∝ n^${compute} for attention itself, memory ∝ n^${memory}. The whole call grows as n^${call}: ${callFaster
+      ? 'faster than attention here. Besides attention it copies every n × n stage out of the core, and its few milliseconds are easily stretched by a busy machine: measure again to see it settle.'
+      : 'it also reads the spec\'s JSON text, whose cost grows only linearly with n and dominates for small n.'}`,
+    timeAxis: 'time (ms)', memoryAxis: 'memory (MiB)',
     stageOf: (i, n) => `Stage ${i} of ${n}`, lastGood: 'The picture shows the last valid spec.',
     linkRefused: 'The link\'s spec cannot be shown, so this is an example instead.',
     truncated: (r, c) => `showing the first ${r} × ${c} cells`,
@@ -136,7 +139,10 @@ const words = {
     pathsText: (time, mem, traceMem, n, gib, mib) => `流式内核：时间 ∝ n^${time}，内存 ∝ n^${mem}（n ≥ 1024，取 3 次运行的中位数）。trace 的内存按 n^${traceMem} 增长：n = ${n} 时约需 ${gib} GiB，超过 WebAssembly 页面可寻址的 4 GiB，因此它止步于模块的上限；流式内核在那里只需 ${mib} MiB。`,
     computeTime: '注意力本身，内核计算（毫秒）', callTime: '整个 a.trace() 调用（毫秒）', memory: 'trace 内存（MiB）',
     positions: 'n（位置数）', reference: '····· c·n²，按计算时间拟合',
-    fitText: (from, compute, call, memory) => `在 n ≥ ${from} 上拟合（每个规模取 7 次运行的中位数）：注意力本身的时间 ∝ n^${compute}，内存 ∝ n^${memory}。整个调用按 n^${call} 增长：它还要读入 spec 的 JSON 文本，这部分只随 n 线性增长，在 n 较小时占主导。`,
+    fitText: (from, compute, call, memory, callFaster) => `在 n ≥ ${from} 上拟合（每个规模取 7 次运行的中位数）：注意力本身的时间 ∝ n^${compute}，内存 ∝ n^${memory}。整个调用按 n^${call} 增长：${callFaster
+      ? '这里比注意力本身增长得更快。除了注意力，它还要把每个 n × n 阶段从内核里复制出来，而这几毫秒很容易被繁忙的机器拉长：再测一次，看它稳定下来。'
+      : '它还要读入 spec 的 JSON 文本，这部分只随 n 线性增长，在 n 较小时占主导。'}`,
+    timeAxis: '时间（毫秒）', memoryAxis: '内存（MiB）',
     stageOf: (i, n) => `第 ${i} / ${n} 阶段`, lastGood: '图中显示的是上一个有效的 spec。',
     linkRefused: '链接中的 spec 无法显示，这里改为显示一个示例。',
     truncated: (r, c) => `只显示前 ${r} × ${c} 个格子`,

@@ -182,6 +182,7 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
 .gradient[hidden] { display: none; }
 .sinusoid { display: block; margin-top: 4px; }
 .chart { width: 100%; min-width: 480px; max-width: 480px; height: auto; } /* 12-unit text at 12 px or more */
+.charts { display: flex; flex-wrap: wrap; gap: 12px; }
 .complexity, .paths { overflow-x: auto; }
 .figures td, .figures th { padding: 1px 8px; text-align: right; font-size: 12px; }
 .figures th { white-space: normal; max-width: 12em; vertical-align: bottom; }
@@ -220,8 +221,9 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
   .stages { flex-wrap: nowrap; overflow-x: auto; }
   .stages button { flex: none; }
   .formula { white-space: normal; overflow-wrap: anywhere; margin-left: 0; display: inline-block; }
-  .scene { flex-wrap: nowrap; max-width: 100%; }
-  figure.matrix { flex: none; }
+  /* operands and result stack, each matrix scrolling inside its own box: none starts off screen */
+  .scene { flex-wrap: wrap; max-width: 100%; overflow-x: visible; }
+  .scene > figure { flex: none; max-width: 100%; overflow-x: auto; }
   .bar.top label, .bar.top select { max-width: 100%; }
   select.example { max-width: 60vw; }
 }
