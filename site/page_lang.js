@@ -1,6 +1,7 @@
 // The page's own words (its header links and footer) in the language its elements show: each
-// element with data-zh swaps between its English text and data-zh when an element says
-// "langchange" (the stepper, the trainer and the model mode send it as the reader switches).
+// element with data-zh swaps between its English text and data-zh when a stepper says "langchange"
+// as the reader switches (composed: the train mode's steppers reach the page too). The model mode
+// owns its whole page and sets its language itself.
 const own = [...document.querySelectorAll('[data-zh]')];
 for (const el of own) el.dataset.en = el.textContent;
 document.addEventListener('langchange', (e) => {

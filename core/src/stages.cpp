@@ -16,7 +16,7 @@ const std::array<stage_info, 21> registry{{
     {stage_id::pe, "pe", "PE", {"Positional encoding", "位置编码"},
      {"Attention by itself ignores order: shuffle the tokens and every score stays the same. So a position "
       "signal is added to each input row: sines and cosines of different frequencies (Transformer), or a learned table.",
-      "Attention 本身与位置无关：打乱 token 顺序，每个分数都不变。因此要给每个输入行加上位置信号："
+      "注意力本身与位置无关：打乱 token 顺序，每个分数都不变。因此要给每个输入行加上位置信号："
       "不同频率的正弦和余弦（Transformer 的做法），或一张可学习的位置表。"},
      false, axis_kind::position, axis_kind::feature, "PE +", "", color_scale::signed_values},
     {stage_id::x, "x", "X", {"Inputs X", "输入 X"},

@@ -49,7 +49,7 @@ test('the lab: the first Tab offers the same view in the stepper (its canvas is 
     const box = first.getBoundingClientRect();
     return { id: first.id, text: first.textContent, href: first.getAttribute('href'), visible: box.width > 50 && box.height > 10 };
   });
-  assert.deepEqual(link, { id: 'stepper-link', text: 'Open this view in the accessible stepper',
+  assert.deepEqual(link, { id: 'stepper-link', text: '在无障碍的分步演示中打开这个视图', // lang=zh: the page's words in Chinese
     href: 'index.html?example=translation&stage=weights&lang=zh', visible: true });
   await page.close();
 });

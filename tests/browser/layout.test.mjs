@@ -211,7 +211,9 @@ test('an edited embed keeps its example: its title and texts, "edited", its view
   const { script } = await page.evaluate(() => document.querySelector('attention-stepper').embedCode());
   assert.match(script, /example="translation"/);
   assert.match(script, /spec='/);
-  const html = `<!doctype html><meta charset="utf-8"><body style="max-width:680px">${script.replace(/<script src="[^"]*">/, `<script src="${session.server.url}assets/attention-stepper.js">`)}</body>`;
+  assert.match(script, / compact><\/attention-stepper>$/, 'a post gets the compact figure');
+  // the whole stepper (compact removed, as the hint says) shows the example's title
+  const html = `<!doctype html><meta charset="utf-8"><body style="max-width:680px">${script.replace(' compact', '').replace(/<script src="[^"]*">/, `<script src="${session.server.url}assets/attention-stepper.js">`)}</body>`;
   const post = await session.browser.newPage();
   post.on('pageerror', (e) => problems.push(`edited embed: ${e.message}`));
   await post.setContent(html);
@@ -235,10 +237,47 @@ const LATIN_OK = new Set(['softmax', 'Transformer', 'LayerNorm', 'token', 'token
   'SVG', 'PNG', 'CSV', 'JSON', 'LaTeX', 'ImGui', 'WebAssembly', 'SIMD', 'Bahdanau', 'Luong', 'exp', 'max', 'sin', 'cos', 'concat',
   'dropout', 'ReLU', 'BatchNorm', 'MLP', 'CBAM', 'ECA', 'SE', 'GELU', 'spec', 'pos', 'tile', 'mean', 'sigmoid', 'mlp', 'relu', 'tanh',
   // the core's matrix names, as its captions write them (output[猫, d1] = Σₖ concat[猫, k]·W_o[k, d1])
-  'mask', 'masked', 'scaled', 'output', 'context', 'PE', 'trace', 'attention', /* keys */ 'Ctrl', 'Enter']);
+  'mask', 'masked', 'scaled', 'output', 'context', 'PE', 'trace', 'attention', 'scores', /* keys */ 'Ctrl', 'Enter',
+  // terms the Chinese explanations keep as written in the field, and the vision formulas' symbols
+  'padding', 'one-hot', 'FlashAttention', 'var', 'eps', 'avg', 'act', 'Wh', 'Ww', 'bh', 'bw', 'ww']);
+
+/**
+ * Installed in the page: the Latin words a reader sees in a shadow root (its visible text, the editor's
+ * options, titles and aria-labels), minus symbols (W_q, d_k, q1: anything with _ or a digit) and minus
+ * the data's own words; the nested steppers of a trainer are visited with their own data.
+ */
+function installLatinWords() {
+  // the example's own texts (title, summary, notes, explanations) quote its data and its article; a notice quotes a link's words
+  const SKIP = 'code, .formula, .formula-map, th, td, .lines .token, .caption, .legend, h2.title, .summary, .notice, .map-label, .row-label, .bar-label, figcaption .label, textarea, option, select.sentence';
+  const symbols = (text) => text.replace(/\S*[_0-9]\S*/g, '');
+  const wordsOf = (tokens) => new Set(tokens.flatMap((x) => String(x).split(/\W+/)));
+  window.latinWords = function latinWords(root, data) {
+    const out = [];
+    const check = (text, where) => { for (const w of symbols(text).match(/[A-Za-z][A-Za-z-]*[A-Za-z]/g) ?? []) if (!data.has(w)) out.push(`${w} (${where})`); };
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const p = n.parentElement;
+      if (!p || !p.getClientRects().length || p.closest(SKIP) || getComputedStyle(p).visibility === 'hidden') continue;
+      check(n.textContent, p.getAttribute('class') || p.tagName);
+    }
+    for (const o of root.querySelectorAll('.editor option')) check(o.textContent, 'editor option');
+    for (const a of root.querySelectorAll('[title], [aria-label]')) {
+      if (!a.closest('.formula-map, td, th, .lines, .vcell, .map-grid, .bars')) check(`${a.getAttribute('title') ?? ''} ${a.getAttribute('aria-label') ?? ''}`, `[${a.getAttribute('class') || a.tagName}]`);
+    }
+    for (const inner of root.querySelectorAll('attention-stepper')) out.push(...window.stepperLatinWords(inner));
+    return out;
+  };
+  // a stepper's data: its trace's tokens and channel names
+  window.stepperLatinWords = (el) => {
+    const t = el.trace;
+    return window.latinWords(el.shadowRoot, wordsOf([...(t.axes ? [...t.axes.query, ...t.axes.key] : []), ...(t.spec?.channels ?? [])]));
+  };
+  window.trainerLatinWords = (t) => window.latinWords(t.shadowRoot, wordsOf(t.runs.flatMap((r) => r.task.train.data.flatMap((d) => [...d.tokens.query, ...(d.tokens.key ?? [])]))));
+}
 
 test('中文 everywhere: in zh mode every word of the stepper\'s own is Chinese, every stage of every example, the edit panel included', async () => {
   const page = await open(session.browser, 'index.html?lang=zh', { width: 1366, height: 900 });
+  await page.evaluate(installLatinWords);
   const ids = await page.evaluate(() => document.querySelector('attention-stepper').examples.map((e) => e.id));
   const found = new Set();
   for (const id of ids) {
@@ -246,40 +285,33 @@ test('中文 everywhere: in zh mode every word of the stepper\'s own is Chinese,
     await page.evaluate(() => document.querySelector('attention-stepper').settled());
     const n = await page.evaluate(() => document.querySelector('attention-stepper').stageIds().length);
     for (let k = 0; k < n; k++) {
-      if (k === 0) await page.evaluate(() => document.querySelector('attention-stepper').store.set({ editing: true }));
-      if (k === 1) await page.evaluate(() => document.querySelector('attention-stepper').store.set({ editing: false }));
+      // the edit panel open at the first stage of each example
+      await page.evaluate((edit) => document.querySelector('attention-stepper').store.set({ editing: edit }), k === 0);
       await page.evaluate((i) => document.querySelector('attention-stepper').show(i), k);
       await page.evaluate(() => document.querySelector('attention-stepper').settled());
-      const words = await page.evaluate(() => {
-        const el = document.querySelector('attention-stepper');
-        const root = el.shadowRoot;
-        const t = el.trace;
-        // the example's data: its tokens, its channel names, its own texts (which quote the tokens)
-        const data = new Set([...(t.axes ? [...t.axes.query, ...t.axes.key] : []), ...(t.spec?.channels ?? [])].flatMap((x) => String(x).split(/\W+/)));
-        // the example's own texts (title, summary, notes) quote its data and its article; a notice quotes a link's words
-        const skip = 'code, .formula, .formula-map, th, td, .lines .token, .caption, .legend, h2.title, .summary, .note, .notice, .explain, details > p, .block-text, .map-label, .row-label, .bar-label, figcaption .label, textarea, option';
-        const out = [];
-        const check = (text, where) => {
-          for (const w of text.match(/[A-Za-z][A-Za-z]+/g) ?? []) out.push([w, where, data.has(w)]);
-        };
-        const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
-        for (let n = walker.nextNode(); n; n = walker.nextNode()) {
-          const p = n.parentElement;
-          if (!p || !p.getClientRects().length || p.closest(skip) || getComputedStyle(p).visibility === 'hidden') continue;
-          check(n.textContent.replace(/\S*[_0-9]\S*/g, ''), p.className || p.tagName); // symbols: W_q, d_k, q1
-        }
-        for (const o of root.querySelectorAll('.editor option')) check(o.textContent.replace(/\S*[_0-9]\S*/g, ''), 'editor option');
-        for (const a of root.querySelectorAll('[title], [aria-label]')) {
-          if (a.closest('.formula-map, td, th, .lines, .vcell, .map-grid, .bars')) continue;
-          check(`${a.getAttribute('title') ?? ''} ${a.getAttribute('aria-label') ?? ''}`.replace(/\S*[_0-9]\S*/g, ''), `[${a.className || a.tagName}]`);
-        }
-        return out;
-      });
-      for (const [w, where, isData] of words) if (!isData && !LATIN_OK.has(w)) found.add(`${w} (${where}, ${id})`);
+      for (const w of await page.evaluate(() => window.stepperLatinWords(document.querySelector('attention-stepper')))) {
+        if (!LATIN_OK.has(w.split(' ')[0])) found.add(`${w}, ${id}`);
+      }
     }
   }
   assert.deepEqual([...found], [], 'Latin words in zh mode');
   await page.close();
+});
+
+test('中文 everywhere in the train mode: every lesson\'s controls, chart and steppers in zh', async () => {
+  const found = new Set();
+  for (const lesson of ['alignment', 'positions', 'scaling']) {
+    const page = await session.browser.newPage();
+    page.on('pageerror', (e) => problems.push(`train ${lesson}: ${e.message}`));
+    await page.goto(`${session.server.url}train.html?lesson=${lesson}&lang=zh`);
+    await page.waitForFunction(() => { const t = document.querySelector('attention-trainer'); return t?.runs?.length && t.runs.every((r) => r.stepper?.shadowRoot?.querySelector('.scene')); }, null, { timeout: 30000 });
+    await page.evaluate(installLatinWords);
+    for (const w of await page.evaluate(() => window.trainerLatinWords(document.querySelector('attention-trainer')))) {
+      if (!LATIN_OK.has(w.split(' ')[0])) found.add(`${w}, ${lesson}`);
+    }
+    await page.close();
+  }
+  assert.deepEqual([...found], [], 'Latin words in the train mode in zh');
 });
 
 test('no page errors', () => assert.deepEqual(problems, []));

@@ -121,10 +121,12 @@ std::vector<Lab::timeline_stage> Lab::timeline_stages() const {
     std::vector<timeline_stage> out;
     if (vision_ && vtrace_) {
         for (const attn::vision_stage& s : vtrace_->stages)
-            out.push_back({s.id, attn::vision_stage_info_of(s.id).title, float(s.shape.size() == 3 ? s.shape[0] : s.data.size())});
+            out.push_back({s.id, attn::vision_stage_info_of(s.id).title, float(s.shape.size() == 3 ? s.shape[0] : s.data.size()),
+                           attn::vision_formula(vtrace_->spec.block, s.id)});
     } else if (trace_) {
         for (const attn::stage_view& v : trace_->stages())
-            out.push_back({attn::stage_name(v.id), attn::stage_title(v.id), float(v.shape.size() == 3 ? v.shape[1] * v.shape[2] : v.size)});
+            out.push_back({attn::stage_name(v.id), attn::stage_title(v.id), float(v.shape.size() == 3 ? v.shape[1] * v.shape[2] : v.size),
+                           attn::stage_formula(v.id, trace_->spec)});
     }
     return out;
 }
@@ -173,11 +175,11 @@ void Lab::panel_timeline(float dt) {
         const attn::bilingual t = stages[std::size_t(i)].title;
         const bool current = i == stage_;
         if (current) ImGui::PushStyleColor(ImGuiCol_Button, IM_COL32(31, 111, 235, 255));
-        // the stage's title in the reader's language (中文 in zh), its id in the tooltip for the CLI's users
+        // the stage's title in the reader's language (中文 in zh), its formula in the tooltip
         if (ImGui::SmallButton((std::string(zh_ ? t.zh : t.en) + "##st" + stages[std::size_t(i)].id).c_str()))
             stage_ = i, progress_ = 1.0f, playing_ = false;
         if (current) ImGui::PopStyleColor();
-        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", stages[std::size_t(i)].id.c_str());
+        if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", stages[std::size_t(i)].formula.c_str());
     }
     stage_name_ = stages[std::size_t(stage_)].id;
     ImGui::End();

@@ -74,7 +74,7 @@ private:
     // lab.cpp
     void panel_timeline(float dt);
     /// The stages the timeline steps through: the vision trace's when a vision spec is loaded.
-    struct timeline_stage { std::string id; attn::bilingual title; float steps; };
+    struct timeline_stage { std::string id; attn::bilingual title; float steps; std::string formula; };
     std::vector<timeline_stage> timeline_stages() const;
     // vision_panels.cpp: a vision block (SE, ECA, CBAM, CA) in the spec and stage panels
     void recompute_vision();

@@ -167,6 +167,8 @@ export interface ExampleDocument {
   variants?: { id: string; title: Bilingual; patch: Partial<Spec> }[];
   sizes?: number[];
   d_model?: number;
+  /** A vision example's channel names in Chinese, shown in zh mode (the spec's channels are English). */
+  channels_zh?: string[];
 }
 
 /** What the rows or columns of a stage's (one head's) matrix stand for. */

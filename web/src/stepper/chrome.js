@@ -5,6 +5,7 @@ import { h } from './dom.js';
 import { fillNumbers } from './format.js';
 import { pick, stageTitle } from './i18n.js';
 import { SPEEDS } from './options.js';
+import { sitePage } from './share.js';
 import { shownStages } from './steps.js';
 
 /** Example and variant menus, the edit toggle and the language buttons. */
@@ -61,20 +62,26 @@ export function exampleText(el, s, w, doc) {
   if (!doc) return [h('h2', { className: 'title', text: w.custom })];
   el.host.summary = h('p', { className: 'summary', text: fillNumbers(pick(doc.summary, s.lang), s.trace) });
   return [h('h2', { className: 'title', text: pick(doc.title, s.lang) }), el.host.summary,
-    h('details', {}, h('summary', { text: w.embeddings }), h('p', { text: pick(doc.embeddings, s.lang) }), h('p', { text: w.tokensAreLabels }))];
+    h('details', {}, h('summary', { text: w.embeddings }), h('p', { text: pick(doc.embeddings, s.lang) }), s.trace.kind === 'vision' ? null : tokensAreLabels(w))];
+}
+
+/** "The tokens here are labels …", with a link to the model mode where the site beside the script has it. */
+export function tokensAreLabels(w) {
+  const page = sitePage('model.html');
+  return h('p', { className: 'hint' }, `${w.tokensAreLabels} `, page ? h('a', { href: page, text: w.realModel }) : w.realModel);
 }
 
 /** Previous, play, next, speed and the "stage i of n" status; null when no control asks for it. */
 export function controlBar(el, s, w) {
   const c = el.controls;
   const bar = h('div', { className: 'bar controls' });
-  if (c.has('nav')) bar.append(h('button', { type: 'button', className: 'prev', text: '◀', attrs: { 'aria-label': w.previous }, on: { click: () => el.step(-1) } }));
+  if (c.has('nav')) bar.append(h('button', { type: 'button', className: 'prev', text: '|◀', attrs: { 'aria-label': w.previous }, on: { click: () => el.step(-1) } }));
   if (c.has('play')) {
     el.host.play = h('button', { type: 'button', className: 'play', on: { click: () => (el.store.get().playing ? el.pause() : el.play()) } });
     bar.append(el.host.play);
   }
   if (c.has('nav')) {
-    bar.append(h('button', { type: 'button', className: 'next', text: '▶', attrs: { 'aria-label': w.next }, on: { click: () => el.step(1) } }));
+    bar.append(h('button', { type: 'button', className: 'next', text: '▶|', attrs: { 'aria-label': w.next }, on: { click: () => el.step(1) } }));
     // one cell (or row) at a time, for a calm look at the arithmetic
     bar.append(h('button', { type: 'button', className: 'prev-cell', text: '‹', attrs: { 'aria-label': w.previousCell, title: w.previousCell }, on: { click: () => el.stepCell(-1) } }),
       h('button', { type: 'button', className: 'next-cell', text: '›', attrs: { 'aria-label': w.nextCell, title: w.nextCell }, on: { click: () => el.stepCell(1) } }));

@@ -26,10 +26,9 @@ export function signedColor(t) {
 }
 
 // A stage's colour scale is a fact of the stage (the core's registry: scale): signed values diverge
-// around 0 over ±the largest |value|, white at 0; values that are never negative (positive, and
-// probabilities) run from 0 up on viridis — to the largest value drawn, or, where weights are
-// watched changing (train mode, the vision gates), to a fixed top of 1, so near-uniform weights of
-// 0.17 look pale rather than strong.
+// around 0 over ±the largest |value|, white at 0; positive values (exp, row sums) run from 0 to the
+// largest on viridis; probabilities (weights, gates) from 0 to a fixed 1 on the page, in the lab and in
+// train mode alike, so near-uniform weights of 0.17 look pale rather than strong.
 
 /** Where v sits along its scale's colour bar, 0 … 1 (top: the largest |value| drawn, or a fixed top). */
 export function scalePosition(kind, v, top) {

@@ -32,3 +32,22 @@ export function writeCaption(box, text) {
   box.removeAttribute('aria-busy');
   box.textContent = text;
 }
+
+/**
+ * The hovered cell's caption wins, but one the pointer has left (hovered.left) yields to the animation
+ * while the stage plays; once it is whole, the last cell pointed at keeps the caption — on the way to
+ * the caption's "every term" toggle the pointer crosses other elements, and the arithmetic it went for
+ * stays. Returns the pointed-at cell to caption, or null for the animation's own.
+ */
+export function pointedAt(hovered, progress) {
+  return hovered && !(hovered.left && progress < 1) ? hovered : null;
+}
+
+/** Marks the pointed-at cell as left when the pointer leaves box, and redraws. */
+export function keepWhenLeft(box, el, redraw) {
+  box.addEventListener('pointerleave', () => {
+    if (!el.hovered) return;
+    el.hovered.left = true;
+    redraw();
+  });
+}

@@ -1,19 +1,22 @@
 // The edit panel: every field of the spec — inputs, weights, token labels, score function,
 // mask, heads, positional encoding. Each change goes to the core through onEdit; a refusal
 // comes back as the core's sentence, shown beside the field that caused it.
+import { tokensAreLabels } from './chrome.js';
 import { clear, h } from './dom.js';
 
 /**
- * Drag a number box sideways to scrub its value (0.01 a pixel, 0.1 with Shift), as the lab's sliders
- * do; a press without a drag focuses the box for typing as usual.
+ * Drag a number box sideways with the mouse to scrub its value (0.01 a pixel, 0.1 with Shift), as the
+ * lab's sliders do; a press without a drag focuses the box for typing as usual. A finger pans the page
+ * and types as before: scrubbing there would fight the scroll.
  */
 function scrub(down, apply) {
   const input = down.currentTarget;
-  if (down.button !== 0 || input === input.getRootNode().activeElement) return;
+  if (down.pointerType !== 'mouse' || down.button !== 0 || input === input.getRootNode().activeElement) return;
   const start = Number(input.value);
   if (!Number.isFinite(start)) return;
   let dragging = false;
   const move = (e) => {
+    if (e.pointerId !== down.pointerId) return;
     const dx = e.clientX - down.clientX;
     if (!dragging && Math.abs(dx) < 4) return;
     dragging = true;
@@ -21,14 +24,14 @@ function scrub(down, apply) {
     input.value = String(v);
     apply(v);
   };
-  const up = () => {
-    removeEventListener('pointermove', move);
-    removeEventListener('pointerup', up);
-    if (!dragging) input.focus();
+  const up = (e) => {
+    if (e.pointerId !== down.pointerId) return;
+    for (const [type, fn] of listeners) removeEventListener(type, fn);
+    if (!dragging && e.type === 'pointerup') input.focus();
   };
+  const listeners = [['pointermove', move], ['pointerup', up], ['pointercancel', up]];
   down.preventDefault(); // no text selection while dragging; a plain press focuses on release
-  addEventListener('pointermove', move);
-  addEventListener('pointerup', up);
+  for (const [type, fn] of listeners) addEventListener(type, fn);
 }
 
 /** Beyond this many values a matrix is edited as pasted text: a grid of 65,536 inputs would freeze the page. */
@@ -243,7 +246,7 @@ export class Editor {
       }) },
     }))));
     return h('div', {},
-      h('p', { className: 'hint', text: w.tokensAreLabels }),
+      tokensAreLabels(w),
       this.field('tokens.query', w.queryTokens, list('tokens.query', spec.tokens?.query, nQ, 'query')),
       spec.memory && this.field('tokens.key', w.keyTokens, list('tokens.key', spec.tokens?.key, nK, 'key')));
   }

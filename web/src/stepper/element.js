@@ -76,15 +76,18 @@ export class AttentionStepper extends HTMLElement {
     // page-keys: the page's own arrows and space drive the stepper while nothing else has the focus
     // (the playground), so it need not be focused on load with a ring around everything
     this.pageKeys = (e) => {
+      // with a modifier the key is the browser's (Alt+← goes back) or the reader's own shortcut
+      if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
       if (this.hasAttribute('page-keys') && (e.target === document.body || e.target === document.documentElement)) onKey(this, e);
     };
   }
 
   connectedCallback() {
+    document.addEventListener('keydown', this.pageKeys); // again after a move in the page (disconnect removed it)
     if (this.started) return;
     this.started = true;
-    if (!this.hasAttribute('tabindex')) this.tabIndex = 0;
-    document.addEventListener('keydown', this.pageKeys);
+    // a tab stop for its keys; with page-keys the page's own keys drive it, and no ring goes round it all
+    if (!this.hasAttribute('tabindex') && !this.hasAttribute('page-keys')) this.tabIndex = 0;
     this.controls = parseControls(this.getAttribute('controls'));
     this.view.classList.add('pending');
     clear(this.view).append(h('p', { className: 'loading', text: wordsFor(this.language(this.getAttribute('lang'))).loading }),
@@ -391,10 +394,18 @@ export class AttentionStepper extends HTMLElement {
     if (c.has('timeline')) parts.push(timeline(this, s, w));
     parts.push(...stageTexts(this, w));
     const controls = controlBar(this, s, w);
-    parts.push(h('div', { className: 'pinned' }, controls, captionRow(this, w)));
+    const pinned = h('div', { className: 'pinned' }, controls, captionRow(this, w));
+    // a sticky edit panel sits under the pinned controls, not under them (styles.js: --pinned-height)
+    this.pinnedObserver?.disconnect();
+    if (typeof ResizeObserver !== 'undefined') {
+      this.pinnedObserver = new ResizeObserver(() => this.view.style.setProperty('--pinned-height', `${pinned.offsetHeight}px`));
+      this.pinnedObserver.observe(pinned);
+    }
+    parts.push(pinned);
     this.stageEl = h('div', { className: 'stage' });
     this.stageSignature = null; // a new stage area: drawn afresh, not refreshed
-    keepTallest(this.stageEl);
+    this.tallest?.disconnect(); // the old box is gone
+    this.tallest = keepTallest(this.stageEl);
     // editing: the panel beside the picture on a wide screen (styles.js), so the picture changes in view
     const work = h('div', { className: `work${s.editing && c.has('edit') ? ' editing' : ''}` }, this.stageEl);
     parts.push(work);
@@ -467,15 +478,22 @@ export class AttentionStepper extends HTMLElement {
  * picture where it was. A resize observer runs after layout and before paint, so nothing moves on screen.
  */
 function keepTallest(box) {
-  if (typeof ResizeObserver === 'undefined') return;
-  let tallest = 0;
-  new ResizeObserver(([entry]) => {
-    const height = entry.borderBoxSize?.[0]?.blockSize ?? entry.target.getBoundingClientRect().height;
+  if (typeof ResizeObserver === 'undefined') return null;
+  let tallest = 0, width = 0;
+  const observer = new ResizeObserver(([entry]) => {
+    if (Math.abs(entry.contentRect.width - width) > 0.5) { // a new width (a turned phone, a resized window): start again
+      width = entry.contentRect.width;
+      tallest = 0;
+      box.style.minHeight = '';
+    }
+    const height = box.getBoundingClientRect().height;
     if (height > tallest + 0.5) {
       tallest = height;
       box.style.minHeight = `${Math.ceil(tallest)}px`;
     }
-  }).observe(box);
+  });
+  observer.observe(box);
+  return observer;
 }
 
 /** A spec from JSON text, with the page's sentence for text that is not JSON. */

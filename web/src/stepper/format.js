@@ -3,6 +3,16 @@
 
 const MINUS = '−';
 
+/**
+ * Row or column k's name as a caption writes it: its label, with its place (the#5) when the label occurs
+ * more than once on its axis — the rule of the core's captions (cell_names in core/src/explain.cpp).
+ */
+export function labelAt(labels, k) {
+  const label = labels?.[k];
+  if (label === undefined) return String(k + 1);
+  return labels.indexOf(label) !== labels.lastIndexOf(label) ? `${label}#${k + 1}` : label;
+}
+
 /** A cell's text: integers as they are, 4 decimals otherwise, −1e9 style for huge or tiny values. */
 export function cell(v) {
   if (!Number.isFinite(v)) return String(v);

@@ -8,6 +8,11 @@ import { specFragment, writeUrl } from './url_state.js';
 // Where this script was loaded from, so the snippet points at the same file (null when bundled into
 // someone's app: then the snippet names the file and docs.html says where it sits in the package).
 const SCRIPT_URL = typeof document !== 'undefined' ? document.currentScript?.src || null : null;
+/** A page of the playground's site beside the script (assets/attention-stepper.js), or null elsewhere. */
+export function sitePage(name) {
+  return SCRIPT_URL && /\/assets\/attention-stepper\.js$/.test(new URL(SCRIPT_URL).pathname) ? new URL(`../${name}`, SCRIPT_URL).href : null;
+}
+
 /** MESSAGE_TYPE: what embed.html posts to its parent as it changes height ({type, height}). */
 export const MESSAGE_TYPE = 'attention-playground:height';
 /** The host page's half of the iframe's resizing: the iframe that posted its height takes it. */
@@ -34,15 +39,15 @@ export async function embedCode(el) {
   attrs.push(`stage="${el.stageId}"`, `lang="${s.lang}"`);
   if (s.head) attrs.push(`head="${s.head + 1}"`);
   if (s.view) attrs.push(`view="${s.view}"`);
+  attrs.push('compact'); // a post's figure: the picture, its caption and ◀ ► ▶ (remove it for the whole stepper)
   const src = SCRIPT_URL ?? 'attention-stepper.js';
   const script = `<script src="${src}"></script>\n<attention-stepper ${attrs.join(' ')}></attention-stepper>`;
-  const embed = SCRIPT_URL && /\/assets\/attention-stepper\.js$/.test(new URL(SCRIPT_URL).pathname)
-    ? new URL('../embed.html', SCRIPT_URL).href : 'embed.html';
-  const query = writeUrl(s, el.stageId);
+  const embed = sitePage('embed.html') ?? 'embed.html';
+  const query = `${writeUrl(s, el.stageId)}&compact`;
   const src2 = `${embed}${query}${await specFragment(s)}`.replace(/&/g, '&amp;');
   // as wide as the column (never wider), as tall as its content: embed.html posts its height and the
   // three lines after the iframe set it (IFRAME_RESIZE); without them it keeps 600 px
-  const iframe = `<iframe src="${src2}" width="100%" height="600" style="border:0;max-width:100%" loading="lazy" title="Attention: ${el.stageId}"></iframe>\n${IFRAME_RESIZE}`;
+  const iframe = `<iframe src="${src2}" width="100%" height="480" style="border:0;max-width:100%" loading="lazy" title="Attention: ${el.stageId}"></iframe>\n${IFRAME_RESIZE}`;
   return { script, iframe };
 }
 

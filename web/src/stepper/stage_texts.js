@@ -7,6 +7,7 @@ import { h } from './dom.js';
 import { fillNumbers } from './format.js';
 import { pick, stageTitle } from './i18n.js';
 import { shownStages } from './steps.js';
+import { NARROW } from './styles.js';
 
 /** The notes the page itself adds to a stage (one head folds concat; cross-attention's inputs). */
 function pageNotes(trace, id, w) {
@@ -24,8 +25,10 @@ function pageNotes(trace, id, w) {
 export function stageTexts(el, w) {
   el.host.stageHeads = h('div', { className: 'stage-texts stage-heads' });
   el.host.stageWords = h('div', { className: 'stage-texts' });
-  const narrow = typeof matchMedia === 'function' && matchMedia('(max-width: 600px)').matches;
-  const about = h('details', { className: 'stage-words', open: !narrow }, h('summary', { text: w.aboutStage }), el.host.stageWords);
+  const narrow = typeof matchMedia === 'function' ? matchMedia(NARROW) : null;
+  const about = h('details', { className: 'stage-words', open: !narrow?.matches }, h('summary', { text: w.aboutStage }), el.host.stageWords);
+  // widened past a phone's width, the summary line is hidden: the words must be open there
+  narrow?.addEventListener?.('change', (e) => { if (!e.matches) about.open = true; });
   el.host.stageAbout = about;
   return [el.host.stageHeads, about];
 }

@@ -2,9 +2,9 @@
 // (operands, then the result) from the scene, and the caption with the arithmetic of the hovered
 // or current cell. renderStage builds it; renderProgress moves the animation and the caption.
 import { markStage } from './chrome.js';
-import { coreText, writeCaption } from './core_caption.js';
+import { coreText, keepWhenLeft, pointedAt, writeCaption } from './core_caption.js';
 import { clear, h, svg, touchOnly } from './dom.js';
-import { cell, exact, fillNumbers } from './format.js';
+import { cell, exact, fillNumbers, labelAt } from './format.js';
 import { markCurrentTerm } from './formula_map.js';
 import { headsGrid, markHead, showsHeadsGrid } from './heads_grid.js';
 import { pick, stageTitle, wordsFor } from './i18n.js';
@@ -53,6 +53,7 @@ export function renderStage(el) {
   el.stageSignature = signature;
   el.drawn = (el.drawn ?? 0) + 1; // pieces queued for the last drawing of the stage area are dropped
   el.hovered = null;
+  if (el.caption) el.caption.textContent = ''; // the previous stage's arithmetic is not this one's
   const parts = [];
   showStageTexts(el, s, w, doc, el.controls.has('export') ? exportMenu(el, w) : null);
   // example texts quote numbers as {stage[i][j]}: filled from the current trace, edits included
@@ -95,9 +96,7 @@ export function renderStage(el) {
   };
   sceneEl.addEventListener('pointerover', onCell);
   sceneEl.addEventListener('focusin', onCell);
-  // the pointer leaving the picture keeps its last cell's caption: on the way to the caption's
-  // "every term" toggle it crosses other elements, and the arithmetic it went for stays
-  sceneEl.addEventListener('pointerleave', () => { if (el.hovered) { el.hovered.left = true; renderProgress(el); } });
+  keepWhenLeft(sceneEl, el, () => renderProgress(el));
   // train mode: the stage's gradient under it (empty and hidden otherwise)
   el.host.gradient = h('section', { className: 'gradient', attrs: { 'aria-label': w.gradientTitle(el.scene.matrices.find((m) => m.key === el.scene.result)?.label ?? '') } });
   parts.push(sceneEl, el.host.gradient);
@@ -193,8 +192,7 @@ function captionFor(el, target, w) {
   const value = m?.value(target.i, target.j);
   if (!m) return '';
   // named as the rows and columns beside it read (the core's captions do the same): W_q[d1, d2], x[猫, d3]
-  const name = (labels, k) => labels?.[k] ?? String(k + 1);
-  return `${m.label}[${name(m.rowLabels, target.i)}, ${name(m.colLabels, target.j)}] = ${el.detail ? exact(value) : cell(value)}`;
+  return `${m.label}[${labelAt(m.rowLabels, target.i)}, ${labelAt(m.colLabels, target.j)}] = ${el.detail ? exact(value) : cell(value)}`;
 }
 
 export function renderProgress(el) {
@@ -250,9 +248,7 @@ function matrixProgress(el, s, w, revealed) {
     }
   }
   for (const v of el.views.values()) for (const line of v.cells) for (const td of line) td.classList.remove('hl', 'hover');
-  // a cell the pointer left keeps the caption once the stage is whole; while it plays, the played cell has it
-  const pinned = el.hovered && !(el.hovered.left && s.progress < 1) ? el.hovered : null;
-  const target = pinned ?? (s.progress < 1 ? stepCell(el.scene, revealed - 1) : null);
+  const target = pointedAt(el.hovered, s.progress) ?? (s.progress < 1 ? stepCell(el.scene, revealed - 1) : null);
   if (el.hovered) el.views.get(el.hovered.key)?.cells[el.hovered.i]?.[el.hovered.j]?.classList.add('hover');
   return captionFor(el, target, w);
 }

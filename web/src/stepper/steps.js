@@ -6,7 +6,7 @@
 //
 // [SECTION] matrices: views of trace stages and spec fields
 // [SECTION] scenes: one per stage id
-import { shownSize } from './matrix_view.js';
+import { scaleOf, shownSize } from './matrix_view.js';
 
 const range = (n) => Array.from({ length: n }, (_, i) => i);
 /** Beyond this many result cells a stage animates row by row (a quarter second a step, 8 s at most). */
@@ -94,13 +94,7 @@ function merged(ctx, id, label, rowLabels, role = 'result') {
  * beside the plain one) on one colour range: the largest |value| among all of them (m.top).
  */
 function sharedRange(matrices) {
-  let top = 0;
-  for (const m of matrices) {
-    for (let i = 0; i < m.rows; i++) for (let j = 0; j < m.cols; j++) {
-      const v = Math.abs(m.value(i, j));
-      if (Number.isFinite(v)) top = Math.max(top, v);
-    }
-  }
+  const top = Math.max(0, ...matrices.map((m) => { const { rows, cols } = shownSize(m.rows, m.cols); return scaleOf(m, rows, cols); }));
   for (const m of matrices) m.top = top;
   return matrices;
 }

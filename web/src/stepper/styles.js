@@ -1,6 +1,9 @@
 // The stepper's styles, inside its shadow root: a blog's selectors cannot reach in. Inherited
 // properties still can (a blog's "* { font-size: 40px !important }" lands on the host and would
 // flow down), so the wrapper starts from \`all: initial\` and sets its own font, colour and spacing.
+/** A phone's width: below it the picture comes first (the media queries below and stage_texts.js). */
+export const NARROW = '(max-width: 600px)';
+
 export const css = `
 :host { display: block; contain: content; border: 1px solid #d0d7de; border-radius: 8px; background: #fff; box-sizing: border-box; }
 .stepper { all: initial; display: block; padding: 12px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif; color: #1b1f24; background: #fff; border-radius: 8px; text-align: left; }
@@ -80,7 +83,7 @@ td.cell.hover { outline: 3px solid #1b1f24; outline-offset: -3px; }
 @media (min-width: 1100px) {
   .work.editing { display: flex; gap: 16px; align-items: flex-start; }
   .work.editing > .stage { flex: 1; min-width: 0; }
-  .work.editing > .editor { flex: 0 0 400px; position: sticky; top: 0; max-height: 100vh; overflow: auto; margin-top: 0; border-top: none; border-left: 1px solid #eaeef2; padding-left: 12px; }
+  .work.editing > .editor { flex: 0 0 400px; position: sticky; top: var(--pinned-height, 0px); max-height: calc(100vh - var(--pinned-height, 0px)); overflow: auto; margin-top: 0; border-top: none; border-left: 1px solid #eaeef2; padding-left: 12px; }
 }
 .editor .field { margin: 6px 0; }
 .editor .field-label { display: inline-block; min-width: 9em; font-weight: 500; }
@@ -196,6 +199,7 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
 /* compact (a blog column): the stage's heading, the picture, the caption and ◀ ► ▶, nothing else */
 .compact .prev-cell, .compact .next-cell, .compact .status, .compact .view-switch { display: none; }
 .compact .stage-heads { border-top: none; margin-top: 0; }
+.compact .caption { height: calc(2 * 1.45em + 14px); }
 .edited { display: inline-flex; align-items: center; gap: 6px; font-size: 12px; color: #57606a; }
 .edited[hidden] { display: none; }
 /* the controls and the caption stay on screen while a tall picture scrolls under them, the caption
@@ -203,7 +207,7 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
 .pinned { position: sticky; top: 0; z-index: 2; background: #fff; padding: 4px 0; }
 .bar.controls { margin-bottom: 4px; }
 /* phones: nothing wider than the screen (matrices scroll in their own box), thumb-sized controls */
-@media (max-width: 600px) {
+@media ${NARROW} {
   /* the picture first: the menu, the stage's heading, the controls with the caption, the picture,
      then the words (the stage's explanation, the example's text, the formula map, the timeline) */
   .stepper { padding: 8px; display: flex; flex-direction: column; }
@@ -215,9 +219,11 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
   .stepper > .pinned { order: 3; }
   .stepper > .work { order: 4; }
 
-  .bar.controls { flex-wrap: nowrap; gap: 4px; }
+  .bar.controls { flex-wrap: wrap; gap: 4px; }
+  .bar.controls .edited { flex-basis: 100%; } /* an edited example's Reset: a row of its own, never clipped */
   .bar.controls .status, .bar.controls .speed-word { display: none; }
   .caption { height: calc(2 * 1.45em + 14px); }
+  .caption-detail { max-width: 6.5em; white-space: normal; line-height: 1.2; }
   .stages { flex-wrap: nowrap; overflow-x: auto; }
   .stages button { flex: none; }
   .formula { white-space: normal; overflow-wrap: anywhere; margin-left: 0; display: inline-block; }
@@ -227,7 +233,7 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
   .bar.top label, .bar.top select { max-width: 100%; }
   select.example { max-width: 60vw; }
 }
-@media (max-width: 600px), (pointer: coarse) {
+@media ${NARROW}, (pointer: coarse) {
   button, select { min-height: 44px; min-width: 44px; }
   summary { min-height: 44px; display: flex; align-items: center; gap: 6px; }
   details:not(.export-menu) > summary::before { content: '▸'; color: #57606a; }

@@ -7,7 +7,7 @@
 // Every number is the trace's.
 import { css, inkFor, scaleColor } from './colors.js';
 import { markStage } from './chrome.js';
-import { coreText, writeCaption } from './core_caption.js';
+import { coreText, keepWhenLeft, pointedAt, writeCaption } from './core_caption.js';
 import { append, clear, h, touchOnly } from './dom.js';
 import { cell } from './format.js';
 import { stageTitle, wordsFor } from './i18n.js';
@@ -172,8 +172,12 @@ export function renderVisionStage(el) {
   const stage = shownStages(trace)[s.stageIndex];
   const doc = el.doc(s.exampleId);
   el.hovered = null;
+  if (el.caption) el.caption.textContent = ''; // the previous stage's arithmetic is not this one's
   const ops = operandsOf(stage.id, trace.spec.block, trace).map((id) => trace.stages.find((x) => x.id === id)).filter(Boolean);
-  const views = [...ops.map((o) => tensorView(o, trace.spec, 'operand', w)), tensorView(stage, trace.spec, 'result', w)];
+  // the channels in the reader's language where the example names them in Chinese too (data, not words of ours)
+  const zh = s.lang === 'zh' && doc?.channels_zh?.length === trace.spec.channels?.length;
+  const spec = zh ? { ...trace.spec, channels: doc.channels_zh } : trace.spec;
+  const views = [...ops.map((o) => tensorView(o, spec, 'operand', w)), tensorView(stage, spec, 'result', w)];
   const { steps, limit } = stepping(stage);
   el.vision = { stage, views, result: views.at(-1), steps, limit };
   el.scene = { steps, order: 'values' };  // what the animator and the cell stepping read
@@ -190,8 +194,7 @@ export function renderVisionStage(el) {
   };
   scene.addEventListener('pointerover', onValue);
   scene.addEventListener('focusin', onValue);
-  // leaving keeps the last value's caption once the stage is whole, as the matrices do
-  scene.addEventListener('pointerleave', () => { if (el.hovered) { el.hovered.left = true; renderVisionProgress(el); } });
+  keepWhenLeft(scene, el, () => renderVisionProgress(el));
   if (stage.id === 'spatial_gate') scene.append(overlay(stage, trace, w));
   showStageTexts(el, s, w, doc, null);
   if (el.host.detail) el.host.detail.hidden = true; // a vision caption has no longer form
@@ -214,8 +217,7 @@ export function renderVisionProgress(el) {
     c.classList.toggle('hidden', k >= shownUpTo);
     if (s.progress < 1 && k >= currentFrom && k < shownUpTo) c.classList.add('current');
   });
-  const pinned = el.hovered && !(el.hovered.left && s.progress < 1) ? el.hovered : null; // as the matrices do
-  const target = pinned ?? (s.progress < 1 ? { stage: v.stage.id, index: currentFrom } : null);
+  const target = pointedAt(el.hovered, s.progress) ?? (s.progress < 1 ? { stage: v.stage.id, index: currentFrom } : null);
   let text = touchOnly() ? w.tap : w.hover;
   if (target) {
     const view = v.views.find((x) => x.stage.id === target.stage);

@@ -14,7 +14,7 @@
 import { pageAttention } from '../stepper/page_core.js';
 import { headColor } from '../stepper/colors.js';
 import { clear, h } from '../stepper/dom.js';
-import { cell } from '../stepper/format.js';
+import { cell, labelAt } from '../stepper/format.js';
 import { pickLanguage, wordsFor } from '../stepper/i18n.js';
 import { renderMatrix, updateMatrix } from '../stepper/matrix_view.js';
 import { lossChart } from './loss_chart.js';
@@ -206,12 +206,14 @@ export class AttentionTrainer extends HTMLElement {
   /** Back to step 0: the tasks' own starting weights, the chosen learning rate. */
   async reset() {
     this.pause();
+    if (this.host?.changed) this.host.changed.textContent = '';
     const a = this.attention;
     await Promise.all(this.runs.map(async (run) => {
       a.dispose(run.trainer);
       run.trainer = await a.trainer(run.task);
       await a.setLearningRate(run.trainer, this.learningRate);
       run.losses = [];
+      run.strongest = null; // step 0 again: nothing "moved" from the last run's last picture
     }));
     this.target = this.runs[0].task.train.steps;
     this.error = null;
@@ -296,7 +298,7 @@ export class AttentionTrainer extends HTMLElement {
       h('label', {}, `${w.learningRate} `, this.host.lr, ' ', this.host.lrValue),
       h('label', {}, `${w.speed} `, h('select', {
         className: 'speed', attrs: { 'aria-label': w.speed }, on: { change: (e) => { this.stepsPerFrame = Number(e.target.value); } },
-      }, STEPS_PER_FRAME.map((n) => h('option', { attrs: { value: String(n), ...(n === this.stepsPerFrame ? { selected: '' } : {}) }, text: n ? String(n) : w.slowMotion })))),
+      }, STEPS_PER_FRAME.map((n) => h('option', { attrs: { value: String(n), ...(n === this.stepsPerFrame ? { selected: '' } : {}) }, text: n ? w.stepsPerFrame(n) : w.slowMotion })))),
       this.host.status);
     this.host.error = h('p', { className: 'error', attrs: { role: 'alert' } });
     this.host.chart = h('div', { className: 'chart-box' });
@@ -365,7 +367,8 @@ export class AttentionTrainer extends HTMLElement {
     const ticket = (this.drawn = (this.drawn ?? 0) + 1);
     const series = this.runs.map((run, k) => ({ label: w.run[run.id], color: headColor(k), dash: DASHES[k], losses: run.losses }));
     const chart = lossChart(series, this.target, { title: w.chartTitle, step: w.chartStep, loss: w.chartLoss });
-    chart.setAttribute('aria-label', w.chartSummary(this.runs.map((run) => `${w.run[run.id]} ${cell(run.losses.at(-1) ?? NaN)}`)));
+    // before the first step there is no loss to read out (not "NaN")
+    chart.setAttribute('aria-label', w.chartSummary(this.runs.map((run) => `${w.run[run.id]} ${run.losses.length ? cell(run.losses.at(-1)) : w.notTrained}`)));
     clear(this.host.chart).append(chart);
     await Promise.all(this.runs.map(async (run) => {
       run.lossEl.textContent = run.losses.length ? `· ${w.lossNow(cell(run.losses.at(-1)))}` : '';
@@ -396,7 +399,7 @@ export class AttentionTrainer extends HTMLElement {
     const moved = now.map((j, i) => [i, j]).filter(([i, j]) => j !== before[i]);
     if (!moved.length) return;
     const [i, j] = moved[0];
-    this.host.changed.textContent = this.words.moved(this.done, axes.query[i], axes.key[j], axes.key[before[i]], moved.length - 1);
+    this.host.changed.textContent = this.words.moved(this.done, labelAt(axes.query, i), labelAt(axes.key, j), labelAt(axes.key, before[i]), moved.length - 1);
   }
 
   /** The weights of the sentence (head 1) as a heatmap that updates in place every frame. */
@@ -407,7 +410,7 @@ export class AttentionTrainer extends HTMLElement {
     const [, nQ, nK] = weights.shape;
     const m = {
       key: 'alpha', label: this.words.alpha, rows: nQ, cols: nK, rowLabels: trace.axes.query, colLabels: trace.axes.key,
-      role: 'result', heat: weights.scale, top: 1, value: (i, j) => weights.data[i * nK + j], // 0 … 1, fixed: near-uniform looks pale
+      role: 'result', heat: weights.scale, value: (i, j) => weights.data[i * nK + j],
     };
     this.sayWhatChanged(run, weights.data, nQ, nK, trace.axes);
     const words = wordsFor(this.lang);
