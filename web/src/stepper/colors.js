@@ -30,9 +30,13 @@ export function signedColor(t) {
 // largest on viridis; probabilities (weights, gates) from 0 to a fixed 1 on the page, in the lab and in
 // train mode alike, so near-uniform weights of 0.17 look pale rather than strong.
 
-/** Where v sits along its scale's colour bar, 0 … 1 (top: the largest |value| drawn, or a fixed top). */
+/** The top a scale maps: a probability's own 1, else the largest |value| drawn (or a range shared with others). */
+const topOf = (kind, top) => (kind === 'probability' ? 1 : top);
+
+/** Where v sits along its scale's colour bar, 0 … 1. */
 export function scalePosition(kind, v, top) {
-  const t = top > 0 ? Math.max(-1, Math.min(1, v / top)) : 0;
+  const most = topOf(kind, top);
+  const t = most > 0 ? Math.max(-1, Math.min(1, v / most)) : 0;
   return kind === 'signed' ? (t + 1) / 2 : Math.max(0, t);
 }
 
@@ -42,12 +46,12 @@ const REVERSED_VIRIDIS = [...VIRIDIS].reverse();
 
 /** The colour of v on a stage's scale. */
 export function scaleColor(kind, v, top) {
-  return interpolate(stopsOf(kind), scalePosition(kind, v, top));
+  return colorAt(kind, scalePosition(kind, v, top));
 }
 
 /** The two ends a scale's legend shows. */
 export function scaleRange(kind, top) {
-  return kind === 'signed' ? [-top, top] : [0, top];
+  return kind === 'signed' ? [-top, top] : [0, topOf(kind, top)];
 }
 
 /** The colour at position t (0 … 1) along a scale's bar: for tables of colours made once. */

@@ -105,8 +105,14 @@ export class Editor {
 
   /** An edit as the reader types or drags: the newest one a frame (the element keeps only the latest answer). */
   editSoon(field, change) {
-    if (this.pending) cancelAnimationFrame(this.pending);
+    this.cancelSoon();
     this.pending = requestAnimationFrame(() => { this.pending = 0; this.edit(field, change); });
+  }
+
+  /** Drops an edit editSoon still holds: a blur or Enter in the same box sends its value now instead. */
+  cancelSoon() {
+    if (this.pending) cancelAnimationFrame(this.pending);
+    this.pending = 0;
   }
 
   grid(field, label, matrix, set) {
@@ -123,7 +129,10 @@ export class Editor {
             const text = e.target.value.trim();
             if (text !== '' && Number.isFinite(Number(text))) this.editSoon(field, (spec) => set(spec, i, j, Number(text)));
           },
-          change: (e) => this.edit(field, (spec) => set(spec, i, j, e.target.value.trim() === '' ? NaN : Number(e.target.value))),
+          change: (e) => {
+            this.cancelSoon();
+            this.edit(field, (spec) => set(spec, i, j, e.target.value.trim() === '' ? NaN : Number(e.target.value)));
+          },
           pointerdown: (e) => scrub(e, (v) => this.editSoon(field, (spec) => set(spec, i, j, v))),
         },
       })))));

@@ -44,6 +44,9 @@ const COMPACT_CONTROLS = ['play', 'nav', 'heads'];
 /** Every trace the page computes stays within the core's interactive budget, so no edit freezes it. */
 const PAGE_BUDGET = { budget: 'interactive' };
 
+/** The controls of a compact element: its own list when it names one, else COMPACT_CONTROLS. */
+const controlsOf = (compact, value) => (compact && value == null ? new Set(COMPACT_CONTROLS) : parseControls(value));
+
 /** The controls an attribute asks for: "all", "none", or a comma/space separated list. */
 export function parseControls(value) {
   if (value == null || value.trim() === '') return new Set(DEFAULT_CONTROLS);
@@ -95,9 +98,8 @@ export class AttentionStepper extends HTMLElement {
     /** Settles once the core is loaded and the first view drawn (the train mode waits for it). */
     this.ready = Promise.all([pageAttention(), readOptions(this)])
       .then(([attention, options]) => {
-        if (options.controls !== undefined) this.controls = parseControls(options.controls);
         this.compact = !!options.compact;
-        if (this.compact && options.controls === undefined && !this.hasAttribute('controls')) this.controls = new Set(COMPACT_CONTROLS);
+        this.controls = controlsOf(this.compact, options.controls ?? this.getAttribute('controls'));
         this.store.set({ lang: this.language(options.lang) });
         this.attention = attention;
         this.examples = attention.catalog();
@@ -127,7 +129,7 @@ export class AttentionStepper extends HTMLElement {
     if (name === 'lang') this.store.set({ lang: this.language(value) });
     else if (name === 'controls' || name === 'compact') {
       this.compact = this.hasAttribute('compact');
-      this.controls = this.compact && !this.hasAttribute('controls') ? new Set(COMPACT_CONTROLS) : parseControls(this.getAttribute('controls'));
+      this.controls = controlsOf(this.compact, this.getAttribute('controls'));
       this.renderAll();
     } else if (name === 'stage') this.goTo(value);
     else if (name === 'view') this.store.set({ view: VIEWS.includes(value) ? value : null });

@@ -36,8 +36,8 @@ export function headsGrid(el, ctx, stage, current, w) {
   const r = Math.min(rows, MAX_CELLS), c = Math.min(cols, MAX_CELLS);
   const px = heads > 16 ? 3 : heads > 4 ? 6 : CELL;
   const kind = stage.scale; // one range for every head: heads side by side are compared
-  let scale = kind === 'probability' ? 1 : 0; // weights on 0 … 1, as in the matrix view
-  if (!scale) for (const v of stage.data) if (Number.isFinite(v) && Math.abs(v) < 1e8) scale = Math.max(scale, Math.abs(v));
+  let scale = 0;
+  for (const v of stage.data) if (Number.isFinite(v) && Math.abs(v) < 1e8) scale = Math.max(scale, Math.abs(v));
   const table = colourTable(kind);
   const paint = (hh, picture) => {
     const image = new ImageData(c, r);

@@ -43,7 +43,6 @@ function legend(kind, scale, words) {
 /** The largest |value| among the drawn, unmasked cells: what the colour scale spans. */
 export function scaleOf(m, rows, cols) {
   if (m.top !== undefined) return m.top; // a range shared with the matrices it is compared with
-  if (kindOf(m) === 'probability') return 1; // weights on their own range, 0 … 1: near-uniform ones look pale
   let scale = 0;
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {

@@ -23,12 +23,14 @@ export async function readOptions(el) {
   };
   if (!el.hasAttribute('url-state')) return fromAttrs;
   const url = await readUrl(location.search, location.hash);
-  // a URL that names an example without a spec means the example itself, not the attribute's spec;
-  // a URL that names an example asks for that example as it opens: not the attribute's stage, view or variant
+  // a URL that names an example, or carries a spec, asks for that as it opens: the attribute's stage,
+  // view and variant belong to the attribute's example. An example without a spec is the example
+  // itself (not the attribute's spec); a spec without an example is the reader's data (not an edit of
+  // the attribute's example).
+  const ownSpec = !!(url.spec || url.specRefused);
+  if (url.example || ownSpec) Object.assign(fromAttrs, { stage: undefined, view: undefined, variant: undefined });
   if (url.example && !url.spec) fromAttrs.spec = undefined;
-  if (url.example) Object.assign(fromAttrs, { stage: undefined, view: undefined, variant: undefined });
-  // a URL's own spec without an example is the reader's data, not an edit of the attribute's example
-  if ((url.spec || url.specRefused) && !url.example) Object.assign(fromAttrs, { example: undefined, variant: undefined, view: undefined, stage: url.stage });
+  if (ownSpec && !url.example) fromAttrs.example = undefined;
   return { ...fromAttrs, ...url };
 }
 

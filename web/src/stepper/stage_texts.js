@@ -2,7 +2,7 @@
 // Every shown stage's heading is stacked in one grid cell, all but the current one invisible, and so
 // is every explanation, so each block is as tall as its tallest at any width: the controls, the
 // caption and the picture under them stay where they are from stage to stage (a click on ▶ lands on
-// ▶ again). On a phone the explanations move under the picture (styles.js), the heading stays above.
+// ▶ again). On a phone the explanations sit behind one closed line above the controls (styles.js).
 import { h } from './dom.js';
 import { fillNumbers } from './format.js';
 import { pick, stageTitle } from './i18n.js';
@@ -25,21 +25,44 @@ function pageNotes(trace, id, w) {
 export function stageTexts(el, w) {
   el.host.stageHeads = h('div', { className: 'stage-texts stage-heads' });
   el.host.stageWords = h('div', { className: 'stage-texts' });
-  const narrow = typeof matchMedia === 'function' ? matchMedia(NARROW) : null;
-  const about = h('details', { className: 'stage-words', open: !narrow?.matches }, h('summary', { text: w.aboutStage }), el.host.stageWords);
-  // widened past a phone's width, the summary line is hidden: the words must be open there
-  narrow?.addEventListener?.('change', (e) => { if (!e.matches) about.open = true; });
-  el.host.stageAbout = about;
-  return [el.host.stageHeads, about];
+  if (el.narrow === undefined && typeof matchMedia === 'function') {
+    // one listener for the element's life (each drawing of the chrome makes a new disclosure): widened
+    // past a phone's width the summary line is hidden, so the words must be open there
+    el.narrow = matchMedia(NARROW);
+    el.narrow.addEventListener?.('change', (e) => { if (!e.matches && el.host.stageAbout) el.host.stageAbout.open = true; });
+  }
+  el.host.stageAbout = h('details', { className: 'stage-words', open: !el.narrow?.matches }, h('summary', { text: w.aboutStage }), el.host.stageWords);
+  return [el.host.stageHeads, el.host.stageAbout];
 }
 
 /**
- * Fills the blocks for the element's trace, language and example (a stage drawn afresh: a formula may
- * have changed with the spec) and shows stage index's words, with the export menu beside the headings.
+ * Shows stage index's words, with the export menu beside the headings. The blocks are filled once for
+ * a trace, language, example and head (a new trace may bring new formulas); stepping only moves the mark.
  */
 export function showStageTexts(el, s, w, doc, menu) {
   if (!el.host.stageHeads) return;
   const text = el.controls.has('text');
+  const key = el.host.stageTextsFor;
+  // (the notes quote the head's numbers too)
+  if (!key || key.trace !== s.trace || key.lang !== s.lang || key.doc !== doc || key.head !== s.head) fillStageTexts(el, s, w, doc, text);
+  el.host.stageTextsFor = { trace: s.trace, lang: s.lang, doc, head: s.head };
+  // the export menu in its own column beside the headings: the same room whichever stage is shown
+  el.host.stageHeads.querySelector(':scope > .export-menu')?.remove();
+  if (menu) el.host.stageHeads.append(menu);
+  el.host.stageAbout.hidden = !text;
+  el.host.stageTexts.forEach((t, k) => {
+    const current = k === s.stageIndex;
+    for (const node of [t.head, t.words]) {
+      node.classList.toggle('current', current);
+      node.toggleAttribute('inert', !current);
+      if (current) node.removeAttribute('aria-hidden');
+      else node.setAttribute('aria-hidden', 'true');
+    }
+  });
+}
+
+/** Every shown stage's heading and words, into the two stacked blocks. */
+function fillStageTexts(el, s, w, doc, text) {
   el.host.stageTexts = shownStages(s.trace).map((stage) => {
     const head = h('div', { className: 'stage-text stage-head', dataset: { stage: stage.id } },
       h('span', { className: 'stage-title', text: stageTitle(stage, s.lang) }),
@@ -51,18 +74,8 @@ export function showStageTexts(el, s, w, doc, menu) {
       text ? pageNotes(s.trace, stage.id, w).map((t) => h('p', { className: 'note', text: t })) : null);
     return { head, words, note, noteText };
   });
-  // the export menu in its own column beside the headings: the same room whichever stage is shown
-  el.host.stageHeads.replaceChildren(...el.host.stageTexts.map((t) => t.head), ...(menu ? [menu] : []));
+  el.host.stageHeads.replaceChildren(...el.host.stageTexts.map((t) => t.head));
   el.host.stageWords.replaceChildren(...el.host.stageTexts.map((t) => t.words));
-  el.host.stageAbout.hidden = !text;
-  el.host.stageTexts.forEach((t, k) => {
-    const current = k === s.stageIndex;
-    for (const node of [t.head, t.words]) {
-      node.classList.toggle('current', current);
-      node.toggleAttribute('inert', !current);
-      if (!current) node.setAttribute('aria-hidden', 'true');
-    }
-  });
 }
 
 /** The notes' numbers ({stage[i][j]} in an example's text) from the current trace and head. */

@@ -5,7 +5,7 @@
 // sweeping channel by channel, the 1-D convolution sliding across channels, the K × K kernel sliding
 // over the maps. Hovering or focusing a value gives its arithmetic (the core's, attention.explain).
 // Every number is the trace's.
-import { css, inkFor, scaleColor } from './colors.js';
+import { css, inkFor, scaleColor, scaleRange } from './colors.js';
 import { markStage } from './chrome.js';
 import { coreText, keepWhenLeft, pointedAt, writeCaption } from './core_caption.js';
 import { append, clear, h, touchOnly } from './dom.js';
@@ -89,9 +89,9 @@ export function axes(stage, spec) {
   return { rows: perChannel ? spec.channels : n(a), cols: n(b) };
 }
 
-/** A colour for a value of a stage, on its registry scale (gates 0 … 1, a ReLU 0 … the largest, the rest ±). */
+/** A colour for a value of a stage, on its registry scale (gates 0 … 1, a ReLU 0 … the largest, the rest ±; colors.js). */
 function colorFor(stage, scale) {
-  return (v) => scaleColor(stage.scale, v, stage.scale === 'probability' ? 1 : scale); // a gate on its own 0 … 1
+  return (v) => scaleColor(stage.scale, v, scale);
 }
 
 /** One stage's tensor as labelled value elements (each with data-index and its aria-label). */
@@ -106,7 +106,7 @@ function tensorView(stage, spec, role, w) {
     const v = stage.data[k];
     const bg = color(v);
     const paint = `background:${css(bg)};color:${inkFor(bg)}`;
-    const max = stage.scale === 'probability' ? 1 : scale || 1;
+    const max = scaleRange(stage.scale, scale || 1)[1]; // a bar's full length: a gate's 1, else the largest
     const el = h('span', {
       className: bar ? 'vcell bar-track' : 'vcell', dataset: { index: String(k), stage: stage.id, value: String(v) },
       attrs: { tabindex: '-1', role: 'gridcell', 'aria-label': `${symbol} ${text} = ${cell(v)}` },
