@@ -199,6 +199,16 @@ const char* attn_lm_layer_spec(int handle, const char* text, std::size_t len, in
     });
 }
 
+/// Layer l's attention on text with the model's next-character loss above it: {"loss", "spec": a grad spec
+/// with "loss": "upstream" and the loss's gradient at the attention's output} (layer_grad_json), for the
+/// sequence core's a.grad: every stage's gradient of the model's own loss.
+const char* attn_lm_layer_grad(int handle, const char* text, std::size_t len, int layer) {
+    return answer([&] {
+        const model& m = find(handle);
+        return with_trace(handle, text_of(text, len), [&](const model&, const model_trace& t) { return layer_grad_json(layer_grad_of(m, t, layer)); });
+    });
+}
+
 /// The line-alignment pattern of text (the key at the same place in the previous line, or −1), as the
 /// head scores measure it: [target per character].
 const char* attn_lm_line_targets(int handle, const char* text, std::size_t len) {

@@ -203,6 +203,14 @@ int run_lm(const std::vector<std::string>& args) {
         std::cout << json({{"loss", loss}, {"grads", std::move(grads)}}).dump() << '\n';
         return 0;
     }
+    if (sub == "layer-grad") {  // one layer's attention with the model's loss above it: a grad spec for attn grad
+        const flags f = parse_flags(args, 1, {"--model", "--text", "--layer"});
+        const model m = load(f);
+        const model_trace t = lm::trace(m, text_flag(f, "--text"));
+        const int layer = static_cast<int>(int_flag(f, "--layer", 1, 1, m.config.n_layer)) - 1;
+        std::cout << layer_grad_json(layer_grad_of(m, t, layer)).dump() << '\n';
+        return 0;
+    }
     if (sub == "step") {  // one generation step through the key/value cache, its own stages
         const flags f = parse_flags(args, 1, {"--model", "--text"});
         const model m = load(f);
@@ -273,7 +281,7 @@ int run_lm(const std::vector<std::string>& args) {
         std::cout << about_json(load(f)).dump() << '\n';
         return 0;
     }
-    throw spec_error("lm needs one of train, trace, step, next, generate, eval, heads, attribute, grad, stages, explain, info, recipe.");
+    throw spec_error("lm needs one of train, trace, step, next, generate, eval, heads, attribute, grad, layer-grad, stages, explain, info, recipe.");
 }
 
 }  // namespace attn::cli

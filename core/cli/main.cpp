@@ -1,6 +1,6 @@
 // attn: the command-line face of the core (docs/spec.md, Interfaces).
 //   attn trace SPEC.json|-      the trace as JSON
-//   attn grad SPEC.json|-       a spec with "target" (or "labels" and "loss": "cross_entropy"): the loss,
+//   attn grad SPEC.json|-       a spec with "target" (or "labels" and "loss": "cross_entropy", or "upstream" and "loss": "upstream"): the loss,
 //                               dL/d(parameter) for every parameter and dL/d(stage) for every stage
 //   attn train SPEC.json|-      a spec with "train": one {"step", "loss"} line per step, then the trained spec
 //   attn task ID                a training task's train spec (attn::training_task_ids(): alignment, positions-pe, …)
@@ -10,7 +10,7 @@
 //                               the arithmetic of every result cell of a stage, one JSON line per cell
 //   attn example ID [--json] [--variant V] [--lang en|zh]
 //   attn bench [--n 128,512,2048] [--d 64]
-//   attn lm trace|next|generate|eval|heads|train|info|recipe   the tiny language model (cli/lm.cpp)
+//   attn lm trace|next|generate|eval|heads|attribute|grad|layer-grad|train|info|recipe   the tiny language model (cli/lm.cpp)
 // Exit codes: 0 done, 2 bad input (one sentence on stderr, nothing on stdout).
 #include <algorithm>
 #include <cstdint>
@@ -35,7 +35,7 @@ const char* const usage =
     "       attn explain SPEC.json|- STAGE [--head H] [--detail]\n"
     "       attn example ID [--json] [--variant NAME] [--lang en|zh]\n"
     "       attn bench [--n 128,512,2048] [--d 64]\n"
-    "       attn lm train|trace|next|generate|eval|heads|info|recipe ... (docs/model.md)\n";
+    "       attn lm train|trace|next|generate|eval|heads|attribute|grad|layer-grad|explain|info|recipe ... (docs/model.md)\n";
 
 struct usage_error : std::runtime_error {
     using std::runtime_error::runtime_error;

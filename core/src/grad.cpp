@@ -76,6 +76,14 @@ float loss_and_gradient(const matrix& y, const loss_spec& l, matrix& dy) {
     const std::size_t n = y.shape(0), d = y.shape(1);
     dy = matrix::from_shape({n, d});
     double total = 0;
+    if (l.loss == loss_spec::kind::upstream) {  // the linear stand-in Σ g ⊙ y: its gradient is g itself
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t c = 0; c < d; ++c) {
+                total += double(l.target(i, c)) * y(i, c);
+                dy(i, c) = l.target(i, c);
+            }
+        return float(total);
+    }
     if (l.loss == loss_spec::kind::mse) {
         const float scale = 2.0f / float(n * d);
         for (std::size_t i = 0; i < n; ++i)

@@ -1,4 +1,4 @@
-// A grad spec (a sequence spec plus "loss", "target", "labels") in, the gradients out, in the
+// A grad spec (a sequence spec plus "loss", "target", "labels", "upstream") in, the gradients out, in the
 // format of DESIGN "Gradients and training". Refusals name the field, as for every spec.
 #include <string>
 
@@ -13,23 +13,36 @@ using namespace json_read;
 loss_spec loss_from_json(const json& j, std::size_t n_q, std::size_t d_out) {
     loss_spec l;
     const std::string kind = j.contains("loss") && j["loss"].is_string() ? j["loss"].get<std::string>() : "";
-    if (!j.contains("loss") || kind == "mse") {
-        l.loss = loss_spec::kind::mse;
-        if (!j.contains("target")) fail("the loss is \"mse\" but the spec has no \"target\": give the n_q × d_out values the last stage should take.");
-        if (j.contains("labels")) fail("labels are for the \"cross_entropy\" loss: remove them, or set loss to \"cross_entropy\".");
-        l.target = read_matrix(j["target"], "target");
+    // each kind and its own field; the others' fields are refused, so that a spec never says two losses at once
+    const struct {
+        const char *kind, *field, *is_for, *missing;
+        loss_spec::kind value;
+    } kinds[] = {
+        {"mse", "target", "target is for the \"mse\" loss: remove it", "give the n_q × d_out values the last stage should take.", loss_spec::kind::mse},
+        {"cross_entropy", "labels", "labels are for the \"cross_entropy\" loss: remove them", "give one column index per query row.",
+         loss_spec::kind::cross_entropy},
+        {"upstream", "upstream", "upstream is for the \"upstream\" loss: remove it",
+         "give dL/dy, the n_q × d_out gradient that a later loss sends back.", loss_spec::kind::upstream},
+    };
+    const auto* own = j.contains("loss") ? nullptr : &kinds[0];  // mse when no loss is named
+    for (const auto& k : kinds)
+        if (kind == k.kind) own = &k;
+    if (!own) {
+        const std::string said = j["loss"].is_string() ? "\"" + user_text(kind) + "\"" : user_text(j["loss"].dump());
+        fail("loss " + said + " is unknown: use \"mse\" (with target), \"cross_entropy\" (with labels) or \"upstream\" (with upstream).");
+    }
+    if (!j.contains(own->field))
+        fail(std::string("the loss is \"") + own->kind + "\" but the spec has no \"" + own->field + "\": " + own->missing);
+    for (const auto& k : kinds)
+        if (&k != own && j.contains(k.field)) fail(std::string(k.is_for) + ", or set loss to \"" + k.kind + "\".");
+    l.loss = own->value;
+    if (l.loss != loss_spec::kind::cross_entropy) {  // mse's target, upstream's gradient: the last stage's shape
+        l.target = read_matrix(j[own->field], own->field);
         if (l.target.shape(0) != n_q || l.target.shape(1) != d_out)
-            fail("target is " + std::to_string(l.target.shape(0)) + " × " + std::to_string(l.target.shape(1)) +
+            fail(std::string(own->field) + " is " + std::to_string(l.target.shape(0)) + " × " + std::to_string(l.target.shape(1)) +
                  " but the last stage is " + std::to_string(n_q) + " × " + std::to_string(d_out) + " (n_q × d_out).");
         return l;
     }
-    if (kind != "cross_entropy") {
-        const std::string said = j["loss"].is_string() ? "\"" + user_text(kind) + "\"" : user_text(j["loss"].dump());
-        fail("loss " + said + " is unknown: use \"mse\" (with target) or \"cross_entropy\" (with labels).");
-    }
-    l.loss = loss_spec::kind::cross_entropy;
-    if (!j.contains("labels")) fail("the loss is \"cross_entropy\" but the spec has no \"labels\": give one column index per query row.");
-    if (j.contains("target")) fail("target is for the \"mse\" loss: remove it, or set loss to \"mse\".");
     const json& labels = j["labels"];
     if (!labels.is_array() || labels.size() != n_q)
         fail("labels must be an array of " + std::to_string(n_q) + " whole numbers, one per query row.");
@@ -42,7 +55,7 @@ std::pair<spec, loss_spec> parse_grad_spec(std::string_view text) {
     json j = parse_spec_json(text);
     if (!j.is_object()) fail("the spec must be a JSON object with at least \"x\".");
     json loss_fields = json::object();
-    for (const char* key : {"loss", "target", "labels"})
+    for (const char* key : {"loss", "target", "labels", "upstream"})
         if (j.contains(key)) {
             loss_fields[key] = j[key];
             j.erase(key);

@@ -49,6 +49,9 @@ std::pair<spec, train_spec> parse_train_spec(std::string_view text) {
     const json t = j["train"];
     json loss_fields = json::object();
     if (j.contains("loss")) loss_fields["loss"] = j["loss"];
+    if (j.contains("upstream") || loss_fields.value("loss", json()) == "upstream")
+        fail("the \"upstream\" loss is for one backward pass (the gradient a later loss sends back), not for training: use \"mse\" or "
+             "\"cross_entropy\".");
     for (const char* key : {"train", "loss", "target", "labels"}) j.erase(key);
     spec s = spec_from_json(j);
     require_object(t, "train");

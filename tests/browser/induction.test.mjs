@@ -4,13 +4,15 @@
 // the page's losses are the npm module's for the same seed, bit for bit; pause and open a head's layer in
 // the stepper; 中文; axe-core finds nothing serious.
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
 import { FORMED, LESSON, LESSON_FILES } from '../../web/src/model/lesson.js';
-import { repo } from '../node/helpers.mjs';
+import { cell } from '../../web/src/stepper/format.js';
+import { attnCli, repo } from '../node/helpers.mjs';
 import { artifacts, browserSession } from './session.mjs';
 
 const axeScript = path.join(repo, 'web/node_modules/axe-core/axe.min.js');
@@ -81,6 +83,68 @@ test('Play: an induction head forms in the page (score ≥ 0.4), the loss falls,
     .map((v) => ({ id: v.id, impact: v.impact, nodes: v.nodes.map((n) => ({ target: String(n.target) })) })));
   const serious = violations.filter((v) => ['serious', 'critical'].includes(v.impact));
   assert.deepEqual(serious.map((v) => `${v.id}: ${v.nodes[0]?.target}`), []);
+  await page.close();
+});
+
+test('paused after a few steps: a head\'s layer shows the gradient of the model\'s loss under each stage, as Node and the native CLI compute it', async () => {
+  const page = await openLesson('lesson=induction&lang=en');
+  const root = page.locator('attention-trainer').locator('attention-induction');
+  await root.locator('button.step').click();
+  await page.waitForFunction(() => document.querySelector('attention-trainer').shadowRoot.querySelector('attention-induction').done > 0);
+  await root.locator('.tile[data-layer="2"][data-head="1"]').click();
+  await page.waitForFunction(() => document.querySelector('attention-trainer').shadowRoot.querySelector('attention-induction').stepperReady);
+  const shown = await lesson(page, async (el) => {
+    await el.stepperReady;
+    const stepper = el.shadowRoot.querySelector('attention-stepper');
+    await stepper.settled();
+    const g = stepper.gradients;
+    const box = stepper.shadowRoot.querySelector('section.gradient');
+    return {
+      done: el.done, probe: el.probe, modelLoss: g.modelLoss, spec: g.spec,
+      grads: g.result.stage_grads.map((s) => ({ id: s.id, data: Array.from(s.data) })),
+      hidden: box.hidden, title: box.querySelector('.gradient-title')?.textContent, explain: box.querySelector('.explain')?.textContent,
+      firstCell: box.querySelector('td.cell')?.textContent,
+    };
+  });
+  assert.equal(shown.hidden, false, 'the weights stage shows its gradient');
+  assert.equal(shown.title, 'Gradient ∂L/∂α: how the loss moves when each value moves');
+  assert.equal(shown.spec.loss, 'upstream');
+  // the same model in Node (training is bit for bit the page's), its layer 2 through the npm module, and saved
+  // for the native CLI: attn lm layer-grad, then attn grad
+  const a = await createAttention();
+  const corpus = LESSON_FILES.map((f) => readFileSync(path.join('/usr/share/games/fortunes', f), 'utf8').replace(/\n?$/, '\n')).join('%\n');
+  const model = await a.freshModel(corpus, { ...LESSON.shape, seed: 1 });
+  const run = model.trainer(model.trainingText, { ...LESSON.training, seed: 1 });
+  run.step(shown.done);
+  const { loss, spec } = model.layerGrad(shown.probe, 1);
+  assert.equal(shown.modelLoss, loss);
+  assert.match(shown.explain, new RegExp(`^The backward pass of the model's next-character loss on this text \\(${cell(loss)} nats a character\\)`));
+  const node = a.grad(spec);
+  const file = path.join(artifacts, 'induction-lesson.safetensors');
+  writeFileSync(file, model.save());
+  const native = JSON.parse(execFileSync(attnCli, ['lm', 'layer-grad', '--model', file, '--text', shown.probe, '--layer', '2'], { encoding: 'utf8', maxBuffer: 1 << 28 }));
+  const nativeGrad = JSON.parse(execFileSync(attnCli, ['grad', '-'], { input: JSON.stringify(native.spec), encoding: 'utf8', maxBuffer: 1 << 28 }));
+  assert.ok(Math.abs(native.loss - loss) <= 1e-5, `native loss ${native.loss} vs ${loss}`);
+  assert.deepEqual(shown.grads.map((s) => s.id), node.stage_grads.map((s) => s.id));
+  let worst = 0;
+  shown.grads.forEach((s, k) => s.data.forEach((v, i) => {
+    assert.equal(v, node.stage_grads[k].data[i], `${s.id}[${i}]: the page's and Node's wasm`);
+    const n = nativeGrad.stage_grads[k].data[i];
+    worst = Math.max(worst, Math.abs(v - n) / Math.max(1, Math.abs(n)));
+  }));
+  assert.ok(worst <= 1e-5, `the page's stage gradients against the native CLI's: worst ${worst}`);
+  const alpha = node.stage_grads.find((s) => s.id === 'weights').data;
+  assert.equal(shown.firstCell, cell(alpha[0]));
+  // a gradient cell's chain rule, written by the core, with the numbers on screen
+  const gradCell = root.locator('attention-stepper').locator('section.gradient td.cell[data-i="3"][data-j="2"]');
+  await gradCell.hover();
+  const caption = root.locator('attention-stepper').locator('section.gradient .caption');
+  await page.waitForFunction(() => /∂L\/∂α/.test(document.querySelector('attention-trainer').shadowRoot.querySelector('attention-induction')
+    .shadowRoot.querySelector('attention-stepper').shadowRoot.querySelector('section.gradient .caption').textContent));
+  assert.equal(await caption.textContent(), a.explainGrad(spec, 'weights', { head: 0, i: 3, j: 2 }));
+  await page.screenshot({ path: path.join(artifacts, 'induction-gradients.png'), fullPage: true });
+  run.dispose();
+  model.dispose();
   await page.close();
 });
 

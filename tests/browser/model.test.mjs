@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
+import { cell as formatCell } from '../../web/src/stepper/format.js';
 import { attnCli, repo } from '../node/helpers.mjs';
 import { artifacts, browserSession } from './session.mjs';
 
@@ -71,6 +72,14 @@ test('zh: typing a poem line traces it in the worker; every head\'s pattern equa
   assert.match(page.url(), /lines=1/);
   assert.deepEqual(await el(page, (e) => e.view.lines), [-1, -1, -1, -1, -1, -1, 0, 1, 2, 3, 4, -1]);
   await page.locator('attention-model').locator('.big canvas').screenshot({ path: path.join(artifacts, 'model-line-overlay.png') });
+  // its sentence is the core's line-alignment scores on this text (attn lm heads --text): no claim the model does not bear out
+  const lineScores = JSON.parse(cli('heads', '--model', modelFile('zh'), '--text', poem));
+  const mine = lineScores.find((x) => x.layer === 0 && x.head === 2), top = lineScores.reduce((p, q) => (q.line_alignment > p.line_alignment ? q : p));
+  await page.waitForFunction(() => document.querySelector('attention-model').shadowRoot.querySelector('.line-note')?.textContent);
+  assert.equal(await page.locator('attention-model').locator('.line-note').textContent(),
+    `On this text L1 H3 puts ${formatCell(mine.line_alignment)} of its attention on the marked cells (a head that only did this would score 1); ` +
+    `the most of any head is L${top.layer + 1} H${top.head + 1}, ${formatCell(top.line_alignment)}.` +
+    (top.line_alignment < 0.3 ? ' No head reaches 0.3 here: this small model has learned little of it.' : ''));
   // the grid as SVG: one group a head, each kept cell's weight the trace's
   const [download] = await Promise.all([page.waitForEvent('download'), page.locator('attention-model').locator('button.export').click()]);
   assert.equal(download.suggestedFilename(), 'attention-model-zh.svg');

@@ -262,6 +262,8 @@ class Commands(unittest.TestCase):
                 (("lm", "generate", "--model", en, "--prompt", "ab", "--seed", "1e3"), "--seed is \"1e3\""),
                 (("lm", "generate", "--model", en, "--prompt", "ab", "--n", "0"), "--n is \"0\""),
                 (("lm", "heads", "--model", en, "--bogus", "1"), "does not know the argument"),
+                (("lm", "layer-grad", "--model", en, "--text", "a", "--layer", "1"), "needs a text of at least 2 characters"),
+                (("lm", "layer-grad", "--model", en, "--text", "ab", "--layer", "3"), "--layer is \"3\""),
                 (("lm", "train", "--recipe", "fr", "--out", os.path.join(tmp, "x")), "no model recipe \"fr\""),
                 (("lm", "eval", "--model", en, "--text-file", tmp), "cannot read the text file"),
                 (("lm", "frobnicate"), "lm needs one of"),

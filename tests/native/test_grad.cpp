@@ -318,6 +318,38 @@ TEST_CASE("grad: the SIMD kernels and the scalar twins give the same gradients")
     attn_test::check_close(a.grads.x, b.grads.x, 1e-6, "x simd vs scalar");
 }
 
+TEST_CASE("grad: an upstream gradient gives every stage the later loss's own gradient") {
+    // mse on the output, once as the loss and once sent back as its gradient dL/dy: the same backward pass
+    const char* body = R"("x": [[1, 0.5, -1, 2], [0, 1, 0.25, 1], [1, 1, 0, -0.5]], "heads": 2, "mask": "causal",
+        "weights": {"wq": [[1,0,0,1],[0,1,1,0],[1,1,0,0],[0,0,1,1]], "wk": [[0.5,0,0,1],[0,1,0.5,0],[1,0,0,0],[0,0,1,1]],
+                    "wo": [[1,0,0,0],[0,1,0,0],[0,0,1,0.5],[0,0,0,1]]})";
+    const auto [s, mse] = attn::parse_grad_spec(std::string("{") + body + R"(, "target": [[1,0,0,0],[0,1,0,0],[0,0,1,0]]})");
+    const attn::grad_result a = attn::compute_grad(s, mse);
+    const attn::stage_view dy = *a.adjoint.stage(attn::stage_id::output);
+    const attn::stage_view y = *a.trace.stage(attn::stage_id::output);
+    attn::json upstream = attn::json::array();
+    double linear = 0;
+    for (std::size_t i = 0; i < 3; ++i) {
+        upstream.push_back(attn::json::array());
+        for (std::size_t c = 0; c < 4; ++c) {
+            upstream[i].push_back(dy.data[i * 4 + c]);
+            linear += double(dy.data[i * 4 + c]) * y.data[i * 4 + c];
+        }
+    }
+    const auto [s2, up] = attn::parse_grad_spec(std::string("{") + body + R"(, "loss": "upstream", "upstream": )" + upstream.dump() + "}");
+    CHECK(up.loss == attn::loss_spec::kind::upstream);
+    const attn::grad_result b = attn::compute_grad(s2, up);
+    CHECK(b.loss == doctest::Approx(linear).epsilon(1e-6));  // the linear stand-in Σ upstream ⊙ y
+    for (const attn::stage_view& v : a.adjoint.stages()) {
+        const attn::stage_view w = *b.adjoint.stage(v.id);
+        for (std::size_t k = 0; k < v.size; ++k) CHECK(w.data[k] == v.data[k]);
+    }
+    attn_test::check_close(*b.grads.wq.w, *a.grads.wq.w, 0, "wq");
+    attn_test::check_close(b.grads.x, a.grads.x, 0, "x");
+    CHECK(attn::explain_grad_cell(b, up, attn::stage_id::output, 0, 1, 2) ==
+          "∂L/∂output[2][3] = upstream[2][3], sent back by what follows this attention = " + attn::format_cell(dy.data[1 * 4 + 2]));
+}
+
 TEST_CASE("grad: refusals name the field") {
     using attn::parse_grad_spec;
     const auto refusal = [](const char* text) {
@@ -330,7 +362,16 @@ TEST_CASE("grad: refusals name the field") {
     };
     CHECK(refusal(R"({"x": [[1, 0]]})") == "the loss is \"mse\" but the spec has no \"target\": give the n_q × d_out values the last stage should take.");
     CHECK(refusal(R"({"x": [[1, 0]], "target": [[1]]})") == "target is 1 × 1 but the last stage is 1 × 2 (n_q × d_out).");
-    CHECK(refusal(R"({"x": [[1, 0]], "loss": "hinge", "target": [[1, 0]]})") == "loss \"hinge\" is unknown: use \"mse\" (with target) or \"cross_entropy\" (with labels).");
+    CHECK(refusal(R"({"x": [[1, 0]], "loss": "hinge", "target": [[1, 0]]})") ==
+          "loss \"hinge\" is unknown: use \"mse\" (with target), \"cross_entropy\" (with labels) or \"upstream\" (with upstream).");
+    CHECK(refusal(R"({"x": [[1, 0]], "loss": "upstream"})") ==
+          "the loss is \"upstream\" but the spec has no \"upstream\": give dL/dy, the n_q × d_out gradient that a later loss sends back.");
+    CHECK(refusal(R"({"x": [[1, 0]], "loss": "upstream", "upstream": [[1, 0], [0, 1]]})") == "upstream is 2 × 2 but the last stage is 1 × 2 (n_q × d_out).");
+    CHECK(refusal(R"({"x": [[1, 0]], "loss": "upstream", "upstream": [[1, 0]], "target": [[1, 0]]})") ==
+          "target is for the \"mse\" loss: remove it, or set loss to \"mse\".");
+    CHECK(refusal(R"({"x": [[1, 0]], "target": [[1, 0]], "upstream": [[1, 0]]})") ==
+          "upstream is for the \"upstream\" loss: remove it, or set loss to \"upstream\".");
+    CHECK(refusal(R"({"x": [[1, 0]], "loss": "upstream", "upstream": [[1, 1e39]]})").find("upstream") != std::string::npos);
     CHECK(refusal(R"({"x": [[1, 0]], "loss": "cross_entropy", "labels": [2]})") == "labels[0] (entry 1) is 2; at most 1.");
     CHECK(refusal(R"({"x": [[1, 0]], "loss": "cross_entropy"})").find("no \"labels\"") != std::string::npos);
     CHECK(refusal(R"({"x": [[1, 0]], "target": [[1, 0]], "labels": [0]})").find("cross_entropy") != std::string::npos);

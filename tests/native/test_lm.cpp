@@ -74,6 +74,48 @@ TEST_CASE("lm: the gradient of every tensor matches central finite differences")
         }
 }
 
+TEST_CASE("lm: a layer's attention with the model's loss above it gets the model's own gradients") {
+    // the sequence core's backward pass of layer_grad_of's spec, from the upstream gradient alone, against
+    // the whole model's backward pass: each of the layer's attention weights, and the same loss
+    for (int d_mlp : {0, 12}) {
+        const model m = tiny(d_mlp, true);
+        const model_trace t = trace(m, "abc猫d\nab");
+        const std::vector<int>& ids = t.tokens.ids;
+        const std::vector<int> in(ids.begin(), ids.end() - 1), target(ids.begin() + 1, ids.end());
+        std::vector<float> full;
+        const double loss = loss_and_grad(m, in, target, 1, static_cast<int>(in.size()), &full);
+        for (int l = 0; l < m.config.n_layer; ++l) {
+            const layer_grad lg = layer_grad_of(m, t, l);
+            CHECK(lg.loss == loss);
+            CHECK(lg.spec.query_tokens == t.tokens.chars);
+            for (std::size_t c = 0; c < 8; ++c) CHECK(lg.upstream.target(7, c) == 0.0f);  // the last character predicts nothing
+            const attn::grad_result g = attn::compute_grad(lg.spec, lg.upstream);
+            const struct { const attn::projection& p; const char *w, *b; } parts[] = {
+                {g.grads.wq, "attn.wq", "attn.bq"}, {g.grads.wk, "attn.wk", "attn.bk"}, {g.grads.wv, "attn.wv", "attn.bv"}, {g.grads.wo, "attn.wo", "attn.bo"}};
+            for (const auto& part : parts) {
+                const float* w = full.data() + m.slot(layer_tensor_name(l, part.w)).offset;
+                const float* b = full.data() + m.slot(layer_tensor_name(l, part.b)).offset;
+                double worst = 0;
+                for (std::size_t k = 0; k < 64; ++k) worst = std::max(worst, double(std::abs(part.p.w->data()[k] - w[k])));
+                for (std::size_t k = 0; k < 8; ++k) worst = std::max(worst, double(std::abs((*part.p.b)(k) - b[k])));
+                INFO(part.w, " layer ", l, " d_mlp ", d_mlp);
+                CHECK(worst < 1e-6);
+            }
+        }
+    }
+    const model m = tiny(0, true);
+    const auto refusal = [&](const char* text, int layer) {
+        try {
+            layer_grad_of(m, trace(m, text), layer);
+        } catch (const attn::spec_error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(refusal("a", 0) == "a layer's gradient needs a text of at least 2 characters: each is predicted from those before it.");
+    CHECK(refusal("ab", 2) == "layer is 2 but the model has layers 0 to 1.");
+}
+
 TEST_CASE("lm: the trace's stages equal the batched forward pass, and the cache equals a full pass") {
     const model m = tiny(12, true);
     const model_trace t = trace(m, "abc猫d\nab");

@@ -149,6 +149,8 @@ TEST_CASE("train: refusals name the field, down to the data item") {
     CHECK(refusal(base + R"({"data": [{"x": [[1, 0]], "target": [[1, 0]]}], "params": ["wq"], "optimizer": {"sgd": {"lr": 1}}, "steps": 0}})")
               .find("train.steps") == 0);
     CHECK(refusal(base + R"({"data": [], "params": ["wq"], "optimizer": {"sgd": {"lr": 1}}}})").find("train.data must be") == 0);
+    CHECK(refusal(R"({"x": [[1, 0]], "loss": "upstream", "train": {}})") ==
+          "the \"upstream\" loss is for one backward pass (the gradient a later loss sends back), not for training: use \"mse\" or \"cross_entropy\".");
 }
 
 TEST_CASE("tasks: after training the alignment task, every Chinese word's largest weight is on its English word") {

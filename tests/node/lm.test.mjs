@@ -91,6 +91,33 @@ test('m.attribution equals attn lm attribute, and m.layerSpec traced by a.trace 
   m.dispose();
 });
 
+test('m.layerGrad: a.grad of the layer with the model\'s loss above it equals attn lm layer-grad | attn grad, and attn lm grad\'s weights', async () => {
+  const m = await a.loadModel('zh');
+  const text = texts.zh.slice(0, 12);
+  const fullGrad = JSON.parse(cli('grad', '--model', modelFile('zh'), '--text', text));
+  for (let l = 0; l < m.about.config.n_layer; l++) {
+    const { loss, spec } = m.layerGrad(text, l);
+    const native = JSON.parse(cli('layer-grad', '--model', modelFile('zh'), '--text', text, '--layer', String(l + 1)));
+    assert.ok(Math.abs(loss - native.loss) <= 1e-6 && Math.abs(loss - fullGrad.loss) <= 1e-6, `loss ${loss} vs ${native.loss}, ${fullGrad.loss}`);
+    assert.equal(spec.loss, 'upstream');
+    const ours = a.grad(spec);
+    const theirs = JSON.parse(execFileSync(attnCli, ['grad', '-'], { input: JSON.stringify(native.spec), encoding: 'utf8', maxBuffer: 1 << 28 }));
+    assert.deepEqual(ours.stage_grads.map((g) => g.id), theirs.stage_grads.map((g) => g.id));
+    ours.stage_grads.forEach((g, s) => g.data.forEach((v, k) => {
+      const n = theirs.stage_grads[s].data[k];
+      assert.ok(Math.abs(v - n) <= 1e-5 * Math.max(1, Math.abs(n)), `layer ${l} ${g.id}[${k}]: ${v} vs ${n}`);
+    }));
+    for (const w of ['wq', 'bq', 'wk', 'wv', 'wo', 'bo']) {
+      const flat = ours.grads[w].flat(), whole = fullGrad.grads[`h.${l}.attn.${w}`];
+      flat.forEach((v, k) => assert.ok(Math.abs(v - whole[k]) <= 1e-5, `layer ${l} ${w}[${k}]: ${v} vs the model's ${whole[k]}`));
+    }
+  }
+  assert.throws(() => m.layerGrad('床', 0), /at least 2 characters/);
+  assert.throws(() => m.layerGrad(text, 2), /layer is 2 but must be a whole number from 0 to 1/);
+  assert.throws(() => a.grad({ ...m.layerGrad(text, 0).spec, upstream: [[1]] }), /upstream is 1 × 1 but the last stage is 12 × 64/);
+  m.dispose();
+});
+
 test('one generation step: the cache grows by one row, and its row of weights is the full trace\'s last row', async () => {
   const m = await a.loadModel('zh');
   const text = texts.zh.slice(0, 12);

@@ -226,6 +226,32 @@ def main():
         check(checked >= 3 * len(T) - 6 and worst_g < 2e-2,
               f"{name}: {checked} gradient entries of {len(T)} tensors equal numpy's finite differences (worst relative {worst_g:.1e})")
 
+        # one layer's attention with the model's loss above it (the paused lesson's gradients): attn lm layer-grad's
+        # spec through the sequence core's attn grad, each attention weight against numpy's finite differences
+        worst_l, checked_l = 0.0, 0
+        for l in sorted({0, cfg["n_layer"] - 1}):
+            lg = json.loads(subprocess.run([attn, "lm", "layer-grad", "--model", path, "--text", gtext, "--layer", str(l + 1)],
+                                           check=True, capture_output=True).stdout)
+            check(abs(lg["loss"] - loss_of(T)) < 1e-4 and lg["spec"]["loss"] == "upstream", f"{name}: layer {l + 1}'s grad spec carries numpy's loss")
+            sg = json.loads(subprocess.run([attn, "grad", "-"], input=json.dumps(lg["spec"]).encode(), check=True, capture_output=True).stdout)
+            for w in ["wq", "bq", "wk", "wv", "bv", "wo", "bo"]:
+                tensor = T[f"h.{l}.attn.{w}"]
+                grad = np.array(sg["grads"][w]).reshape(tensor.shape)
+                flat_idx = np.flatnonzero(np.abs(grad) > 1e-4)
+                for idx in rng_g.choice(flat_idx, size=min(2, len(flat_idx)), replace=False) if len(flat_idx) else []:
+                    pos = np.unravel_index(idx, tensor.shape)
+                    keep = tensor[pos]
+                    tensor[pos] = keep + 1e-4
+                    up = loss_of(T)
+                    tensor[pos] = keep - 1e-4
+                    down = loss_of(T)
+                    tensor[pos] = keep
+                    fd = (up - down) / 2e-4
+                    worst_l = max(worst_l, abs(fd - grad[pos]) / max(abs(fd), 1e-3))
+                    checked_l += 1
+        check(checked_l >= 20 and worst_l < 2e-2,
+              f"{name}: {checked_l} attention-weight gradients of a layer's upstream grad spec equal numpy's finite differences (worst relative {worst_l:.1e})")
+
         # head scores: TransformerLens's "mul" detector on numpy's own weights
         heads = json.loads(subprocess.run([attn, "lm", "heads", "--model", path], check=True, capture_output=True).stdout)
         n_ctx, H, L = cfg["n_ctx"], cfg["n_head"], cfg["n_layer"]

@@ -191,6 +191,18 @@ function wrapModel(lm, open, AttentionError) {
       return call((p, n) => lm._attn_lm_layer_spec(handle, p, n, layer), [text]);
     },
     /**
+     * Layer `layer`'s attention on text with the model's next-character loss above it: {loss (nats per
+     * character, over the text's predictions), spec: layerSpec's spec with "loss": "upstream" and
+     * "upstream", the loss's gradient at the attention's output}. a.grad(spec) then gives every stage's
+     * gradient of the model's own loss. The text needs at least 2 characters.
+     */
+    layerGrad(text, layer) {
+      live();
+      wellFormedText(text, 'text', AttentionError);
+      wholeNumber(layer, 'layer', 0, about.config.n_layer - 1, AttentionError);
+      return call((p, n) => lm._attn_lm_layer_grad(handle, p, n, layer), [text]);
+    },
+    /**
      * Which heads pushed each of the k most likely next characters: [{char, p, logit, heads}], heads the
      * direct logit attribution of every (layer, head), layer by layer (docs/model.md).
      */

@@ -63,12 +63,15 @@ export interface Spec {
 
 /** A spec with what its last stage (output with wo, else concat; n_q × d_model) should be. */
 export interface GradSpec extends Spec {
-  /** "mse" (default): mean over every element of (y − target)²; "cross_entropy": mean over rows of −log softmax(y_i)[labels[i]]. */
-  loss?: 'mse' | 'cross_entropy';
+  /** "mse" (default): mean over every element of (y − target)²; "cross_entropy": mean over rows of −log softmax(y_i)[labels[i]];
+   * "upstream": the gradient dL/dy of a later loss is given, the loss is the linear stand-in Σ upstream ⊙ y. */
+  loss?: 'mse' | 'cross_entropy' | 'upstream';
   /** n_q × d_model, with "mse". */
   target?: Matrix;
   /** n_q column indices into the last stage, with "cross_entropy". */
   labels?: number[];
+  /** n_q × d_model, with "upstream": dL/dy sent back by what follows (a language model's layers above its attention). */
+  upstream?: Matrix;
 }
 
 /** A spec with "train" (DESIGN "Gradients and training"): full batch over data, PyTorch's Adam or SGD. */
@@ -442,6 +445,8 @@ export interface LanguageModel {
   explain(text: string, stageId: ModelStageId, cell?: { layer?: number | null; head?: number; i?: number; j?: number }): string;
   /** Layer `layer`'s attention on text as a sequence spec (its ln_1 rows, the layer's weights, causal, the characters as labels); trace(spec) shows it stage by stage. */
   layerSpec(text: string, layer: number): Spec;
+  /** Layer `layer`'s attention with the model's next-character loss above it: the loss, and layerSpec's spec as an "upstream" grad spec; grad(spec) gives every stage's gradient of the model's loss. */
+  layerGrad(text: string, layer: number): { loss: number; spec: GradSpec };
   /** For each character, the key at the same place in the previous line of a poem (−1 when none): the line-alignment pattern of the head scores. */
   lineTargets(text: string): number[];
   next(text: string, k?: number): { char: string; p: number }[];

@@ -16,9 +16,12 @@ namespace attn {
 
 /// @brief What the loss compares the last stage (n_q × d_out) with.
 struct loss_spec {
-    enum class kind { mse, cross_entropy };
+    /// upstream: the gradient dL/dy of a loss computed after this attention (a language model's next-character
+    /// loss above its layer) is given; the loss is the linear stand-in Σ upstream ⊙ y, whose gradient at y is
+    /// upstream, so every stage's gradient is that later loss's own.
+    enum class kind { mse, cross_entropy, upstream };
     kind loss = kind::mse;
-    matrix target;                    // mse: (n_q, d_out); mean over every element of (y − target)²
+    matrix target;                    // mse: (n_q, d_out); mean over every element of (y − target)²; upstream: dL/dy
     std::vector<std::size_t> labels;  // cross_entropy: n_q column indices; mean over rows of −log softmax(y_i)[label_i]
 };
 
@@ -46,7 +49,7 @@ struct grad_result {
 /// not fit the last stage.
 grad_result compute_grad(const spec& s, const loss_spec& loss, const kernel_set& kernels = simd_kernels());
 
-/// @brief The loss fields of a grad spec ("loss", "target", "labels"), read and checked against n_q
+/// @brief The loss fields of a grad spec ("loss", "target", "labels", "upstream"), read and checked against n_q
 /// and d_out; the rest of the JSON is the sequence spec.
 loss_spec loss_from_json(const json& j, std::size_t n_q, std::size_t d_out);
 /// @brief A grad spec's JSON text: the sequence spec plus its loss fields.

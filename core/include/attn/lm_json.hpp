@@ -16,6 +16,9 @@ json trace_to_json(const model_trace& t);
 json heads_to_json(const std::vector<head_score>& scores);
 /// @brief [{"char", "p", "logit", "heads": [n_layer × n_head]}] for the k most likely next characters.
 json attribution_json(const model& m, const model_trace& t, int k);
+/// @brief {"loss": the model's next-character loss, "spec": layer l's grad spec (its sequence spec with
+/// "loss": "upstream" and "upstream": dL/d(attention output))}: what `attn grad` and a.grad take.
+json layer_grad_json(const layer_grad& g);
 /// @brief The model's config, vocabulary size, corpus and parameter count.
 json about_json(const model& m);
 

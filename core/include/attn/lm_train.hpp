@@ -6,6 +6,7 @@
 #include <string>
 #include <vector>
 
+#include "attn/grad.hpp"
 #include "attn/lm.hpp"
 
 namespace attn::lm {
@@ -48,9 +49,22 @@ struct train_settings {
 struct activations;
 
 /// @brief The mean cross-entropy (nats) of predicting targets from inputs, B sequences of T ids;
-/// with grad, the gradient of that loss for every parameter (model::table's layout).
+/// with grad, the gradient of that loss for every parameter (model::table's layout); with grad and attention_out,
+/// per layer the gradient arriving at its attention's output (B·T × d_model: where it joins the residual).
 double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::vector<int>& targets,
-                     int B, int T, std::vector<float>* grad);
+                     int B, int T, std::vector<float>* grad, std::vector<std::vector<float>>* attention_out = nullptr);
+
+/// @brief Layer l of a trace's text with the model's own loss above it, for the sequence core's backward
+/// pass (compute_grad): the layer's spec (layer_spec on its ln_1 rows, the characters as labels) and the
+/// next-character loss of the text (the mean over its n − 1 predictions, as `attn lm grad` has it) with
+/// its gradient at the attention's output as an "upstream" loss (n × d_model; the last row 0: the last
+/// character's prediction is not in the loss). Every stage's gradient is then the model loss's own.
+struct layer_grad {
+    attn::spec spec;
+    loss_spec upstream;
+    double loss;
+};
+layer_grad layer_grad_of(const model& m, const model_trace& t, int layer);
 /// @brief Layer l's MLP on rows of x′ (rows, d): ln_2 (rows, d) with each row's mean and 1/σ (either may be
 /// null), pre and act (rows, d_m), out (rows, d) = GELU(LN₂(x′)·W₁ + b₁)·W₂ + b₂. The one MLP of the batched
 /// pass, the trace and generation.

@@ -271,7 +271,7 @@ void linear_backward(float* dx, float* dw, float* db, const float* dy, const flo
 // ---- [SECTION] backward ----
 
 double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::vector<int>& targets, int B, int T,
-                     std::vector<float>* grad) {
+                     std::vector<float>* grad, std::vector<std::vector<float>>* attention_out) {
     const dims s = dims_of(m, B, T);
     const config& c = m.config;
     activations a;
@@ -294,6 +294,7 @@ double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::
     loss /= static_cast<double>(s.BT);
     if (!grad) return loss;
     grad->assign(m.weights.size(), 0.0f);
+    if (attention_out) attention_out->assign(a.layers.size(), {});
     auto g = [&](const std::string& name) { return grad->data() + m.slot(name).offset; };
     auto w = [&](const std::string& name) { return m.tensor(name); };
     float* dwte = g("wte");
@@ -315,6 +316,7 @@ double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::
             layernorm_backward(dmid.data(), g(n("ln_2.weight")), g(n("ln_2.bias")), dln2.data(), L.mid.data(), L.ln2_mean.data(),
                                L.ln2_rstd.data(), w(n("ln_2.weight")), s.BT, s.d);
         }
+        if (attention_out) (*attention_out)[li] = dmid;  // o joins the residual: dL/do = dL/dx′
         std::vector<float> dctx(s.BT * s.d, 0.0f), dq(s.BT * s.d), dk(s.BT * s.d), dv(s.BT * s.d), dln1(s.BT * s.d, 0.0f);
         linear_backward(dctx.data(), g(n("attn.wo")), g(n("attn.bo")), dmid.data(), L.ctx.data(), w(n("attn.wo")), s.BT, s.d, s.d);
         attention_backward(dq.data(), dk.data(), dv.data(), dctx.data(), L.att.data(), L.q.data(), L.k.data(), L.v.data(), s);

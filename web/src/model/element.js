@@ -5,6 +5,7 @@
 // draws what it sends. With the url-state attribute the page's URL holds the whole state.
 import { h } from '../stepper/dom.js';
 import { css, signedColor, weightColor } from '../stepper/colors.js';
+import { cell } from '../stepper/format.js';
 import { shippedData } from './assets.js';
 import { ModelClient } from './client.js';
 import { wordsFor } from './words.js';
@@ -526,10 +527,14 @@ export class AttentionModel extends HTMLElement {
     const overlay = h('input', { type: 'checkbox', checked: !!s.overlay, onchange: () => { s.overlay = overlay.checked; this.draw(); this.writeUrl(); } });
     big.addEventListener('keydown', (e) => this.keyCell(e, n));
     const hasLines = v.lines.some((t) => t >= 0);
+    const lineNote = h('p', { className: 'hint line-note', attrs: { 'aria-live': 'polite' } });
     this.bigEl.replaceChildren(h('div', { className: 'big-grid' }, h('span'), chars('cols'), chars('rows'), big),
-      ...(hasLines ? [h('label', { className: 'overlay' }, overlay, w.overlay)] : []));
+      ...(hasLines ? [h('label', { className: 'overlay' }, overlay, w.overlay), lineNote] : []));
     drawPattern(big, v.weights[s.layer], s.head, n, size * n);
-    if (s.overlay && hasLines) markCells(big, v.lines, size);
+    if (s.overlay && hasLines) {
+      markCells(big, v.lines, size);
+      this.sayLineScores(lineNote);
+    }
     // the next character
     const top = v.next;
     const most = Math.max(...top.map((c) => c.p), 1e-9);
@@ -541,6 +546,28 @@ export class AttentionModel extends HTMLElement {
       return row;
     }));
     this.push.textContent = w.pushHint;
+  }
+
+  /**
+   * How much the chosen head, and the best head, attend to the marked cells on this text: the core's
+   * line-alignment scores (m.heads(text)), so the overlay never claims a pattern the model does not have.
+   */
+  async sayLineScores(note) {
+    const s = this.state;
+    const key = `${s.model}\n${this.viewText}`;
+    if (this.lineScores?.key !== key) {
+      const text = this.viewText;
+      const scores = await this.client.call('lineScores', s.model, text).catch(() => null);
+      if (!scores || text !== this.viewText) return;
+      this.lineScores = { key, scores };
+    }
+    const { scores } = this.lineScores;
+    const mine = scores.find((x) => x.layer === s.layer && x.head === s.head);
+    const best = scores.reduce((p, q) => (q.score > p.score ? q : p));
+    if (mine && note.isConnected) {
+      note.textContent = wordsFor(s.lang).lineScore(s.layer + 1, s.head + 1, cell(mine.score), best.layer + 1, best.head + 1, cell(best.score),
+        best.score < ROLE_THRESHOLD);
+    }
   }
 
   /** Which heads pushed candidate c (the core's logit attribution): the largest first, and the grid tinted by it. */

@@ -284,7 +284,11 @@ export class AttentionInduction extends HTMLElement {
     }
   }
 
-  /** Paused: layer l's attention on the probe, every stage, in the playground's stepper (head hh shown). */
+  /**
+   * Paused: layer l's attention on the probe, every stage, in the playground's stepper (head hh shown), and
+   * under each stage the gradient of the model's loss on the probe: the lm core sends the gradient at the
+   * layer's attention output (m.layerGrad), the sequence core carries it back through every stage (a.grad).
+   */
   async openStepper(l, hh) {
     this.pause();
     const w = this.w;
@@ -292,10 +296,14 @@ export class AttentionInduction extends HTMLElement {
       clear(this.host.stepper).append(h('p', { className: 'hint', text: w.needsStepper }));
       return;
     }
-    const spec = await this.client.call('layerSpec', 'lesson', this.probe, l);
+    const { loss, spec: gradSpec } = await this.client.call('layerGrad', 'lesson', this.probe, l);
+    const { loss: kind, upstream, ...spec } = gradSpec;
     const stepper = h('attention-stepper', { attrs: { stage: 'weights', lang: this.lang, controls: 'nav timeline heads', spec: JSON.stringify(spec) } });
     clear(this.host.stepper).append(h('h3', { text: w.stepper(l + 1, hh + 1) }), stepper);
-    customElements.whenDefined('attention-stepper').then(() => stepper.ready).then(() => stepper.store?.set({ head: hh }));
+    this.stepperReady = customElements.whenDefined('attention-stepper').then(() => stepper.ready).then(() => {
+      stepper.store?.set({ head: hh });
+      return stepper.inspect(spec, { loss: kind, upstream }, loss);
+    });
   }
 
   closeStepper() {

@@ -55,6 +55,10 @@ const ops = {
   view,
   explain: (name, text, id, cell) => m(name).explain(text, id, cell),
   layerSpec: (name, text, layer) => m(name).layerSpec(text, layer),
+  layerGrad: (name, text, layer) => m(name).layerGrad(text, layer),
+  /** Each head's line-alignment score on this text (the core's detector): [{layer, head, score}]. */
+  lineScores: (name, text) => m(name).heads(text).filter((x) => x.line_alignment !== undefined)
+    .map((x) => ({ layer: x.layer, head: x.head, score: x.line_alignment })),
   /** The stages of one layer's block that are the model's own (LayerNorms, residuals, MLP), in block order. */
   block: (name, text, layer) => traceOf(name, text).stages
     .filter((s) => s.layer === layer && BLOCK.includes(s.id))

@@ -304,18 +304,20 @@ export class AttentionStepper extends HTMLElement {
   /**
    * Shows spec in place, the stage, head and view kept: the train mode's live view of one data item as it
    * trains. With loss fields ({loss: 'mse', target} or {loss: 'cross_entropy', labels}) each stage shows its
-   * gradient dL/d(stage) under it, from the core's backward pass. Rejects with the core's AttentionError.
+   * gradient dL/d(stage) under it, from the core's backward pass. With {loss: 'upstream', upstream} (the
+   * gradient a later loss sends back, e.g. a language model's: lm.layerGrad) modelLoss is that loss's value,
+   * named under each gradient. Rejects with the core's AttentionError.
    */
-  inspect(spec, lossFields = null) {
-    return this.working(this.inspectNow(spec, lossFields));
+  inspect(spec, lossFields = null, modelLoss = undefined) {
+    return this.working(this.inspectNow(spec, lossFields, modelLoss));
   }
 
-  async inspectNow(spec, lossFields) {
+  async inspectNow(spec, lossFields, modelLoss) {
     const ticket = this.newTicket();
     const trace = await this.attention.trace(spec, PAGE_BUDGET);
     const gradSpec = lossFields && { ...trace.spec, ...lossFields };
     const result = gradSpec ? await this.attention.grad(gradSpec) : null;
-    if (ticket === this.ticket) this.showComputed(trace, result && { spec: gradSpec, result });
+    if (ticket === this.ticket) this.showComputed(trace, result && { spec: gradSpec, result, modelLoss });
   }
 
   /**

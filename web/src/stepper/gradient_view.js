@@ -10,7 +10,8 @@ import { makeContext, sceneFor } from './steps.js';
 
 /**
  * Draws the gradient of the shown stage into el.host.gradient, or empties it when the element has no
- * loss (el.gradients: {spec: the grad spec, result: the core's a.grad(spec), from its worker}).
+ * loss (el.gradients: {spec: the grad spec, result: the core's a.grad(spec), from its worker, modelLoss: the
+ * value of the later loss an "upstream" spec's gradient came from, or undefined}).
  */
 export function renderGradient(el, stage, w) {
   const box = el.host.gradient;
@@ -44,5 +45,6 @@ export function renderGradient(el, stage, w) {
   view.el.addEventListener('pointerover', onCell);
   view.el.addEventListener('focusin', onCell);
   box.append(h('h3', { className: 'gradient-title', text: w.gradientTitle(result.label) }),
-    h('p', { className: 'explain', text: w.gradientExplain(cell(g.result.loss)) }), view.el, caption);
+    h('p', { className: 'explain', text: g.modelLoss === undefined ? w.gradientExplain(cell(g.result.loss)) : w.gradientExplainModel(cell(g.modelLoss)) }),
+    view.el, caption);
 }
