@@ -241,6 +241,8 @@ std::string limits_json() {
                 {"maxObjectFields", max_object_fields}, {"maxStringBytes", max_string_bytes},
                 {"maxPositions", max_positions},      {"maxDModel", max_d_model},
                 {"maxHeads", max_heads},              {"maxAdditiveWidth", max_additive_width},
+                {"maxAttentionBytes", max_attention_bytes}, {"maxAttentionWork", max_attention_work},
+                {"maxAttentionRows", max_attention_rows},
                 {"budget", {{"default", budget_json(default_budget)}, {"interactive", budget_json(interactive_budget)}}}}
         .dump();
 }

@@ -267,6 +267,14 @@ float* packed_field(vision_spec& s, const std::string& field, std::size_t count)
     return nullptr;
 }
 
+/// How each trace crossed into the core, counted so that a test sees the fast paths (a.tracePaths()):
+/// JSON text; a packed skeleton parsed, and of those the ones kept for their structure; a packed skeleton
+/// whose structure was kept, filled with new numbers and no parse; a worked example by its id.
+struct trace_path_counts {
+    std::int32_t text = 0, packed_parsed = 0, packed_kept = 0, packed_hit = 0, example = 0;
+};
+trace_path_counts path_counts;
+
 /// Specs read from packed skeletons, by skeleton text and budget: the last 32 structures of one kind (every
 /// worked example and its variants, traced in turn, all stay), while they hold at most 4 Mi floats together.
 /// The spec is shared with last_spec, not copied: a hit changes the spec of an earlier trace, which then
@@ -349,6 +357,7 @@ const trace_header* read_and_keep(std::string_view skeleton, const json& parsed,
     packed_reads_log log;
     std::shared_ptr<Spec> s = read_spec<Spec>(parsed, interactive);
     auto* kept = structures<Spec>().keep(skeleton, interactive, s, log.reads);
+    if (kept) ++path_counts.packed_kept;
     return trace_of(std::move(s), kept ? &kept->keys : nullptr);
 }
 
@@ -357,9 +366,12 @@ const trace_header* read_and_keep(std::string_view skeleton, const json& parsed,
 
 using attn::wasm::trace_header;
 
+extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_path_counts* attn_trace_path_counts() { return &attn::wasm::path_counts; }
+
 // a.trace of JSON text (length bytes of UTF-8 at text); interactive: the playground's lower budget.
 extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_text(const char* text, std::size_t length, int interactive) {
     using namespace attn;
+    ++wasm::path_counts.text;
     return wasm::guarded([&] {
         const json j = parse_spec_json(std::string_view(text, length));
         if (is_vision_spec(j)) return wasm::trace_of(wasm::read_spec<vision_spec>(j, false), nullptr);
@@ -376,8 +388,11 @@ extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_packed(const char
     const bool budget = interactive != 0;
     return wasm::guarded([&] {
         // a structure seen before needs no parse
-        if (auto* hit = wasm::structures<spec>().refill(text, budget, numbers, count)) return wasm::trace_of(hit->read, &hit->keys);
-        if (auto* hit = wasm::structures<vision_spec>().refill(text, budget, numbers, count)) return wasm::trace_of(hit->read, &hit->keys);
+        auto* hit = wasm::structures<spec>().refill(text, budget, numbers, count);
+        if (hit) return ++wasm::path_counts.packed_hit, wasm::trace_of(hit->read, &hit->keys);
+        auto* vision_hit = wasm::structures<vision_spec>().refill(text, budget, numbers, count);
+        if (vision_hit) return ++wasm::path_counts.packed_hit, wasm::trace_of(vision_hit->read, &vision_hit->keys);
+        ++wasm::path_counts.packed_parsed;
         const json j = parse_spec_json(text);
         if (is_vision_spec(j)) return wasm::read_and_keep<vision_spec>(text, j, numbers, count, budget);
         return wasm::read_and_keep<spec>(text, j, numbers, count, budget);
@@ -389,6 +404,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_example(const cha
                                                                        std::size_t variant_length) {
     using namespace attn;
     const std::string_view name(id, id_length), which(variant, variant_length);
+    ++wasm::path_counts.example;
     return wasm::guarded([&] {
         if (example_is_vision(name)) return wasm::trace_of(std::make_shared<vision_spec>(example_vision_spec(name, which)), nullptr);
         return wasm::trace_of(std::make_shared<spec>(example_spec(name, which)), nullptr);

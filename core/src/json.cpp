@@ -200,8 +200,7 @@ double shortest_decimal(float f) {
 
 spec spec_from_json(const json& j) {
     if (!j.is_object()) fail("the spec must be a JSON object with at least \"x\".");
-    refuse_unknown(j, "the spec", {"x", "memory", "tokens", "weights", "score", "additive", "bilinear", "heads", "mask",
-                                   "mask_value", "positional", "online_softmax"});
+    refuse_unknown(j, "the spec", sequence_spec_fields);
     if (!j.contains("x")) fail("the spec has no \"x\": give the inputs as an array of rows.");
     spec s;
     s.x = read_matrix(j["x"], "x");

@@ -138,6 +138,9 @@ std::vector<std::string> read_labels(const json& j, const std::string& name) {
     return out;
 }
 
+const std::set<std::string> sequence_spec_fields{"x", "memory", "tokens", "weights", "score", "additive", "bilinear", "heads",
+                                                 "mask", "mask_value", "positional", "online_softmax"};
+
 void refuse_unknown(const json& j, const std::string& where, const std::set<std::string>& known) {
     for (auto it = j.begin(); it != j.end(); ++it)
         if (!known.count(it.key())) {

@@ -23,6 +23,9 @@ matrix read_matrix(const json& j, const std::string& name);
 int read_whole(const json& j, const std::string& name, long long lo, long long hi);
 std::vector<std::string> read_labels(const json& j, const std::string& name);
 void refuse_unknown(const json& j, const std::string& where, const std::set<std::string>& known);
+/// The sequence spec's top-level fields (docs/spec.md): what its reader knows, and what the vision reader
+/// refuses as "belongs to the sequence spec". One list, so that the two never drift apart.
+extern const std::set<std::string> sequence_spec_fields;
 void require_object(const json& j, const std::string& name);
 
 }  // namespace attn::json_read

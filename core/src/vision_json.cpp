@@ -13,8 +13,6 @@ namespace {
 
 using namespace json_read;
 
-const std::set<std::string> sequence_fields{"x", "memory", "tokens", "weights", "score", "additive", "bilinear",
-                                            "heads", "mask", "mask_value", "positional"};
 const char* const block_names[] = {"se", "eca", "cbam", "ca"};
 
 std::string count(std::size_t n, const char* what) { return std::to_string(n) + " " + what + (n == 1 ? "" : "s"); }
@@ -148,7 +146,7 @@ void validate_numbers(const vision_spec& s) {
 vision_spec vision_spec_from_json(const json& j) {
     require_object(j, "the spec");
     for (auto it = j.begin(); it != j.end(); ++it)
-        if (sequence_fields.count(it.key()))
+        if (sequence_spec_fields.count(it.key()))
             fail(user_text(it.key()) + " belongs to the sequence spec; a vision spec has kind, block, feature, channels and its block's parameters.");
     refuse_unknown(j, "the vision spec", {"kind", "block", "feature", "channels", "se", "eca", "cbam", "ca"});
     vision_spec s;

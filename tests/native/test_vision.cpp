@@ -171,6 +171,9 @@ TEST_CASE("vision: bad specs get one sentence naming the field") {
           "se belongs to block \"se\", but block is \"eca\".");
     CHECK(vision_refusal(R"({"kind": "vision", "block": "eca", "feature": [[[1]]], "eca": {"w": [1]}, "heads": 2})") ==
           "heads belongs to the sequence spec; a vision spec has kind, block, feature, channels and its block's parameters.");
+    // every sequence field, online_softmax too (the vision reader's own list once lacked it)
+    CHECK(vision_refusal(R"({"kind": "vision", "block": "eca", "feature": [[[1]]], "eca": {"w": [1]}, "online_softmax": {"block": 1}})") ==
+          "online_softmax belongs to the sequence spec; a vision spec has kind, block, feature, channels and its block's parameters.");
     CHECK(vision_refusal(R"({"x": [[1]], "feature": [[[1]]]})") == "feature belongs to a vision spec: add \"kind\": \"vision\".");
     CHECK(vision_refusal(R"({"kind": "image", "x": [[1]]})") == "kind is \"image\" but the only kind is \"vision\" (a sequence spec has no kind).");
     CHECK(vision_refusal(R"({"kind": "vision", "block": "fft", "feature": [[[1]]]})") == "block is \"fft\" but must be \"se\", \"eca\", \"cbam\" or \"ca\".");

@@ -116,6 +116,25 @@ test('version matches package.json, one shared instance', async () => {
   assert.equal(await createAttention(), a);
 });
 
+test('index.d.ts spells the core\'s example, task, vision-stage and model-stage ids', () => {
+  const dts = readFileSync(path.join(webDir, 'types/index.d.ts'), 'utf8');
+  const union = (name) => dts.match(new RegExp(`export type ${name} =([^;]+);`))[1].match(/'([a-z0-9_-]+)'/g).map((q) => q.slice(1, -1));
+  const cliExamples = spawnSync(attnCli, ['examples'], { encoding: 'utf8' }).stdout.trim().split('\n');
+  assert.deepEqual(union('ExampleId'), cliExamples, 'ExampleId: attn examples, in order');
+  assert.deepEqual(a.examples(), cliExamples);
+  assert.deepEqual(union('TaskId'), a.tasks(), 'TaskId: the core\'s training tasks, in order');
+  // every vision stage some block's trace has (each example with each of its variants), and no other
+  const vision = new Set();
+  for (const id of a.examples()) {
+    if (a.example(id).kind !== 'vision') continue;
+    for (const v of [undefined, ...(a.exampleDocument(id).variants ?? []).map((x) => x.name)]) a.example(id, v).stages.forEach((st) => vision.add(st.id));
+  }
+  assert.deepEqual(new Set(union('VisionStageId')), vision, 'VisionStageId: the vision blocks\' stages');
+  const model = JSON.parse(spawnSync(attnCli, ['lm', 'stages'], { encoding: 'utf8' }).stdout).map((st) => st.id);
+  // then kv_cache, which only a generation step (m.step) has, and StageId for each layer's attention
+  assert.deepEqual(union('ModelStageId'), [...model, 'kv_cache'], 'ModelStageId: attn lm stages, in order');
+});
+
 test('the stage registry is the core\'s: ids in trace order, and index.d.ts spells the same union', () => {
   const cli = JSON.parse(spawnSync(attnCli, ['stages']).stdout);
   assert.deepEqual(a.stages().map((s) => s.id), cli.map((s) => s.id)); // the module reads what the CLI prints

@@ -22,6 +22,25 @@ function same(objectTrace, textTrace, what) {
 
 const outcome = (f) => { try { return f(); } catch (e) { return e.message; } };
 
+test('the fast paths are taken: every worked example\'s spec object crosses packed, and its repeat hits the kept structure', () => {
+  for (const id of a.examples()) {
+    const spec = a.example(id).spec;
+    const before = a.tracePaths();
+    a.trace(structuredClone(spec));
+    const first = a.tracePaths();
+    a.trace(structuredClone(spec));
+    const second = a.tracePaths();
+    assert.equal(first.text, before.text, `${id}: a spec object is never sent as JSON text`);
+    assert.equal(first.packedParsed + first.packedHit, before.packedParsed + before.packedHit + 1, `${id}: sent packed`);
+    assert.equal(first.packedParsed - before.packedParsed, first.packedKept - before.packedKept, `${id}: a parsed structure is kept`);
+    assert.deepEqual(second, { ...first, packedHit: first.packedHit + 1 }, `${id}: the repeat is a cache hit, no parse`);
+  }
+  const before = a.tracePaths();
+  a.trace(JSON.stringify({ x: [[1, 0], [0, 1]] }));
+  a.example('translation');
+  assert.deepEqual(a.tracePaths(), { ...before, text: before.text + 1, example: before.example + 1 }, 'text and examples are counted on their own paths');
+});
+
 test('every example and 200 random specs: the same trace as their JSON text, or the same sentence', () => {
   for (const id of a.examples()) {
     const t = a.example(id); // the vision blocks too: their feature maps' channels and layers cross as floats

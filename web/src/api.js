@@ -161,14 +161,14 @@ function leafText(value, depth) {
 }
 
 /** The fast path's arguments checked, each refusal one sentence naming the argument; {nQ, nK}. */
-function checkAttentionArgs({ q, k, v, d, heads, causal }) {
+function checkAttentionArgs({ q, k, v, d, heads, causal }, limits) {
   const kind = (x) => (x === null ? 'null' : Array.isArray(x) ? 'an Array' : ArrayBuffer.isView(x) ? `a ${x.constructor.name}` : `a ${typeof x}`);
   for (const [name, a] of [['q', q], ['k', k], ['v', v]]) {
     if (!(a instanceof Float32Array)) throw new AttentionError(`${name} must be a Float32Array (rows of d values, row-major), not ${kind(a)}.`);
     if (a.length === 0) throw new AttentionError(`${name} is empty: it needs at least one row of d values.`);
   }
-  wholeNumber(d, 'd', 1, 1024, AttentionError);
-  wholeNumber(heads, 'heads', 1, 64, AttentionError);
+  wholeNumber(d, 'd', 1, limits.maxDModel, AttentionError);
+  wholeNumber(heads, 'heads', 1, limits.maxHeads, AttentionError);
   if (d % heads !== 0) throw new AttentionError(`d is ${d} but heads is ${heads}: d must be a multiple of heads.`);
   if (typeof causal !== 'boolean') throw new AttentionError(`causal is ${kind(causal)} but must be true or false.`);
   for (const [name, a] of [['q', q], ['k', k], ['v', v]]) {
@@ -179,20 +179,16 @@ function checkAttentionArgs({ q, k, v, d, heads, causal }) {
   // Sizes in doubles, before anything is allocated: wasm's malloc takes 32 bits, and a byte count past 2³²
   // would wrap to a small block that the copies below overrun (the heap would be corrupt for good).
   const bytes = (2 * q.length + k.length + v.length) * 4;
-  if (bytes > ATTENTION_MAX_BYTES) {
-    throw new AttentionError(`q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB, over the ${ATTENTION_MAX_BYTES / 2 ** 20} MiB one attention() call may hold.`);
+  if (bytes > limits.maxAttentionBytes) {
+    throw new AttentionError(`q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB, over the ${limits.maxAttentionBytes / 2 ** 20} MiB one attention() call may hold.`);
   }
   // The work: two products of d multiply-adds and one exp (about 16 multiply-adds' time) per score
   const work = nQ * nK * (2 * d + 16) / (causal ? 2 : 1);
-  if (work > ATTENTION_MAX_WORK) {
-    throw new AttentionError(`${nQ} × ${nK} scores at d = ${d} are about ${work.toExponential(1)} operations, over the 2^36 one attention() call may do (a few seconds).`);
+  if (work > limits.maxAttentionWork) {
+    throw new AttentionError(`${nQ} × ${nK} scores at d = ${d} are about ${work.toExponential(1)} operations, over the 2^${Math.log2(limits.maxAttentionWork)} one attention() call may do (a few seconds).`);
   }
   return { nQ, nK }; // finiteness: checked by the core (attention below)
 }
-
-/** Bounds of one a.attention call (docs/limits.md): the heap it holds, and its work. */
-const ATTENTION_MAX_BYTES = 2 ** 30;
-const ATTENTION_MAX_WORK = 2 ** 36;
 
 /**
  * Gives obj[key] the value make() returns, made the first time it is read: a trace's spec is JSON the core
@@ -328,6 +324,15 @@ export function makeApi(core, fast = core, loadModel = null) {
      */
     threads: fast._attn_max_threads(),
     /**
+     * How the traces so far crossed into the core, for tests and benchmarks that must see the fast paths:
+     * {text: JSON text parsed, packedParsed: skeletons parsed (packedKept: of them, kept for their structure),
+     * packedHit: a kept structure filled with new numbers and no parse, example: worked examples by id}.
+     */
+    tracePaths() {
+      const c = new Int32Array(fast.HEAP32.buffer, fast._attn_trace_path_counts(), 5);
+      return { text: c[0], packedParsed: c[1], packedKept: c[2], packedHit: c[3], example: c[4] };
+    },
+    /**
      * Every stage of one attention computation for a spec (object or JSON text).
      * options.budget "interactive" applies the playground's lower limits on work and memory.
      */
@@ -380,7 +385,7 @@ export function makeApi(core, fast = core, loadModel = null) {
     attention(args = {}) {
       if (args === null || typeof args !== 'object') throw new AttentionError('attention takes one object, {q, k, v, d, heads, causal}.');
       const { q, k, v, d, heads = 1, causal = false } = args;
-      const rows = checkAttentionArgs({ q, k, v, d, heads, causal });
+      const rows = checkAttentionArgs({ q, k, v, d, heads, causal }, limits);
       const bytes = (q.length + k.length + v.length + q.length) * 4;
       const base = fast._malloc(bytes);
       if (!base) throw new AttentionError(`out of memory: q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB.`);
@@ -413,7 +418,7 @@ export function makeApi(core, fast = core, loadModel = null) {
      * output and the kernel's buffers. Grows as (nQ + nK)·d, never nQ·nK (the complexity example plots it).
      */
     attentionBytes({ nQ, nK, d, heads = 1 } = {}) {
-      for (const [name, x, max] of [['nQ', nQ, 1 << 24], ['nK', nK, 1 << 24], ['d', d, 1024], ['heads', heads, 64]])
+      for (const [name, x, max] of [['nQ', nQ, limits.maxAttentionRows], ['nK', nK, limits.maxAttentionRows], ['d', d, limits.maxDModel], ['heads', heads, limits.maxHeads]])
         wholeNumber(x, name, 1, max, AttentionError);
       if (d % heads !== 0) throw new AttentionError(`d is ${d} but heads is ${heads}: d must be a multiple of heads.`);
       return fast._attn_attention_bytes(nQ, nK, d, heads);

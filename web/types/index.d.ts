@@ -301,6 +301,11 @@ export interface Limits {
   maxHeads: number;
   /** d_a, the additive score's hidden width. */
   maxAdditiveWidth: number;
+  /** Bytes one attention() call may hold in the heap (q, k, v and the output), and its work: nQ·nK·(2d + 16), halved when causal. */
+  maxAttentionBytes: number;
+  maxAttentionWork: number;
+  /** Rows attentionBytes() sizes. */
+  maxAttentionRows: number;
   budget: {
     /** What trace() accepts by default. */
     default: Budget;
@@ -317,6 +322,8 @@ export interface TraceOptions {
 export interface Attention {
   readonly version: string;
   readonly stageIds: readonly StageId[];
+  /** How the traces so far crossed into the core (tests and benchmarks that must see the fast paths). */
+  tracePaths(): { text: number; packedParsed: number; packedKept: number; packedHit: number; example: number };
   /** The documented limits of a spec (the core's own numbers). */
   readonly limits: Limits;
   /** Threads a large attention() call uses: 1, but with the wasm-threads module (createAttention({threads: true}) on a cross-origin-isolated page). */

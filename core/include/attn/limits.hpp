@@ -52,6 +52,13 @@ inline constexpr budget interactive_budget{std::uint64_t{16} << 20, std::uint64_
 /// step costs about three times each item's forward pass. Seconds on one core; a run of 10⁶ steps over
 /// 4096 items (hours) is refused before the first step, with how many steps would fit.
 inline constexpr std::uint64_t max_train_multiply_adds = std::uint64_t{1} << 32;
+/// What one a.attention call (the npm fast path, no trace) may hold in the wasm heap, q, k, v and the output
+/// together, and its work: about nQ·nK·(2d + 16) multiply-adds' time (two products and one exp a score,
+/// halved with the causal mask), seconds on one core.
+inline constexpr std::uint64_t max_attention_bytes = std::uint64_t{1} << 30;
+inline constexpr std::uint64_t max_attention_work = std::uint64_t{1} << 36;
+/// Rows of q (or of k and v) that a.attentionBytes() sizes: past any heap wasm can have.
+inline constexpr std::uint64_t max_attention_rows = std::uint64_t{1} << 24;
 /// Bytes of text one attn explain may write (every cell of a stage, a line each): n = 1800 wrote 336 MB.
 inline constexpr std::uint64_t max_explain_bytes = std::uint64_t{64} << 20;
 
