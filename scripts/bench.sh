@@ -7,8 +7,8 @@
 #      (with the 4-lane streaming build: the wasm ceiling), n = 16 … 4096, then the full trace of every
 #      worked example through the npm API
 #      and web/bench/model_page.mjs: model mode's first render, keystroke and generation rate
-#   3. web/bench/threads.mjs: a.attention in Chromium on the cross-origin-isolated playground, the
-#      wasm-threads module beside the one-thread module
+#   3. web/bench/threads.mjs: the threaded table in Chromium on the cross-origin-isolated playground:
+#      a.attention's wasm-threads module against TF.js's and onnxruntime-web's threaded wasm backends
 #   4. web/bench/train.mjs: training steps per second (wasm beside native), and the train page's frame rate
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -32,7 +32,7 @@ echo
 echo "== model mode: first render, a keystroke's work, generation rate (headless Chromium)"
 node web/bench/model_page.mjs
 echo
-echo "== page, cross-origin isolated: a.attention on wasm threads vs one thread (headless Chromium)"
+echo "== page, cross-origin isolated: a.attention on wasm threads vs TF.js and onnxruntime-web with threads (headless Chromium)"
 node web/bench/threads.mjs
 echo
 echo "== training: steps per second (wasm and native), and the train page's frames per second"

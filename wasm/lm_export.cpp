@@ -188,14 +188,7 @@ const char* attn_lm_step(int handle, const char* text, std::size_t len) {
 /// the same numbers as the model's own trace (which traces this very spec).
 const char* attn_lm_layer_spec(int handle, const char* text, std::size_t len, int layer) {
     return answer([&] {
-        const model& m = find(handle);
-        if (layer < 0 || layer >= m.config.n_layer)
-            throw attn::spec_error("layer is " + std::to_string(layer) + " but the model has layers 0 to " + std::to_string(m.config.n_layer - 1) + ".");
-        return with_trace(handle, text_of(text, len), [&](const model&, const model_trace& t) {
-            attn::spec s = layer_spec(m, layer, t.find("ln_1", layer)->data.data(), t.tokens.ids.size());
-            s.query_tokens = t.tokens.chars;
-            return attn::spec_to_json(s);
-        });
+        return with_trace(handle, text_of(text, len), [&](const model& m, const model_trace& t) { return attn::spec_to_json(layer_spec_of(m, t, layer)); });
     });
 }
 
@@ -204,8 +197,7 @@ const char* attn_lm_layer_spec(int handle, const char* text, std::size_t len, in
 /// sequence core's a.grad: every stage's gradient of the model's own loss.
 const char* attn_lm_layer_grad(int handle, const char* text, std::size_t len, int layer) {
     return answer([&] {
-        const model& m = find(handle);
-        return with_trace(handle, text_of(text, len), [&](const model&, const model_trace& t) { return layer_grad_json(layer_grad_of(m, t, layer)); });
+        return with_trace(handle, text_of(text, len), [&](const model& m, const model_trace& t) { return layer_grad_json(layer_grad_of(m, t, layer)); });
     });
 }
 

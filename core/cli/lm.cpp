@@ -281,7 +281,7 @@ int run_lm(const std::vector<std::string>& args) {
         std::cout << about_json(load(f)).dump() << '\n';
         return 0;
     }
-    throw spec_error("lm needs one of train, trace, step, next, generate, eval, heads, attribute, grad, layer-grad, stages, explain, info, recipe.");
+    throw spec_error("lm needs one of train, trace, step, next, generate, eval, heads, attribute, grad, layer-grad, explain, stages, info, recipe.");
 }
 
 }  // namespace attn::cli

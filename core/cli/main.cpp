@@ -10,7 +10,8 @@
 //                               the arithmetic of every result cell of a stage, one JSON line per cell
 //   attn example ID [--json] [--variant V] [--lang en|zh]
 //   attn bench [--n 128,512,2048] [--d 64]
-//   attn lm trace|next|generate|eval|heads|attribute|grad|layer-grad|train|info|recipe   the tiny language model (cli/lm.cpp)
+//   attn lm trace|step|next|generate|eval|heads|attribute|grad|layer-grad|explain|stages|train|info|recipe
+//                               the tiny language model (cli/lm.cpp)
 // Exit codes: 0 done, 2 bad input (one sentence on stderr, nothing on stdout).
 #include <algorithm>
 #include <cstdint>
@@ -35,7 +36,7 @@ const char* const usage =
     "       attn explain SPEC.json|- STAGE [--head H] [--detail]\n"
     "       attn example ID [--json] [--variant NAME] [--lang en|zh]\n"
     "       attn bench [--n 128,512,2048] [--d 64]\n"
-    "       attn lm train|trace|next|generate|eval|heads|attribute|grad|layer-grad|explain|info|recipe ... (docs/model.md)\n";
+    "       attn lm train|trace|step|next|generate|eval|heads|attribute|grad|layer-grad|explain|stages|info|recipe ... (docs/model.md)\n";
 
 struct usage_error : std::runtime_error {
     using std::runtime_error::runtime_error;

@@ -39,7 +39,7 @@ struct chain {
         const std::string at = "[" + n1(i) + "][" + n1(j) + "]";
         const std::string name = d(std::string(id == stage_id::output ? "output" : "concat") + at);
         if (loss.loss == loss_spec::kind::upstream)  // given: the gradient the later loss sends back
-            return name + " = upstream" + at + ", sent back by what follows this attention = " + f.num(result);
+            return name + " = upstream" + at + " = " + f.num(result);
         if (loss.loss == loss_spec::kind::mse) {
             const std::size_t count = y.rows * y.cols;
             return name + " = 2·(y" + at + " − target" + at + ") ÷ " + std::to_string(count) + " = 2×(" + f.num(y(0, i, j)) + " − " +

@@ -194,7 +194,9 @@ grad_result compute_grad(const spec& s, const loss_spec& l, const kernel_set& ks
     grad_result r = backward_pass(compute_trace(s, ks), l, ks);
     // a target of 3e38 gives a finite forward pass and an infinite loss: refuse rather than answer null
     if (!std::isfinite(r.loss))
-        throw spec_error("the loss overflowed the float range: the target or the outputs are too large.");
+        throw spec_error(l.loss == loss_spec::kind::upstream
+                             ? "the loss Σ upstream ⊙ y overflowed the float range: upstream or the outputs are too large."
+                             : "the loss overflowed the float range: the target or the outputs are too large.");
     bool finite = true;
     const auto check = [&](const auto& t) { finite = finite && simd::all_finite(t.data(), t.size()); };
     for (const stage_view& v : r.adjoint.stages()) finite = finite && simd::all_finite(v.data, v.size);
@@ -207,7 +209,9 @@ grad_result compute_grad(const spec& s, const loss_spec& l, const kernel_set& ks
     for (const auto* m : {&r.grads.additive.w1, &r.grads.additive.w2, &r.grads.bilinear, &r.grads.learned})
         if (*m) check(**m);
     if (r.grads.additive.v) check(*r.grads.additive.v);
-    if (!finite) throw spec_error("a gradient overflowed the float range: the inputs, weights or target are too large.");
+    if (!finite)
+        throw spec_error(std::string("a gradient overflowed the float range: the inputs, weights or ") +
+                         (l.loss == loss_spec::kind::upstream ? "upstream" : "target") + " are too large.");
     return r;
 }
 

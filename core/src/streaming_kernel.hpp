@@ -172,12 +172,12 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                             a[r][0] = load<F>(ga + r * dh + p) * rescale[r];
                             a[r][1] = load<F>(ga + r * dh + p + N) * rescale[r];
                         }
-                        // V's rows by a pointer stepped d floats a key: an index t·d cost an integer multiply
+                        // V's rows by an offset stepped d floats a key: an index t·d cost an integer multiply
                         // per key in V8's code (d kept on the stack), on the port the float multiplies use
-                        const float* vt = vb + p;
+                        std::size_t at = p;
                         const float* pt = p_block.data();  // row r's weight of key t at pt[r·BK]: one pointer
-                        for (std::size_t t = 0; t < nb; ++t, vt += d, ++pt) {
-                            const F v0 = load<F>(vt), v1 = load<F>(vt + N);
+                        for (std::size_t t = 0; t < nb; ++t, at += d, ++pt) {
+                            const F v0 = load<F>(vb + at), v1 = load<F>(vb + at + N);
                             for (std::size_t r = 0; r < R; ++r) {
                                 const F w = PRE ? p_splat[t * R + r] : splat<F>(pt[r * BK]);
                                 a[r][0] += w * v0;

@@ -1,10 +1,15 @@
 // The streaming attention shared between threads: each takes a run of query rows (split_rows), so
 // no two write the same row of out and nothing needs a lock. Threads exist only in the wasm-threads
 // module (Emscripten's -pthread, __EMSCRIPTEN_PTHREADS__), which a page loads when it is
-// cross-origin isolated; there Emscripten starts ATTN_THREAD_POOL workers with the module, and a call
-// never asks for more (a new worker starts only when the main thread returns to the browser, which a
-// call waiting in join() never does). Every other build runs the same rows on one thread.
+// cross-origin isolated; there Emscripten starts ATTN_THREAD_POOL workers with the module, the first call
+// starts its helper threads on them once (a new worker starts only when the main thread returns to the
+// browser, which a call waiting for its helpers never does), and every call after wakes the same helpers.
+// Every other build runs the same rows on one thread.
 #include <algorithm>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <mutex>
 #include <thread>
 
 #include "attn/streaming.hpp"
@@ -47,15 +52,68 @@ std::size_t streaming_threads_for(std::size_t n_q, std::size_t n_k, std::size_t 
     return std::max<std::size_t>(1, std::min({max_threads, streaming_max_threads(), n_q}));
 }
 
+namespace {
+
+/// Helper threads started once and kept waiting on a condition variable (a futex in each worker) for the next
+/// call's parts. A thread started per call waited for a message to reach its worker (postMessage), which
+/// under load took milliseconds: at n = 512 the two threads were slower than one.
+class helper_pool {
+public:
+    /// Runs work(0) on the calling thread and work(1) … work(parts − 1) on helpers, and returns when all are done.
+    void run(std::size_t parts, const std::function<void(std::size_t)>& work) {
+        {
+            std::lock_guard<std::mutex> lock(m_);
+            while (started_ + 1 < parts) {
+                std::thread(&helper_pool::loop, this, ++started_).detach();  // the pool lives as long as the module
+            }
+            work_ = &work;
+            parts_ = parts;
+            remaining_ = parts - 1;
+            ++generation_;
+        }
+        wake_.notify_all();
+        work(0);
+        std::unique_lock<std::mutex> lock(m_);
+        done_.wait(lock, [&] { return remaining_ == 0; });
+        work_ = nullptr;
+    }
+
+private:
+    void loop(std::size_t index) {
+        std::uint64_t seen = 0;
+        std::unique_lock<std::mutex> lock(m_);
+        for (;;) {
+            wake_.wait(lock, [&] { return generation_ != seen; });
+            seen = generation_;
+            if (index >= parts_) continue;  // this call has fewer parts
+            const std::function<void(std::size_t)>* work = work_;
+            lock.unlock();
+            (*work)(index);
+            lock.lock();
+            if (--remaining_ == 0) done_.notify_one();
+        }
+    }
+    std::mutex m_;
+    std::condition_variable wake_, done_;
+    const std::function<void(std::size_t)>* work_ = nullptr;
+    std::size_t started_ = 0, parts_ = 0, remaining_ = 0;
+    std::uint64_t generation_ = 0;
+};
+
+helper_pool& helpers() {
+    static helper_pool* pool = new helper_pool;  // never destroyed: its threads wait for the module's whole life
+    return *pool;
+}
+
+}  // namespace
+
 void attention_streaming_threads(float* out, const float* q, const float* k, const float* v, std::size_t n_q,
                                  std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::size_t max_threads) {
     const std::size_t threads = streaming_threads_for(n_q, n_k, d, max_threads);
     const std::vector<std::size_t> bounds = split_rows(n_q, n_k, causal, threads);
-    std::vector<std::thread> helpers;
-    for (std::size_t t = 1; t < threads; ++t)
-        helpers.emplace_back(attention_streaming_rows, out, q, k, v, n_q, n_k, d, heads, causal, bounds[t], bounds[t + 1]);
-    attention_streaming_rows(out, q, k, v, n_q, n_k, d, heads, causal, bounds[0], bounds[1]);
-    for (std::thread& helper : helpers) helper.join();
+    const auto part = [&](std::size_t t) { attention_streaming_rows(out, q, k, v, n_q, n_k, d, heads, causal, bounds[t], bounds[t + 1]); };
+    if (threads == 1) return part(0);
+    helpers().run(threads, part);
 }
 
 }  // namespace attn

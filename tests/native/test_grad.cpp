@@ -347,7 +347,7 @@ TEST_CASE("grad: an upstream gradient gives every stage the later loss's own gra
     attn_test::check_close(*b.grads.wq.w, *a.grads.wq.w, 0, "wq");
     attn_test::check_close(b.grads.x, a.grads.x, 0, "x");
     CHECK(attn::explain_grad_cell(b, up, attn::stage_id::output, 0, 1, 2) ==
-          "∂L/∂output[2][3] = upstream[2][3], sent back by what follows this attention = " + attn::format_cell(dy.data[1 * 4 + 2]));
+          "∂L/∂output[2][3] = upstream[2][3] = " + attn::format_cell(dy.data[1 * 4 + 2]));
 }
 
 TEST_CASE("grad: refusals name the field") {

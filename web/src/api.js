@@ -329,7 +329,7 @@ export function makeApi(core, fast = core, loadModel = null) {
      * packedHit: a kept structure filled with new numbers and no parse, example: worked examples by id}.
      */
     tracePaths() {
-      const c = new Int32Array(fast.HEAP32.buffer, fast._attn_trace_path_counts(), 5);
+      const c = new Int32Array(core.HEAPF32.buffer, core._attn_trace_path_counts(), 5); // the one-thread module traces
       return { text: c[0], packedParsed: c[1], packedKept: c[2], packedHit: c[3], example: c[4] };
     },
     /**
@@ -424,7 +424,8 @@ export function makeApi(core, fast = core, loadModel = null) {
       return fast._attn_attention_bytes(nQ, nK, d, heads);
     },
     /**
-     * The loss of a spec with its "target" (or "labels" and "loss": "cross_entropy"), dL/d(parameter) for
+     * The loss of a spec with its "target" (or "labels" and "loss": "cross_entropy", or "upstream", dL/dy of a
+     * later loss, and "loss": "upstream"), dL/d(parameter) for
      * every parameter of the spec and for x and memory, and dL/d(stage) for every stage (data as
      * Float32Array), computed by the core's backward pass: {loss, grads, stage_grads}.
      */

@@ -57,7 +57,8 @@ export declare class AttentionStepper extends HTMLElement {
   settled(): Promise<void>;
   /** Shows spec in place (stage, head and view kept); with loss fields each stage shows its gradient
    * dL/d(stage) under it, each cell's chain rule from the core. Rejects with the core's AttentionError. */
-  inspect(spec: Spec, lossFields?: { loss: 'mse'; target: number[][] } | { loss: 'cross_entropy'; labels: number[] } | null): Promise<void>;
+  inspect(spec: Spec, lossFields?: { loss: 'mse'; target: number[][] } | { loss: 'cross_entropy'; labels: number[] } | { loss: 'upstream'; upstream: number[][] } | null,
+    modelLoss?: number): Promise<void>;
 }
 
 /** The train mode: attributes lesson (alignment | positions | scaling), lang (en | zh), url-state. */

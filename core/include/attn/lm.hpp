@@ -109,6 +109,9 @@ model_trace trace(const model& m, std::string_view text);
 
 /// @brief Layer l's attention as a sequence spec on its ln_1 rows (n, d): {x, heads, scaled_dot, causal, weights}.
 spec layer_spec(const model& m, int l, const float* ln_1, std::size_t n);
+/// @brief Layer l (0-based) of a trace as a sequence spec, its characters as the labels: what the playground's
+/// stepper traces to show that layer. Throws spec_error naming the layers the model has.
+spec layer_spec_of(const model& m, const model_trace& t, int l);
 
 /// @brief The k most likely next characters after text (<unk> is never proposed).
 struct candidate {

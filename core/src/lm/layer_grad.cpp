@@ -9,8 +9,8 @@
 namespace attn::lm {
 
 layer_grad layer_grad_of(const model& m, const model_trace& t, int layer) {
-    if (layer < 0 || layer >= m.config.n_layer)
-        throw spec_error("layer is " + std::to_string(layer) + " but the model has layers 0 to " + std::to_string(m.config.n_layer - 1) + ".");
+    layer_grad out;
+    out.spec = layer_spec_of(m, t, layer);  // refuses a layer the model lacks
     const std::vector<int>& ids = t.tokens.ids;
     const std::size_t n = ids.size(), d = static_cast<std::size_t>(m.config.d_model);
     if (n < 2) throw spec_error("a layer's gradient needs a text of at least 2 characters: each is predicted from those before it.");
@@ -19,10 +19,7 @@ layer_grad layer_grad_of(const model& m, const model_trace& t, int layer) {
     const std::vector<int> in(ids.begin(), ids.end() - 1), target(ids.begin() + 1, ids.end());
     std::vector<float> grad;
     std::vector<std::vector<float>> at_output;
-    layer_grad out;
     out.loss = loss_and_grad(m, in, target, 1, static_cast<int>(n - 1), &grad, &at_output);
-    out.spec = layer_spec(m, layer, t.find("ln_1", layer)->data.data(), n);
-    out.spec.query_tokens = t.tokens.chars;
     out.upstream.loss = loss_spec::kind::upstream;
     out.upstream.target = matrix::from_shape({n, d});
     std::fill(out.upstream.target.begin(), out.upstream.target.end(), 0.0f);

@@ -66,6 +66,14 @@ spec layer_spec(const model& m, int l, const float* ln_1, size_t n) {
     return s;
 }
 
+spec layer_spec_of(const model& m, const model_trace& t, int l) {
+    if (l < 0 || l >= m.config.n_layer)
+        throw spec_error("layer is " + std::to_string(l) + " but the model has layers 0 to " + std::to_string(m.config.n_layer - 1) + ".");
+    spec s = layer_spec(m, l, t.find("ln_1", l)->data.data(), t.tokens.ids.size());
+    s.query_tokens = t.tokens.chars;
+    return s;
+}
+
 model_trace trace(const model& m, std::string_view text) {
     const config& c = m.config;
     model_trace out;

@@ -555,19 +555,15 @@ export class AttentionModel extends HTMLElement {
   async sayLineScores(note) {
     const s = this.state;
     const key = `${s.model}\n${this.viewText}`;
-    if (this.lineScores?.key !== key) {
-      const text = this.viewText;
-      const scores = await this.client.call('lineScores', s.model, text).catch(() => null);
-      if (!scores || text !== this.viewText) return;
-      this.lineScores = { key, scores };
-    }
-    const { scores } = this.lineScores;
+    // one ask per text: redraws while it is on its way share it
+    if (this.lineScores?.key !== key) this.lineScores = { key, scores: this.client.call('lineScores', s.model, this.viewText).catch(() => null) };
+    const scores = await this.lineScores.scores;
+    if (!scores?.length || this.lineScores?.key !== key || !note.isConnected) return; // a newer text, or a redraw, took over
     const mine = scores.find((x) => x.layer === s.layer && x.head === s.head);
     const best = scores.reduce((p, q) => (q.score > p.score ? q : p));
-    if (mine && note.isConnected) {
-      note.textContent = wordsFor(s.lang).lineScore(s.layer + 1, s.head + 1, cell(mine.score), best.layer + 1, best.head + 1, cell(best.score),
-        best.score < ROLE_THRESHOLD);
-    }
+    if (!mine) return;
+    note.textContent = wordsFor(s.lang).lineScore(s.layer + 1, s.head + 1, cell(mine.score), best.layer + 1, best.head + 1, cell(best.score),
+      best.score < ROLE_THRESHOLD ? String(ROLE_THRESHOLD) : null);
   }
 
   /** Which heads pushed candidate c (the core's logit attribution): the largest first, and the grid tinted by it. */

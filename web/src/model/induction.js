@@ -2,7 +2,8 @@
 // trains in the model's Web Worker (client.js, worker.js: lessonStart, lessonTrain), and this element only
 // draws what the core sends: the loss per step, every head's induction and previous-token score per step
 // (the core's head detectors), and every head's pattern on a string repeated twice. Paused, a click on a
-// head opens its layer in the playground's <attention-stepper> (the core's m.layerSpec).
+// head opens its layer in the playground's <attention-stepper>, with the gradient of the model's loss under
+// every stage (the core's m.layerGrad, carried through the layer's stages by the sequence core's a.grad).
 import { clear, h, svg } from '../stepper/dom.js';
 import { headColor, weightColor } from '../stepper/colors.js';
 import { cell } from '../stepper/format.js';
@@ -75,6 +76,7 @@ export class AttentionInduction extends HTMLElement {
   /** A fresh model at step 0 (the seed fixes its weights and its batches). */
   async start() {
     this.pause();
+    this.stepperTicket = (this.stepperTicket ?? 0) + 1; // a layer still on its way belongs to the old model
     this.losses = [];
     this.history = [];
     this.done = 0;
@@ -296,17 +298,32 @@ export class AttentionInduction extends HTMLElement {
       clear(this.host.stepper).append(h('p', { className: 'hint', text: w.needsStepper }));
       return;
     }
-    const { loss, spec: gradSpec } = await this.client.call('layerGrad', 'lesson', this.probe, l);
-    const { loss: kind, upstream, ...spec } = gradSpec;
+    // a newer click, Play or Reset while the worker answers makes this answer stale: it is not drawn
+    const ticket = (this.stepperTicket = (this.stepperTicket ?? 0) + 1);
+    const current = () => ticket === this.stepperTicket && !this.playing && this.host;
+    const failed = (error) => {
+      if (current()) clear(this.host.stepper).append(h('p', { className: 'error', attrs: { role: 'alert' }, text: w.stepperFailed(String(error?.message ?? error)) }));
+    };
+    let answer;
+    try {
+      answer = await this.client.call('layerGrad', 'lesson', this.probe, l);
+    } catch (error) {
+      failed(error);
+      return;
+    }
+    if (!current()) return;
+    const { loss: kind, upstream, ...spec } = answer.spec;
     const stepper = h('attention-stepper', { attrs: { stage: 'weights', lang: this.lang, controls: 'nav timeline heads', spec: JSON.stringify(spec) } });
     clear(this.host.stepper).append(h('h3', { text: w.stepper(l + 1, hh + 1) }), stepper);
     this.stepperReady = customElements.whenDefined('attention-stepper').then(() => stepper.ready).then(() => {
+      if (!current()) return undefined;
       stepper.store?.set({ head: hh });
-      return stepper.inspect(spec, { loss: kind, upstream }, loss);
-    });
+      return stepper.inspect(spec, { loss: kind, upstream }, answer.loss);
+    }).catch(failed);
   }
 
   closeStepper() {
+    this.stepperTicket = (this.stepperTicket ?? 0) + 1; // an answer still on its way is not drawn
     if (this.host) clear(this.host.stepper);
   }
 }

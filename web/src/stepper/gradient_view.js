@@ -9,6 +9,15 @@ import { renderMatrix } from './matrix_view.js';
 import { makeContext, sceneFor } from './steps.js';
 
 /**
+ * What the gradient is of: this sentence's own loss; or, for an "upstream" spec, a later loss whose gradient
+ * reached this attention's output (a language model's next-character loss, with its value when given).
+ */
+function explanation(g, w) {
+  if (g.spec.loss !== 'upstream') return w.gradientExplain(cell(g.result.loss));
+  return g.modelLoss === undefined ? w.gradientExplainUpstream : w.gradientExplainModel(cell(g.modelLoss));
+}
+
+/**
  * Draws the gradient of the shown stage into el.host.gradient, or empties it when the element has no
  * loss (el.gradients: {spec: the grad spec, result: the core's a.grad(spec), from its worker, modelLoss: the
  * value of the later loss an "upstream" spec's gradient came from, or undefined}).
@@ -45,6 +54,6 @@ export function renderGradient(el, stage, w) {
   view.el.addEventListener('pointerover', onCell);
   view.el.addEventListener('focusin', onCell);
   box.append(h('h3', { className: 'gradient-title', text: w.gradientTitle(result.label) }),
-    h('p', { className: 'explain', text: g.modelLoss === undefined ? w.gradientExplain(cell(g.result.loss)) : w.gradientExplainModel(cell(g.modelLoss)) }),
+    h('p', { className: 'explain', text: explanation(g, w) }),
     view.el, caption);
 }
