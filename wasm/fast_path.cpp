@@ -14,36 +14,15 @@
 // after another at qkv (n_q, n_k, n_k rows of d). Returns −1, −2 when the output overflowed, or the index
 // in qkv of the first value that is not finite (nothing computed then): one pass here instead of a slow one in JavaScript. The
 // other shapes were checked in JS, where the sentences name the arguments.
-namespace {
-/// The index of the first value that is ±∞ or NaN (all exponent bits set), or −1. Blocks of 256 are
-/// tested without an early exit, which the compiler vectorises, and only a block that holds one is
-/// searched: a std::isfinite loop took 120–150 µs for n = 512, d = 64 (4% of the whole call), this 20.
-long first_not_finite(const float* values, std::size_t count) {
-    constexpr std::size_t block = 256;
-    for (std::size_t begin = 0; begin < count; begin += block) {
-        const std::size_t end = std::min(count, begin + block);
-        std::uint32_t bad = 0;
-        for (std::size_t i = begin; i < end; ++i) {
-            std::uint32_t bits;
-            std::memcpy(&bits, values + i, sizeof bits);
-            bad |= (bits & 0x7f800000u) == 0x7f800000u;
-        }
-        if (bad)
-            for (std::size_t i = begin; i < end; ++i)
-                if (!std::isfinite(values[i])) return long(i);
-    }
-    return -1;
-}
-}  // namespace
 
 extern "C" EMSCRIPTEN_KEEPALIVE int attn_attention(float* out, const float* qkv, int n_q, int n_k, int d, int heads, int causal) {
     const std::size_t nq = std::size_t(n_q), nk = std::size_t(n_k), ud = std::size_t(d), total = (nq + 2 * nk) * ud;
-    if (const long bad = first_not_finite(qkv, total); bad >= 0) return int(bad);
+    if (const long bad = attn::first_not_finite(qkv, total); bad >= 0) return int(bad);
     // split between threads in the wasm-threads module (streaming_threads.cpp); one thread elsewhere
     attn::attention_streaming_threads(out, qkv, qkv + nq * ud, qkv + (nq + nk) * ud, nq, nk, ud, std::size_t(heads),
                                       causal != 0, attn::streaming_max_threads());
     // finite inputs can still overflow (q·k of 3e38s, or a weighted sum of them): −2, refused as a.trace refuses it
-    if (first_not_finite(out, nq * ud) >= 0) return -2;
+    if (attn::first_not_finite(out, nq * ud) >= 0) return -2;
     return -1;
 }
 

@@ -148,3 +148,19 @@ TEST_CASE("streaming threads: the rows of a split, computed apart, are the whole
     CHECK(attn::streaming_max_threads() == 1);
     CHECK(attn::streaming_threads_for(4096, 4096, 64, 8) == 1);
 }
+
+TEST_CASE("streaming: the fast path's finiteness check finds the first ±∞ or NaN, in any block, at any place") {
+    std::vector<float> values(1000, 0.5f);
+    CHECK(attn::first_not_finite(values.data(), values.size()) == -1);
+    CHECK(attn::first_not_finite(values.data(), 0) == -1);
+    for (std::size_t at : {std::size_t{0}, std::size_t{5}, std::size_t{255}, std::size_t{256}, std::size_t{300}, std::size_t{999}})
+        for (float bad : {INFINITY, -INFINITY, NAN}) {
+            std::vector<float> v = values;
+            v[at] = bad;
+            if (at + 1 < v.size()) v[v.size() - 1] = NAN;  // a later one is not the first
+            CHECK(attn::first_not_finite(v.data(), v.size()) == long(at));
+            CHECK(attn::first_not_finite(v.data(), at) == -1);  // the values before it
+        }
+    values[997] = 3e38f;  // finite, however large
+    CHECK(attn::first_not_finite(values.data(), values.size()) == -1);
+}

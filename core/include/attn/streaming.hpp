@@ -53,6 +53,10 @@ std::size_t streaming_max_threads();
 void attention_streaming_threads(float* out, const float* q, const float* k, const float* v, std::size_t n_q,
                                  std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::size_t max_threads);
 
+/// @brief The index of the first value that is ±∞ or NaN, or −1: the fast path's check of its inputs and
+/// output (blocks of 256 tested in one vector pass each, and only a block that holds one searched).
+long first_not_finite(const float* values, std::size_t count);
+
 /// @brief Bytes one attention_streaming call holds: q, k, v and out, and the kernel's buffers (one head's
 /// K packed, a block of accumulators), once per thread: O((n_q + threads·n_k)·d), never n_q × n_k.
 std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads,
