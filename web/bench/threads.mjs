@@ -6,9 +6,12 @@
 //     workers), and on the one-thread module (the speed-up column);
 //   - TF.js's wasm backend, threaded SIMD build (XNNPACK), the fast way: Q scaled first, matMul(q, transpose(k));
 //   - onnxruntime-web's wasm backend with numThreads: the plain graph and its fused MultiHeadAttention.
-// The peers' scripts and wasm come from web/node_modules (npm), the package from web/src and web/dist, all
-// served from the repository's root. Every output is checked against a.attention's (≤ 1e-4) before it is
-// timed; a peer that cannot run a size says why. Median time per call and GFLOP/s (4·n²·d).
+// Each library runs in a page of its own, as its users run it: a page with two libraries' thread pools
+// measured one pool spinning on the cores the other needed. The pages take turns, one measuring at a time,
+// three rounds a size. The peers' scripts and wasm come from web/node_modules (npm), the package from
+// web/src and web/dist, all served from the repository's root. Every output is checked against
+// a.attention's (≤ 1e-4) before it is timed; a peer that cannot run a size says why. Median time per call
+// and GFLOP/s (4·n²·d).
 // usage: node web/bench/threads.mjs   (after bash scripts/build.sh)
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -20,108 +23,141 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const SIZES = [[128, 64], [512, 64], [1024, 64], [2048, 64], [4096, 64], [1024, 128]];
 const NAMES = ['a.attention, threads', 'a.attention, 1 thread', 'TF.js fast, threads', 'ORT graph, threads', 'ORT fused MHA, threads'];
 const PEERS = [2, 3, 4];
+const ROUNDS = 3;
 const modules = '/web/node_modules';
 const server = await serveStatic(repo, {
   headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
 });
 const browser = await launchChromium();
-try {
+
+/** A page of the site's origin (cross-origin isolated) with its scripts; setup(modules) runs in it once. */
+async function pageWith(scripts, setup, arg) {
   const page = await browser.newPage();
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
   await page.goto(`${server.url}site/docs.html`); // any page of the site: only its origin and isolation are used
-  for (const file of ['@tensorflow/tfjs-core/dist/tf-core.min.js', '@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.min.js',
-    'onnxruntime-web/dist/ort.min.js']) await page.addScriptTag({ url: `${modules}/${file}` });
-  const setup = await page.evaluate(async (modules) => {
+  for (const file of scripts) await page.addScriptTag({ url: `${modules}/${file}` });
+  await page.evaluate(`(${PAGE_HELPERS})()`);
+  return { page, info: await page.evaluate(setup, arg) };
+}
+
+/** In every page: window.bench.data (the same inputs everywhere) and window.bench.time (warm-up, then batches). */
+const PAGE_HELPERS = () => {
+  window.bench = {
+    data(count, seed) {
+      const out = new Float32Array(count);
+      let s = seed;
+      for (let i = 0; i < count; i++) {
+        s = (Math.imul(s, 1103515245) + 12345) >>> 0;
+        out[i] = (s / 4294967296) * 2 - 1;
+      }
+      return out;
+    },
+    inputs: (n, d) => [window.bench.data(n * d, 1), window.bench.data(n * d, 2), window.bench.data(n * d, 3)],
+    // each engine compiles its hot code again, in its optimising tier, on every worker it runs on (a helper's
+    // first calls ran at half speed): 400 ms of warm-up, then 5 batches of about 20 ms, after 30 ms idle each
+    async time(run) {
+      const t0 = performance.now();
+      let calls = 0;
+      while (performance.now() - t0 < 400 || calls < 3) {
+        await run();
+        calls++;
+      }
+      const reps = Math.max(1, Math.round(20 / Math.max((performance.now() - t0) / calls, 1e-3)));
+      const times = [];
+      for (let b = 0; b < 5; b++) {
+        await new Promise((resolve) => setTimeout(resolve, 30));
+        const t1 = performance.now();
+        for (let r = 0; r < reps; r++) await run();
+        times.push((performance.now() - t1) / reps);
+      }
+      return times;
+    },
+    close: (out, reference) => {
+      let worst = 0;
+      for (let j = 0; j < out.length; j++) worst = Math.max(worst, Math.abs(out[j] - reference[j]));
+      return worst;
+    },
+  };
+};
+
+try {
+  const ours = await pageWith([], async () => {
     const { createAttention } = await import('/web/src/index.js');
-    window.bench = { threaded: await createAttention({ threads: true }), single: await createAttention() };
-    const threads = window.bench.threaded.threads; // the peers get as many
-    const { tf, ort } = window;
-    tf.wasm.setWasmPaths(`${modules}/@tensorflow/tfjs-backend-wasm/dist/`);
-    tf.wasm.setThreadsCount(threads);
-    await tf.setBackend('wasm');
-    ort.env.wasm.wasmPaths = `${modules}/onnxruntime-web/dist/`;
-    ort.env.wasm.numThreads = threads;
-    ort.env.logLevel = 'error';
-    return { isolated: crossOriginIsolated, threads, tfThreads: await tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT') };
-  }, modules);
-  if (!setup.isolated || setup.threads < 2) throw new Error(`the page is not cross-origin isolated or a.attention has ${setup.threads} thread`);
-  console.log(`Chromium, cross-origin isolated; a.attention's wasm-threads module: ${setup.threads} threads (this machine: ` +
-    `${(await import('node:os')).availableParallelism()} cores); TF.js wasm, threaded SIMD: ${setup.tfThreads ? setup.threads : 'no'} threads; ` +
-    `onnxruntime-web: numThreads ${setup.threads}`);
+    window.bench.threaded = await createAttention({ threads: true });
+    window.bench.single = await createAttention();
+    return { isolated: crossOriginIsolated, threads: window.bench.threaded.threads };
+  });
+  if (!ours.info.isolated || ours.info.threads < 2) throw new Error(`the page is not cross-origin isolated or a.attention has ${ours.info.threads} thread`);
+  const threads = ours.info.threads; // every peer gets as many
+  const tf = await pageWith(['@tensorflow/tfjs-core/dist/tf-core.min.js', '@tensorflow/tfjs-backend-wasm/dist/tf-backend-wasm.min.js'],
+    async ({ modules, threads }) => {
+      window.tf.wasm.setWasmPaths(`${modules}/@tensorflow/tfjs-backend-wasm/dist/`);
+      window.tf.wasm.setThreadsCount(threads);
+      await window.tf.setBackend('wasm');
+      return { threaded: await window.tf.env().getAsync('WASM_HAS_MULTITHREAD_SUPPORT') };
+    }, { modules, threads });
+  const ort = await pageWith(['onnxruntime-web/dist/ort.min.js'], ({ modules, threads }) => {
+    window.ort.env.wasm.wasmPaths = `${modules}/onnxruntime-web/dist/`;
+    window.ort.env.wasm.numThreads = threads;
+    window.ort.env.logLevel = 'error';
+    return {};
+  }, { modules, threads });
+  const machine = (await import('node:os')).availableParallelism();
+  console.log(`Chromium, cross-origin isolated, each library in its own page; a.attention's wasm-threads module: ${threads} threads ` +
+    `(this machine: ${machine} cores); TF.js wasm, threaded SIMD: ${tf.info.threaded ? threads : 'no'} threads; onnxruntime-web: numThreads ${threads}`);
   console.log(`${'n'.padStart(6)}${'d'.padStart(4)}  ${NAMES.map((x) => x.padStart(26)).join('')}`);
+
+  // each contender: prepare(n, d) in its page (window.bench.run, or a sentence why it cannot), then rounds of time()
+  const contenders = [
+    [ours.page, ({ n, d }) => {
+      const [q, k, v] = window.bench.inputs(n, d);
+      window.bench.run = () => window.bench.threaded.attention({ q, k, v, d });
+    }],
+    [ours.page, ({ n, d }) => {
+      const [q, k, v] = window.bench.inputs(n, d);
+      window.bench.run = () => window.bench.single.attention({ q, k, v, d });
+    }],
+    [tf.page, ({ n, d }) => {
+      const { tf: t, bench } = window;
+      bench.tensors?.forEach((x) => x.dispose());
+      const [q, k, v] = bench.inputs(n, d);
+      const [tq, tk, tv, inverse] = [t.tensor2d(q, [n, d]), t.tensor2d(k, [n, d]), t.tensor2d(v, [n, d]), t.scalar(1 / Math.sqrt(d))];
+      bench.tensors = [tq, tk, tv, inverse];
+      bench.run = () => { const o = t.tidy(() => t.matMul(t.softmax(t.matMul(t.mul(tq, inverse), t.transpose(tk))), tv)); const out = o.dataSync(); o.dispose(); return out; };
+    }],
+    ...['graph', 'fused'].map((form) => [ort.page, async ({ n, d, model, form }) => {
+      const { ort: o, bench } = window;
+      await bench.session?.release();
+      const [q, k, v] = bench.inputs(n, d);
+      const dims = form === 'fused' ? [1, n, d] : [n, d];
+      const session = await o.InferenceSession.create(Uint8Array.from(model), { executionProviders: ['wasm'] });
+      bench.session = session;
+      const feeds = { q: new o.Tensor('float32', q, dims), k: new o.Tensor('float32', k, dims), v: new o.Tensor('float32', v, dims) };
+      bench.run = async () => (await session.run(feeds)).out.data;
+    }, form]),
+  ];
   for (const [n, d] of SIZES) {
-    const models = { graph: Array.from(attentionModel(n, d)), fused: Array.from(fusedAttentionModel(n, d)) };
-    const row = await page.evaluate(async ({ n, d, models, names }) => {
-      const { tf, ort, bench } = window;
-      const data = (count, seed) => {
-        const out = new Float32Array(count);
-        let s = seed;
-        for (let i = 0; i < count; i++) {
-          s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-          out[i] = (s / 4294967296) * 2 - 1;
-        }
-        return out;
-      };
-      const median = (v) => v.slice().sort((a, b) => a - b)[v.length >> 1];
-      const q = data(n * d, 1), k = data(n * d, 2), v = data(n * d, 3);
-      const [tq, tk, tv] = [tf.tensor2d(q, [n, d]), tf.tensor2d(k, [n, d]), tf.tensor2d(v, [n, d])];
-      const inverse = tf.scalar(1 / Math.sqrt(d));
-      const tfForward = () => tf.tidy(() => tf.matMul(tf.softmax(tf.matMul(tf.mul(tq, inverse), tf.transpose(tk))), tv));
-      const sessions = [];
-      const session = async (bytes, dims) => {
-        const s = await ort.InferenceSession.create(Uint8Array.from(bytes), { executionProviders: ['wasm'] });
-        sessions.push(s);
-        const feeds = { q: new ort.Tensor('float32', q, dims), k: new ort.Tensor('float32', k, dims), v: new ort.Tensor('float32', v, dims) };
-        return async () => (await s.run(feeds)).out.data;
-      };
-      const makers = [
-        async () => () => bench.threaded.attention({ q, k, v, d }),
-        async () => () => bench.single.attention({ q, k, v, d }),
-        async () => () => { const t = tfForward(); const out = t.dataSync(); t.dispose(); return out; },
-        () => session(models.graph, [n, d]),
-        () => session(models.fused, [1, n, d]),
-      ];
-      const reference = bench.threaded.attention({ q, k, v, d });
-      const cells = [], failed = [];
-      for (const [i, make] of makers.entries()) {
+    const models = [null, null, null, Array.from(attentionModel(n, d)), Array.from(fusedAttentionModel(n, d))];
+    // the reference: a.attention's own output, read in its page
+    const reference = await ours.page.evaluate(({ n, d }) => { const [q, k, v] = window.bench.inputs(n, d); return Array.from(window.bench.single.attention({ q, k, v, d })); }, { n, d });
+    const times = contenders.map(() => []), failed = [], live = contenders.map(() => true);
+    for (let round = 0; round < ROUNDS; round++) {
+      for (const [i, [page, prepare, form]] of contenders.entries()) {
+        if (!live[i]) continue;
         try {
-          const run = await make();
-          const out = await run(); // a peer that cannot run this size is left out, saying why
-          let worst = 0;
-          for (let j = 0; j < out.length; j++) worst = Math.max(worst, Math.abs(out[j] - reference[j]));
-          if (!(worst <= 1e-4)) throw new Error(`differs from a.attention by ${worst}`);
-          // warm-up: each engine compiles its hot code again, in the optimising tier, on every worker it runs on
-          // (a helper's first calls ran at half speed), so each contender runs 400 ms before it is timed
-          const t0 = performance.now();
-          let calls = 0;
-          while (performance.now() - t0 < 400 || calls < 3) {
-            await run();
-            calls++;
+          await page.evaluate(prepare, { n, d, model: models[i], form });
+          if (round === 0) { // checked before it is timed; a peer that cannot run this size is left out, saying why
+            const worst = await page.evaluate(async (ref) => window.bench.close(await window.bench.run(), ref), reference);
+            if (!(worst <= 1e-4)) throw new Error(`differs from a.attention by ${worst}`);
           }
-          const each = (performance.now() - t0) / calls;
-          cells.push({ run, reps: Math.max(1, Math.round(20 / Math.max(each, 1e-3))), times: [] }); // ~20 ms batches
+          times[i].push(...(await page.evaluate(() => window.bench.time(window.bench.run))));
         } catch (error) {
-          failed.push(`${names[i]}: ${String(error?.message ?? error).split('\n')[0].slice(-80)}`);
-          cells.push(null);
+          failed.push(`${NAMES[i]}: ${String(error?.message ?? error).split('\n')[0].slice(-80)}`);
+          live[i] = false;
         }
       }
-      // the contenders take turns, batch after batch, so that drift hits all alike; the first round warms up.
-      // Before each batch the page idles 30 ms: a thread pool that spins after its work (onnxruntime's and
-      // XNNPACK's do) would otherwise take the cores from whoever runs next
-      for (let round = 0; round < 11; round++) {
-        for (const c of cells) {
-          if (!c) continue;
-          await new Promise((resolve) => setTimeout(resolve, 30));
-          const t0 = performance.now();
-          for (let r = 0; r < c.reps; r++) await c.run();
-          if (round > 0) c.times.push((performance.now() - t0) / c.reps);
-        }
-      }
-      [tq, tk, tv, inverse].forEach((t) => t.dispose());
-      await Promise.all(sessions.map((s) => s.release()));
-      return { ms: cells.map((c) => (c ? median(c.times) : null)), failed };
-    }, { n, d, models, names: NAMES });
-    const { ms, failed } = row;
+    }
+    const ms = times.map((t, i) => (live[i] && t.length ? t.sort((a, b) => a - b)[t.length >> 1] : null));
     const gf = (t) => (4 * n * n * d) / (t * 1e6);
     const cell = (t) => (t === null ? '—'.padStart(26) : `${t.toFixed(2)} ms ${(t / ms[0]).toFixed(2)}x ${gf(t).toFixed(1)}GF/s`.padStart(26));
     console.log(`${String(n).padStart(6)}${String(d).padStart(4)}  ${ms.map(cell).join('')}`);
