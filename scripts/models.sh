@@ -15,7 +15,7 @@ mkdir -p "$out" web/models
 training_code=(core/src/lm/model.cpp core/src/lm/batched.cpp core/src/lm/kernels.cpp core/src/lm/kernels.hpp
                core/src/lm/train.cpp core/src/lm/recipes.cpp core/src/lm/safetensors.cpp core/cli/lm.cpp
                core/include/attn/lm.hpp core/include/attn/lm_train.hpp core/include/attn/lm_json.hpp
-               core/src/positional.cpp core/CMakeLists.txt)
+               core/src/sequence/positional.cpp core/CMakeLists.txt)
 
 inputs_of() {
   local recipe

@@ -1,5 +1,5 @@
 // Numbers read from a spec's JSON text: the WebAssembly build reads them through its own fast path
-// (core/src/strtod_wasm.cpp) in front of the C library's strtod. Every number must come out as the
+// (core/src/io/strtod_wasm.cpp) in front of the C library's strtod. Every number must come out as the
 // float nearest to it, exactly as JavaScript's own Number() then Math.fround() reads it.
 import assert from 'node:assert/strict';
 import { test } from 'node:test';

@@ -5,7 +5,7 @@ const MINUS = '−';
 
 /**
  * Row or column k's name as a caption writes it: its label, with its place (the#5) when the label occurs
- * more than once on its axis — the rule of the core's captions (cell_names in core/src/explain.cpp).
+ * more than once on its axis — the rule of the core's captions (cell_names in core/src/explain/explain.cpp).
  */
 export function labelAt(labels, k) {
   const label = labels?.[k];

@@ -6,8 +6,8 @@
 
 #include <xtensor/xview.hpp>
 
-#include "forward_pass.hpp"
-#include "simd4.hpp"
+#include "sequence/forward_pass.hpp"
+#include "kernels/simd4.hpp"
 #include "attn/mask.hpp"
 #include "attn/multi_head.hpp"
 #include "attn/online_softmax.hpp"

@@ -6,7 +6,7 @@
 #include "attn/limits.hpp"
 #include "attn/text.hpp"
 #include "attn/vision.hpp"
-#include "json_read.hpp"
+#include "io/json_read.hpp"
 
 namespace attn {
 namespace {

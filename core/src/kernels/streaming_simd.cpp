@@ -2,8 +2,8 @@
 // WebAssembly), and on x86-64 the dispatch to the AVX2 + FMA and AVX-512 builds of the same
 // kernel (streaming_avx2.cpp, streaming_avx512.cpp) when the CPU has them, decided once.
 #include "attn/streaming.hpp"
-#include "simd4.hpp"
-#include "streaming_kernel.hpp"
+#include "kernels/simd4.hpp"
+#include "kernels/streaming_kernel.hpp"
 
 namespace attn {
 

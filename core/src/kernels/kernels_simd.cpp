@@ -8,7 +8,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "simd4.hpp"
+#include "kernels/simd4.hpp"
 
 namespace attn::simd {
 namespace {

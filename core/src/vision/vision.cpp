@@ -10,8 +10,8 @@
 #include "attn/eca.hpp"
 #include "attn/se.hpp"
 #include "attn/text.hpp"
-#include "explain_writer.hpp"
-#include "vision_common.hpp"
+#include "explain/explain_writer.hpp"
+#include "vision/vision_common.hpp"
 
 namespace attn {
 

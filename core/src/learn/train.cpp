@@ -5,8 +5,8 @@
 #include <algorithm>
 #include <cmath>
 
-#include "forward_pass.hpp"
-#include "simd4.hpp"
+#include "sequence/forward_pass.hpp"
+#include "kernels/simd4.hpp"
 
 namespace attn {
 namespace {

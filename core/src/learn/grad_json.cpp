@@ -4,7 +4,7 @@
 
 #include "attn/grad.hpp"
 #include "attn/text.hpp"
-#include "json_read.hpp"
+#include "io/json_read.hpp"
 
 namespace attn {
 

@@ -15,7 +15,7 @@
 #include <memory>
 #include <vector>
 
-#include "simd_lanes.hpp"
+#include "kernels/simd_lanes.hpp"
 
 namespace attn {
 namespace {

@@ -6,7 +6,7 @@
 #include <vector>
 
 #include "attn/grad.hpp"
-#include "explain_writer.hpp"
+#include "explain/explain_writer.hpp"
 
 namespace attn {
 namespace {

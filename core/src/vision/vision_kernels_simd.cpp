@@ -4,7 +4,7 @@
 #include <algorithm>
 
 #include "attn/vision_kernels.hpp"
-#include "simd4.hpp"
+#include "kernels/simd4.hpp"
 
 namespace attn::simd {
 namespace {

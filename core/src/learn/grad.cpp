@@ -10,8 +10,8 @@
 #include <optional>
 
 #include "attn/mask.hpp"
-#include "forward_pass.hpp"
-#include "simd4.hpp"
+#include "sequence/forward_pass.hpp"
+#include "kernels/simd4.hpp"
 #include "attn/multi_head.hpp"
 
 namespace attn {

@@ -1,6 +1,6 @@
 #include "attn/ca.hpp"
 
-#include "vision_common.hpp"
+#include "vision/vision_common.hpp"
 
 namespace attn {
 

@@ -1,7 +1,7 @@
 // explain_cell(): one sentence of arithmetic per result cell, stage by stage (the page's captions).
 #include "attn/explain.hpp"
 
-#include "explain_writer.hpp"
+#include "explain/explain_writer.hpp"
 
 #include <algorithm>
 #include <cctype>

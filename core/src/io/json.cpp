@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "attn/text.hpp"
-#include "json_read.hpp"
+#include "io/json_read.hpp"
 
 namespace attn {
 namespace {

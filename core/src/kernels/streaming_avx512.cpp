@@ -1,7 +1,7 @@
 // The streaming kernel built for AVX-512F (16 lanes): this file alone is compiled with its -m flags
 // (core/CMakeLists.txt), and streaming_simd.cpp calls it only when the CPU reports them.
 #include "attn/streaming.hpp"
-#include "streaming_kernel.hpp"
+#include "kernels/streaming_kernel.hpp"
 
 namespace attn {
 
