@@ -208,11 +208,13 @@ def main():
 
         check(abs(g["loss"] - loss_of(T)) < 1e-4, f"{name}: lm grad's loss {g['loss']:.5f} is numpy's")
         rng_g = np.random.default_rng(1)
-        worst_g, checked = 0.0, 0
-        for tname, tensor in T.items():
-            grad = np.array(g["grads"][tname]).reshape(tensor.shape)
+
+        def finite_differences(tensor, grad, count):
+            """count random entries of grad (of the nonzero ones) against central differences of loss_of in
+            tensor (one of T's, changed in place and restored): (the worst relative error, entries checked)"""
+            worst, done = 0.0, 0
             flat_idx = np.flatnonzero(np.abs(grad) > 1e-4)
-            for idx in rng_g.choice(flat_idx, size=min(3, len(flat_idx)), replace=False) if len(flat_idx) else []:
+            for idx in rng_g.choice(flat_idx, size=min(count, len(flat_idx)), replace=False) if len(flat_idx) else []:
                 pos = np.unravel_index(idx, tensor.shape)
                 keep = tensor[pos]
                 tensor[pos] = keep + 1e-4
@@ -221,8 +223,14 @@ def main():
                 down = loss_of(T)
                 tensor[pos] = keep
                 fd = (up - down) / 2e-4
-                worst_g = max(worst_g, abs(fd - grad[pos]) / max(abs(fd), 1e-3))
-                checked += 1
+                worst = max(worst, abs(fd - grad[pos]) / max(abs(fd), 1e-3))
+                done += 1
+            return worst, done
+
+        worst_g, checked = 0.0, 0
+        for tname, tensor in T.items():
+            w_, n_ = finite_differences(tensor, np.array(g["grads"][tname]).reshape(tensor.shape), 3)
+            worst_g, checked = max(worst_g, w_), checked + n_
         check(checked >= 3 * len(T) - 6 and worst_g < 2e-2,
               f"{name}: {checked} gradient entries of {len(T)} tensors equal numpy's finite differences (worst relative {worst_g:.1e})")
 
@@ -236,19 +244,8 @@ def main():
             sg = json.loads(subprocess.run([attn, "grad", "-"], input=json.dumps(lg["spec"]).encode(), check=True, capture_output=True).stdout)
             for w in ["wq", "bq", "wk", "wv", "bv", "wo", "bo"]:
                 tensor = T[f"h.{l}.attn.{w}"]
-                grad = np.array(sg["grads"][w]).reshape(tensor.shape)
-                flat_idx = np.flatnonzero(np.abs(grad) > 1e-4)
-                for idx in rng_g.choice(flat_idx, size=min(2, len(flat_idx)), replace=False) if len(flat_idx) else []:
-                    pos = np.unravel_index(idx, tensor.shape)
-                    keep = tensor[pos]
-                    tensor[pos] = keep + 1e-4
-                    up = loss_of(T)
-                    tensor[pos] = keep - 1e-4
-                    down = loss_of(T)
-                    tensor[pos] = keep
-                    fd = (up - down) / 2e-4
-                    worst_l = max(worst_l, abs(fd - grad[pos]) / max(abs(fd), 1e-3))
-                    checked_l += 1
+                w_, n_ = finite_differences(tensor, np.array(sg["grads"][w]).reshape(tensor.shape), 2)
+                worst_l, checked_l = max(worst_l, w_), checked_l + n_
         check(checked_l >= 20 and worst_l < 2e-2,
               f"{name}: {checked_l} attention-weight gradients of a layer's upstream grad spec equal numpy's finite differences (worst relative {worst_l:.1e})")
 
