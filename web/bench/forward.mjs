@@ -18,6 +18,7 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 import { createAttention } from '../src/node.js';
+import { maxDiff, randomData, tfFast } from './forms.mjs';
 import { attentionModel, fusedAttentionModel } from './onnx_model.mjs';
 import { plainForward } from './plain.mjs';
 
@@ -31,16 +32,6 @@ const SLOW_UP_TO = 1024;
 async function loadCore(dir) {
   const { default: create } = await import(path.join(dir, 'attention_core.js'));
   return create({ wasmBinary: await readFile(path.join(dir, 'attention_core.wasm')) });
-}
-
-function randomData(count, seed) {
-  const out = new Float32Array(count);
-  let s = seed;
-  for (let i = 0; i < count; i++) {
-    s = (s * 1103515245 + 12345) >>> 0;
-    out[i] = (s / 4294967296) * 2 - 1;
-  }
-  return out;
 }
 
 /** Q, K, V copied into a core's heap once; each call then runs only the forward pass. */
@@ -66,7 +57,7 @@ function tfRunner(tf, q, k, v, n, d, form) {
   const [tq, tk, tv] = [tf.tensor2d(q, [n, d]), tf.tensor2d(k, [n, d]), tf.tensor2d(v, [n, d])];
   const root = tf.scalar(Math.sqrt(d)), inverse = tf.scalar(1 / Math.sqrt(d));
   const forward = form === 'fast'
-    ? () => tf.tidy(() => tf.matMul(tf.softmax(tf.matMul(tf.mul(tq, inverse), tf.transpose(tk))), tv))
+    ? () => tfFast(tf, tq, tk, tv, inverse)
     : () => tf.tidy(() => tf.matMul(tf.softmax(tf.div(tf.matMul(tq, tk, false, true), root)), tv));
   return {
     run: () => {
@@ -142,12 +133,6 @@ async function batches(runners, seconds) {
 /** Seconds per call: the median of the batches. */
 async function measure(runners, seconds = 1.5) {
   return (await batches(runners, seconds)).map((s) => s[s.length >> 1]);
-}
-
-function maxDiff(a, b) {
-  let worst = 0;
-  for (let i = 0; i < a.length; i++) worst = Math.max(worst, Math.abs(a[i] - b[i]));
-  return worst;
 }
 
 const pad = (s, w) => String(s).padStart(w);

@@ -36,23 +36,16 @@ async function pageWith(scripts, setup, arg) {
   page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
   await page.goto(`${server.url}site/docs.html`); // any page of the site: only its origin and isolation are used
   for (const file of scripts) await page.addScriptTag({ url: `${modules}/${file}` });
-  await page.evaluate(`(${PAGE_HELPERS})()`);
+  await page.evaluate(`(${PAGE_HELPERS})()`); // awaited: evaluate waits for the promise the helpers return
   return { page, info: await page.evaluate(setup, arg) };
 }
 
-/** In every page: window.bench.data (the same inputs everywhere) and window.bench.time (warm-up, then batches). */
-const PAGE_HELPERS = () => {
+/** In every page: window.bench.inputs (forms.mjs's, the Node bench's too) and window.bench.time (warm-up, then batches). */
+const PAGE_HELPERS = async () => {
+  const forms = await import('/web/bench/forms.mjs');
   window.bench = {
-    data(count, seed) {
-      const out = new Float32Array(count);
-      let s = seed;
-      for (let i = 0; i < count; i++) {
-        s = (Math.imul(s, 1103515245) + 12345) >>> 0;
-        out[i] = (s / 4294967296) * 2 - 1;
-      }
-      return out;
-    },
-    inputs: (n, d) => [window.bench.data(n * d, 1), window.bench.data(n * d, 2), window.bench.data(n * d, 3)],
+    forms,
+    inputs: (n, d) => [forms.randomData(n * d, 1), forms.randomData(n * d, 2), forms.randomData(n * d, 3)],
     // each engine compiles its hot code again, in its optimising tier, on every worker it runs on (a helper's
     // first calls ran at half speed): 400 ms of warm-up, then 5 batches of about 20 ms, after 30 ms idle each
     async time(run) {
@@ -71,11 +64,6 @@ const PAGE_HELPERS = () => {
         times.push((performance.now() - t1) / reps);
       }
       return times;
-    },
-    close: (out, reference) => {
-      let worst = 0;
-      for (let j = 0; j < out.length; j++) worst = Math.max(worst, Math.abs(out[j] - reference[j]));
-      return worst;
     },
   };
 };
@@ -123,7 +111,7 @@ try {
       const [q, k, v] = bench.inputs(n, d);
       const [tq, tk, tv, inverse] = [t.tensor2d(q, [n, d]), t.tensor2d(k, [n, d]), t.tensor2d(v, [n, d]), t.scalar(1 / Math.sqrt(d))];
       bench.tensors = [tq, tk, tv, inverse];
-      bench.run = () => { const o = t.tidy(() => t.matMul(t.softmax(t.matMul(t.mul(tq, inverse), t.transpose(tk))), tv)); const out = o.dataSync(); o.dispose(); return out; };
+      bench.run = () => { const o = bench.forms.tfFast(t, tq, tk, tv, inverse); const out = o.dataSync(); o.dispose(); return out; };
     }],
     ...['graph', 'fused'].map((form) => [ort.page, async ({ n, d, model, form }) => {
       const { ort: o, bench } = window;
@@ -147,7 +135,7 @@ try {
         try {
           await page.evaluate(prepare, { n, d, model: models[i], form });
           if (round === 0) { // checked before it is timed; a peer that cannot run this size is left out, saying why
-            const worst = await page.evaluate(async (ref) => window.bench.close(await window.bench.run(), ref), reference);
+            const worst = await page.evaluate(async (ref) => window.bench.forms.maxDiff(await window.bench.run(), ref), reference);
             if (!(worst <= 1e-4)) throw new Error(`differs from a.attention by ${worst}`);
           }
           times[i].push(...(await page.evaluate(() => window.bench.time(window.bench.run))));
