@@ -72,14 +72,12 @@ val spec_of_trace(int serial) {
     const last_spec_read& last = last_spec();
     if (serial != last.serial) return val::undefined();
     if (last.read) return val(spec_to_json(*last.read).dump());
-    if (last.vision) return val(vision_spec_to_json(*last.vision).dump());
     return val::undefined();
 }
 
 val normalised_spec_json(const std::string& spec_json) {
     return guarded([&] {
-        const json j = parse_spec_json(spec_json);  // either kind, as attn_trace_text reads it
-        return text_result((is_vision_spec(j) ? vision_spec_to_json(vision_spec_from_json(j)) : spec_to_json(spec_from_json(j))).dump());
+        return text_result(spec_to_json(parse_spec(spec_json)).dump());  // a sequence spec: the vision part has its own
     });
 }
 
@@ -100,22 +98,6 @@ val explain_result(const std::string& spec_json, const std::string& stage, int h
     });
 }
 
-val explain_grad_result(const std::string& spec_json, const std::string& stage, int head, int i, int j, bool detail) {
-    struct passes {
-        loss_spec loss;
-        attn::grad_result g;
-    };
-    static last_trace<passes> last;
-    return guarded([&] {
-        const stage_id id = checked_cell(stage, head, i, j);
-        const passes& p = last.of(spec_json, [](const std::string& text) {
-            const auto [s, loss] = parse_grad_spec(text);
-            return passes{loss, compute_grad(s, loss)};
-        });
-        return text_result(explain_grad_cell(p.g, p.loss, id, std::size_t(head), std::size_t(i), std::size_t(j), detail));
-    });
-}
-
 std::string example_document_json(const std::string& id) {
     return example_about_json(id)["example"].dump();  // callers ask only for ids from examples_json
 }
@@ -132,7 +114,7 @@ std::string examples_json() {
                 const std::string vid = v["id"].get<std::string>();
                 if (same_as_base.empty() && example_spec_json(id, vid) == example_spec_json(id)) same_as_base = vid;
             }
-        list.push_back({{"id", id}, {"title", doc["title"]}, {"source", doc["source"]}, {"variants", variants},
+        list.push_back({{"id", id}, {"kind", example_is_vision(id) ? "vision" : "sequence"}, {"title", doc["title"]}, {"source", doc["source"]}, {"variants", variants},
                         {"default_variant", same_as_base}});
     }
     return list.dump();
@@ -140,96 +122,8 @@ std::string examples_json() {
 
 std::string stages_json() { return stage_registry_json().dump(); }
 
-// Training runs the page steps between frames: each lives here under a handle until JS deletes it.
-namespace {
-std::map<int, std::unique_ptr<trainer>> trainers;
-int next_trainer = 1;
-
-/// The live trainer of a handle; a disposed one is refused in one sentence.
-trainer& trainer_at(int handle) {
-    const auto it = trainers.find(handle);
-    if (it == trainers.end()) throw spec_error("this trainer was disposed of.");
-    return *it->second;
-}
-}  // namespace
-
-val trainer_create(const std::string& spec_json) {
-    return guarded([&] {
-        auto [s, settings] = parse_train_spec(spec_json);
-        const int handle = next_trainer++;
-        trainers.emplace(handle, std::make_unique<trainer>(std::move(s), std::move(settings)));
-        val out = val::object();
-        out.set("handle", handle);
-        out.set("steps", trainers.at(handle)->settings().steps);
-        return out;
-    });
-}
-
-val trainer_step(int handle, int count) {
-    return guarded([&] {
-        trainer& run = trainer_at(handle);
-        std::vector<float> losses;
-        val out = val::object();
-        run.check_steps(std::uint64_t(std::max(count, 0)));  // refused before the first step
-        try {  // a refused step keeps the steps before it: their losses come back with the refusal
-            for (int k = 0; k < count; ++k) losses.push_back(run.step());
-        } catch (const spec_error& e) {
-            out.set("error", std::string(e.what()));
-        }
-        out.set("losses", val(emscripten::typed_memory_view(losses.size(), losses.data())).call<val>("slice"));
-        out.set("done", run.steps_done());
-        return out;
-    });
-}
-
-val trainer_check_steps(int handle, double count) {
-    return guarded([&] {
-        trainer_at(handle).check_steps(count > 0 ? std::uint64_t(count) : 0);
-        return text_result("");
-    });
-}
-
-val trainer_set_lr(int handle, float lr) {
-    return guarded([&] {
-        trainer_at(handle).set_learning_rate(lr);
-        return text_result("");
-    });
-}
-
-val trainer_spec(int handle) {
-    return guarded([&] { return text_result(spec_to_json(trainer_at(handle).current()).dump()); });
-}
-
-void trainer_delete(int handle) { trainers.erase(handle); }
-
-std::string task_ids_json() { return json(training_task_ids()).dump(); }
-
-val task_result(const std::string& id) {
-    return guarded([&] { return text_result(training_task_json(id).dump()); });
-}
-
-val grad_result_of(const std::string& spec_json) {
-    return guarded([&] {
-        const auto [s, loss] = parse_grad_spec(spec_json);
-        return text_result(grad_to_json(compute_grad(s, loss)).dump());  // JS parses it once (one string, not a tree of vals)
-    });
-}
-
-std::string vision_stages_json() {
-    json rows = json::array();
-    for (const vision_stage_info& s : vision_stage_registry())
-        rows.push_back({{"id", s.id}, {"symbol", s.symbol}, {"title", s.title.en}, {"title_zh", s.title.zh},
-                        {"explain", {{"en", s.explanation.en}, {"zh", s.explanation.zh}}}, {"scale", color_scale_name(s.scale)}});
-    return rows.dump();
-}
-
-val explain_vision_result(const std::string& spec_json, const std::string& stage, int index) {
-    static last_trace<vision_trace> last;
-    return guarded([&] {
-        if (index < 0) throw spec_error("the index of a value is counted from 0 and cannot be negative.");
-        const vision_trace& t = last.of(spec_json, [](const std::string& text) { return compute_vision(vision_spec_from_json(parse_spec_json(text))); });
-        return text_result(explain_vision_cell(t, stage, std::size_t(index)));
-    });
+val example_spec_text(const std::string& id, const std::string& variant) {
+    return guarded([&] { return text_result(example_spec_json(id, variant).dump()); });
 }
 
 std::string limits_json() {

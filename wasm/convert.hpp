@@ -25,36 +25,14 @@ emscripten::val explain_result(const std::string& spec_json, const std::string& 
 /// @brief JSON text: the example's document (texts, variants) without its spec.
 std::string example_document_json(const std::string& id);
 
-/// @brief JSON text: [{id, title: {en, zh}, source: {en, zh}, variants: [ids], default_variant}] in
+/// @brief JSON text: [{id, kind: "sequence" | "vision", title: {en, zh}, source: {en, zh}, variants: [ids], default_variant}] in
 /// docs/spec.md order; default_variant names the variant whose spec is the example's own ("" if none).
 std::string examples_json();
 
 /// @brief JSON text: the stage registry (stage_registry_json), in trace order.
 std::string stages_json();
-/// A trainer for a spec with "train": {handle, steps} or {error}; then count steps: {losses: Float32Array};
-/// its current spec: {text}; and deleting it.
-emscripten::val trainer_create(const std::string& spec_json);
-emscripten::val trainer_step(int handle, int count);
-/// {text: ""} or {error}: the trainer's learning rate from its next step on.
-emscripten::val trainer_set_lr(int handle, float lr);
-/// @brief Refuses (as an error result) count steps in one call if they are over the training limit.
-emscripten::val trainer_check_steps(int handle, double count);
-emscripten::val trainer_spec(int handle);
-void trainer_delete(int handle);
-/// The training tasks' ids, in the page's order (JSON array).
-std::string task_ids_json();
-/// {text: a training task's train spec as JSON} or {error} (attn/tasks.hpp).
-emscripten::val task_result(const std::string& id);
-/// {text: the JSON of attn grad for this grad spec} or {error}.
-emscripten::val grad_result_of(const std::string& spec_json);
-/// {text} or {error}: the chain rule behind one cell of dL/d(stage) for a grad spec (explain_grad_cell).
-emscripten::val explain_grad_result(const std::string& spec_json, const std::string& stage, int head, int i, int j, bool detail);
-
-/// @brief JSON text: the vision stage registry, [{id, symbol, title, title_zh, explain: {en, zh}}].
-std::string vision_stages_json();
-
-/// @brief {text: the arithmetic of value `index` (row-major) of a vision stage} or {error}; the last trace is kept.
-emscripten::val explain_vision_result(const std::string& spec_json, const std::string& stage, int index);
+/// {text: an example's spec as JSON} or {error}: how a vision example's spec reaches the vision part.
+emscripten::val example_spec_text(const std::string& id, const std::string& variant);
 
 /// @brief JSON text: every documented limit of attn/limits.hpp, camelCase, for the package's `limits`.
 std::string limits_json();

@@ -2,6 +2,8 @@
 // and the core's Web Worker with the wasm core inlined, in one classic script. One file serves every way the
 // page is opened: <script src> from file:// (double-clicking site/index.html), and
 // <script type="module" src> in a stranger's blog (it has no import or export statements).
+// Beside it, attention-stepper.vision.js and attention-stepper.learn.js: the parts' wasm as base64 in
+// classic scripts, loaded only when a page first shows a vision block or a gradient (web/src/parts.js).
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -19,7 +21,10 @@ await build({
   configFile: false,
   logLevel: 'warn',
   // the core's worker inside the script (a blob URL, a classic worker: it starts on a page opened from file://)
-  resolve: { alias: [{ find: /^\.\/start_worker\.js$/, replacement: path.join(here, 'src/remote/start_worker_inline.js') }] },
+  resolve: { alias: [
+    { find: /^\.\/start_worker\.js$/, replacement: path.join(here, 'src/remote/start_worker_inline.js') },
+    { find: /^\.\/part_files\.js$/, replacement: path.join(here, 'src/remote/part_files_inline.js') },
+  ] },
   worker: { format: 'iife' },
   build: {
     outDir,
@@ -68,6 +73,17 @@ const modelFile = path.join(outDir, 'attention-model.js');
 console.log(`site: ${path.relative(process.cwd(), modelFile)} ${statSync(modelFile).size} bytes, ${gzipSync(readFileSync(modelFile), { level: 9 }).length} gzipped (model mode: element + worker + inlined lm wasm)`);
 
 const file = path.join(outDir, 'attention-stepper.js');
+// the parts beside it, each a classic script setting AttentionStepperParts[name] to its wasm as base64
+const partSizes = [];
+const overBudget = [];
+for (const [name, budget] of [['vision', 140], ['learn', 215]]) {
+  const wasm = readFileSync(path.join(here, 'dist', name, `attention_${name}.wasm`));
+  const script = `(globalThis.AttentionStepperParts ??= {}).${name} = '${wasm.toString('base64')}';\n`;
+  for (const dir of [outDir, path.join(here, 'dist')]) writeFileSync(path.join(dir, `attention-stepper.${name}.js`), script);
+  const gz = gzipSync(script, { level: 9 }).length;
+  partSizes.push(`attention-stepper.${name}.js ${script.length} bytes, ${gz} gzipped (budget ${budget} KB)`);
+  if (gz > budget * 1024) overBudget.push(`attention-stepper.${name}.js is ${Math.ceil(gz / 1024)} KB gzipped, over its ${budget} KB`);
+}
 // the same file ships in the npm package, so a blog can take it from any npm CDN
 copyFileSync(file, path.join(here, 'dist/attention-stepper.js'));
 // the wasm-threads module beside it, for the playground's own pages: they name it on their script tag
@@ -77,5 +93,13 @@ if (existsSync(threads)) {
   mkdirSync(path.join(outDir, 'core-threads'), { recursive: true });
   for (const name of readdirSync(threads)) copyFileSync(path.join(threads, name), path.join(outDir, 'core-threads', name));
 }
+// the sequence embed: 401 KB gzipped while the parts rode in it; the issue's goal is 150 (docs/toolchain.md, "Sizes")
+const EMBED_BUDGET = 300;
 const gz = gzipSync(readFileSync(file), { level: 9 }).length;
-console.log(`site: ${path.relative(process.cwd(), file)} ${statSync(file).size} bytes, ${gz} gzipped (element + loader + inlined wasm)`);
+console.log(`site: ${path.relative(process.cwd(), file)} ${statSync(file).size} bytes, ${gz} gzipped (element + loader + inlined wasm; budget ${EMBED_BUDGET} KB)`);
+for (const line of partSizes) console.log(`site: part ${line}`);
+if (gz > EMBED_BUDGET * 1024) overBudget.push(`attention-stepper.js is ${Math.ceil(gz / 1024)} KB gzipped, over its ${EMBED_BUDGET} KB`);
+if (overBudget.length) {
+  console.error(`site: ${overBudget.join('; ')}: see what grew (docs/toolchain.md, "Sizes").`);
+  process.exit(1);
+}

@@ -2,6 +2,7 @@
 // Nothing here computes attention: every number comes from the C++ core's trace.
 import { shortText, wholeNumber } from './args.js';
 import { packSpec, unpackSpecText } from './packed_spec.js';
+import { PART_NAMES, partSlots, textCalls } from './parts.js';
 import { traceCalls } from './trace_reader.js';
 
 /** The package version (kept equal to package.json by a test). */
@@ -214,23 +215,47 @@ function valueWhenRead(obj, key, make) {
 }
 
 /**
+ * The texts a module's traces name by id (layout, axes): the same structure, the same id (the module keeps
+ * the texts). JS parses each once; the texts never change under an id.
+ */
+function textsById(read) {
+  const parsed = new Map(); // id -> the parsed text
+  return (id) => {
+    let value = parsed.get(id);
+    if (value === undefined) {
+      if (parsed.size >= 64) parsed.delete(parsed.keys().next().value); // the module keeps 32 of each kind
+      parsed.set(id, (value = JSON.parse(read(id))));
+    }
+    return value;
+  };
+}
+
+/** createAttention's `parts` option: the parts to load before it resolves (all of them unless it says). */
+export function partsOption(options) {
+  const parts = options.parts ?? PART_NAMES;
+  if (!Array.isArray(parts) || parts.some((p) => !PART_NAMES.includes(p))) {
+    return [null, new AttentionError(`options.parts must list some of ${PART_NAMES.map((p) => `"${p}"`).join(', ')} (the parts to load now; the others load on a.load(name)).`)];
+  }
+  return [parts, null];
+}
+
+/**
  * Wraps an instantiated Embind module (see wasm/bindings.cpp) in the package's API.
- * @param {object} core the module from createAttentionCore()
+ * @param {object} core the module from createAttentionCore(): the sequence stages
  * @param {object} [fast] the module a.attention runs on: the wasm-threads module beside the one-thread
  *   core, which does everything else (in the threads build, C++ exceptions are never caught, so no spec
  *   could be refused with its sentence: docs/toolchain.md)
+ * @param {Function} [loadModel] the language model's loader (lm.js)
+ * @param {(name: string) => Promise<object>} [loadPart] instantiates a part's module (parts.js)
  */
-export function makeApi(core, fast = core, loadModel = null) {
+export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
   // the stage registry (ids, symbols, titles, explanations, axes) is the core's: read it once
   const registry = deepFreeze(JSON.parse(core.stagesJson()));
   const stageInfo = new Map(registry.map((s) => [s.id, s]));
   const stageIds = Object.freeze(registry.map((s) => s.id));
-  const visionRegistry = deepFreeze(JSON.parse(core.visionStagesJson()));
-  const visionInfo = new Map(visionRegistry.map((s) => [s.id, s]));
   const limits = deepFreeze(JSON.parse(core.limitsJson()));
   const examplesJson = core.examplesJson();
   const exampleIds = new Set(JSON.parse(examplesJson).map((e) => e.id));
-  const taskIds = JSON.parse(core.taskIdsJson());
   const documents = new Map(); // example id -> its texts, read from the core once
 
   function exampleDocument(id) {
@@ -238,21 +263,34 @@ export function makeApi(core, fast = core, loadModel = null) {
     return documents.get(id);
   }
 
-  const calls = traceCalls(core, (sentence) => new AttentionError(sentence));
+  const refuse = (sentence) => new AttentionError(sentence);
+  const calls = traceCalls(core, refuse);
+  const cached = textsById((id) => core.cachedText(id));
 
-  // A trace names its layout and axis labels by id: the same structure, the same id (the core keeps the
-  // texts). JS parses each once; the texts never change under an id.
-  const cachedTexts = new Map(); // id -> the parsed text
-  function cached(id) {
-    let value = cachedTexts.get(id);
-    if (value === undefined) {
-      if (cachedTexts.size >= 64) cachedTexts.delete(cachedTexts.keys().next().value); // the core keeps 32 of each kind
-      cachedTexts.set(id, (value = JSON.parse(core.cachedText(id))));
-    }
-    return value;
-  }
-
-  const trainerFinalizer = new FinalizationRegistry((handle) => core.trainerDelete(handle));
+  // the parts, each made the first time it loads
+  const parts = partSlots(loadPart, AttentionError);
+  const makePart = {
+    vision(module) {
+      const call = textCalls(module, refuse);
+      const registry = deepFreeze(JSON.parse(call('attn_vision_stages', [])));
+      return {
+        module, call, calls: traceCalls(module, refuse), info: new Map(registry.map((s) => [s.id, s])),
+        cached: textsById((id) => module.UTF8ToString(module._attn_cached_text(id))),
+        specOfTrace: (serial) => {
+          const at = module._attn_spec_of_trace(serial);
+          return at ? module.UTF8ToString(at) : undefined;
+        },
+      };
+    },
+    learn(module) {
+      const call = textCalls(module, refuse);
+      return {
+        module, call, taskIds: JSON.parse(call('attn_task_ids', [])),
+        finalizer: new FinalizationRegistry((handle) => module._attn_trainer_delete(handle)),
+      };
+    },
+  };
+  const load = (name) => parts.load(name, (n, module) => makePart[n](module));
 
   /**
    * A trace from a result of traceCalls: its stages ({id, formula, operands, shape, offset, size} from the
@@ -260,14 +298,15 @@ export function makeApi(core, fast = core, loadModel = null) {
    * normalisedText() gives the normalised spec's JSON text and is called only when trace.spec is read.
    */
   function build(result, normalisedText) {
-    const layout = cached(result.layoutId);
+    const vision = result.vision ? parts.loaded.vision : null;
+    const layout = vision ? vision.cached(result.layoutId) : cached(result.layoutId);
     const { data } = result;
-    const trace = result.vision
+    const trace = vision
       ? {
         kind: 'vision',
         spec: undefined,
         stages: layout.map((s) => {
-          const info = visionInfo.get(s.id);
+          const info = vision.info.get(s.id);
           return {
             id: s.id, symbol: info.symbol, title: info.title, title_zh: info.title_zh, formula: s.formula, explain: info.explain,
             scale: info.scale, shape: s.shape.slice(), data: data.subarray(s.offset, s.offset + s.size),
@@ -329,8 +368,12 @@ export function makeApi(core, fast = core, loadModel = null) {
      * packedHit: a kept structure filled with new numbers and no parse, example: worked examples by id}.
      */
     tracePaths() {
-      const c = new Int32Array(core.HEAPF32.buffer, core._attn_trace_path_counts(), 5); // the one-thread module traces
-      return { text: c[0], packedParsed: c[1], packedKept: c[2], packedHit: c[3], example: c[4] };
+      // the one-thread core traces sequence specs, the vision part vision specs: their counts added
+      const sum = [0, 0, 0, 0, 0];
+      for (const module of [core, parts.loaded.vision?.module].filter(Boolean)) {
+        new Int32Array(module.HEAPF32.buffer, module._attn_trace_path_counts(), 5).forEach((c, k) => (sum[k] += c));
+      }
+      return { text: sum[0], packedParsed: sum[1], packedKept: sum[2], packedHit: sum[3], example: sum[4] };
     },
     /**
      * Every stage of one attention computation for a spec (object or JSON text).
@@ -346,17 +389,24 @@ export function makeApi(core, fast = core, loadModel = null) {
       const packed = spec && typeof spec === 'object'
         ? readingSpecObject(() => (Array.isArray(spec) ? null : packSpec(spec, limits.maxSpecBytes / 8, leafText))) : null;
       if (packed && packed.text.length <= limits.maxSpecBytes) {
-        // the matrices as floats beside the rest as JSON text (packed_spec.js)
-        result = calls.packed(packed.text, packed.numbers, interactive);
+        // the matrices as floats beside the rest as JSON text (packed_spec.js); a vision spec to its part
+        const to = packed.vision ? parts.need('vision', 'trace of a vision spec').calls : calls;
+        result = to.packed(packed.text, packed.numbers, interactive);
         fullText = () => unpackSpecText(packed.text, packed.numbers);
       } else {
         // and every spec with a value JSON cannot carry: refused here, naming its path in the whole spec
         const text = specText(spec, limits.maxSpecBytes);
         result = calls.text(text, interactive);
+        // a vision spec's text: the core read its kind and traced nothing
+        if (result.other) result = parts.need('vision', 'trace of a vision spec').calls.text(text, interactive);
         fullText = () => text;
       }
-      // the normalised spec: written by the core when trace.spec is first read (the last trace's from memory)
+      // the normalised spec: written by its module when trace.spec is first read (the last trace's from memory)
       const { serial } = result;
+      if (result.vision) {
+        const vision = parts.loaded.vision;
+        return build(result, () => vision.specOfTrace(serial) ?? vision.call('attn_normalised_spec', [fullText()]));
+      }
       return build(result, () => core.specOfTrace(serial) ?? check(core.normalisedSpecJson(fullText())).text);
     },
     /** The trace of a worked example, optionally one of its variants. */
@@ -368,9 +418,15 @@ export function makeApi(core, fast = core, loadModel = null) {
         throw new AttentionError(`example "${shortText(id)}" with variant "${shortText(variant)}" is unknown: see examples().`);
       }
       const key = `${id}\n${variant}`;
-      const result = calls.example(id, variant); // refuses unknown ids and variants
+      let result = calls.example(id, variant); // refuses unknown ids and variants
+      let specOfTrace = (serial) => core.specOfTrace(serial);
+      if (result.other) { // a vision example: its spec from the core, its trace from the vision part
+        const vision = parts.need('vision', `example("${id}")`);
+        result = vision.calls.exampleSpec(check(core.exampleSpecText(id, variant)).text);
+        specOfTrace = vision.specOfTrace;
+      }
       // an example's normalised spec never changes: its text is asked for once
-      if (!exampleSpecs.has(key)) exampleSpecs.set(key, core.specOfTrace(result.serial));
+      if (!exampleSpecs.has(key)) exampleSpecs.set(key, specOfTrace(result.serial));
       const trace = build(result, () => exampleSpecs.get(key));
       trace.example = exampleDocument(id); // known: the core has just computed it
       trace.variant = variant;
@@ -430,13 +486,14 @@ export function makeApi(core, fast = core, loadModel = null) {
      * Float32Array), computed by the core's backward pass: {loss, grads, stage_grads}.
      */
     grad(spec) {
-      const result = JSON.parse(check(core.gradResult(specText(spec, limits.maxSpecBytes))).text);
+      const learn = parts.need('learn', 'grad');
+      const result = JSON.parse(learn.call('attn_grad', [specText(spec, limits.maxSpecBytes)]));
       for (const stage of result.stage_grads) stage.data = Float32Array.from(stage.data);
       return result;
     },
     /** The training tasks' ids, in the page's order: each one is a valid task(id). */
     tasks() {
-      return [...taskIds];
+      return [...parts.need('learn', 'tasks').taskIds];
     },
     /**
      * The chain rule behind one cell of dL/d(stage) for a grad spec (as grad() takes it), with the forward and
@@ -444,7 +501,7 @@ export function makeApi(core, fast = core, loadModel = null) {
      */
     explainGrad(spec, stageId, { head = 0, i = 0, j = 0, detail = false } = {}) {
       const args = cellArgs('explainGrad', { head, i, j });
-      return check(core.explainGradResult(specText(spec, limits.maxSpecBytes), String(stageId), ...args, !!detail)).text;
+      return parts.need('learn', 'explainGrad').call('attn_explain_grad', [specText(spec, limits.maxSpecBytes), String(stageId)], ...args, detail ? 1 : 0);
     },
     /**
      * A training run to step through (the page trains between frames): spec has "train" (data, params,
@@ -453,7 +510,9 @@ export function makeApi(core, fast = core, loadModel = null) {
      * frees it in the core (a finalizer does too, later, if it is forgotten).
      */
     trainer(spec) {
-      const { handle, steps } = check(core.trainerCreate(specText(spec, limits.maxSpecBytes)));
+      const learn = parts.need('learn', 'trainer');
+      const { module, call } = learn;
+      const { handle, steps } = JSON.parse(call('attn_trainer_create', [specText(spec, limits.maxSpecBytes)]));
       let done = 0;
       let disposed = false;
       const run = {
@@ -462,27 +521,28 @@ export function makeApi(core, fast = core, loadModel = null) {
         step(count = 1) {
           if (disposed) throw new AttentionError('this trainer was disposed of.');
           wholeNumber(count, 'step(count): count', 1, 100000, AttentionError);
-          const result = core.trainerStep(handle, count);
-          if (result.done !== undefined) done = result.done;
-          if (result.error !== undefined) throw Object.assign(new AttentionError(result.error), { losses: result.losses });
-          return result.losses;
+          const result = JSON.parse(call('attn_trainer_step', [], handle, count));
+          const losses = Float32Array.from(result.losses); // floats the core wrote as doubles: exact
+          done = result.done;
+          if (result.error !== undefined) throw Object.assign(new AttentionError(result.error), { losses });
+          return losses;
         },
         /** The learning rate from the next step on (Adam's moments are kept). */
         setLearningRate(lr) {
           if (disposed) throw new AttentionError('this trainer was disposed of.');
           if (typeof lr !== 'number') throw new AttentionError(`setLearningRate(lr): lr is ${shortText(String(lr))} but must be a positive number.`);
-          check(core.trainerSetLearningRate(handle, lr));
+          call('attn_trainer_set_lr', [], handle, lr);
         },
         spec() {
           if (disposed) throw new AttentionError('this trainer was disposed of.');
-          return JSON.parse(check(core.trainerSpec(handle)).text);
+          return JSON.parse(call('attn_trainer_spec', [], handle));
         },
         dispose() {
-          if (!disposed) core.trainerDelete(handle), trainerFinalizer.unregister(run);
+          if (!disposed) module._attn_trainer_delete(handle), learn.finalizer.unregister(run);
           disposed = true;
         },
       };
-      trainerFinalizer.register(run, handle, run);
+      learn.finalizer.register(run, handle, run);
       trainerHandles.set(run, handle);
       return run;
     },
@@ -493,8 +553,9 @@ export function makeApi(core, fast = core, loadModel = null) {
      * "scaling-none" (alignment with d = 64, scores divided by √d_k or not).
      */
     task(id) {
-      if (typeof id !== 'string' || id.length > 64) throw new AttentionError(`task(id) takes a task id: ${taskIds.join(', ')}.`);
-      return JSON.parse(check(core.taskResult(id)).text);
+      const learn = parts.need('learn', 'task');
+      if (typeof id !== 'string' || id.length > 64) throw new AttentionError(`task(id) takes a task id: ${learn.taskIds.join(', ')}.`);
+      return JSON.parse(learn.call('attn_task', [id]));
     },
     /**
      * Trains spec for its train.steps steps and returns {losses: Float32Array, spec} (the trained spec);
@@ -504,7 +565,7 @@ export function makeApi(core, fast = core, loadModel = null) {
       if (onStep !== undefined && typeof onStep !== 'function') throw new AttentionError('train(spec, {onStep}): onStep must be a function.');
       const run = this.trainer(spec);
       try {
-        check(core.trainerCheckSteps(trainerHandles.get(run), run.steps)); // all steps run in this one call: refused before the first
+        parts.loaded.learn.call('attn_trainer_check_steps', [], trainerHandles.get(run), run.steps); // all steps in this one call: refused before the first
         const losses = new Float32Array(run.steps);
         for (let k = 0; k < run.steps; k++) {
           losses[k] = run.step(1)[0];
@@ -530,7 +591,7 @@ export function makeApi(core, fast = core, loadModel = null) {
       if (!specTexts.has(trace)) specTexts.set(trace, JSON.stringify(trace.spec));
       if (trace.kind === 'vision') { // a value of a vision stage, by its row-major index
         wholeNumber(index, 'explain: index', 0, MAX_CELL, AttentionError);
-        return check(core.explainVisionResult(specTexts.get(trace), String(stageId), index)).text;
+        return parts.need('vision', 'explain of a vision trace').call('attn_explain_vision', [specTexts.get(trace), String(stageId)], index);
       }
       const args = cellArgs('explain', { head, i, j });
       return check(core.explainResult(specTexts.get(trace), String(stageId), ...args, !!detail)).text;
@@ -559,9 +620,23 @@ export function makeApi(core, fast = core, loadModel = null) {
       if (!loadModel?.fresh) return Promise.reject(new AttentionError('this build of the package has no language model module.'));
       return loadModel.fresh(corpus, options);
     },
-    /** Diagnostics: bytes in use on the wasm heap, and the heap's size. */
+    /**
+     * Loads a part ("vision": the vision blocks; "learn": grad, explainGrad, tasks, task, trainer, train) if it
+     * is not loaded yet. createAttention loads both unless its `parts` option lists fewer; a call that needs
+     * a part not loaded throws an AttentionError whose `part` names it.
+     */
+    load,
+    /** The parts loaded so far. */
+    parts() {
+      return PART_NAMES.filter((name) => parts.loaded[name]);
+    },
+    /** Diagnostics: bytes in use on the wasm heaps (the core's and the loaded parts'), and the heaps' size. */
     memory() {
-      return { heapInUse: core.heapInUse(), heapSize: core.HEAPF32.buffer.byteLength };
+      const loaded = Object.values(parts.loaded).map((p) => p.module);
+      return {
+        heapInUse: core.heapInUse() + loaded.reduce((sum, m) => sum + m._attn_heap_in_use(), 0),
+        heapSize: [core, ...loaded].reduce((sum, m) => sum + m.HEAPF32.buffer.byteLength, 0),
+      };
     },
   });
 }

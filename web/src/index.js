@@ -3,8 +3,9 @@
 // Vite and other bundlers follow (and copy, or inline in a library build), and which a plain
 // <script type="module"> resolves against the package folder.
 import createAttentionCore from '../dist/core/attention_core.js';
-import { AttentionError, createOptionsError, makeApi } from './api.js';
+import { AttentionError, createOptionsError, makeApi, partsOption } from './api.js';
 import { makeModelLoader } from './lm.js';
+import { loadPart } from './part_files.js';
 
 export { AttentionError, version } from './api.js';
 
@@ -26,6 +27,7 @@ const loadModel = makeModelLoader(
   AttentionError,
 );
 let sharedCore = null;
+
 let sharedThreaded = null;
 
 // The wasm-threads build (dist/core-threads): a.attention splits its rows between workers. It needs
@@ -40,32 +42,46 @@ const threadsPossible = () => globalThis.crossOriginIsolated === true && typeof 
 
 /**
  * Instantiates the wasm core (once per page; later calls share it) and returns the API.
- * @param {{wasmUrl?: string | URL, threads?: boolean, threadsUrl?: string | URL}} [options]
+ * @param {{wasmUrl?: string | URL, threads?: boolean, threadsUrl?: string | URL, parts?: string[],
+ *   loadPart?: (name: string) => Promise<object>}} [options]
  *   wasmUrl: where to fetch attention_core.wasm from, if it was moved; threads: use the wasm-threads
  *   module when the page is cross-origin isolated (a.threads tells what was loaded; elsewhere, or if it
- *   cannot load, the one-thread module); threadsUrl: where its attention_core.js is, if it was moved
+ *   cannot load, the one-thread module); threadsUrl: where its attention_core.js is, if it was moved;
+ *   parts: the parts to load before resolving (default all: "vision", "learn"); loadPart: how a part's
+ *   module is instantiated, if its files were moved (default: dist/{name}/ beside this file)
  * @returns {Promise<import('../types/index.js').Attention>}
  */
 export function createAttention(options = {}) {
   const refused = createOptionsError(options);
   if (refused) return Promise.reject(refused);
+  const [parts, partsRefused] = partsOption(options);
+  if (partsRefused) return Promise.reject(partsRefused);
+  return coreApi(options).then(async (a) => {
+    await Promise.all(parts.map((name) => a.load(name)));
+    return a;
+  });
+}
+
+/** The API over the one-thread core (and the threads module, when asked for and possible). */
+function coreApi(options) {
+  const parts = options.loadPart ?? loadPart;
   if (options.wasmUrl) {
     const url = String(options.wasmUrl);
-    return createAttentionCore({ locateFile: () => url }).then((core) => makeApi(core, core, loadModel));
+    return createAttentionCore({ locateFile: () => url }).then((core) => makeApi(core, core, loadModel, parts));
   }
   if (options.threads && threadsPossible()) {
     const url = String(options.threadsUrl ?? new URL(threadsPath, import.meta.url));
     sharedThreaded ??= import(/* @vite-ignore */ url)
       .then(({ default: createThreadedCore }) => Promise.all([oneThreadCore(), createThreadedCore()]))
-      .then(([core, threaded]) => makeApi(core, threaded, loadModel))
+      .then(([core, threaded]) => makeApi(core, threaded, loadModel, parts))
       .catch(() => {
         sharedThreaded = null; // not there (a bundle without it) or refused: the one-thread module instead
-        return createAttention();
+        return coreApi({ ...options, threads: false });
       });
     return sharedThreaded;
   }
   shared ??= oneThreadCore()
-    .then((core) => makeApi(core, core, loadModel))
+    .then((core) => makeApi(core, core, loadModel, parts))
     .catch((error) => {
       shared = null; // a failed start is not cached: the next call tries again
       throw error;

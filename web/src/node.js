@@ -4,7 +4,7 @@
 import { readFile } from 'node:fs/promises';
 
 import createAttentionCore from '../dist/core/attention_core.js';
-import { AttentionError, createOptionsError, makeApi } from './api.js';
+import { AttentionError, createOptionsError, makeApi, partsOption } from './api.js';
 import { makeModelLoader } from './lm.js';
 
 export { AttentionError, version } from './api.js';
@@ -22,6 +22,17 @@ const loadModel = makeModelLoader(
   AttentionError,
 );
 
+// the parts (parts.js): each its own module, read when first loaded
+const partFactories = {
+  vision: () => import('../dist/vision/attention_vision.js'),
+  learn: () => import('../dist/learn/attention_learn.js'),
+};
+async function loadPart(name) {
+  const [{ default: create }, wasmBinary] = await Promise.all([
+    partFactories[name](), readFile(new URL(`../dist/${name}/attention_${name}.wasm`, import.meta.url))]);
+  return create({ wasmBinary });
+}
+
 /**
  * Instantiates the wasm core (once per process; later calls share it) and returns the API.
  * @returns {Promise<import('../types/index.js').Attention>}
@@ -29,12 +40,17 @@ const loadModel = makeModelLoader(
 export function createAttention(options = {}) {
   const refused = createOptionsError(options); // threads are for the browser's isolated pages; Node runs one
   if (refused) return Promise.reject(refused);
+  const [parts, partsRefused] = partsOption(options);
+  if (partsRefused) return Promise.reject(partsRefused);
   shared ??= readFile(wasmFile)
     .then((wasmBinary) => createAttentionCore({ wasmBinary }))
-    .then((core) => makeApi(core, core, loadModel))
+    .then((core) => makeApi(core, core, loadModel, loadPart))
     .catch((error) => {
       shared = null; // a failed start is not cached: the next call tries again
       throw error;
     });
-  return shared;
+  return shared.then(async (a) => {
+    await Promise.all(parts.map((name) => a.load(name)));
+    return a;
+  });
 }

@@ -128,11 +128,12 @@ function listText(list, state, depth) {
  */
 export function packSpec(spec, maxNumbers, leaf) {
   const state = { count: 0, max: maxNumbers, over: false, leaf };
-  const text = objectText(spec, spec.kind === 'vision' ? VISION_TREE : SEQUENCE_TREE, state, 0);
+  const vision = spec.kind === 'vision'; // read once: which module traces it (a getter could answer twice)
+  const text = objectText(spec, vision ? VISION_TREE : SEQUENCE_TREE, state, 0);
   if (text === null || !state.count || state.over) return null; // every reference holds a number at least
   const numbers = keep(state.count);
   if (scratch.length > 16 * SMALL) scratch = new Float32Array(SMALL); // a large spec's buffer is not kept
-  return { text, numbers };
+  return { text, numbers, vision };
 }
 
 // A trace keeps its spec's numbers (for trace.spec, read later). A small spec's go into a view of one shared

@@ -1,4 +1,4 @@
-// How a.trace and a.example call the core: plain wasm exports (wasm/trace_export.cpp) that leave one
+// How a.trace and a.example call the core and the vision part: plain wasm exports (wasm/trace_paths.hpp) that leave one
 // header in the wasm heap beside the trace's floats, read here with typed arrays. An Embind call that
 // returns an object costs about a microsecond for each property and each string that crosses: more than
 // the arithmetic of a small trace.
@@ -28,7 +28,7 @@ export function traceCalls(core, refuse) {
   /**
    * Runs call(addresses, lengths) with texts (as UTF-8) and an optional Float32Array copied into the heap,
    * then frees them. A text is encoded straight into the heap (room for 3 bytes a UTF-16 unit) unless it
-   * is long: a small trace's every allocation of a buffer counts. (Only the one-thread module traces: its
+   * is long: a small trace's every allocation of a buffer counts. (Only one-thread modules trace: their
    * memory is never shared, which encodeInto would refuse.)
    */
   function withCopies(texts, numbers, call) {
@@ -60,6 +60,7 @@ export function traceCalls(core, refuse) {
     const field = (k) => i32[h + k];
     if (field(0) > 0) throw refuse(decoder.decode(u8.subarray(field(1), field(1) + field(0))));
     const from = field(6) >>> 2;
+    if (field(2) === 2) return { other: true }; // a spec of the other module's kind: nothing traced
     const result = {
       vision: field(2) === 1,
       layoutId: field(3),
@@ -86,10 +87,14 @@ export function traceCalls(core, refuse) {
       return withCopies([skeleton], numbers, ([at, numbersAt], [length]) =>
         core._attn_trace_packed(at, length, numbersAt, numbers.length, interactive ? 1 : 0));
     },
-    /** The trace of a worked example (unknown ids and variants are refused by the core). */
+    /** The trace of a worked example (unknown ids and variants are refused by the core); {other} for a vision one. */
     example(id, variant) {
       return withCopies([id, variant], null, ([idAt, variantAt], [idLength, variantLength]) =>
         core._attn_trace_example(idAt, idLength, variantAt, variantLength));
+    },
+    /** The vision part's trace of a vision example's spec text (from the core), counted as an example. */
+    exampleSpec(text) {
+      return withCopies([text], null, ([at], [length]) => core._attn_trace_example_spec(at, length));
     },
   };
 }

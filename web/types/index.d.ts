@@ -267,6 +267,8 @@ export interface Trace {
 
 export interface ExampleInfo {
   id: ExampleId;
+  /** "vision" for the vision blocks (traced by the vision part), "sequence" for the rest. */
+  kind: 'sequence' | 'vision';
   title: Bilingual;
   source: Bilingual;
   variants: string[];
@@ -381,7 +383,15 @@ export interface Attention {
   explain(trace: Trace, stage: StageId, cell?: { head?: number; i?: number; j?: number; detail?: boolean }): string;
   /** The arithmetic behind value `index` (0-based, row-major in the stage's shape) of a vision stage. */
   explain(trace: VisionTrace, stage: VisionStageId, value?: { index?: number }): string;
-  /** Diagnostics: bytes in use on the wasm heap, and its size. */
+  /**
+   * Loads a part, each its own wasm module: "vision" (vision specs and examples, their explain) and "learn"
+   * (grad, explainGrad, tasks, task, trainer, train). createAttention loads both unless options.parts lists
+   * fewer; a call that needs a part not loaded throws an AttentionError whose `part` names it.
+   */
+  load(part: PartName): Promise<void>;
+  /** The parts loaded so far. */
+  parts(): PartName[];
+  /** Diagnostics: bytes in use on the wasm heaps (the core's and the loaded parts'), and their size. */
   memory(): { heapInUse: number; heapSize: number };
   /** The tiny language model (docs/model.md): 'zh' or 'en' as shipped, or a safetensors file's bytes. */
   loadModel(which: 'zh' | 'en' | Uint8Array | ArrayBuffer): Promise<LanguageModel>;
@@ -389,9 +399,14 @@ export interface Attention {
   freshModel(corpus: string, options?: { nLayer?: number; nHead?: number; dModel?: number; dMlp?: number; nCtx?: number; vocab?: number; seed?: number }): Promise<LanguageModel>;
 }
 
+/** A module beside the core, loaded on first use (docs/api.md, "Parts"). */
+export type PartName = 'vision' | 'learn';
+
 /** A refused spec or a wrong call; message is one sentence naming the field. The instance keeps working. */
 export declare class AttentionError extends Error {
   name: 'AttentionError';
+  /** Set when the call needs a part that is not loaded: await a.load(part), then call again. */
+  part?: PartName;
 }
 
 export declare const version: string;
@@ -407,6 +422,10 @@ export declare function createAttention(options?: {
   threads?: boolean;
   /** Where the wasm-threads module's attention_core.js is, if it was moved (its .wasm and .worker.js beside it). */
   threadsUrl?: string | URL;
+  /** The parts to load before the promise resolves; default all (["vision", "learn"]); [] loads the core alone. */
+  parts?: PartName[];
+  /** How a part's module is instantiated, if its files (dist/vision, dist/learn) were moved. */
+  loadPart?: (name: PartName) => Promise<object>;
 }): Promise<Attention>;
 
 /** A stage of a model trace (docs/model.md): layer 0-based, or null for embed, pe, x, ln_f, logits, probs. */

@@ -9,6 +9,7 @@
 #include <set>
 #include <vector>
 
+#include "attn/spec_fields.hpp"
 #include "attn/text.hpp"
 #include "io/json_read.hpp"
 
@@ -39,15 +40,7 @@ void read_mask(const json& j, spec& s) {
         s.mask = mask_kind::window;
         s.window = read_whole(j["window"], "mask.window", 1, static_cast<long long>(max_positions));
     } else if (j.contains("matrix")) {
-        s.mask = mask_kind::matrix;
-        const json& m = j["matrix"];
-        s.mask_matrix = read_matrix(m, "mask.matrix");
-        // exactly 0 or 1 as written: 1e-46 would become 0 as a float and silently mean "masked"
-        for (std::size_t i = 0; i < m.size(); ++i)
-            for (std::size_t c = 0; c < m[i].size(); ++c)
-                if (const double v = m[i][c].get<double>(); v != 0.0 && v != 1.0)
-                    fail(cell_at("mask.matrix", i, c) + " is " + user_text(m[i][c].dump()) +
-                         " but must be 0 (masked) or 1 (kept).");
+        s.mask = mask_kind::matrix;  // its values: the field table's row (spec_fields.cpp)
     } else {
         fail("mask has an unknown field \"" + user_text(j.begin().key()) + "\": " + choices + ".");
     }
@@ -63,19 +56,30 @@ void read_positional(const json& j, spec& s) {
         return;
     }
     if (!j.is_object() || j.size() != 1 || !j.contains("learned")) fail("positional must be one of these: " + choices + ".");
-    s.positional = positional_kind::learned;
-    s.learned = read_matrix(j["learned"], "positional.learned");
+    s.positional = positional_kind::learned;  // its table: the field table's row
 }
 
-void read_weights(const json& j, spec& s) {
-    require_object(j, "weights");
-    refuse_unknown(j, "weights", {"wq", "bq", "wk", "bk", "wv", "bv", "wo", "bo"});
-    const std::pair<const char*, projection*> projections[] = {{"q", &s.wq}, {"k", &s.wk}, {"v", &s.wv}, {"o", &s.wo}};
-    for (const auto& [suffix, p] : projections) {
-        const std::string w = std::string("w") + suffix, b = std::string("b") + suffix;
-        if (j.contains(w)) p->w = read_matrix(j[w], "weights." + w);
-        if (j.contains(b)) p->b = read_vector(j[b], "weights." + b);
-    }
+/// Whether a row of the field table lies under a top-level field ("weights.wq" under "weights", "x" under "x").
+bool under(const tensor_field& f, std::string_view top) {
+    return f.path == top || (f.path.size() > top.size() && f.path.substr(0, top.size()) == top && f.path[top.size()] == '.');
+}
+
+/// Reads the matrices and vectors under a top-level field, each by its row of the field table.
+void read_tensors(const json& j, spec& s, std::string_view top) {
+    for (const tensor_field& f : sequence_tensor_fields())
+        if (under(f, top))
+            if (const json* value = json_at(j, f.path)) f.read(s, *value, std::string(f.path));
+}
+
+/// A top-level object whose fields are all matrices and vectors ("weights", "additive", "bilinear"): an
+/// object, with no field the table does not have under it, each read.
+void read_tensor_group(const json& j, spec& s, const std::string& top) {
+    require_object(j[top], top);
+    std::set<std::string> known;
+    for (const tensor_field& f : sequence_tensor_fields())
+        if (under(f, top) && f.path != top) known.emplace(f.path.substr(top.size() + 1));
+    refuse_unknown(j[top], top, known);
+    read_tensors(j, s, top);
 }
 
 /// Checks the limits of attn/limits.hpp while nlohmann parses, so a hostile text is refused
@@ -203,8 +207,8 @@ spec spec_from_json(const json& j) {
     refuse_unknown(j, "the spec", sequence_spec_fields);
     if (!j.contains("x")) fail("the spec has no \"x\": give the inputs as an array of rows.");
     spec s;
-    s.x = read_matrix(j["x"], "x");
-    if (j.contains("memory") && !j["memory"].is_null()) s.memory = read_matrix(j["memory"], "memory");
+    read_tensors(j, s, "x");
+    read_tensors(j, s, "memory");
     if (j.contains("tokens")) {
         const json& t = j["tokens"];
         require_object(t, "tokens");
@@ -212,31 +216,19 @@ spec spec_from_json(const json& j) {
         if (t.contains("query")) s.query_tokens = read_labels(t["query"], "tokens.query");
         if (t.contains("key")) s.key_tokens = read_labels(t["key"], "tokens.key");
     }
-    if (j.contains("weights")) read_weights(j["weights"], s);
+    if (j.contains("weights")) read_tensor_group(j, s, "weights");
     if (j.contains("score")) s.score = read_score(j["score"]);
     // parameters of a score the spec does not use are a mistake (a typo in score, or a leftover)
     for (const char* params : {"additive", "bilinear"})
         if (j.contains(params) && std::string(params) != to_string(s.score))
             fail(std::string(params) + " is given but score is \"" + to_string(s.score) + "\": remove " + params +
                  ", or set score to \"" + params + "\".");
-    if (j.contains("additive")) {
-        const json& a = j["additive"];
-        require_object(a, "additive");
-        refuse_unknown(a, "additive", {"w1", "w2", "v"});
-        if (a.contains("w1")) s.additive.w1 = read_matrix(a["w1"], "additive.w1");
-        if (a.contains("w2")) s.additive.w2 = read_matrix(a["w2"], "additive.w2");
-        if (a.contains("v")) s.additive.v = read_vector(a["v"], "additive.v");
-    }
-    if (j.contains("bilinear")) {
-        const json& b = j["bilinear"];
-        require_object(b, "bilinear");
-        refuse_unknown(b, "bilinear", {"w"});
-        if (b.contains("w")) s.bilinear = read_matrix(b["w"], "bilinear.w");
-    }
+    for (const char* params : {"additive", "bilinear"})
+        if (j.contains(params)) read_tensor_group(j, s, params);
     if (j.contains("heads")) s.heads = read_whole(j["heads"], "heads", 1, static_cast<long long>(max_heads));
-    if (j.contains("mask")) read_mask(j["mask"], s);
+    if (j.contains("mask")) read_mask(j["mask"], s), read_tensors(j, s, "mask");
     if (j.contains("mask_value")) s.mask_value = read_number(j["mask_value"], "mask_value");
-    if (j.contains("positional")) read_positional(j["positional"], s);
+    if (j.contains("positional")) read_positional(j["positional"], s), read_tensors(j, s, "positional");
     if (j.contains("online_softmax")) {
         const json& o = j["online_softmax"];
         require_object(o, "online_softmax");
@@ -276,36 +268,41 @@ json parse_spec_json(std::string_view text) {
 spec parse_spec(std::string_view text) { return spec_from_json(parse_spec_json(text)); }
 
 json spec_to_json(const spec& s) {
-    json j;
-    j["x"] = matrix_json(s.x);
-    if (s.memory) j["memory"] = matrix_json(*s.memory);
+    json j = json::object();
+    for (std::string_view name : sequence_top_fields()) j[std::string(name)] = nullptr;  // docs/spec.md's order
+    spec& values = const_cast<spec&>(s);  // the table's accessors hand out writable spans; only read here
+    for (const tensor_field& f : sequence_tensor_fields()) {
+        const float_span v = f.in_spec(values);
+        if (!v.data || !v.size) continue;
+        json& at = json_make(j, f.path);
+        at = json::array();
+        if (f.rank == 1) {
+            for (std::size_t i = 0; i < v.size; ++i) at.push_back(shortest_decimal(v.data[i]));
+            continue;
+        }
+        for (std::size_t r = 0; r < v.size / v.cols; ++r) {
+            json row = json::array();
+            for (std::size_t c = 0; c < v.cols; ++c) row.push_back(shortest_decimal(v.data[r * v.cols + c]));
+            at.push_back(std::move(row));
+        }
+    }
     if (!s.query_tokens.empty() || !s.key_tokens.empty()) {
         j["tokens"] = json::object();
         if (!s.query_tokens.empty()) j["tokens"]["query"] = s.query_tokens;
         if (!s.key_tokens.empty()) j["tokens"]["key"] = s.key_tokens;
     }
-    json w = json::object();
-    const std::pair<const char*, const projection*> projections[] = {{"q", &s.wq}, {"k", &s.wk}, {"v", &s.wv}, {"o", &s.wo}};
-    for (const auto& [suffix, p] : projections) {
-        if (p->w) w[std::string("w") + suffix] = matrix_json(*p->w);
-        if (p->b) w[std::string("b") + suffix] = vector_json(*p->b);
-    }
-    if (!w.empty()) j["weights"] = w;
     j["score"] = to_string(s.score);
-    if (s.additive.w1) j["additive"] = {{"w1", matrix_json(*s.additive.w1)}, {"w2", matrix_json(*s.additive.w2)},
-                                        {"v", vector_json(*s.additive.v)}};
-    if (s.bilinear) j["bilinear"] = {{"w", matrix_json(*s.bilinear)}};
     j["heads"] = s.heads;
     switch (s.mask) {
         case mask_kind::none:
         case mask_kind::causal: j["mask"] = to_string(s.mask); break;
         case mask_kind::window: j["mask"] = {{"window", s.window}}; break;
-        case mask_kind::matrix: j["mask"] = {{"matrix", matrix_json(s.mask_matrix)}}; break;
+        case mask_kind::matrix: break;  // {"matrix": …}: its row of the table
     }
     j["mask_value"] = shortest_decimal(s.mask_value);
-    if (s.positional == positional_kind::learned) j["positional"] = {{"learned", matrix_json(s.learned)}};
-    else j["positional"] = to_string(s.positional);
+    if (s.positional != positional_kind::learned) j["positional"] = to_string(s.positional);
     if (s.online_block > 0) j["online_softmax"] = {{"block", s.online_block}};
+    for (auto it = j.begin(); it != j.end();) it = it->is_null() ? j.erase(it) : std::next(it);
     return j;
 }
 

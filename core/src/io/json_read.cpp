@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "attn/spec_fields.hpp"
 #include "attn/text.hpp"
 
 namespace attn::json_read {
@@ -138,8 +139,11 @@ std::vector<std::string> read_labels(const json& j, const std::string& name) {
     return out;
 }
 
-const std::set<std::string> sequence_spec_fields{"x", "memory", "tokens", "weights", "score", "additive", "bilinear", "heads",
-                                                 "mask", "mask_value", "positional", "online_softmax"};
+const std::set<std::string> sequence_spec_fields = [] {
+    std::set<std::string> names;
+    for (std::string_view name : sequence_top_fields()) names.emplace(name);
+    return names;
+}();
 
 void refuse_unknown(const json& j, const std::string& where, const std::set<std::string>& known) {
     for (auto it = j.begin(); it != j.end(); ++it)

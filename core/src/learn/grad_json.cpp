@@ -3,6 +3,7 @@
 #include <string>
 
 #include "attn/grad.hpp"
+#include "attn/spec_fields.hpp"
 #include "attn/text.hpp"
 #include "io/json_read.hpp"
 
@@ -66,19 +67,20 @@ std::pair<spec, loss_spec> parse_grad_spec(std::string_view text) {
 }
 
 json grad_to_json(const grad_result& r) {
-    const param_grads& g = r.grads;
+    param_grads& g = const_cast<param_grads&>(r.grads);  // the table's accessors hand out writable spans; only read here
     json grads = json::object();
-    grads["x"] = matrix_json(g.x);
-    if (g.memory) grads["memory"] = matrix_json(*g.memory);
-    const std::pair<const char*, const projection*> projections[] = {{"q", &g.wq}, {"k", &g.wk}, {"v", &g.wv}, {"o", &g.wo}};
-    for (const auto& [suffix, p] : projections) {
-        if (p->w) grads[std::string("w") + suffix] = matrix_json(*p->w);
-        if (p->b) grads[std::string("b") + suffix] = vector_json(*p->b);
+    for (const tensor_field& f : sequence_tensor_fields()) {
+        const float_span v = f.in_grads ? f.in_grads(g) : float_span{};
+        if (!v.data || !v.size) continue;
+        json& at = json_make(grads, f.grad);  // "wq", "additive.w1": as attn grad has always written them
+        at = json::array();
+        for (std::size_t k = 0; k < v.size; k += v.cols) {
+            json row = json::array();
+            for (std::size_t c = 0; c < v.cols; ++c) row.push_back(shortest_decimal(v.data[k + c]));
+            if (f.rank == 1) at = std::move(row);
+            else at.push_back(std::move(row));
+        }
     }
-    if (g.additive.w1)
-        grads["additive"] = {{"w1", matrix_json(*g.additive.w1)}, {"w2", matrix_json(*g.additive.w2)}, {"v", vector_json(*g.additive.v)}};
-    if (g.bilinear) grads["bilinear"] = {{"w", matrix_json(*g.bilinear)}};
-    if (g.learned) grads["learned"] = matrix_json(*g.learned);
     json stages = json::array();
     for (const stage_view& v : r.adjoint.stages()) {
         json data = json::array();

@@ -2,6 +2,8 @@
 // PyTorch's Adam (m, v moments; bias-corrected; eps after the square root) or SGD.
 #include "attn/train.hpp"
 
+#include "attn/spec_fields.hpp"
+
 #include <algorithm>
 #include <cmath>
 
@@ -11,39 +13,17 @@
 namespace attn {
 namespace {
 
-/// A learned positional table: the spec's own when it uses one, and its gradient.
-std::optional<matrix>* learned_of(param_grads& g) { return &g.learned; }
-matrix* learned_of(spec& s) { return s.positional == positional_kind::learned ? &s.learned : nullptr; }
-
-/// A parameter's values as (pointer, count); {nullptr, 0} when absent.
-template <class T>
-std::pair<float*, std::size_t> flat(std::optional<T>* t) {
-    if (!*t) return {nullptr, 0};
-    return {(*t)->data(), (*t)->size()};
+/// The flat values of a parameter named as train.params names it (its row of attn/spec_fields.hpp), in a
+/// spec or in its gradients; {nullptr, 0} when absent.
+std::pair<float*, std::size_t> values_of(spec& s, const std::string& name) {
+    const tensor_field* f = tensor_param(name);
+    const float_span v = f ? f->in_spec(s) : float_span{};
+    return {v.data, v.size};
 }
-std::pair<float*, std::size_t> flat(matrix* m) {
-    if (!m) return {nullptr, 0};
-    return {m->data(), m->size()};
-}
-
-/// The flat values of a named parameter, and their count ({nullptr, 0} when absent), in a spec or in its
-/// gradients: both hold the parameters under the same member names.
-template <class Params>
-std::pair<float*, std::size_t> values_of(Params& p, const std::string& name) {
-    if (name == "wq") return flat(&p.wq.w);
-    if (name == "bq") return flat(&p.wq.b);
-    if (name == "wk") return flat(&p.wk.w);
-    if (name == "bk") return flat(&p.wk.b);
-    if (name == "wv") return flat(&p.wv.w);
-    if (name == "bv") return flat(&p.wv.b);
-    if (name == "wo") return flat(&p.wo.w);
-    if (name == "bo") return flat(&p.wo.b);
-    if (name == "additive.w1") return flat(&p.additive.w1);
-    if (name == "additive.w2") return flat(&p.additive.w2);
-    if (name == "additive.v") return flat(&p.additive.v);
-    if (name == "bilinear") return flat(&p.bilinear);
-    if (name == "learned") return flat(learned_of(p));
-    return {nullptr, 0};
+std::pair<float*, std::size_t> values_of(param_grads& g, const std::string& name) {
+    const tensor_field* f = tensor_param(name);
+    const float_span v = f && f->in_grads ? f->in_grads(g) : float_span{};
+    return {v.data, v.size};
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // Every refusal names the field, down to the data item ("train.data[3].target is …").
 #include <string>
 
+#include "attn/spec_fields.hpp"
 #include "attn/text.hpp"
 #include "attn/train.hpp"
 #include "io/json_read.hpp"
@@ -12,8 +13,15 @@ using namespace json_read;
 
 namespace {
 
-const char* const param_names[] = {"wq", "bq", "wk", "bk", "wv", "bv", "wo", "bo", "additive.w1", "additive.w2",
-                                   "additive.v", "bilinear", "learned"};
+/// "wq, bq, …, bilinear or learned": the names train.params takes, from the field table.
+std::string param_list() {
+    std::vector<std::string_view> names;
+    for (const tensor_field& f : sequence_tensor_fields())
+        if (!f.param.empty()) names.push_back(f.param);
+    std::string out;
+    for (std::size_t k = 0; k < names.size(); ++k) out += (k == 0 ? "" : k + 1 == names.size() ? " or " : ", ") + std::string(names[k]);
+    return out;
+}
 
 optimizer_spec read_optimizer(const json& j) {
     require_object(j, "train.optimizer");
@@ -94,11 +102,8 @@ std::pair<spec, train_spec> parse_train_spec(std::string_view text) {
     for (std::size_t i = 0; i < t["params"].size(); ++i) {
         const json& p = t["params"][i];
         const std::string name = p.is_string() ? p.get<std::string>() : "";
-        bool known = false;
-        for (const char* n : param_names) known |= name == n;
-        if (!known)
-            fail("train.params[" + std::to_string(i) + "] is " + user_text(p.dump()) +
-                 ": use wq, bq, wk, bk, wv, bv, wo, bo, additive.w1, additive.w2, additive.v, bilinear or learned.");
+        if (!tensor_param(name))
+            fail("train.params[" + std::to_string(i) + "] is " + user_text(p.dump()) + ": use " + param_list() + ".");
         for (const std::string& earlier : out.params)
             if (earlier == name) fail("train.params names " + name + " twice.");
         out.params.push_back(name);

@@ -1,9 +1,10 @@
 // The page's side of the core's Web Worker (worker.js): what every element on a page asks the core.
-// The facts that never change (the stage registry, the limits, the examples and their texts, the
-// training tasks' ids) come once, when the worker starts, and are read synchronously; everything the
-// core computes is a promise. A refusal rejects with an AttentionError carrying the core's sentence.
+// The facts that never change (the stage registry, the limits, the examples and their texts) come once,
+// when the worker starts, and are read synchronously; everything the core computes is a promise. A
+// refusal rejects with an AttentionError carrying the core's sentence. The worker may ask the page for a
+// part's bytes ({part}), which the one-file script loads from a file beside itself (start_worker_inline.js).
 import { AttentionError } from '../api.js';
-import { startWorker } from './start_worker.js';
+import { partBytes, startWorker } from './start_worker.js';
 
 export class RemoteCore {
   /** Starts the worker and its core (threadsUrl: the wasm-threads module, for a cross-origin-isolated page). */
@@ -18,7 +19,6 @@ export class RemoteCore {
     core.limits = Object.freeze(facts.limits);
     core.examplesList = facts.catalog;
     core.documents = new Map(Object.entries(facts.documents));
-    core.taskIds = facts.tasks;
     core.threads = facts.threads;
     return core;
   }
@@ -29,6 +29,7 @@ export class RemoteCore {
     this.nextId = 1;
     this.handles = new WeakMap(); // trace or gradient result -> its handle in the worker
     worker.onmessage = ({ data }) => {
+      if (data.part !== undefined) return this.sendPart(data.part);
       const p = this.pending.get(data.id);
       if (!p) return;
       if (data.progress !== undefined) return p.progress?.(data.progress);
@@ -43,6 +44,16 @@ export class RemoteCore {
       for (const p of this.pending.values()) p.reject(new AttentionError(this.broken));
       this.pending.clear();
     };
+  }
+
+  /** A part's bytes, or the sentence of why they could not be loaded, to the worker that asked. */
+  async sendPart(name) {
+    try {
+      const bytes = await partBytes(name);
+      this.worker.postMessage({ partBytes: name, bytes }, [bytes.buffer]);
+    } catch (error) {
+      this.worker.postMessage({ partBytes: name, error: String(error?.message ?? error) });
+    }
   }
 
   /** One operation of the worker: a promise of its result (progress(fraction) for long work). */
@@ -61,7 +72,8 @@ export class RemoteCore {
   stages() { return this.registry; }
   catalog() { return this.examplesList; }
   examples() { return this.examplesList.map((e) => e.id); }
-  tasks() { return [...this.taskIds]; }
+  /** The training tasks' ids (the learn part's: it loads on this first call). */
+  tasks() { return this.call('tasks', []); }
   exampleDocument(id) {
     if (!this.documents.has(id)) throw new AttentionError(`example "${String(id).slice(0, 80)}" is unknown: see examples().`);
     return this.documents.get(id);

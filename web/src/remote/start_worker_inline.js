@@ -1,8 +1,51 @@
 // The one-file script's worker (web/build-site.mjs puts this file in place of start_worker.js): the
 // worker and the wasm core inlined, started from a blob URL as a classic worker, which a post saved to
 // disk and opened from file:// can run too (a module worker from a blob does not start there).
+//
+// The parts (the vision blocks; gradients and training) are not inlined: each is a classic script beside
+// this one, attention-stepper.{name}.js, holding its wasm as base64, loaded with a <script> tag the first
+// time the worker asks. A script tag loads from file:// and from another origin without CORS, where fetch
+// would not.
 import CoreWorker from './worker.js?worker&inline';
 
 export function startWorker() {
   return new CoreWorker();
+}
+
+/** Where this script was loaded from: read while it runs (a module script has no currentScript). */
+const here = (typeof document !== 'undefined' && (document.currentScript?.src ||
+  [...document.querySelectorAll('script[src]')].map((s) => s.src).find((src) => /attention-stepper(\.min)?\.js([?#]|$)/.test(src)))) || '';
+
+/** The file of a part beside this script: attention-stepper.js → attention-stepper.vision.js. */
+export function partScriptUrl(name) {
+  if (!here) throw new Error('the page has no <script src> of attention-stepper.js to find its parts beside');
+  const url = new URL(here);
+  url.pathname = url.pathname.replace(/(\.min)?\.js$/, `.${name}.js`);
+  url.search = '';
+  url.hash = '';
+  return String(url);
+}
+
+const loading = new Map(); // name -> the promise of its base64 text
+
+/** A part's wasm bytes, from its classic script beside this one (loaded once per page). */
+export async function partBytes(name) {
+  const parts = (globalThis.AttentionStepperParts ??= {});
+  if (!parts[name]) {
+    if (!loading.has(name)) {
+      loading.set(name, new Promise((resolve, reject) => {
+        const script = document.createElement('script');
+        script.src = partScriptUrl(name);
+        script.onload = resolve;
+        script.onerror = () => {
+          loading.delete(name); // tried again next time
+          reject(new Error(`${script.src} could not be loaded: copy it beside attention-stepper.js`));
+        };
+        document.head.append(script);
+      }));
+    }
+    await loading.get(name);
+  }
+  if (typeof parts[name] !== 'string') throw new Error(`the ${name} part's script did not hold its module`);
+  return Uint8Array.from(atob(parts[name]), (c) => c.charCodeAt(0));
 }

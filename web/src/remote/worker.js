@@ -6,6 +6,10 @@
 // A trace crosses as plain data (its one Float32Array transferred, not copied) with a handle: the
 // worker keeps the trace's spec under that handle, so a caption's explain() does not send the spec
 // back. The store is bounded; the page sends the spec again for a handle that was dropped.
+//
+// The core starts alone; a part (the vision blocks, gradients and training: ../parts.js) loads the first
+// time an operation needs it, and the operation then runs again. In the one-file script the part's bytes
+// come from the page (part_files_inline.js), which loads them from a file beside the script.
 import { createAttention } from '../index.js';
 import { measure, measurePaths } from '../stepper/complexity_measure.js';
 
@@ -50,12 +54,12 @@ function gradOf(spec, transfer) {
 
 const ops = {
   async start(threadsUrl) {
-    attention = await (threadsUrl ? createAttention({ threads: true, threadsUrl }) : createAttention());
+    attention = await createAttention(threadsUrl ? { threads: true, threadsUrl, parts: [] } : { parts: [] });
     const catalog = attention.catalog();
     return {
       registry: attention.stages(), limits: attention.limits, catalog,
       documents: Object.fromEntries(catalog.map((e) => [e.id, attention.exampleDocument(e.id)])),
-      tasks: attention.tasks(), threads: attention.threads,
+      threads: attention.threads,
     };
   },
   trace: (transfer, spec, options) => send(attention.trace(spec, options), transfer),
@@ -73,6 +77,7 @@ const ops = {
     return { text: attention.explainGrad(kept, stage, cell) };
   },
   task: (_transfer, id) => attention.task(id),
+  tasks: () => attention.tasks(),
   trainer(_transfer, spec) {
     const run = attention.trainer(spec);
     const handle = nextHandle++;
@@ -138,14 +143,28 @@ function watch(id) {
 
 const LONG = new Set(['measure', 'measurePaths']);
 
-self.onmessage = async ({ data: { id, op, args } }) => {
+/** An operation's result; one that needs a part not loaded yet loads it and runs again (once per part). */
+async function run(op, args, id, transfer) {
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await ops[op](transfer, ...args, ...(LONG.has(op) ? [{ id }] : []));
+    } catch (error) {
+      if (!error?.part || attempt > 1) throw error;
+      transfer.length = 0;
+      await attention.load(error.part);
+    }
+  }
+}
+
+self.addEventListener('message', async ({ data: { id, op, args } }) => {
+  if (op === undefined) return; // a part's bytes from the page (part_files_inline.js), not an operation
   const transfer = [];
   try {
     if (!Object.hasOwn(ops, op)) throw new Error(`the core's worker has no operation "${op}".`);
     if (op !== 'start' && !attention) throw new Error('the core is not loaded yet.');
-    const result = op === 'start' ? await ops.start(...args) : await ops[op](transfer, ...args, ...(LONG.has(op) ? [{ id }] : []));
+    const result = op === 'start' ? await ops.start(...args) : await run(op, args, id, transfer);
     self.postMessage({ id, result }, transfer);
   } catch (error) {
     self.postMessage({ id, error: String(error?.message ?? error), name: error?.name, cancelled: !!error?.cancelled });
   }
-};
+});

@@ -1,0 +1,59 @@
+// @file
+// @brief The sequence spec's fields, each named once: its top-level fields in docs/spec.md's order, and
+// every matrix and vector with its path, rank, shape and where it lives in a spec and in its gradients.
+// The reader, the writer, the packer (wasm/trace_export.cpp), the trainer's parameter list, the gradient
+// writer and a.schema() all iterate these tables; a new matrix field is one row here (docs/spec.md,
+// "Adding a field").
+#pragma once
+
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "attn/grad.hpp"
+#include "attn/json.hpp"
+#include "attn/spec.hpp"
+
+namespace attn {
+
+/// A field's floats in place, row-major, cols to a row (a vector: one row); {nullptr, 0, 0} when the spec
+/// (or its gradients) does not have it.
+struct float_span {
+    float* data = nullptr;
+    std::size_t size = 0, cols = 0;
+};
+
+/// One matrix or vector field of a sequence spec.
+struct tensor_field {
+    std::string_view path;   // its JSON path in a spec, as refusals, packed references and docs name it ("weights.wq")
+    int rank;                // 2: an array of rows of numbers; 1: an array of numbers
+    std::string_view shape;  // its shape in words ("d_model × d_model")
+    std::string_view param;  // its name in "train.params" ("wq"); empty: not trainable
+    std::string_view grad;   // its path in attn grad's "grads" ("wq", "additive.w1"); empty: no gradient
+    bool packed;             // the JS packer sends it as floats (a 0/1 mask must be read as written)
+    float_span (*in_spec)(spec&);
+    float_span (*in_grads)(param_grads&);  // null when grad is empty
+    /// Reads the field's JSON value into the spec (the reader calls it when the path is present).
+    void (*read)(spec&, const json& value, const std::string& path);
+};
+
+/// Every matrix and vector field, in the order the writer writes them.
+const std::vector<tensor_field>& sequence_tensor_fields();
+
+/// The sequence spec's top-level fields, in docs/spec.md's order (the reader knows these, the writer writes
+/// them in this order, and the vision reader refuses them as "belongs to the sequence spec").
+const std::vector<std::string_view>& sequence_top_fields();
+
+/// The row of a path, a train.params name, or nullptr.
+const tensor_field* tensor_field_at(std::string_view path);
+const tensor_field* tensor_param(std::string_view param);
+
+/// The value at a dotted path of j ("weights.wq"), or nullptr when a step is missing or not an object.
+const json* json_at(const json& j, std::string_view path);
+/// j's value at a dotted path, made (with the objects on the way) if missing.
+json& json_make(json& j, std::string_view path);
+
+/// a.schema()'s sequence part: {top: [names], tensors: [{path, rank, shape, param, grad, packed}]}.
+json sequence_schema_json();
+
+}  // namespace attn

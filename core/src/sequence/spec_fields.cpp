@@ -1,0 +1,130 @@
+// The sequence spec's field tables (attn/spec_fields.hpp): each matrix and vector field is one row, its
+// member found once here for a spec and for its gradients.
+#include "attn/spec_fields.hpp"
+
+#include <type_traits>
+#include <utility>
+
+#include "attn/text.hpp"
+#include "io/json_read.hpp"
+
+namespace attn {
+namespace {
+
+using json_read::fail;
+
+float_span span_of(matrix& m) { return m.size() ? float_span{m.data(), m.size(), m.shape(1)} : float_span{}; }  // empty: absent
+float_span span_of(std::optional<matrix>& m) { return m ? span_of(*m) : float_span{}; }
+float_span span_of(std::optional<vector>& v) { return v ? float_span{v->data(), v->size(), v->size()} : float_span{}; }
+
+void assign(matrix& m, const json& j, const std::string& path) { m = json_read::read_matrix(j, path); }
+void assign(std::optional<matrix>& m, const json& j, const std::string& path) { m = json_read::read_matrix(j, path); }
+void assign(std::optional<vector>& v, const json& j, const std::string& path) { v = json_read::read_vector(j, path); }
+
+template <class T>
+constexpr int rank_of() {
+    if constexpr (std::is_same_v<T, std::optional<vector>>) return 1;
+    return 2;
+}
+
+// One row: the member is named once and serves the spec, its gradients and the reader alike.
+#define ATTN_TENSOR(PATH, SHAPE, PARAM, GRAD, MEMBER)                                                   \
+    tensor_field {                                                                                       \
+        PATH, rank_of<std::remove_reference_t<decltype(std::declval<spec&>().MEMBER)>>(), SHAPE, PARAM, GRAD, true, \
+            [](spec& s) { return span_of(s.MEMBER); }, [](param_grads& g) { return span_of(g.MEMBER); },   \
+            [](spec& s, const json& j, const std::string& path) { assign(s.MEMBER, j, path); }              \
+    }
+
+/// mask.matrix: 0 (masked) or 1 (kept), exactly as written (1e-46 would become 0 as a float and silently
+/// mean "masked"), so it crosses as text, never packed; it has no gradient.
+void read_mask_matrix(spec& s, const json& m, const std::string& path) {
+    s.mask_matrix = json_read::read_matrix(m, path);
+    for (std::size_t i = 0; i < m.size(); ++i)
+        for (std::size_t c = 0; c < m[i].size(); ++c)
+            if (const double v = m[i][c].get<double>(); v != 0.0 && v != 1.0)
+                fail(cell_at(path, i, c) + " is " + user_text(m[i][c].dump()) + " but must be 0 (masked) or 1 (kept).");
+}
+
+}  // namespace
+
+const std::vector<tensor_field>& sequence_tensor_fields() {
+    static const std::vector<tensor_field> rows{
+        ATTN_TENSOR("x", "n_q × d_model", "", "x", x),
+        {"memory", 2, "n_k × d_model", "", "memory", true, [](spec& s) { return span_of(s.memory); },
+         [](param_grads& g) { return span_of(g.memory); },
+         [](spec& s, const json& j, const std::string& path) {
+             if (!j.is_null()) s.memory = json_read::read_matrix(j, path);  // null: self-attention, as absent
+         }},
+        ATTN_TENSOR("weights.wq", "d_model × d_model", "wq", "wq", wq.w),
+        ATTN_TENSOR("weights.bq", "d_model", "bq", "bq", wq.b),
+        ATTN_TENSOR("weights.wk", "d_model × d_model", "wk", "wk", wk.w),
+        ATTN_TENSOR("weights.bk", "d_model", "bk", "bk", wk.b),
+        ATTN_TENSOR("weights.wv", "d_model × d_model", "wv", "wv", wv.w),
+        ATTN_TENSOR("weights.bv", "d_model", "bv", "bv", wv.b),
+        ATTN_TENSOR("weights.wo", "d_model × d_model", "wo", "wo", wo.w),
+        ATTN_TENSOR("weights.bo", "d_model", "bo", "bo", wo.b),
+        ATTN_TENSOR("additive.w1", "d_head × d_a", "additive.w1", "additive.w1", additive.w1),
+        ATTN_TENSOR("additive.w2", "d_head × d_a", "additive.w2", "additive.w2", additive.w2),
+        ATTN_TENSOR("additive.v", "d_a", "additive.v", "additive.v", additive.v),
+        ATTN_TENSOR("bilinear.w", "d_head × d_head", "bilinear", "bilinear.w", bilinear),
+        {"mask.matrix", 2, "n_q × n_k of 0 and 1", "", "", false,
+         [](spec& s) { return s.mask == mask_kind::matrix ? span_of(s.mask_matrix) : float_span{}; }, nullptr, read_mask_matrix},
+        // the spec keeps the table (a matrix, not optional) only with positional "learned"
+        {"positional.learned", 2, "at least max(n_q, n_k) × d_model", "learned", "learned", true,
+         [](spec& s) { return s.positional == positional_kind::learned ? span_of(s.learned) : float_span{}; },
+         [](param_grads& g) { return span_of(g.learned); },
+         [](spec& s, const json& j, const std::string& path) { s.learned = json_read::read_matrix(j, path); }},
+    };
+    return rows;
+}
+
+#undef ATTN_TENSOR
+
+const std::vector<std::string_view>& sequence_top_fields() {
+    static const std::vector<std::string_view> names{"x", "memory", "tokens", "weights", "score", "additive", "bilinear",
+                                                     "heads", "mask", "mask_value", "positional", "online_softmax"};
+    return names;
+}
+
+const tensor_field* tensor_field_at(std::string_view path) {
+    for (const tensor_field& f : sequence_tensor_fields())
+        if (f.path == path) return &f;
+    return nullptr;
+}
+
+const tensor_field* tensor_param(std::string_view param) {
+    for (const tensor_field& f : sequence_tensor_fields())
+        if (!f.param.empty() && f.param == param) return &f;
+    return nullptr;
+}
+
+const json* json_at(const json& j, std::string_view path) {
+    const json* at = &j;
+    while (true) {
+        const std::size_t dot = path.find('.');
+        const std::string key(path.substr(0, dot));
+        if (!at->is_object() || !at->contains(key)) return nullptr;
+        at = &(*at)[key];
+        if (dot == std::string_view::npos) return at;
+        path.remove_prefix(dot + 1);
+    }
+}
+
+json& json_make(json& j, std::string_view path) {
+    json* at = &j;
+    while (true) {
+        const std::size_t dot = path.find('.');
+        at = &(*at)[std::string(path.substr(0, dot))];
+        if (dot == std::string_view::npos) return *at;
+        path.remove_prefix(dot + 1);
+    }
+}
+
+json sequence_schema_json() {
+    json tensors = json::array();
+    for (const tensor_field& f : sequence_tensor_fields())
+        tensors.push_back({{"path", f.path}, {"rank", f.rank}, {"shape", f.shape}, {"param", f.param}, {"grad", f.grad}, {"packed", f.packed}});
+    return {{"top", sequence_top_fields()}, {"tensors", std::move(tensors)}};
+}
+
+}  // namespace attn

@@ -1,0 +1,108 @@
+// What a blog post downloads: a post saved to disk with the one-file script and its parts beside it (as
+// docs/embed.md tells authors to copy them), opened over http and from file:// (a classic <script src>:
+// Chromium runs no module script from file://). Every request Chromium makes
+// is logged: a post that shows a sequence example fetches the script alone; a vision block fetches the vision
+// part too, once, and its numbers are the core's; a part left out is said in a sentence, and the other
+// embed on the page keeps working.
+import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { before, test } from 'node:test';
+import { pathToFileURL } from 'node:url';
+import { gzipSync } from 'node:zlib';
+
+import { createAttention } from '../../web/src/node.js';
+import { serveStatic } from '../node/helpers.mjs';
+import { artifacts, browserSession, site } from './session.mjs';
+
+const session = browserSession();
+let a;
+
+before(async () => {
+  a = await createAttention();
+});
+
+const SCRIPTS = ['attention-stepper.js', 'attention-stepper.vision.js', 'attention-stepper.learn.js'];
+
+/** A saved post: post.html with these embeds, and the given files of site/assets beside it. */
+function savedPost(embeds, files = SCRIPTS) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-post-'));
+  for (const f of files) copyFileSync(path.join(site, 'assets', f), path.join(dir, f));
+  writeFileSync(path.join(dir, 'post.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title></head>
+<body><h1>Attention, step by step</h1>
+<script src="attention-stepper.js"></script>
+${embeds}
+</body></html>`);
+  return dir;
+}
+
+/** Opens url and logs every file Chromium requests (its name), until every embed shows a stage or an error. */
+async function openLogged(url, count) {
+  const page = await session.browser.newPage({ viewport: { width: 1000, height: 1200 } });
+  const requested = [];
+  page.on('request', (r) => {
+    // files only: the worker starts from a blob: URL the script makes
+    if (/^(https?|file):/.test(r.url())) requested.push(decodeURIComponent(new URL(r.url()).pathname.split('/').pop()));
+  });
+  page.on('pageerror', (e) => session.problems.push(`${url}: ${e.message}`));
+  await page.goto(url);
+  await page.waitForFunction((n) => {
+    const els = [...document.querySelectorAll('attention-stepper')];
+    return els.length === n && els.every((e) => e.shadowRoot?.querySelector('.scene, p.error'));
+  }, count, { timeout: 30000 });
+  return { page, requested };
+}
+
+/** The gzipped size of what a post fetched, from the files themselves (a static server or file:// does not gzip). */
+const gzippedKB = (dir, files) => files.reduce((sum, f) => sum + gzipSync(readFileSync(path.join(dir, f)), { level: 9 }).length, 0) / 1024;
+
+for (const how of ['http', 'file']) {
+  test(`a saved post over ${how}: a sequence example fetches the script alone; a vision block adds the vision part, once`, async (t) => {
+    const dir = savedPost('<attention-stepper example="translation" stage="weights"></attention-stepper>');
+    const server = how === 'http' ? await serveStatic(dir) : null;
+    t.after(() => server?.close());
+    const url = server ? `${server.url}post.html` : String(pathToFileURL(path.join(dir, 'post.html')));
+    const sequence = await openLogged(url, 1);
+    const fetched = sequence.requested.filter((f) => f !== 'post.html');
+    assert.deepEqual(fetched, ['attention-stepper.js'], 'a sequence example downloads the element and nothing else');
+    const kb = gzippedKB(dir, fetched);
+    console.log(`${how}: a sequence embed fetches ${kb.toFixed(1)} KB gzipped`);
+    assert.ok(kb < 300, `the sequence embed is ${kb.toFixed(1)} KB gzipped`);
+    await sequence.page.close();
+
+    const both = savedPost(`<attention-stepper example="translation" stage="weights"></attention-stepper>
+<attention-stepper example="se-block" stage="output"></attention-stepper>
+<attention-stepper example="cbam-block" stage="output"></attention-stepper>`);
+    const server2 = how === 'http' ? await serveStatic(both) : null;
+    t.after(() => server2?.close());
+    const url2 = server2 ? `${server2.url}post.html` : String(pathToFileURL(path.join(both, 'post.html')));
+    const vision = await openLogged(url2, 3);
+    assert.deepEqual(vision.requested.filter((f) => f !== 'post.html'), ['attention-stepper.js', 'attention-stepper.vision.js'],
+      'two vision embeds load the vision part once; nothing loads the learn part');
+    const values = await vision.page.evaluate(() => [...document.querySelectorAll('attention-stepper')[1].shadowRoot
+      .querySelectorAll('figure.tensor.role-result .vcell')].map((c) => [+c.dataset.index, +c.dataset.value]));
+    const output = a.example('se-block').stages.find((s) => s.id === 'output');
+    assert.ok(values.length > 10, 'the SE block\'s output is drawn');
+    for (const [index, value] of values) assert.equal(value, output.data[index], `output[${index}] is the core's`);
+    if (how === 'file') await vision.page.screenshot({ path: path.join(artifacts, 'saved-post-vision.png'), fullPage: true });
+    await vision.page.close();
+  });
+}
+
+test('a post whose vision part was not copied says so in a sentence, and its sequence embed still works', async () => {
+  const dir = savedPost(`<attention-stepper example="numpy-3x4" stage="weights"></attention-stepper>
+<attention-stepper example="eca-block" stage="output"></attention-stepper>`, ['attention-stepper.js']);
+  const { page } = await openLogged(String(pathToFileURL(path.join(dir, 'post.html'))), 2);
+  const got = await page.evaluate(() => [...document.querySelectorAll('attention-stepper')].map((e) => ({
+    cells: [...e.shadowRoot.querySelectorAll('figure.role-result td.cell')].slice(0, 3).map((td) => td.textContent),
+    error: e.shadowRoot.querySelector('p.error')?.textContent ?? null,
+  })));
+  assert.deepEqual(got[0], { cells: ['0.5065', '0.1863', '0.3072'], error: null });
+  assert.match(got[1].error, /attention-stepper\.vision\.js could not be loaded: copy it beside attention-stepper\.js/);
+  await page.close();
+});
+
+test('no page errors', () => {
+  assert.deepEqual(session.problems, []);
+});

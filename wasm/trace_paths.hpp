@@ -1,0 +1,236 @@
+// The trace exports' machinery, shared by the two modules that trace: the core (sequence specs,
+// trace_export.cpp) and the vision part (vision_export.cpp). Each module has its own copy of this state.
+//
+// A trace crosses back as one fixed header in the wasm heap (trace_header) beside its floats, which JS reads
+// with typed arrays (web/src/trace_reader.js), and the stage layout and axis labels as the ids of texts kept
+// here (trace_store.hpp), which JS parses once per id: an Embind call that returns an object costs about a
+// microsecond for each property and each string that crosses, and a small trace is 5–20 µs of arithmetic.
+//
+// Specs whose matrices cross as floats (web/src/packed_spec.js) are kept by structure: the page's edits
+// and a.trace in a loop send one structure again and again with other numbers, and a hit writes the new
+// floats where the first reading put its own and validates again, skipping the JSON parse and the reading.
+//
+// [SECTION] trace_header: what JS reads
+// [SECTION] result_store and guarded: the one result, and a refusal as a header
+// [SECTION] spec_kind: what each module says of its kind of spec
+// [SECTION] structure_cache: packed specs kept by structure
+// [SECTION] the three entries: text, packed, a spec already read
+#pragma once
+
+#include <algorithm>
+#include <chrono>
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <new>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "trace_store.hpp"
+
+namespace attn::wasm {
+
+// [SECTION] trace_header: what JS reads
+
+/// What a trace call leaves in the wasm heap for JS: web/src/trace_reader.js reads these fields by their
+/// byte offsets (13 four-byte fields, then 2 doubles at byte 56), so the two change together.
+struct trace_header {
+    std::int32_t error_length;       // bytes of the sentence at `error`; 0 for a trace
+    const char* error;
+    std::int32_t vision;             // 1 for a vision trace (no axes, no mask); 2: a vision spec sent to the core
+    std::int32_t layout_id, axes_id;  // the texts (cached_text) of the stage layout and the axis labels
+    std::int32_t serial;              // spec_of_trace(serial): the normalised spec, while this is the last trace
+    const float* data;                // every stage's floats, one stage after another
+    std::int32_t data_count;
+    const std::uint8_t* mask;         // mask_rows × mask_cols, 1 where a query sees a key; null without a mask
+    std::int32_t mask_rows, mask_cols;
+    const std::uint32_t* empty_rows;  // the query rows that see no key
+    std::int32_t empty_count;
+    double bytes, compute_ms;         // what the stages hold; how long the trace took
+};
+static_assert(offsetof(trace_header, bytes) == 56, "web/src/trace_reader.js reads the doubles at byte 56");
+
+/// How each trace crossed into this module, counted so that a test sees the fast paths (a.tracePaths()):
+/// JSON text; a packed skeleton parsed, and of those the ones kept for their structure; a packed skeleton
+/// whose structure was kept, filled with new numbers and no parse; a worked example by its id.
+struct trace_path_counts {
+    std::int32_t text = 0, packed_parsed = 0, packed_kept = 0, packed_hit = 0, example = 0;
+};
+inline trace_path_counts path_counts;
+
+// [SECTION] result_store and guarded: the one result, and a refusal as a header
+
+/// Empties a buffer of the last result for the next: one of up to 64 KiB keeps its memory (no allocation on the
+/// page's every edit), a large one gives it back (a big trace must not hold the heap after it).
+template <class T>
+void reuse(std::vector<T>& buffer) {
+    if (buffer.capacity() * sizeof(T) > (std::size_t(1) << 16)) std::vector<T>().swap(buffer);
+    buffer.clear();
+}
+
+/// The one result kept until the next call: JS copies the floats out before calling again.
+struct result_store {
+    trace_header header{};
+    std::vector<float> data;
+    std::vector<std::uint8_t> mask;
+    std::vector<std::uint32_t> empty_rows;
+    std::string error;
+};
+inline result_store& result() {
+    static result_store store;
+    return store;
+}
+
+inline double milliseconds_since(std::chrono::steady_clock::time_point start) {
+    return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
+}
+
+/// The header of a spec that belongs to the other module: no trace, no error (JS sends it there).
+inline const trace_header* other_kind() {
+    result_store& r = result();
+    r.header = {};
+    r.header.vision = 2;
+    return &r.header;
+}
+
+/// A refusal: the header carries the sentence.
+template <class Compute>
+const trace_header* guarded(Compute compute) {
+    result_store& r = result();
+    try {
+        return compute();
+    } catch (const spec_error& e) {
+        r.error = e.what();
+    } catch (const std::bad_alloc&) {
+        r.error = "out of memory: the spec is too large for this page's memory.";
+    }
+    r.header = {};
+    r.header.error = r.error.data();
+    r.header.error_length = int(r.error.size());
+    return &r.header;
+}
+
+// [SECTION] spec_kind: what each module says of its kind of spec
+
+/// The keys of a trace's texts, which only its structure decides: worked out once per structure kept.
+struct trace_keys {
+    std::string layout, axes;
+};
+
+/// Specialised by each module for the kind it traces:
+///   static std::shared_ptr<Spec> read(const json& j, bool interactive);   // read and checked
+///   static void revalidate(const Spec& s, bool interactive);              // what new numbers can break
+///   static float* packed_field(Spec& s, const std::string& field, std::size_t count);  // nullptr: not kept
+///   static const trace_header* trace(std::shared_ptr<Spec> s, trace_keys* keys);
+template <class Spec>
+struct spec_kind;
+
+// [SECTION] structure_cache: packed specs kept by structure
+
+/// Specs read from packed skeletons, by skeleton text and budget: the last 32 structures (every worked
+/// example and its variants, traced in turn, all stay), while they hold at most 4 Mi floats together.
+/// The spec is shared with last_spec, not copied: a hit changes the spec of an earlier trace, which then
+/// stops being the last (its trace.spec is read again from its own text), whether or not the new numbers
+/// are traced.
+template <class Spec>
+class structure_cache {
+public:
+    /// Where a packed field's floats go in the spec read: found once, when the structure is kept.
+    struct destination {
+        std::size_t offset, count;
+        float* to;
+    };
+    struct entry {
+        std::string skeleton;
+        bool interactive;
+        std::shared_ptr<Spec> read;
+        std::vector<destination> fields;
+        trace_keys keys;  // its traces' texts
+    };
+    /// The entry of this structure with these numbers written in and validated, or nullptr.
+    entry* refill(std::string_view skeleton, bool interactive, const float* numbers, std::size_t count) {
+        const auto e = std::find_if(entries_.begin(), entries_.end(),
+                                    [&](const entry& x) { return x.interactive == interactive && x.skeleton == skeleton; });
+        if (e == entries_.end()) return nullptr;
+        for (const destination& f : e->fields)
+            if (f.offset > count || f.count > count - f.offset) return nullptr;  // not with the same skeleton
+        // the last trace may be of this very spec: its trace.spec must not read these numbers (they may
+        // even be refused below), so it reads its own text from now on
+        last_spec_read& last = last_spec();
+        if (static_cast<const void*>(last.read.get()) == e->read.get() || static_cast<const void*>(last.vision.get()) == e->read.get())
+            last = {last.serial + 1, nullptr, nullptr};
+        for (const destination& f : e->fields) std::copy(numbers + f.offset, numbers + f.offset + f.count, f.to);
+        try {
+            spec_kind<Spec>::revalidate(*e->read, interactive);
+        } catch (...) {
+            forget(e);  // these numbers made it invalid: not kept with them
+            throw;
+        }
+        return &*e;
+    }
+    /// Keeps what was read, when every packed field can be written again; the entry, or nullptr.
+    entry* keep(std::string_view skeleton, bool interactive, std::shared_ptr<Spec> s, const std::vector<packed_read>& reads) {
+        std::vector<destination> fields;
+        std::size_t floats = 0;
+        for (const packed_read& f : reads) {
+            float* to = spec_kind<Spec>::packed_field(*s, f.field, f.count);
+            if (!to) return nullptr;
+            fields.push_back({f.offset, f.count, to});
+            floats += f.count;
+        }
+        entries_.push_back({std::string(skeleton), interactive, std::move(s), std::move(fields), {}});
+        floats_ += floats;
+        while (entries_.size() > 32 || (entries_.size() > 1 && floats_ > (std::size_t(4) << 20))) forget(entries_.begin());
+        return &entries_.back();
+    }
+
+private:
+    void forget(typename std::vector<entry>::iterator e) {
+        for (const destination& f : e->fields) floats_ -= f.count;
+        entries_.erase(e);
+    }
+    std::vector<entry> entries_;
+    std::size_t floats_ = 0;  // what the kept specs' packed fields hold (most of their memory)
+};
+
+template <class Spec>
+structure_cache<Spec>& structures() {
+    static structure_cache<Spec> cache;
+    return cache;
+}
+
+// [SECTION] the three entries: text, packed, a spec already read
+
+/// a.trace of JSON text; a spec of the other module's kind gets other_kind().
+template <class Spec>
+const trace_header* trace_text(std::string_view text, bool interactive) {
+    ++path_counts.text;
+    return guarded([&] {
+        const json j = parse_spec_json(text);
+        if (is_vision_spec(j) != spec_kind<Spec>::vision) return other_kind();
+        return spec_kind<Spec>::trace(spec_kind<Spec>::read(j, interactive), nullptr);
+    });
+}
+
+/// a.trace of a skeleton (JSON text in which each packed matrix reads {"$f32": [offset, rows, cols]}, a
+/// vector [offset, n]) and its count floats, which stay the caller's.
+template <class Spec>
+const trace_header* trace_packed(std::string_view skeleton, const float* numbers, std::size_t count, bool interactive) {
+    return guarded([&] {
+        // a structure seen before needs no parse
+        if (auto* hit = structures<Spec>().refill(skeleton, interactive, numbers, count))
+            return ++path_counts.packed_hit, spec_kind<Spec>::trace(hit->read, &hit->keys);
+        ++path_counts.packed_parsed;
+        const json j = parse_spec_json(skeleton);
+        if (is_vision_spec(j) != spec_kind<Spec>::vision) return other_kind();
+        const packed_numbers sent(numbers, count);
+        packed_reads_log log;
+        std::shared_ptr<Spec> s = spec_kind<Spec>::read(j, interactive);
+        auto* kept = structures<Spec>().keep(skeleton, interactive, s, log.reads);
+        if (kept) ++path_counts.packed_kept;
+        return spec_kind<Spec>::trace(std::move(s), kept ? &kept->keys : nullptr);
+    });
+}
+
+}  // namespace attn::wasm

@@ -1,0 +1,161 @@
+// The vision part (web/dist/vision): the articles' vision blocks (SE, ECA, CBAM, CA), loaded when a page or
+// a program first traces one, so the sequence stepper's download does not carry them. Its traces cross as
+// the core's do (trace_paths.hpp); the rest is JSON text (text_answer.hpp).
+#include <emscripten/emscripten.h>
+
+#include <optional>
+
+#include "text_answer.hpp"
+#include "trace_paths.hpp"
+
+namespace attn::wasm {
+namespace {
+
+/// A vision trace's layout depends on its block and its stages' shapes.
+std::string vision_layout_key(const vision_trace& t) {
+    std::string key = to_string(t.spec.block);
+    for (const vision_stage& st : t.stages) {
+        key += '|' + st.id;
+        for (std::size_t n : st.shape) key += ',' + std::to_string(n);
+    }
+    return key;
+}
+
+}  // namespace
+
+template <>
+struct spec_kind<vision_spec> {
+    static constexpr bool vision = true;
+
+    /// A vision spec has no budget of its own: its reader's limits are the whole check.
+    static std::shared_ptr<vision_spec> read(const json& j, bool) { return std::make_shared<vision_spec>(vision_spec_from_json(j)); }
+
+    static void revalidate(const vision_spec& s, bool) { validate_numbers(s); }
+
+    /// "feature[c]" and "cbam.spatial[k]" are one matrix of the list the spec keeps back to back, the rest
+    /// whole vectors ("se.w1", "ca.bn.var", …, as vision_json.cpp names them).
+    static float* packed_field(vision_spec& s, const std::string& field, std::size_t count) {
+        const auto part = [&](std::vector<float>& values, std::string_view list, std::size_t size) -> float* {
+            const std::size_t index = std::stoul(field.substr(list.size() + 1));
+            return size == count && (index + 1) * size <= values.size() ? values.data() + index * size : nullptr;
+        };
+        if (field.rfind("feature[", 0) == 0) return part(s.feature, "feature", s.h * s.w);
+        if (field.rfind("cbam.spatial[", 0) == 0) return part(s.spatial, "cbam.spatial", s.kernel * s.kernel);
+        const std::string block = std::string(to_string(s.block)) + '.';
+        if (field.rfind(block, 0) != 0) return nullptr;
+        const std::string name = field.substr(block.size());
+        std::pair<const char*, std::vector<float>*> vectors[] = {
+            {"w1", &s.fc1.w}, {"b1", &s.fc1.b}, {"w2", &s.fc2.w}, {"b2", &s.fc2.b}, {"w", &s.eca},
+            {"wh", &s.gate_h.w}, {"bh", &s.gate_h.b}, {"ww", &s.gate_w.w}, {"bw", &s.gate_w.b}};
+        for (const auto& [n, values] : vectors)
+            if (name == n) return values->size() == count ? values->data() : nullptr;
+        if (s.bn)
+            for (auto& [n, values] : {std::pair{"bn.gamma", &s.bn->gamma}, std::pair{"bn.beta", &s.bn->beta},
+                                      std::pair{"bn.mean", &s.bn->mean}, std::pair{"bn.var", &s.bn->var}})
+                if (name == n) return values->size() == count ? values->data() : nullptr;
+        return nullptr;
+    }
+
+    /// The header of a vision spec's trace (stages [{id, formula, shape, offset, size}]; no axes, no mask).
+    static const trace_header* trace(std::shared_ptr<const vision_spec> s, trace_keys* keys) {
+        const auto start = std::chrono::steady_clock::now();
+        const vision_trace t = compute_vision(*s);
+        const double took = milliseconds_since(start);
+        result_store& r = result();
+        reuse(r.data);
+        for (const vision_stage& st : t.stages) r.data.insert(r.data.end(), st.data.begin(), st.data.end());
+        trace_keys made;
+        if (!keys) keys = &made;
+        if (keys->layout.empty()) keys->layout = vision_layout_key(t);
+        const text_cache::entry& layout = layout_texts().get(keys->layout, [&] {
+            json stages = json::array();
+            std::size_t offset = 0;
+            for (const vision_stage& st : t.stages) {
+                stages.push_back({{"id", st.id}, {"formula", vision_formula(s->block, st.id)}, {"shape", st.shape},
+                                  {"offset", offset}, {"size", st.data.size()}});
+                offset += st.data.size();
+            }
+            return stages.dump();
+        });
+        last_spec_read& last = last_spec();
+        last = {last.serial + 1, nullptr, std::move(s)};
+        r.header = {0, nullptr, 1, layout.id, 0, last.serial, r.data.data(), int(r.data.size()), nullptr, 0, 0, nullptr, 0,
+                    double(t.bytes()), took};
+        return &r.header;
+    }
+};
+
+}  // namespace attn::wasm
+
+using attn::wasm::trace_header;
+
+extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_path_counts* attn_trace_path_counts() { return &attn::wasm::path_counts; }
+
+// a.trace of a vision spec's JSON text (a sequence spec gets other_kind()).
+extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_text(const char* text, std::size_t length, int interactive) {
+    return attn::wasm::trace_text<attn::vision_spec>(std::string_view(text, length), interactive != 0);
+}
+
+// a.trace of a vision spec's packed skeleton and its count floats (trace_paths.hpp).
+extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_packed(const char* skeleton, std::size_t length, const float* numbers,
+                                                                      std::size_t count, int interactive) {
+    return attn::wasm::trace_packed<attn::vision_spec>(std::string_view(skeleton, length), numbers, count, interactive != 0);
+}
+
+// a.example of a vision example: its spec's JSON text (from the core, which holds the examples), counted
+// as an example, not as text.
+extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_example_spec(const char* text, std::size_t length) {
+    using namespace attn;
+    ++wasm::path_counts.example;
+    return wasm::guarded([&] {
+        return wasm::spec_kind<vision_spec>::trace(wasm::spec_kind<vision_spec>::read(parse_spec_json(std::string_view(text, length)), false), nullptr);
+    });
+}
+
+// The layout text a trace named by id, or null (no longer kept).
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_cached_text(int id) {
+    const std::string* text = attn::wasm::layout_texts().text_of(id);
+    return text ? text->c_str() : nullptr;
+}
+
+// The normalised spec of the last trace as JSON text when serial is that trace's, else null.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_spec_of_trace(int serial) {
+    const attn::wasm::last_spec_read& last = attn::wasm::last_spec();
+    if (serial != last.serial || !last.vision) return nullptr;
+    return attn::wasm::answer([&] { return attn::vision_spec_to_json(*last.vision).dump(); });
+}
+
+// The normalised spec of a vision spec's JSON text (an older trace's spec), or null and the sentence.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_normalised_spec(const char* text, std::size_t length) {
+    return attn::wasm::answer([&] { return attn::vision_spec_to_json(attn::vision_spec_from_json(attn::parse_spec_json(attn::wasm::text_of(text, length)))).dump(); });
+}
+
+// The vision stage registry as JSON: [{id, symbol, title, title_zh, explain: {en, zh}, scale}].
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_vision_stages() {
+    return attn::wasm::answer([] {
+        attn::json rows = attn::json::array();
+        for (const attn::vision_stage_info& s : attn::vision_stage_registry())
+            rows.push_back({{"id", s.id}, {"symbol", s.symbol}, {"title", s.title.en}, {"title_zh", s.title.zh},
+                            {"explain", {{"en", s.explanation.en}, {"zh", s.explanation.zh}}}, {"scale", attn::color_scale_name(s.scale)}});
+        return rows.dump();
+    });
+}
+
+// The arithmetic of value `index` (row-major) of a vision stage, or null and the sentence. The trace of the
+// last spec asked about is kept: the page asks for one value at a time about the same spec.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_explain_vision(const char* spec_text, std::size_t spec_length, const char* stage,
+                                                                std::size_t stage_length, int index) {
+    using namespace attn;
+    static std::string last_spec_text;
+    static std::optional<vision_trace> last;
+    return wasm::answer([&] {
+        if (index < 0) throw spec_error("the index of a value is counted from 0 and cannot be negative.");
+        const std::string_view text = wasm::text_of(spec_text, spec_length);
+        if (!last || text != last_spec_text) {
+            last.reset();
+            last = compute_vision(vision_spec_from_json(parse_spec_json(text)));
+            last_spec_text = std::string(text);
+        }
+        return explain_vision_cell(*last, std::string(wasm::text_of(stage, stage_length)), std::size_t(index));
+    });
+}

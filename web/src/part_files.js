@@ -1,0 +1,15 @@
+// Where index.js finds a part's files (parts.js): literal paths, so that a bundler (Vite, webpack 5) follows
+// them and copies the glue and the .wasm into the app, as it does the core's. The one-file script
+// (web/build-site.mjs) swaps this file for remote/part_files_inline.js: its worker gets a part's bytes from
+// the page, which loads them from a file beside the script only when a page first needs them.
+export const partFiles = {
+  vision: () => [import('../dist/vision/attention_vision.js'), new URL('../dist/vision/attention_vision.wasm', import.meta.url)],
+  learn: () => [import('../dist/learn/attention_learn.js'), new URL('../dist/learn/attention_learn.wasm', import.meta.url)],
+};
+
+/** Instantiates a part's module from its files. */
+export async function loadPart(name) {
+  const [glue, wasm] = partFiles[name]();
+  const { default: create } = await glue;
+  return create({ locateFile: () => String(wasm) });
+}
