@@ -13,6 +13,7 @@ EMSCRIPTEN_BINDINGS(attention_core) {
     emscripten::function("examplesJson", &attn::wasm::examples_json);
     emscripten::function("exampleDocumentJson", &attn::wasm::example_document_json);
     emscripten::function("stagesJson", &attn::wasm::stages_json);
+    emscripten::function("schemaJson", &attn::wasm::schema_json);
     emscripten::function("limitsJson", &attn::wasm::limits_json);
     emscripten::function("explainResult", &attn::wasm::explain_result);
     emscripten::function("heapInUse", &attn::wasm::heap_in_use);

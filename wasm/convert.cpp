@@ -12,6 +12,7 @@
 #include <emscripten/val.h>
 
 #include "attn/attn.hpp"
+#include "attn/spec_fields.hpp"
 #include "trace_store.hpp"
 
 namespace attn::wasm {
@@ -121,6 +122,8 @@ std::string examples_json() {
 }
 
 std::string stages_json() { return stage_registry_json().dump(); }
+
+std::string schema_json() { return sequence_schema_json().dump(); }
 
 val example_spec_text(const std::string& id, const std::string& variant) {
     return guarded([&] { return text_result(example_spec_json(id, variant).dump()); });

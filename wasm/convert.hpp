@@ -31,6 +31,9 @@ std::string examples_json();
 
 /// @brief JSON text: the stage registry (stage_registry_json), in trace order.
 std::string stages_json();
+
+/// @brief JSON text: the sequence spec's field tables (attn/spec_fields.hpp), for a.schema().
+std::string schema_json();
 /// {text: an example's spec as JSON} or {error}: how a vision example's spec reaches the vision part.
 emscripten::val example_spec_text(const std::string& id, const std::string& variant);
 

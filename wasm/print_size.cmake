@@ -10,8 +10,8 @@ if(NOT BUDGET)  # the core module's
   # A training module loaded only by train mode and a.grad would win most of the last back. 240 KB until
   # a.trace kept the structures it read (2 KB: a third off a small a.trace with the same structure).
   # 170 KB since the vision blocks and gradients/training moved to parts of their own (attention_vision,
-  # attention_learn), loaded on first use: 244 KB gzipped became 167.
-  set(BUDGET "170 KB")
+  # attention_learn), loaded on first use: 244 KB gzipped became 167 (169 with the field tables' a.schema()).
+  set(BUDGET "175 KB")
 endif()
 set(total 0)
 foreach(f IN LISTS FILES)
@@ -26,6 +26,9 @@ math(EXPR kb "${total} / 1024")
 message(STATUS "size: ${FILES} together ${total} bytes gzipped (${kb} KiB; budget ${BUDGET})")
 # the budget is a check, not a note: a build over it fails, naming the module
 string(REGEX MATCH "^[0-9]+" budget_kb "${BUDGET}")
+if(BUDGET MATCHES "MB$")
+  math(EXPR budget_kb "${budget_kb} * 1024")
+endif()
 if(budget_kb AND kb GREATER budget_kb)
   message(FATAL_ERROR "size: ${FILES} is ${kb} KiB gzipped, over its budget of ${BUDGET}: see what grew (docs/toolchain.md, \"Sizes\").")
 endif()

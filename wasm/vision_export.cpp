@@ -32,27 +32,21 @@ struct spec_kind<vision_spec> {
 
     static void revalidate(const vision_spec& s, bool) { validate_numbers(s); }
 
-    /// "feature[c]" and "cbam.spatial[k]" are one matrix of the list the spec keeps back to back, the rest
-    /// whole vectors ("se.w1", "ca.bn.var", …, as vision_json.cpp names them).
+    /// The floats of a packed field by its path in the vision field table (attn/vision.hpp): "feature[c]" and
+    /// "cbam.spatial[k]" are one matrix of a list kept back to back, the rest whole vectors; nullptr when the
+    /// field is not there with `count` floats (a structure with such a field is not kept).
     static float* packed_field(vision_spec& s, const std::string& field, std::size_t count) {
-        const auto part = [&](std::vector<float>& values, std::string_view list, std::size_t size) -> float* {
-            const std::size_t index = std::stoul(field.substr(list.size() + 1));
-            return size == count && (index + 1) * size <= values.size() ? values.data() + index * size : nullptr;
-        };
-        if (field.rfind("feature[", 0) == 0) return part(s.feature, "feature", s.h * s.w);
-        if (field.rfind("cbam.spatial[", 0) == 0) return part(s.spatial, "cbam.spatial", s.kernel * s.kernel);
-        const std::string block = std::string(to_string(s.block)) + '.';
-        if (field.rfind(block, 0) != 0) return nullptr;
-        const std::string name = field.substr(block.size());
-        std::pair<const char*, std::vector<float>*> vectors[] = {
-            {"w1", &s.fc1.w}, {"b1", &s.fc1.b}, {"w2", &s.fc2.w}, {"b2", &s.fc2.b}, {"w", &s.eca},
-            {"wh", &s.gate_h.w}, {"bh", &s.gate_h.b}, {"ww", &s.gate_w.w}, {"bw", &s.gate_w.b}};
-        for (const auto& [n, values] : vectors)
-            if (name == n) return values->size() == count ? values->data() : nullptr;
-        if (s.bn)
-            for (auto& [n, values] : {std::pair{"bn.gamma", &s.bn->gamma}, std::pair{"bn.beta", &s.bn->beta},
-                                      std::pair{"bn.mean", &s.bn->mean}, std::pair{"bn.var", &s.bn->var}})
-                if (name == n) return values->size() == count ? values->data() : nullptr;
+        const std::size_t bracket = field.find('[');
+        const std::string_view path = std::string_view(field).substr(0, bracket);
+        for (const vision_tensor_field& f : vision_tensor_fields()) {
+            if (f.path != path || (f.rank == 3) != (bracket != std::string::npos)) continue;
+            if (!f.block.empty() && f.block != to_string(s.block)) return nullptr;
+            std::vector<float>* values = f.in_spec(s);
+            if (!values) return nullptr;
+            if (f.rank != 3) return values->size() == count ? values->data() : nullptr;
+            const std::size_t index = std::stoul(field.substr(bracket + 1)), size = f.item(s);
+            return size == count && (index + 1) * size <= values->size() ? values->data() + index * size : nullptr;
+        }
         return nullptr;
     }
 
@@ -128,6 +122,11 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_spec_of_trace(int serial) {
 // The normalised spec of a vision spec's JSON text (an older trace's spec), or null and the sentence.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_normalised_spec(const char* text, std::size_t length) {
     return attn::wasm::answer([&] { return attn::vision_spec_to_json(attn::vision_spec_from_json(attn::parse_spec_json(attn::wasm::text_of(text, length)))).dump(); });
+}
+
+// The vision spec's field table as JSON (a.schema().vision).
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_vision_schema() {
+    return attn::wasm::answer([] { return attn::vision_schema_json().dump(); });
 }
 
 // The vision stage registry as JSON: [{id, symbol, title, title_zh, explain: {en, zh}, scale}].

@@ -135,6 +135,31 @@ test('index.d.ts spells the core\'s example, task, vision-stage and model-stage 
   assert.deepEqual(union('ModelStageId'), [...model, 'kv_cache'], 'ModelStageId: attn lm stages, in order');
 });
 
+test('index.d.ts\'s Spec has every field of the core\'s field tables, and no other; its ScoreKind is the core\'s', () => {
+  const dts = readFileSync(path.join(webDir, 'types/index.d.ts'), 'utf8');
+  const spec = dts.match(/export interface Spec \{([\s\S]*?)\n\}/)[1].replace(/\/\*\*[\s\S]*?\*\//g, '');
+  const { sequence } = a.schema();
+  // the top-level fields: each "name?:" (or "name:") at the interface's own level, in the core's order
+  const top = [...spec.matchAll(/^ {2}([a-z_]+)\??:/gm)].map((m) => m[1]);
+  assert.deepEqual(top, sequence.top, 'Spec lists the core\'s top-level fields in docs/spec.md\'s order');
+  // each matrix and vector under its parent (mask.matrix and positional.learned are the Mask and Positional types')
+  const typeOf = (name) => (name === 'mask' ? dts.match(/export type Mask =([^;]+);/)[1]
+    : name === 'positional' ? dts.match(/export type Positional =([^;]+);/)[1] : spec.match(new RegExp(`^  ${name}\\??:(.*)$`, 'm'))[1]);
+  for (const { path: fieldPath, rank } of sequence.tensors) {
+    const [parent, child] = fieldPath.split('.');
+    const type = typeOf(parent);
+    const want = rank === 2 ? 'Matrix' : 'Vector';
+    if (!child) assert.match(type, new RegExp(want), `${fieldPath}: a ${want}`);
+    else assert.match(type, new RegExp(`\\b${child}\\??: ${want}\\b`), `${fieldPath}: ${child} is a ${want} in Spec's ${parent}`);
+  }
+  const children = (parent) => [...typeOf(parent).matchAll(/\b([a-z0-9_]+)\??: (Matrix|Vector)/g)].map((m) => `${parent}.${m[1]}`);
+  const typed = ['weights', 'additive', 'bilinear', 'mask', 'positional'].flatMap(children);
+  assert.deepEqual(typed.sort(), sequence.tensors.filter((f) => f.path.includes('.')).map((f) => f.path).sort(), 'no matrix the table lacks');
+  const scoreKind = dts.match(/export type ScoreKind =([^;]+);/)[1].match(/'([a-z_]+)'/g).map((q) => q.slice(1, -1));
+  assert.deepEqual(scoreKind, sequence.choices.score);
+  assert.ok(a.schema().vision.tensors.some((f) => f.path === 'feature' && f.rank === 3), 'the vision part\'s table, once loaded');
+});
+
 test('the stage registry is the core\'s: ids in trace order, and index.d.ts spells the same union', () => {
   const cli = JSON.parse(spawnSync(attnCli, ['stages']).stdout);
   assert.deepEqual(a.stages().map((s) => s.id), cli.map((s) => s.id)); // the module reads what the CLI prints

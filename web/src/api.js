@@ -1,7 +1,7 @@
 // The friendly API over the Embind module: one place for both entry points (node.js, index.js).
 // Nothing here computes attention: every number comes from the C++ core's trace.
 import { shortText, wholeNumber } from './args.js';
-import { packSpec, unpackSpecText } from './packed_spec.js';
+import { fieldTree, packSpec, unpackSpecText } from './packed_spec.js';
 import { PART_NAMES, partSlots, textCalls } from './parts.js';
 import { traceCalls } from './trace_reader.js';
 
@@ -254,6 +254,9 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
   const stageInfo = new Map(registry.map((s) => [s.id, s]));
   const stageIds = Object.freeze(registry.map((s) => s.id));
   const limits = deepFreeze(JSON.parse(core.limitsJson()));
+  // the spec's field tables (attn/spec_fields.hpp): the packer's fields come from them, not from a list here
+  const schema = deepFreeze(JSON.parse(core.schemaJson()));
+  const sequenceTree = fieldTree(schema.tensors);
   const examplesJson = core.examplesJson();
   const exampleIds = new Set(JSON.parse(examplesJson).map((e) => e.id));
   const documents = new Map(); // example id -> its texts, read from the core once
@@ -273,8 +276,10 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
     vision(module) {
       const call = textCalls(module, refuse);
       const registry = deepFreeze(JSON.parse(call('attn_vision_stages', [])));
+      const visionSchema = deepFreeze(JSON.parse(call('attn_vision_schema', [])));
       return {
         module, call, calls: traceCalls(module, refuse), info: new Map(registry.map((s) => [s.id, s])),
+        schema: visionSchema, tree: fieldTree(visionSchema.tensors),
         cached: textsById((id) => module.UTF8ToString(module._attn_cached_text(id))),
         specOfTrace: (serial) => {
           const at = module._attn_spec_of_trace(serial);
@@ -291,6 +296,8 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
     },
   };
   const load = (name) => parts.load(name, (n, module) => makePart[n](module));
+  /** The packer's field tree for a spec's kind (a vision spec's needs the vision part). */
+  const treeOf = (vision) => (vision ? parts.need('vision', 'trace of a vision spec').tree : sequenceTree);
 
   /**
    * A trace from a result of traceCalls: its stages ({id, formula, operands, shape, offset, size} from the
@@ -358,6 +365,14 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
     /** The documented limits of a spec (attn/limits.hpp), e.g. limits.maxPositions. */
     limits,
     /**
+     * The specs' field tables (attn/spec_fields.hpp): {sequence: {top, tensors: [{path, rank, shape, param,
+     * grad, packed}], choices: {score, mask, positional}}, vision: {tensors: [{path, rank, block}]} or null
+     * until the vision part is loaded}.
+     */
+    schema() {
+      return { sequence: schema, vision: parts.loaded.vision?.schema ?? null };
+    },
+    /**
      * How many threads a large attention() call uses: 1, but for the wasm-threads module (a
      * cross-origin-isolated page that asked for it: createAttention({threads: true})).
      */
@@ -387,7 +402,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       const interactive = budget === 'interactive';
       let result, fullText;
       const packed = spec && typeof spec === 'object'
-        ? readingSpecObject(() => (Array.isArray(spec) ? null : packSpec(spec, limits.maxSpecBytes / 8, leafText))) : null;
+        ? readingSpecObject(() => (Array.isArray(spec) ? null : packSpec(spec, limits.maxSpecBytes / 8, leafText, treeOf))) : null;
       if (packed && packed.text.length <= limits.maxSpecBytes) {
         // the matrices as floats beside the rest as JSON text (packed_spec.js); a vision spec to its part
         const to = packed.vision ? parts.need('vision', 'trace of a vision spec').calls : calls;

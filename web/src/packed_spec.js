@@ -7,45 +7,32 @@
 // text; every other value is written by JSON.stringify.
 
 const FLOAT_MAX = 3.4028234663852886e38;
-/**
- * The fields that hold matrices (2) or vectors (1), by path: the core's read_matrix / read_vector fields;
- * 3 is a list of matrices, each read on its own (a vision feature map's channels, CBAM's two kernels).
- */
-const FIELDS = [
-  [['x'], 2], [['memory'], 2],
-  ...['wq', 'wk', 'wv', 'wo'].map((w) => [['weights', w], 2]), ...['bq', 'bk', 'bv', 'bo'].map((b) => [['weights', b], 1]),
-  [['additive', 'w1'], 2], [['additive', 'w2'], 2], [['additive', 'v'], 1], [['bilinear', 'w'], 2], [['positional', 'learned'], 2],
-];
-const VISION_FIELDS = [
-  [['feature'], 3], [['cbam', 'spatial'], 3], [['eca', 'w'], 1],
-  ...['se', 'cbam', 'ca'].flatMap((block) => [[[block, 'w1'], 2], [[block, 'b1'], 1]]),
-  ...['se', 'cbam'].flatMap((block) => [[[block, 'w2'], 2], [[block, 'b2'], 1]]),
-  [['ca', 'wh'], 2], [['ca', 'bh'], 1], [['ca', 'ww'], 2], [['ca', 'bw'], 1],
-  ...['gamma', 'beta', 'mean', 'var'].map((f) => [['ca', 'bn', f], 1]),
-];
 
 const isNumberRow = (row) => Array.isArray(row) || (ArrayBuffer.isView(row) && !(row instanceof DataView));
 const fits = (v) => typeof v === 'number' && Math.abs(v) <= FLOAT_MAX; // NaN fails the comparison
 
 /**
- * The fields as a tree of their paths, one walk of the spec visits only them: a node is a list of
- * [key, rank] (a leaf) and [key, node] entries.
+ * The packed fields of a spec kind as a tree of their paths, so that one walk of a spec visits only them:
+ * a node is a list of [key, rank] (a leaf) and [key, node] entries. tensors: the core's field table
+ * (a.schema(): {path, rank, packed}); rank 2 is a matrix, 1 a vector, 3 a list of matrices, each read on its
+ * own (a vision feature map's channels, CBAM's two kernels). A field with packed false (a 0/1 mask, read as
+ * written) stays text.
  */
-function fieldTree(fields) {
+export function fieldTree(tensors) {
   const root = [];
-  for (const [path, rank] of fields) {
+  for (const { path, rank, packed = true } of tensors) {
+    if (!packed) continue;
+    const keys = path.split('.');
     let node = root;
-    for (const key of path.slice(0, -1)) {
+    for (const key of keys.slice(0, -1)) {
       let child = node.find(([k]) => k === key);
       if (!child) node.push((child = [key, []]));
       node = child[1];
     }
-    node.push([path.at(-1), rank]);
+    node.push([keys.at(-1), rank]);
   }
   return root;
 }
-const SEQUENCE_TREE = fieldTree(FIELDS);
-const VISION_TREE = fieldTree(VISION_FIELDS);
 
 // The numbers are written here while the walk checks them, then copied out at their final length.
 const SMALL = 4096;
@@ -124,12 +111,13 @@ function listText(list, state, depth) {
  * {text, numbers} for a spec object: its JSON text with each packable matrix and vector written
  * {"$f32": [offset, rows, cols]} and their floats in numbers. null when nothing is worth packing (or more than
  * maxNumbers would be), or when the whole spec must go as JSON text: leaf(value, depth) gives the JSON of
- * every other value, or null for one the text path must refuse with its sentence. The spec is not changed.
+ * every other value, or null for one the text path must refuse with its sentence; treeOf(vision) gives the
+ * fieldTree of the spec's kind. The spec is not changed.
  */
-export function packSpec(spec, maxNumbers, leaf) {
+export function packSpec(spec, maxNumbers, leaf, treeOf) {
   const state = { count: 0, max: maxNumbers, over: false, leaf };
   const vision = spec.kind === 'vision'; // read once: which module traces it (a getter could answer twice)
-  const text = objectText(spec, vision ? VISION_TREE : SEQUENCE_TREE, state, 0);
+  const text = objectText(spec, treeOf(vision), state, 0);
   if (text === null || !state.count || state.over) return null; // every reference holds a number at least
   const numbers = keep(state.count);
   if (scratch.length > 16 * SMALL) scratch = new Float32Array(SMALL); // a large spec's buffer is not kept

@@ -391,12 +391,43 @@ export interface Attention {
   load(part: PartName): Promise<void>;
   /** The parts loaded so far. */
   parts(): PartName[];
+  /** The specs' field tables, from the core (attn/spec_fields.hpp): every field's path, rank, shape and names. */
+  schema(): SpecSchema;
   /** Diagnostics: bytes in use on the wasm heaps (the core's and the loaded parts'), and their size. */
   memory(): { heapInUse: number; heapSize: number };
   /** The tiny language model (docs/model.md): 'zh' or 'en' as shipped, or a safetensors file's bytes. */
   loadModel(which: 'zh' | 'en' | Uint8Array | ArrayBuffer): Promise<LanguageModel>;
   /** A language model with fresh weights to train, from fortune-format text (the induction lesson). */
   freshModel(corpus: string, options?: { nLayer?: number; nHead?: number; dModel?: number; dMlp?: number; nCtx?: number; vocab?: number; seed?: number }): Promise<LanguageModel>;
+}
+
+/** One matrix or vector field of the sequence spec, as the core's field table has it (attn/spec_fields.hpp). */
+export interface TensorField {
+  /** Its JSON path in a spec, e.g. "weights.wq". */
+  path: string;
+  /** 2: rows of numbers; 1: a vector. */
+  rank: 1 | 2;
+  /** Its shape in words, e.g. "d_model × d_model". */
+  shape: string;
+  /** Its name in train.params ("wq"), "" when it cannot be trained. */
+  param: string;
+  /** Its path in grad()'s grads ("wq", "additive.w1"), "" when it has no gradient. */
+  grad: string;
+  /** Whether a.trace sends it to the core as floats (a 0/1 mask is read as written). */
+  packed: boolean;
+}
+
+/** The specs' field tables, from the core: a.schema(). */
+export interface SpecSchema {
+  sequence: {
+    /** The top-level fields, in docs/spec.md's order. */
+    top: (keyof Spec)[];
+    tensors: TensorField[];
+    /** The names of each kind of score, mask and positional encoding. */
+    choices: { score: ScoreKind[]; mask: string[]; positional: string[] };
+  };
+  /** The vision blocks' matrices and vectors ("feature" and "cbam.spatial" are lists of matrices: rank 3); null until the vision part is loaded. */
+  vision: { tensors: { path: string; rank: 1 | 2 | 3; block: '' | 'se' | 'eca' | 'cbam' | 'ca' }[] } | null;
 }
 
 /** A module beside the core, loaded on first use (docs/api.md, "Parts"). */

@@ -53,7 +53,8 @@ const json* json_at(const json& j, std::string_view path);
 /// j's value at a dotted path, made (with the objects on the way) if missing.
 json& json_make(json& j, std::string_view path);
 
-/// a.schema()'s sequence part: {top: [names], tensors: [{path, rank, shape, param, grad, packed}]}.
+/// a.schema()'s sequence part: {top: [names], tensors: [{path, rank, shape, param, grad, packed}],
+/// choices: {score, mask, positional: [names]}}.
 json sequence_schema_json();
 
 }  // namespace attn

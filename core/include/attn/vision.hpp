@@ -97,3 +97,24 @@ json vision_trace_to_json(const vision_trace& t);
 std::string explain_vision_cell(const vision_trace& t, std::string_view stage, std::size_t index);
 
 }  // namespace attn
+
+namespace attn {
+
+/// @brief One matrix or vector field of a vision spec (the vision part of a.schema()): its JSON path
+/// ("se.w1"; "feature" and "cbam.spatial" are lists of matrices, rank 3), the block it belongs to ("" for
+/// every block), and its floats in a spec read (a list: all its matrices back to back, `item` floats each).
+struct vision_tensor_field {
+    std::string_view path;
+    int rank;
+    std::string_view block;
+    std::vector<float>* (*in_spec)(vision_spec&);  // nullptr when the spec does not have it (ca's bn)
+    std::size_t (*item)(const vision_spec&);       // rank 3: one matrix's floats; else 0
+};
+
+/// @brief Every matrix and vector field of the vision blocks.
+const std::vector<vision_tensor_field>& vision_tensor_fields();
+
+/// @brief a.schema()'s vision part: {tensors: [{path, rank, block}]}.
+json vision_schema_json();
+
+}  // namespace attn

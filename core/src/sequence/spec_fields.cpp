@@ -124,7 +124,15 @@ json sequence_schema_json() {
     json tensors = json::array();
     for (const tensor_field& f : sequence_tensor_fields())
         tensors.push_back({{"path", f.path}, {"rank", f.rank}, {"shape", f.shape}, {"param", f.param}, {"grad", f.grad}, {"packed", f.packed}});
-    return {{"top", sequence_top_fields()}, {"tensors", std::move(tensors)}};
+    // the values of the fields that name a kind, from the enums' own name tables (attn/spec.hpp)
+    const auto names = [](const auto& table) {
+        json out = json::array();
+        for (const auto& k : table) out.push_back(k.name);
+        return out;
+    };
+    return {{"top", sequence_top_fields()},
+            {"tensors", std::move(tensors)},
+            {"choices", {{"score", names(score_names)}, {"mask", names(mask_names)}, {"positional", names(positional_names)}}}};
 }
 
 }  // namespace attn

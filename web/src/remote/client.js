@@ -17,6 +17,7 @@ export class RemoteCore {
     core.registry = Object.freeze(facts.registry);
     core.stageIds = Object.freeze(facts.registry.map((s) => s.id));
     core.limits = Object.freeze(facts.limits);
+    core.fieldTables = facts.schema; // the sequence spec's (the vision part's loads with that part)
     core.examplesList = facts.catalog;
     core.documents = new Map(Object.entries(facts.documents));
     core.threads = facts.threads;
@@ -70,6 +71,7 @@ export class RemoteCore {
 
   // the facts, read at start
   stages() { return this.registry; }
+  schema() { return this.fieldTables; }
   catalog() { return this.examplesList; }
   examples() { return this.examplesList.map((e) => e.id); }
   /** The training tasks' ids (the learn part's: it loads on this first call). */

@@ -57,7 +57,7 @@ const ops = {
     attention = await createAttention(threadsUrl ? { threads: true, threadsUrl, parts: [] } : { parts: [] });
     const catalog = attention.catalog();
     return {
-      registry: attention.stages(), limits: attention.limits, catalog,
+      registry: attention.stages(), limits: attention.limits, schema: attention.schema(), catalog,
       documents: Object.fromEntries(catalog.map((e) => [e.id, attention.exampleDocument(e.id)])),
       threads: attention.threads,
     };

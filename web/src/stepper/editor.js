@@ -71,7 +71,10 @@ function parseRows(text) {
 }
 
 export class Editor {
-  /** @param {{words: object, onEdit: (field: string, change: (spec: object) => void) => void, onReset: () => void}} options */
+  /**
+   * @param {{choices: {score: string[], mask: string[], positional: string[]}, onEdit: (field: string, change: (spec: object) => void) => void,
+   *   onReset: () => void}} options choices: the core's names for each kind (a.schema().sequence.choices)
+   */
   constructor(options) {
     this.options = options;
     this.el = h('section', { className: 'editor', attrs: { 'aria-label': 'editor' } });
@@ -188,7 +191,7 @@ export class Editor {
       h('h3', { text: w.editTitle }),
       h('button', { className: 'reset', type: 'button', text: w.reset, on: { click: () => this.options.onReset() } }),
       general,
-      this.field('score', w.score, select('score', spec.score, ['dot', 'scaled_dot', 'additive', 'bilinear'], (v) => this.edit('score', (s) => {
+      this.field('score', w.score, select('score', spec.score, this.options.choices.score, (v) => this.edit('score', (s) => {
         // each score takes only its own parameters: switching starts from identity ones and drops the others
         const dHead = Math.max(1, Math.floor(d / s.heads));
         s.score = v;
@@ -201,7 +204,7 @@ export class Editor {
         type: 'number', value: String(spec.heads), attrs: { min: '1', 'aria-label': w.heads }, dataset: { field: 'heads' },
         on: { change: (e) => this.edit('heads', (s) => { s.heads = Number(e.target.value); }) },
       })),
-      this.field('mask', w.mask, select('mask', maskKind, ['none', 'causal', 'window', 'matrix'], (v) => this.edit('mask', (s) => {
+      this.field('mask', w.mask, select('mask', maskKind, this.options.choices.mask, (v) => this.edit('mask', (s) => {
         const fresh = { window: { window: 2 }, matrix: { matrix: filled(nQ, nK, 1) } }; // a new mask's starting value
         s.mask = fresh[v] ?? v;
       })), maskKind === 'window' && h('label', {}, ` ${w.window} `, h('input', {
@@ -213,7 +216,7 @@ export class Editor {
         value: String(spec.mask_value), attrs: { inputmode: 'decimal', 'aria-label': w.maskValue }, dataset: { field: 'mask_value' },
         on: { change: (e) => this.edit('mask_value', (s) => { s.mask_value = Number(e.target.value); }) },
       })),
-      this.field('positional', w.positional, select('positional', posKind, ['none', 'sinusoidal', 'learned'], (v) => this.edit('positional', (s) => {
+      this.field('positional', w.positional, select('positional', posKind, this.options.choices.positional, (v) => this.edit('positional', (s) => {
         s.positional = v === 'learned' ? { learned: filled(Math.max(nQ, nK), d, 0) } : v;
       }))),
       posKind === 'learned' && this.grid('positional.learned', 'PE table', spec.positional.learned, (s, i, j, v) => { s.positional.learned[i][j] = v; }),

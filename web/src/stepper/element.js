@@ -416,7 +416,10 @@ export class AttentionStepper extends HTMLElement {
     if (s.editing && c.has('edit') && vision) {
       work.append(visionEditor(this, s, w));
     } else if (s.editing && c.has('edit')) {
-      this.editor ??= new Editor({ onEdit: (field, change) => this.edit(field, change), onReset: () => this.resetToExample() });
+      this.editor ??= new Editor({
+        choices: this.attention.schema().sequence.choices, // the spec's kinds, from the core's field tables
+        onEdit: (field, change) => this.edit(field, change), onReset: () => this.resetToExample(),
+      });
       this.editor.structure = '';
       fillEditor = true;
       work.append(this.editor.el);
