@@ -10,7 +10,7 @@
 #include "attn/streaming.hpp"
 
 // The npm package's a.attention, called as a plain wasm export (web/src/api.js: core._attn_attention):
-// an Embind call costs microseconds, as much as the whole attention of 16 rows. q, k and v lie one
+// a call that marshals its arguments (Embind's did) costs microseconds, as much as the whole attention of 16 rows. q, k and v lie one
 // after another at qkv (n_q, n_k, n_k rows of d). Returns −1, −2 when the output overflowed, or the index
 // in qkv of the first value that is not finite (nothing computed then): one pass here instead of a slow one in JavaScript. The
 // other shapes were checked in JS, where the sentences name the arguments.

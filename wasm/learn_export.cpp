@@ -45,20 +45,15 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_explain_grad(const char* spec, 
         loss_spec loss;
         attn::grad_result g;
     };
-    static std::string last_text;
-    static std::optional<passes> last;
+    static attn::wasm::kept_for_text<passes> last;
     return answer([&] {
-        const auto id = stage_from_name(text_of(stage, stage_length));
-        if (!id) throw spec_error("\"" + user_text(text_of(stage, stage_length)) + "\" is not a stage id.");
-        if (head < 0 || i < 0 || j < 0) throw spec_error("head, row and column are counted from 0 and cannot be negative.");
+        const stage_id id = attn::wasm::checked_cell(text_of(stage, stage_length), head, i, j);
         const std::string_view text = text_of(spec, length);
-        if (!last || text != last_text) {
-            last.reset();
+        const passes& p = last.of(text, [&] {
             const auto [s, loss] = parse_grad_spec(text);
-            last = passes{loss, compute_grad(s, loss)};
-            last_text = std::string(text);
-        }
-        return explain_grad_cell(last->g, last->loss, *id, std::size_t(head), std::size_t(i), std::size_t(j), detail != 0);
+            return passes{loss, compute_grad(s, loss)};
+        });
+        return explain_grad_cell(p.g, p.loss, id, std::size_t(head), std::size_t(i), std::size_t(j), detail != 0);
     });
 }
 

@@ -1,9 +1,11 @@
-// How the parts' plain exports answer (the vision part, the learn part): JSON text or a sentence, with no
-// Embind (its runtime is 6 KB gzipped of JavaScript in every module that has it). A call returns the text
-// (valid until the next call) or null, and then attn_part_error() is the refusal's sentence.
+// How every module's plain exports answer (the core, the vision part, the learn part): JSON text or a
+// sentence, with no Embind (its runtime was 6 KB gzipped of JavaScript in each module). A call returns the
+// text (valid until the next call) or null, and then attn_error() is the refusal's sentence; a trace
+// returns its header (trace_paths.hpp) or null the same way.
 #pragma once
 
 #include <new>
+#include <optional>
 #include <string>
 #include <string_view>
 
@@ -35,5 +37,30 @@ const char* answer(F&& f) {
 }
 
 inline std::string_view text_of(const char* p, std::size_t n) { return {p, n}; }
+
+/// What was made from the last spec text asked about, kept: the page asks for one value at a time (hover,
+/// animation) about the same spec. A new text drops the old value before making the new one.
+template <class T>
+struct kept_for_text {
+    std::string text;
+    std::optional<T> value;
+    template <class Make>
+    T& of(std::string_view t, Make make) {
+        if (!value || t != text) {
+            value.reset();
+            value.emplace(make());
+            text = std::string(t);
+        }
+        return *value;
+    }
+};
+
+/// The stage an explain call names, with its cell counted from 0: refused in one sentence otherwise.
+inline stage_id checked_cell(std::string_view stage, int head, int i, int j) {
+    const auto id = stage_from_name(stage);
+    if (!id) throw spec_error("\"" + user_text(stage) + "\" is not a stage id.");
+    if (head < 0 || i < 0 || j < 0) throw spec_error("head, row and column are counted from 0 and cannot be negative.");
+    return *id;
+}
 
 }  // namespace attn::wasm

@@ -94,7 +94,7 @@ struct spec_kind<spec> {
         r.empty_rows.assign(t.empty_rows.begin(), t.empty_rows.end());
         last_spec_read& last = last_spec();
         last = {last.serial + 1, std::move(s), nullptr};
-        r.header = {0, nullptr, 0, layout.id, axes.id, last.serial, r.data.data(), int(r.data.size()),
+        r.header = {0, layout.id, axes.id, last.serial, r.data.data(), int(r.data.size()),
                     t.mask ? r.mask.data() : nullptr, t.mask ? int(t.mask->shape(0)) : 0, t.mask ? int(t.mask->shape(1)) : 0,
                     r.empty_rows.data(), int(r.empty_rows.size()), double(t.bytes()), took};
         return &r.header;
@@ -103,20 +103,10 @@ struct spec_kind<spec> {
 
 }  // namespace attn::wasm
 
+// attn_trace_path_counts, attn_trace_text, attn_trace_packed: for sequence specs
+ATTN_TRACE_EXPORTS(attn::spec)
+
 using attn::wasm::trace_header;
-
-extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_path_counts* attn_trace_path_counts() { return &attn::wasm::path_counts; }
-
-// a.trace of JSON text (length bytes of UTF-8 at text); interactive: the playground's lower budget.
-extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_text(const char* text, std::size_t length, int interactive) {
-    return attn::wasm::trace_text<attn::spec>(std::string_view(text, length), interactive != 0);
-}
-
-// a.trace of a packed skeleton and its count floats at numbers (trace_paths.hpp), which stay the caller's.
-extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_packed(const char* skeleton, std::size_t length, const float* numbers,
-                                                                      std::size_t count, int interactive) {
-    return attn::wasm::trace_packed<attn::spec>(std::string_view(skeleton, length), numbers, count, interactive != 0);
-}
 
 // a.example: a sequence example's trace (id and variant as UTF-8), its spec remembered as the last spec
 // read; a vision example's id gets other_kind() (JS asks for its spec text and sends it to the vision part).

@@ -3,8 +3,9 @@
 //
 // A trace crosses back as one fixed header in the wasm heap (trace_header) beside its floats, which JS reads
 // with typed arrays (web/src/trace_reader.js), and the stage layout and axis labels as the ids of texts kept
-// here (trace_store.hpp), which JS parses once per id: an Embind call that returns an object costs about a
-// microsecond for each property and each string that crosses, and a small trace is 5–20 µs of arithmetic.
+// here (trace_store.hpp), which JS parses once per id: a call that returns an object (Embind's did) costs
+// about a microsecond for each property and each string that crosses, and a small trace is 5–20 µs of
+// arithmetic.
 //
 // Specs whose matrices cross as floats (web/src/packed_spec.js) are kept by structure: the page's edits
 // and a.trace in a loop send one structure again and again with other numbers, and a hit writes the new
@@ -14,7 +15,7 @@
 // [SECTION] result_store and guarded: the one result, and a refusal as a header
 // [SECTION] spec_kind: what each module says of its kind of spec
 // [SECTION] structure_cache: packed specs kept by structure
-// [SECTION] the three entries: text, packed, a spec already read
+// [SECTION] the entries: text, packed, and the exports of both
 #pragma once
 
 #include <algorithm>
@@ -27,18 +28,20 @@
 #include <string_view>
 #include <vector>
 
+#include <emscripten/emscripten.h>
+
+#include "text_answer.hpp"
 #include "trace_store.hpp"
 
 namespace attn::wasm {
 
 // [SECTION] trace_header: what JS reads
 
-/// What a trace call leaves in the wasm heap for JS: web/src/trace_reader.js reads these fields by their
-/// byte offsets (13 four-byte fields, then 2 doubles at byte 56), so the two change together.
+/// What a trace call leaves in the wasm heap for JS (a refusal: null, and attn_error() its sentence):
+/// web/src/trace_reader.js reads these fields by their byte offsets (11 four-byte fields, then 2 doubles at
+/// byte 48), so the two change together.
 struct trace_header {
-    std::int32_t error_length;       // bytes of the sentence at `error`; 0 for a trace
-    const char* error;
-    std::int32_t vision;             // 1 for a vision trace (no axes, no mask); 2: a vision spec sent to the core
+    std::int32_t vision;             // 1 for a vision trace (no axes, no mask); 2: a spec of the other module's kind
     std::int32_t layout_id, axes_id;  // the texts (cached_text) of the stage layout and the axis labels
     std::int32_t serial;              // spec_of_trace(serial): the normalised spec, while this is the last trace
     const float* data;                // every stage's floats, one stage after another
@@ -49,7 +52,7 @@ struct trace_header {
     std::int32_t empty_count;
     double bytes, compute_ms;         // what the stages hold; how long the trace took
 };
-static_assert(offsetof(trace_header, bytes) == 56, "web/src/trace_reader.js reads the doubles at byte 56");
+static_assert(offsetof(trace_header, bytes) == 48, "web/src/trace_reader.js reads the doubles at byte 48");
 
 /// How each trace crossed into this module, counted so that a test sees the fast paths (a.tracePaths()):
 /// JSON text; a packed skeleton parsed, and of those the ones kept for their structure; a packed skeleton
@@ -75,7 +78,6 @@ struct result_store {
     std::vector<float> data;
     std::vector<std::uint8_t> mask;
     std::vector<std::uint32_t> empty_rows;
-    std::string error;
 };
 inline result_store& result() {
     static result_store store;
@@ -94,21 +96,17 @@ inline const trace_header* other_kind() {
     return &r.header;
 }
 
-/// A refusal: the header carries the sentence.
+/// A refusal: null, and its sentence in attn_error() (text_answer.hpp), as every export refuses.
 template <class Compute>
 const trace_header* guarded(Compute compute) {
-    result_store& r = result();
     try {
         return compute();
     } catch (const spec_error& e) {
-        r.error = e.what();
+        answer_error() = e.what();
     } catch (const std::bad_alloc&) {
-        r.error = "out of memory: the spec is too large for this page's memory.";
+        answer_error() = "out of memory: the spec is too large for this page's memory.";
     }
-    r.header = {};
-    r.header.error = r.error.data();
-    r.header.error_length = int(r.error.size());
-    return &r.header;
+    return nullptr;
 }
 
 // [SECTION] spec_kind: what each module says of its kind of spec
@@ -200,7 +198,7 @@ structure_cache<Spec>& structures() {
     return cache;
 }
 
-// [SECTION] the three entries: text, packed, a spec already read
+// [SECTION] the entries: text, packed, and the exports of both
 
 /// a.trace of JSON text; a spec of the other module's kind gets other_kind().
 template <class Spec>
@@ -234,3 +232,19 @@ const trace_header* trace_packed(std::string_view skeleton, const float* numbers
 }
 
 }  // namespace attn::wasm
+
+/// The trace exports of a module that traces Spec (each module one kind): the counts of each path; a.trace of
+/// JSON text (length bytes of UTF-8; interactive: the playground's lower budget); a.trace of a packed
+/// skeleton and its count floats, which stay the caller's.
+#define ATTN_TRACE_EXPORTS(Spec)                                                                                               \
+    extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_path_counts* attn_trace_path_counts() {                            \
+        return &attn::wasm::path_counts;                                                                                       \
+    }                                                                                                                          \
+    extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_header* attn_trace_text(const char* text, std::size_t length,       \
+                                                                                    int interactive) {                         \
+        return attn::wasm::trace_text<Spec>(std::string_view(text, length), interactive != 0);                                 \
+    }                                                                                                                          \
+    extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_header* attn_trace_packed(                                         \
+        const char* skeleton, std::size_t length, const float* numbers, std::size_t count, int interactive) {                  \
+        return attn::wasm::trace_packed<Spec>(std::string_view(skeleton, length), numbers, count, interactive != 0);            \
+    }

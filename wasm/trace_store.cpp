@@ -2,6 +2,8 @@
 // each module its own.
 #include "trace_store.hpp"
 
+#include <emscripten/emscripten.h>
+
 namespace attn::wasm {
 
 text_cache& layout_texts() {
@@ -18,3 +20,10 @@ last_spec_read& last_spec() {
 }
 
 }  // namespace attn::wasm
+
+// The layout or axes text a trace named by id (layoutId, axesId), or null when it is no longer kept.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_cached_text(int id) {
+    const std::string* text = attn::wasm::layout_texts().text_of(id);
+    if (!text) text = attn::wasm::axes_texts().text_of(id);
+    return text ? text->c_str() : nullptr;
+}

@@ -1,7 +1,7 @@
 // What the module keeps between a.trace calls: the texts a trace names by id (its stage layout and
 // axis labels, which depend on its structure, not its numbers) and the last spec read (whose
 // normalised JSON is written only when JS reads trace.spec). Shared by the trace exports
-// (trace_export.cpp) and the Embind calls that read them back (convert.cpp).
+// (trace_paths.hpp) and the exports that read them back (attn_cached_text, attn_spec_of_trace).
 #pragma once
 
 #include <algorithm>

@@ -11,9 +11,10 @@
 namespace attn::wasm {
 namespace {
 
-/// A vision trace's layout depends on its block and its stages' shapes.
+/// A vision trace's layout depends on its block, its channels' labels and its stages' shapes.
 std::string vision_layout_key(const vision_trace& t) {
-    std::string key = to_string(t.spec.block);
+    std::string key = to_string(t.spec.block);  // then the axes' labels: the channels' names, length-prefixed
+    for (const std::string& c : t.spec.channels) key += std::to_string(c.size()) + ':' + c;
     for (const vision_stage& st : t.stages) {
         key += '|' + st.id;
         for (std::size_t n : st.shape) key += ',' + std::to_string(n);
@@ -65,15 +66,15 @@ struct spec_kind<vision_spec> {
             json stages = json::array();
             std::size_t offset = 0;
             for (const vision_stage& st : t.stages) {
-                stages.push_back({{"id", st.id}, {"formula", vision_formula(s->block, st.id)}, {"shape", st.shape},
-                                  {"offset", offset}, {"size", st.data.size()}});
+                stages.push_back({{"id", st.id}, {"formula", vision_formula(s->block, st.id)}, {"operands", vision_operands(t, st.id)},
+                                  {"axes", vision_axes_json(t, st)}, {"shape", st.shape}, {"offset", offset}, {"size", st.data.size()}});
                 offset += st.data.size();
             }
             return stages.dump();
         });
         last_spec_read& last = last_spec();
         last = {last.serial + 1, nullptr, std::move(s)};
-        r.header = {0, nullptr, 1, layout.id, 0, last.serial, r.data.data(), int(r.data.size()), nullptr, 0, 0, nullptr, 0,
+        r.header = {1, layout.id, 0, last.serial, r.data.data(), int(r.data.size()), nullptr, 0, 0, nullptr, 0,
                     double(t.bytes()), took};
         return &r.header;
     }
@@ -81,20 +82,10 @@ struct spec_kind<vision_spec> {
 
 }  // namespace attn::wasm
 
+// attn_trace_path_counts, attn_trace_text, attn_trace_packed: for vision specs
+ATTN_TRACE_EXPORTS(attn::vision_spec)
+
 using attn::wasm::trace_header;
-
-extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_path_counts* attn_trace_path_counts() { return &attn::wasm::path_counts; }
-
-// a.trace of a vision spec's JSON text (a sequence spec gets other_kind()).
-extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_text(const char* text, std::size_t length, int interactive) {
-    return attn::wasm::trace_text<attn::vision_spec>(std::string_view(text, length), interactive != 0);
-}
-
-// a.trace of a vision spec's packed skeleton and its count floats (trace_paths.hpp).
-extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_packed(const char* skeleton, std::size_t length, const float* numbers,
-                                                                      std::size_t count, int interactive) {
-    return attn::wasm::trace_packed<attn::vision_spec>(std::string_view(skeleton, length), numbers, count, interactive != 0);
-}
 
 // a.example of a vision example: its spec's JSON text (from the core, which holds the examples), counted
 // as an example, not as text.
@@ -104,12 +95,6 @@ extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_example_spec(cons
     return wasm::guarded([&] {
         return wasm::spec_kind<vision_spec>::trace(wasm::spec_kind<vision_spec>::read(parse_spec_json(std::string_view(text, length)), false), nullptr);
     });
-}
-
-// The layout text a trace named by id, or null (no longer kept).
-extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_cached_text(int id) {
-    const std::string* text = attn::wasm::layout_texts().text_of(id);
-    return text ? text->c_str() : nullptr;
 }
 
 // The normalised spec of the last trace as JSON text when serial is that trace's, else null.
@@ -145,16 +130,11 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_vision_stages() {
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_explain_vision(const char* spec_text, std::size_t spec_length, const char* stage,
                                                                 std::size_t stage_length, int index) {
     using namespace attn;
-    static std::string last_spec_text;
-    static std::optional<vision_trace> last;
+    static wasm::kept_for_text<vision_trace> last;
     return wasm::answer([&] {
         if (index < 0) throw spec_error("the index of a value is counted from 0 and cannot be negative.");
         const std::string_view text = wasm::text_of(spec_text, spec_length);
-        if (!last || text != last_spec_text) {
-            last.reset();
-            last = compute_vision(vision_spec_from_json(parse_spec_json(text)));
-            last_spec_text = std::string(text);
-        }
-        return explain_vision_cell(*last, std::string(wasm::text_of(stage, stage_length)), std::size_t(index));
+        const vision_trace& t = last.of(text, [&] { return compute_vision(vision_spec_from_json(parse_spec_json(text))); });
+        return explain_vision_cell(t, wasm::text_of(stage, stage_length), std::size_t(index));
     });
 }

@@ -68,7 +68,7 @@ for (const how of ['http', 'file']) {
     assert.deepEqual(fetched, ['attention-stepper.js'], 'a sequence example downloads the element and nothing else');
     const kb = gzippedKB(dir, fetched);
     console.log(`${how}: a sequence embed fetches ${kb.toFixed(1)} KB gzipped`);
-    assert.ok(kb < 300, `the sequence embed is ${kb.toFixed(1)} KB gzipped`);
+    assert.ok(kb < 250, `the sequence embed is ${kb.toFixed(1)} KB gzipped`); // 401 KB before the parts; the goal is 150
     await sequence.page.close();
 
     const both = savedPost(`<attention-stepper example="translation" stage="weights"></attention-stepper>
@@ -99,7 +99,7 @@ test('a post whose vision part was not copied says so in a sentence, and its seq
     error: e.shadowRoot.querySelector('p.error')?.textContent ?? null,
   })));
   assert.deepEqual(got[0], { cells: ['0.5065', '0.1863', '0.3072'], error: null });
-  assert.match(got[1].error, /attention-stepper\.vision\.js could not be loaded: copy it beside attention-stepper\.js/);
+  assert.match(got[1].error, /^the vision part could not be loaded: file:\/\/\S+\/attention-stepper\.vision\.js is missing; copy it beside attention-stepper\.js\.$/);
   await page.close();
 });
 

@@ -74,6 +74,12 @@ test('vision: the four blocks\' examples and random vision specs agree native vs
     assert.deepEqual(wasm.spec, native.spec);
     wasm.stages.forEach((s, k) => {
       assert.deepEqual(s.shape, native.stages[k].shape);
+      assert.deepEqual(s.operands, native.stages[k].operands, `vision spec ${i} ${s.id}: the core's operands`);
+      assert.deepEqual(s.axes, native.stages[k].axes, `vision spec ${i} ${s.id}: the core's axis labels`);
+      const lengths = s.shape.length === 3 ? [s.axes.channels, s.axes.rows, s.axes.cols] : s.shape.length === 2 ? [s.axes.rows, s.axes.cols] : [s.axes.cols];
+      assert.deepEqual(lengths.map((l) => l.length), s.shape, `vision spec ${i} ${s.id}: a label for every row and column`);
+      // every operand is an earlier stage of the same trace
+      assert.ok(s.operands.every((o) => wasm.stages.findIndex((x) => x.id === o) < k && wasm.stages.some((x) => x.id === o)));
       const { worst: d, first } = maxDiff(s.data, native.stages[k].data, TOLERANCE);
       assert.equal(first, -1, `vision spec ${i} ${s.id}: wasm ${s.data[first]} vs native ${native.stages[k].data[first]}`);
       worst = Math.max(worst, d);

@@ -37,20 +37,36 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   console.log(`tarball: ${tarball.size} bytes packed`);
 });
 
-test('the one-file element inlines the core\'s wasm and nothing else: the models load only when asked', () => {
+/** The bytes of the one-character-a-byte string literal (web/build-site.mjs, byteString) that holds a wasm module in text. */
+function wasmIn(text) {
+  const start = text.indexOf('"\\x00asm');
+  assert.ok(start >= 0, 'a wasm module as a string of bytes');
+  const bytes = [];
+  const escaped = { '"': 0x22, '\\': 0x5c, n: 0x0a, r: 0x0d };
+  for (let i = start + 1; text[i] !== '"'; i++) {
+    if (text[i] !== '\\') bytes.push(text.charCodeAt(i));
+    else if (text[i + 1] === 'x') bytes.push(parseInt(text.slice(i + 2, i + 4), 16)), (i += 3);
+    else bytes.push(escaped[text[++i]]);
+  }
+  return Buffer.from(bytes);
+}
+
+test('the one-file element holds the core\'s wasm and nothing else: the parts and the models load only when asked', () => {
   const bundle = readFileSync(path.join(project, 'node_modules/attention-playground/dist/attention-stepper.js'), 'utf8');
-  // files inlined as data: URLs (Emscripten's loader also holds the bare prefix "data:application/octet-stream;base64,")
-  const inlined = [...bundle.matchAll(/data:([a-z/+-]+);base64,([A-Za-z0-9+/=]{1000,})/g)].map((m) => m[1]);
-  assert.deepEqual(inlined, ['application/wasm'], 'one inlined file: the core (the models were once inlined too, 0.6 MB)');
+  // no file inlined as a data: URL (the models were once, 0.6 MB; the core's wasm was, as base64)
+  assert.deepEqual([...bundle.matchAll(/data:([a-z/+-]+);base64,([A-Za-z0-9+/=]{1000,})/g)].map((m) => m[1]), []);
+  assert.equal(bundle.codePointAt(0), 0xfeff, 'a byte order mark: read as UTF-8 whatever the page is in');
+  assert.ok([...bundle].every((c) => c.codePointAt(0) <= 0xffff), 'no astral characters');
   const gz = gzipSync(bundle, { level: 9 }).length;
-  // 401 KB while the vision blocks and gradients/training rode in the core; now parts loaded on first use
-  assert.ok(gz < 300_000, `the element is ${gz} bytes gzipped`);
+  // 401 KB while the vision blocks and gradients/training rode in the core and the wasm was base64
+  assert.ok(gz < 270_000, `the element is ${gz} bytes gzipped`);
+  const core = wasmIn(bundle);
+  assert.ok(WebAssembly.validate(core), 'the element\'s string decodes to the core\'s module');
+  assert.deepEqual(core, readFileSync(path.join(project, 'node_modules/attention-playground/dist/core/attention_core.wasm')));
   // the wasm modules' export names are minified: a part is told by a sentence only its code holds
-  const wasmOf = (text, re) => Buffer.from(text.match(re)[1], 'base64');
-  const core = wasmOf(bundle, /data:application\/wasm;base64,([A-Za-z0-9+/=]+)/);
   for (const [part, own] of [['vision', 'what a convolutional layer hands the block'], ['learn', 'this trainer was disposed of.']]) {
     const script = readFileSync(path.join(project, `node_modules/attention-playground/dist/attention-stepper.${part}.js`), 'utf8');
-    const wasm = wasmOf(script, /= '([A-Za-z0-9+/=]+)';/);
+    const wasm = wasmIn(script);
     assert.ok(WebAssembly.validate(wasm) && wasm.includes(own), `attention-stepper.${part}.js holds the ${part} part`);
     assert.ok(!core.includes(own), `the element does not carry the ${part} part ("${own}")`);
     console.log(`part ${part}: ${gzipSync(script, { level: 9 }).length} bytes gzipped`);

@@ -42,7 +42,7 @@ function wasmRunner(core, q, k, v, n, d) {
   core.HEAPF32.set(k, pk / 4);
   core.HEAPF32.set(v, pv / 4);
   return {
-    run: () => core.forward(pout, pq, pk, pv, pscratch, n, d, true),
+    run: () => core._attn_forward(pout, pq, pk, pv, pscratch, n, d, 1),
     result: () => core.HEAPF32.slice(pout / 4, pout / 4 + n * d),
     free: () => [pq, pk, pv, pout, pscratch].forEach((p) => core._free(p)),
   };

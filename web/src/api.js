@@ -1,9 +1,9 @@
-// The friendly API over the Embind module: one place for both entry points (node.js, index.js).
+// The friendly API over the wasm modules: one place for both entry points (node.js, index.js).
 // Nothing here computes attention: every number comes from the C++ core's trace.
 import { shortText, wholeNumber } from './args.js';
 import { fieldTree, packSpec, unpackSpecText } from './packed_spec.js';
-import { PART_NAMES, partSlots, textCalls } from './parts.js';
-import { traceCalls } from './trace_reader.js';
+import { PART_NAMES, partSlots } from './parts.js';
+import { keptText, textCalls, traceCalls } from './trace_reader.js';
 
 /** The package version (kept equal to package.json by a test). */
 export const version = '0.1.0';
@@ -240,7 +240,7 @@ export function partsOption(options) {
 }
 
 /**
- * Wraps an instantiated Embind module (see wasm/bindings.cpp) in the package's API.
+ * Wraps an instantiated core module (its plain exports: wasm/core_export.cpp, trace_export.cpp) in the package's API.
  * @param {object} core the module from createAttentionCore(): the sequence stages
  * @param {object} [fast] the module a.attention runs on: the wasm-threads module beside the one-thread
  *   core, which does everything else (in the threads build, C++ exceptions are never caught, so no spec
@@ -250,25 +250,30 @@ export function partsOption(options) {
  */
 export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
   // the stage registry (ids, symbols, titles, explanations, axes) is the core's: read it once
-  const registry = deepFreeze(JSON.parse(core.stagesJson()));
+  const refuse = (sentence) => new AttentionError(sentence);
+  const call = textCalls(core, refuse);
+  const registry = deepFreeze(JSON.parse(call('attn_stages', [])));
   const stageInfo = new Map(registry.map((s) => [s.id, s]));
   const stageIds = Object.freeze(registry.map((s) => s.id));
-  const limits = deepFreeze(JSON.parse(core.limitsJson()));
+  const limits = deepFreeze(JSON.parse(call('attn_limits', [])));
   // the spec's field tables (attn/spec_fields.hpp): the packer's fields come from them, not from a list here
-  const schema = deepFreeze(JSON.parse(core.schemaJson()));
+  const schema = deepFreeze(JSON.parse(call('attn_schema', [])));
   const sequenceTree = fieldTree(schema.tensors);
-  const examplesJson = core.examplesJson();
+  const examplesJson = call('attn_examples', []);
   const exampleIds = new Set(JSON.parse(examplesJson).map((e) => e.id));
   const documents = new Map(); // example id -> its texts, read from the core once
 
   function exampleDocument(id) {
-    if (!documents.has(id)) documents.set(id, deepFreeze(JSON.parse(core.exampleDocumentJson(id))));
+    if (!documents.has(id)) documents.set(id, deepFreeze(JSON.parse(call('attn_example_document', [id]))));
     return documents.get(id);
   }
 
-  const refuse = (sentence) => new AttentionError(sentence);
   const calls = traceCalls(core, refuse);
-  const cached = textsById((id) => core.cachedText(id));
+  // a module's kept texts and the normalised spec of its last trace, by the ids its traces name
+  const textsOf = (module) => textsById((id) => keptText(module, module._attn_cached_text(id)));
+  const specOfTraceIn = (module) => (serial) => keptText(module, module._attn_spec_of_trace(serial));
+  const cached = textsOf(core);
+  const specOfTrace = specOfTraceIn(core);
 
   // the parts, each made the first time it loads
   const parts = partSlots(loadPart, AttentionError);
@@ -280,11 +285,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       return {
         module, call, calls: traceCalls(module, refuse), info: new Map(registry.map((s) => [s.id, s])),
         schema: visionSchema, tree: fieldTree(visionSchema.tensors),
-        cached: textsById((id) => module.UTF8ToString(module._attn_cached_text(id))),
-        specOfTrace: (serial) => {
-          const at = module._attn_spec_of_trace(serial);
-          return at ? module.UTF8ToString(at) : undefined;
-        },
+        cached: textsOf(module), specOfTrace: specOfTraceIn(module),
       };
     },
     learn(module) {
@@ -316,7 +317,8 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
           const info = vision.info.get(s.id);
           return {
             id: s.id, symbol: info.symbol, title: info.title, title_zh: info.title_zh, formula: s.formula, explain: info.explain,
-            scale: info.scale, shape: s.shape.slice(), data: data.subarray(s.offset, s.offset + s.size),
+            scale: info.scale, operands: s.operands.slice(), axes: structuredClone(s.axes), shape: s.shape.slice(),
+            data: data.subarray(s.offset, s.offset + s.size),
           };
         }),
       }
@@ -343,11 +345,6 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       trace.empty_rows = result.emptyRows;
     }
     return trace;
-  }
-
-  function check(result) {
-    if (result.error !== undefined) throw new AttentionError(result.error);
-    return result;
   }
 
   const exampleSpecs = new Map(); // "id\nvariant" -> the example's normalised spec (JSON text)
@@ -422,7 +419,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
         const vision = parts.loaded.vision;
         return build(result, () => vision.specOfTrace(serial) ?? vision.call('attn_normalised_spec', [fullText()]));
       }
-      return build(result, () => core.specOfTrace(serial) ?? check(core.normalisedSpecJson(fullText())).text);
+      return build(result, () => specOfTrace(serial) ?? call('attn_normalised_spec', [fullText()]));
     },
     /** The trace of a worked example, optionally one of its variants. */
     example(id, variant = '') {
@@ -434,14 +431,14 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       }
       const key = `${id}\n${variant}`;
       let result = calls.example(id, variant); // refuses unknown ids and variants
-      let specOfTrace = (serial) => core.specOfTrace(serial);
+      let specOf = specOfTrace;
       if (result.other) { // a vision example: its spec from the core, its trace from the vision part
         const vision = parts.need('vision', `example("${id}")`);
-        result = vision.calls.exampleSpec(check(core.exampleSpecText(id, variant)).text);
-        specOfTrace = vision.specOfTrace;
+        result = vision.calls.exampleSpec(call('attn_example_spec', [id, variant]));
+        specOf = vision.specOfTrace;
       }
       // an example's normalised spec never changes: its text is asked for once
-      if (!exampleSpecs.has(key)) exampleSpecs.set(key, specOfTrace(result.serial));
+      if (!exampleSpecs.has(key)) exampleSpecs.set(key, specOf(result.serial));
       const trace = build(result, () => exampleSpecs.get(key));
       trace.example = exampleDocument(id); // known: the core has just computed it
       trace.variant = variant;
@@ -609,7 +606,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
         return parts.need('vision', 'explain of a vision trace').call('attn_explain_vision', [specTexts.get(trace), String(stageId)], index);
       }
       const args = cellArgs('explain', { head, i, j });
-      return check(core.explainResult(specTexts.get(trace), String(stageId), ...args, !!detail)).text;
+      return call('attn_explain', [specTexts.get(trace), String(stageId)], ...args, detail ? 1 : 0);
     },
     /** The worked examples' ids, in docs/spec.md's order: each one is a valid example(id). */
     examples() {
@@ -649,7 +646,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
     memory() {
       const loaded = Object.values(parts.loaded).map((p) => p.module);
       return {
-        heapInUse: core.heapInUse() + loaded.reduce((sum, m) => sum + m._attn_heap_in_use(), 0),
+        heapInUse: [core, ...loaded].reduce((sum, m) => sum + m._attn_heap_in_use(), 0),
         heapSize: [core, ...loaded].reduce((sum, m) => sum + m.HEAPF32.buffer.byteLength, 0),
       };
     },

@@ -1,5 +1,5 @@
 // Arguments read one way across the package: a whole number is a safe integer in its range or a refusal
-// naming the argument. Embind and the plain exports take 32-bit ints, so 2**32 + 1 would arrive as 1 and
+// naming the argument. The wasm exports take 32-bit ints, so 2**32 + 1 would arrive as 1 and
 // 1e300 as 0; here they never get that far.
 
 /** At most 80 characters of a user's text in a sentence (a 10 MB key must not become a 10 MB message). */

@@ -1,8 +1,8 @@
-// Entry point for browsers and bundlers (the "default" export condition). The Emscripten
-// loader finds attention_core.wasm beside itself with `new URL(…, import.meta.url)`, which
-// Vite and other bundlers follow (and copy, or inline in a library build), and which a plain
-// <script type="module"> resolves against the package folder.
+// Entry point for browsers and bundlers (the "default" export condition). attention_core.wasm is found
+// with `new URL(…, import.meta.url)` (core_file.js), which Vite and other bundlers follow (and copy),
+// and which a plain <script type="module"> resolves against the package folder.
 import createAttentionCore from '../dist/core/attention_core.js';
+import { coreWasmUrl } from './core_file.js';
 import { AttentionError, createOptionsError, makeApi, partsOption } from './api.js';
 import { makeModelLoader } from './lm.js';
 import { loadPart } from './part_files.js';
@@ -43,12 +43,13 @@ const threadsPossible = () => globalThis.crossOriginIsolated === true && typeof 
 /**
  * Instantiates the wasm core (once per page; later calls share it) and returns the API.
  * @param {{wasmUrl?: string | URL, threads?: boolean, threadsUrl?: string | URL, parts?: string[],
- *   loadPart?: (name: string) => Promise<object>}} [options]
+ *   loadPart?: (name: string) => Promise<object>, wasmBinary?: Uint8Array}} [options]
  *   wasmUrl: where to fetch attention_core.wasm from, if it was moved; threads: use the wasm-threads
  *   module when the page is cross-origin isolated (a.threads tells what was loaded; elsewhere, or if it
  *   cannot load, the one-thread module); threadsUrl: where its attention_core.js is, if it was moved;
  *   parts: the parts to load before resolving (default all: "vision", "learn"); loadPart: how a part's
- *   module is instantiated, if its files were moved (default: dist/{name}/ beside this file)
+ *   module is instantiated, if its files were moved (default: dist/{name}/ beside this file); wasmBinary:
+ *   the core's .wasm bytes, when the caller has them (nothing is fetched then)
  * @returns {Promise<import('../types/index.js').Attention>}
  */
 export function createAttention(options = {}) {
@@ -72,7 +73,7 @@ function coreApi(options) {
   if (options.threads && threadsPossible()) {
     const url = String(options.threadsUrl ?? new URL(threadsPath, import.meta.url));
     sharedThreaded ??= import(/* @vite-ignore */ url)
-      .then(({ default: createThreadedCore }) => Promise.all([oneThreadCore(), createThreadedCore()]))
+      .then(({ default: createThreadedCore }) => Promise.all([oneThreadCore(options.wasmBinary), createThreadedCore()]))
       .then(([core, threaded]) => makeApi(core, threaded, loadModel, parts))
       .catch(() => {
         sharedThreaded = null; // not there (a bundle without it) or refused: the one-thread module instead
@@ -80,7 +81,7 @@ function coreApi(options) {
       });
     return sharedThreaded;
   }
-  shared ??= oneThreadCore()
+  shared ??= oneThreadCore(options.wasmBinary)
     .then((core) => makeApi(core, core, loadModel, parts))
     .catch((error) => {
       shared = null; // a failed start is not cached: the next call tries again
@@ -90,8 +91,9 @@ function coreApi(options) {
 }
 
 /** The one-thread module, instantiated once per page (both APIs use it). */
-function oneThreadCore() {
-  sharedCore ??= createAttentionCore().catch((error) => {
+function oneThreadCore(wasmBinary) {
+  const where = wasmBinary ? { wasmBinary } : { locateFile: () => String(coreWasmUrl()) };
+  sharedCore ??= createAttentionCore(where).catch((error) => {
     sharedCore = null;
     throw error;
   });

@@ -1,38 +1,9 @@
-// The parts beside the core, each its own wasm module loaded on first use (docs/api.md, "Parts"): "vision"
+// The parts beside the core, each its own wasm module loaded on first use (web/README.md, "Parts"): "vision"
 // (the articles' vision blocks) and "learn" (gradients, their chain rule, training). A blog post that shows
-// one sequence example downloads neither. Their exports answer JSON text or null with a sentence
-// (wasm/text_answer.hpp); this file wraps them.
+// one sequence example downloads neither. Their exports answer as the core's do (trace_reader.js).
 
 /** The parts a program can load, in the order createAttention loads them. */
 export const PART_NAMES = Object.freeze(['vision', 'learn']);
-
-const encoder = new TextEncoder();
-
-/**
- * call(name, texts, ...numbers) over a part: the texts as UTF-8 in the part's heap (pointer and byte length
- * each), then the numbers; the answer's text, or refuse(sentence).
- */
-export function textCalls(part, refuse) {
-  return function call(name, texts, ...numbers) {
-    const encoded = texts.map((t) => encoder.encode(t));
-    const addresses = [];
-    try {
-      const args = [];
-      for (const bytes of encoded) {
-        const at = part._malloc(Math.max(bytes.length, 1));
-        if (!at) throw refuse(`out of memory: the spec needs ${Math.ceil(bytes.length / 2 ** 20)} MiB more of this page's memory.`);
-        addresses.push(at);
-        new Uint8Array(part.HEAPF32.buffer).set(bytes, at); // after each malloc: one may have grown the memory
-        args.push(at, bytes.length);
-      }
-      const answer = part[`_${name}`](...args, ...numbers);
-      if (!answer) throw refuse(part.UTF8ToString(part._attn_part_error()));
-      return part.UTF8ToString(answer);
-    } finally {
-      addresses.forEach((at) => part._free(at));
-    }
-  };
-}
 
 /**
  * The loaded parts of one API, and the refusal for a call that needs one not loaded: an AttentionError whose
@@ -62,7 +33,8 @@ export function partSlots(loadPart, AttentionError) {
         },
         (error) => {
           pending[name] = null;
-          throw error instanceof AttentionError ? error : new AttentionError(`the ${name} part could not be loaded (${String(error?.message ?? error).split('\n')[0]}).`);
+          const why = String(error?.message ?? error).split('\n')[0].replace(/\.$/, '');
+          throw error instanceof AttentionError ? error : new AttentionError(`the ${name} part could not be loaded: ${why}.`);
         },
       );
       return pending[name];

@@ -1,13 +1,47 @@
-// How a.trace and a.example call the core and the vision part: plain wasm exports (wasm/trace_paths.hpp) that leave one
-// header in the wasm heap beside the trace's floats, read here with typed arrays. An Embind call that
-// returns an object costs about a microsecond for each property and each string that crosses: more than
-// the arithmetic of a small trace.
+// How the API calls a module (the core, a part): plain wasm exports, one way for all of them. A trace leaves
+// one header in the wasm heap beside its floats, read here with typed arrays (wasm/trace_paths.hpp); every
+// other call answers JSON text or a sentence (wasm/text_answer.hpp). Either returns null when refused, and
+// then attn_error() is the sentence. (An Embind call that returns an object cost about a microsecond for
+// each property and each string that crossed: more than the arithmetic of a small trace.)
 
 const encoder = new TextEncoder();
-const decoder = new TextDecoder();
 
-/** trace_header (wasm/trace_export.cpp): 13 four-byte fields (read by index below), then two doubles at byte 56. */
-const DOUBLES_AT = 56;
+/** trace_header (wasm/trace_paths.hpp): 11 four-byte fields (read by index below), then two doubles at byte 48. */
+const DOUBLES_AT = 48;
+
+/** The sentence of a module's last refusal. */
+const refusalOf = (module) => module.UTF8ToString(module._attn_error());
+
+/**
+ * call(name, texts, ...numbers) over a module: the texts as UTF-8 in its heap (pointer and byte length
+ * each), then the numbers; the answer's text, or refuse(sentence).
+ */
+export function textCalls(module, refuse) {
+  return function call(name, texts, ...numbers) {
+    const encoded = texts.map((t) => encoder.encode(t));
+    const addresses = [];
+    try {
+      const args = [];
+      for (const bytes of encoded) {
+        const at = module._malloc(Math.max(bytes.length, 1));
+        if (!at) throw refuse(`out of memory: the spec needs ${Math.ceil(bytes.length / 2 ** 20)} MiB more of this page's memory.`);
+        addresses.push(at);
+        new Uint8Array(module.HEAPF32.buffer).set(bytes, at); // after each malloc: one may have grown the memory
+        args.push(at, bytes.length);
+      }
+      const answer = module[`_${name}`](...args, ...numbers);
+      if (!answer) throw refuse(refusalOf(module));
+      return module.UTF8ToString(answer);
+    } finally {
+      addresses.forEach((at) => module._free(at));
+    }
+  };
+}
+
+/** A text the module keeps, by the address an export returned: undefined for null (no longer kept). */
+export function keptText(module, address) {
+  return address ? module.UTF8ToString(address) : undefined;
+}
 
 /**
  * The three trace calls over an instantiated module. Each returns {vision, layoutId, axesId, serial, data:
@@ -55,24 +89,24 @@ export function traceCalls(core, refuse) {
 
   /** The header at `address`: the trace's values copied out of the heap (the core reuses its buffers). */
   function read(address) {
+    if (!address) throw refuse(refusalOf(core));
     const { u8, i32, u32, f64 } = heap();
     const h = address >> 2;
     const field = (k) => i32[h + k];
-    if (field(0) > 0) throw refuse(decoder.decode(u8.subarray(field(1), field(1) + field(0))));
-    const from = field(6) >>> 2;
-    if (field(2) === 2) return { other: true }; // a spec of the other module's kind: nothing traced
+    if (field(0) === 2) return { other: true }; // a spec of the other module's kind: nothing traced
+    const from = field(4) >>> 2;
     const result = {
-      vision: field(2) === 1,
-      layoutId: field(3),
-      axesId: field(4),
-      serial: field(5),
-      data: core.HEAPF32.slice(from, from + field(7)),
+      vision: field(0) === 1,
+      layoutId: field(1),
+      axesId: field(2),
+      serial: field(3),
+      data: core.HEAPF32.slice(from, from + field(5)),
       bytes: f64[(address + DOUBLES_AT) >> 3],
       computeMs: f64[(address + DOUBLES_AT + 8) >> 3],
     };
-    if (field(8)) {
-      result.mask = { shape: [field(9), field(10)], data: u8.slice(field(8), field(8) + field(9) * field(10)) };
-      result.emptyRows = Array.from(u32.subarray(field(11) >>> 2, (field(11) >>> 2) + field(12)));
+    if (field(6)) {
+      result.mask = { shape: [field(7), field(8)], data: u8.slice(field(6), field(6) + field(7) * field(8)) };
+      result.emptyRows = Array.from(u32.subarray(field(9) >>> 2, (field(9) >>> 2) + field(10)));
     }
     return result;
   }

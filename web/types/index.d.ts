@@ -229,6 +229,10 @@ export interface VisionStage {
   explain: Bilingual;
   /** How its values are coloured: gates are probabilities, a ReLU's output positive. */
   scale: ColorScale;
+  /** The earlier stages it is computed from, in order (the page draws them beside it). */
+  operands: VisionStageId[];
+  /** The labels along its axes: channels (C × H × W), rows and cols (a map), cols (a vector). */
+  axes: { channels?: string[]; rows?: string[]; cols: string[] };
   /** [C, H, W], [C], [H, W], [C, H], [C, W] or [m, H + W]. */
   shape: number[];
   data: Float32Array;

@@ -76,6 +76,12 @@ const vision_stage_info& vision_stage_info_of(std::string_view id);
 const std::vector<vision_stage_info>& vision_stage_registry();
 /// @brief The formula of a stage in a block, e.g. "s = σ(relu(z·W1 + b1)·W2 + b2)".
 std::string vision_formula(vision_block b, std::string_view id);
+/// @brief The stages a stage of this trace is computed from (the page draws them beside it), in order.
+std::vector<std::string> vision_operands(const vision_trace& t, std::string_view id);
+/// @brief The labels along a stage's axes, as the page draws them and its exports write them: {cols} of a
+/// vector (the channels, or features f1…), {channels, rows, cols} of a C × H × W stage, {rows, cols} of a map
+/// (1…; Coordinate Attention's m × (H + W) stages: f1… by h1… w1…; its C × H and C × W stages: channels by 1…).
+json vision_axes_json(const vision_trace& t, const vision_stage& st);
 
 /// @brief True when a parsed spec asks for vision ("kind": "vision"); throws for any other kind,
 /// and for a spec without kind that carries vision fields (feature, block).

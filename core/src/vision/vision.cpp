@@ -97,38 +97,84 @@ const vision_stage_info& vision_stage_info_of(std::string_view id) {
     throw spec_error("\"" + user_text(id) + "\" is not a vision stage id.");
 }
 
+namespace {
+
+/// What each block computes at each stage: its formula and the stages it reads (the page draws a stage
+/// after them, and lights the values one value reads). "bn|conv1": the first of these the trace has.
+struct vision_step {
+    std::string_view blocks, id, formula;
+    std::vector<std::string_view> operands;
+};
+const std::vector<vision_step>& vision_steps() {
+    static const std::vector<vision_step> rows{
+        {"se eca cbam ca", "feature", "x: C × H × W", {}},
+        {"se eca cbam", "pool_avg", "z_c = mean_hw x[c]", {"feature"}},
+        {"se", "fc1", "f1 = z·W1 + b1", {"pool_avg"}},
+        {"se", "relu", "r = relu(f1)", {"fc1"}},
+        {"se", "fc2", "f2 = r·W2 + b2", {"relu"}},
+        {"se", "gate", "s = σ(f2)", {"fc2"}},
+        {"eca", "conv1d", "a_c = Σ_t w_t·z_{c+t−(k−1)/2}", {"pool_avg"}},
+        {"eca", "gate", "s = σ(a)", {"conv1d"}},
+        {"cbam", "pool_max", "z_max,c = max_hw x[c]", {"feature"}},
+        {"cbam", "mlp_avg", "mlp(z) = relu(z·W1 + b1)·W2 + b2", {"pool_avg"}},
+        {"cbam", "mlp_max", "mlp(z_max) = relu(z_max·W1 + b1)·W2 + b2", {"pool_max"}},
+        {"cbam", "channel_gate", "M_c = σ(mlp(z) + mlp(z_max))", {"mlp_avg", "mlp_max"}},
+        {"cbam", "channel_refined", "x' = x·M_c", {"feature", "channel_gate"}},
+        {"cbam", "spatial_avg", "mean_c x'", {"channel_refined"}},
+        {"cbam", "spatial_max", "max_c x'", {"channel_refined"}},
+        {"cbam", "spatial_conv", "S = conv_K×K([mean_c x'; max_c x']) + b", {"spatial_avg", "spatial_max"}},
+        {"cbam", "spatial_gate", "σ(S)", {"spatial_conv"}},
+        {"ca", "pool_h", "z^h[c,i] = mean_j x[c,i,j]", {"feature"}},
+        {"ca", "pool_w", "z^w[c,j] = mean_i x[c,i,j]", {"feature"}},
+        {"ca", "conv1", "f = u·W1 + b1, u = [z^h | z^w] per position", {"pool_h", "pool_w"}},
+        {"ca", "bn", "(f − μ)/√(σ² + ε)·γ + β", {"conv1"}},
+        {"ca", "act", "h_swish(f) = f·relu6(f + 3)/6", {"bn|conv1"}},
+        {"ca", "gate_h", "g^h[c,i] = σ(act_i·Wh + bh)_c", {"act"}},
+        {"ca", "gate_w", "g^w[c,j] = σ(act_{H+j}·Ww + bw)_c", {"act"}},
+        {"se eca", "output", "y[c] = x[c]·s_c", {"feature", "gate"}},
+        {"cbam", "output", "y = x'·σ(S)", {"channel_refined", "spatial_gate"}},
+        {"ca", "output", "y = x·g^h[c,i]·g^w[c,j]", {"feature", "gate_h", "gate_w"}},
+    };
+    return rows;
+}
+
+/// The names of a list written "a b c" (sep ' ') or "a|b" (sep '|'), in order.
+std::vector<std::string_view> names_in(std::string_view list, char sep) {
+    std::vector<std::string_view> out;
+    for (std::size_t at = 0; at <= list.size();) {
+        const std::size_t end = std::min(list.find(sep, at), list.size());
+        out.push_back(list.substr(at, end - at));
+        at = end + 1;
+    }
+    return out;
+}
+
+const vision_step* step_of(vision_block b, std::string_view id) {
+    for (const vision_step& st : vision_steps())
+        if (st.id == id)
+            for (std::string_view block : names_in(st.blocks, ' '))
+                if (block == to_string(b)) return &st;
+    return nullptr;
+}
+
+}  // namespace
+
 std::string vision_formula(vision_block b, std::string_view id) {
-    if (id == "feature") return "x: C × H × W";
-    if (id == "pool_avg") return "z_c = mean_hw x[c]";
-    if (id == "output")
-        return b == vision_block::cbam ? "y = x'·σ(S)" : b == vision_block::ca ? "y = x·g^h[c,i]·g^w[c,j]" : "y[c] = x[c]·s_c";
-    if (b == vision_block::se) {
-        if (id == "fc1") return "f1 = z·W1 + b1";
-        if (id == "relu") return "r = relu(f1)";
-        if (id == "fc2") return "f2 = r·W2 + b2";
-        if (id == "gate") return "s = σ(f2)";
-    }
-    if (b == vision_block::eca) {
-        if (id == "conv1d") return "a_c = Σ_t w_t·z_{c+t−(k−1)/2}";
-        if (id == "gate") return "s = σ(a)";
-    }
-    if (id == "pool_max") return "z_max,c = max_hw x[c]";
-    if (id == "mlp_avg") return "mlp(z) = relu(z·W1 + b1)·W2 + b2";
-    if (id == "mlp_max") return "mlp(z_max) = relu(z_max·W1 + b1)·W2 + b2";
-    if (id == "channel_gate") return "M_c = σ(mlp(z) + mlp(z_max))";
-    if (id == "channel_refined") return "x' = x·M_c";
-    if (id == "spatial_avg") return "mean_c x'";
-    if (id == "spatial_max") return "max_c x'";
-    if (id == "spatial_conv") return "S = conv_K×K([mean_c x'; max_c x']) + b";
-    if (id == "spatial_gate") return "σ(S)";
-    if (id == "pool_h") return "z^h[c,i] = mean_j x[c,i,j]";
-    if (id == "pool_w") return "z^w[c,j] = mean_i x[c,i,j]";
-    if (id == "conv1") return "f = u·W1 + b1, u = [z^h | z^w] per position";
-    if (id == "bn") return "(f − μ)/√(σ² + ε)·γ + β";
-    if (id == "act") return "h_swish(f) = f·relu6(f + 3)/6";
-    if (id == "gate_h") return "g^h[c,i] = σ(act_i·Wh + bh)_c";
-    if (id == "gate_w") return "g^w[c,j] = σ(act_{H+j}·Ww + bw)_c";
-    return std::string(id);
+    const vision_step* st = step_of(b, id);
+    return std::string(st ? st->formula : id);
+}
+
+std::vector<std::string> vision_operands(const vision_trace& t, std::string_view id) {
+    std::vector<std::string> out;
+    const vision_step* st = step_of(t.spec.block, id);
+    if (!st) return out;
+    for (std::string_view choices : st->operands)
+        for (std::string_view name : names_in(choices, '|'))  // "bn|conv1": the first the trace has
+            if (t.stage(name)) {
+                out.emplace_back(name);
+                break;
+            }
+    return out;
 }
 
 const vision_stage* vision_trace::stage(std::string_view id) const {
@@ -160,6 +206,25 @@ vision_trace compute_vision(const vision_spec& s) {
     return t;
 }
 
+json vision_axes_json(const vision_trace& t, const vision_stage& st) {
+    const vision_spec& s = t.spec;
+    const auto numbered = [](std::size_t count, const char* prefix) {
+        json out = json::array();
+        for (std::size_t k = 1; k <= count; ++k) out.push_back(prefix + std::to_string(k));
+        return out;
+    };
+    const json channels = s.channels;
+    if (st.shape.size() == 1) return {{"cols", st.shape[0] == s.c ? channels : numbered(st.shape[0], "f")}};
+    if (st.shape.size() == 3) return {{"channels", channels}, {"rows", numbered(s.h, "")}, {"cols", numbered(s.w, "")}};
+    if (st.id == "conv1" || st.id == "bn" || st.id == "act") {  // m features × the H + W positions
+        json cols = numbered(s.h, "h");
+        for (json& c : numbered(s.w, "w")) cols.push_back(std::move(c));
+        return {{"rows", numbered(st.shape[0], "f")}, {"cols", std::move(cols)}};
+    }
+    const bool per_channel = st.id == "pool_h" || st.id == "pool_w" || st.id == "gate_h" || st.id == "gate_w";  // C × H or C × W
+    return {{"rows", per_channel ? channels : numbered(st.shape[0], "")}, {"cols", numbered(st.shape[1], "")}};
+}
+
 json vision_trace_to_json(const vision_trace& t) {
     json stages = json::array();
     for (const vision_stage& s : t.stages) {
@@ -167,8 +232,8 @@ json vision_trace_to_json(const vision_trace& t) {
         json data = json::array();
         for (float v : s.data) data.push_back(shortest_decimal(v));
         stages.push_back({{"id", s.id}, {"symbol", info.symbol}, {"title", info.title.en}, {"title_zh", info.title.zh},
-                          {"formula", vision_formula(t.spec.block, s.id)},
-                          {"explain", {{"en", info.explanation.en}, {"zh", info.explanation.zh}}},
+                          {"formula", vision_formula(t.spec.block, s.id)}, {"operands", vision_operands(t, s.id)},
+                          {"axes", vision_axes_json(t, s)}, {"explain", {{"en", info.explanation.en}, {"zh", info.explanation.zh}}},
                           {"shape", s.shape}, {"data", std::move(data)}});
     }
     return {{"kind", "vision"}, {"spec", vision_spec_to_json(t.spec)}, {"stages", std::move(stages)}};

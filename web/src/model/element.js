@@ -3,6 +3,7 @@
 // large with its characters (hover a cell: the core's arithmetic), the next character's top 10, and
 // generation with a temperature and a seed. The model runs in a Web Worker (client.js); this file only
 // draws what it sends. With the url-state attribute the page's URL holds the whole state.
+import { bytesOf } from '../byte_string.js';
 import { h } from '../stepper/dom.js';
 import { css, signedColor, weightColor } from '../stepper/colors.js';
 import { cell } from '../stepper/format.js';
@@ -23,8 +24,8 @@ const ROLES = ['previous_token', 'induction', 'first_token', 'line_alignment'];
 /** A role is named when its score reaches this (TransformerLens's detectors use 0.3 as "it does this"). */
 const ROLE_THRESHOLD = 0.3;
 
-/** The bytes of a shipped model: models/<name>.js holds its safetensors file as base64. */
-const modelBytes = (name) => shippedData(name, name).then((b64) => Uint8Array.from(atob(b64), (c) => c.charCodeAt(0)));
+/** The bytes of a shipped model: models/<name>.js holds its safetensors file as a string of bytes (byte_string.js). */
+const modelBytes = (name) => shippedData(name, name).then(bytesOf);
 
 /** A character as a label: a space and a line break made visible. */
 const shownChar = (ch) => ({ ' ': '␣', '\n': '⏎', '\t': '⇥' })[ch] ?? ch; // as the core's captions show them (stages.cpp shown())

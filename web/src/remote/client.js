@@ -4,7 +4,7 @@
 // refusal rejects with an AttentionError carrying the core's sentence. The worker may ask the page for a
 // part's bytes ({part}), which the one-file script loads from a file beside itself (start_worker_inline.js).
 import { AttentionError } from '../api.js';
-import { partBytes, startWorker } from './start_worker.js';
+import { coreBytes, partBytes, startWorker } from './start_worker.js';
 
 export class RemoteCore {
   /** Starts the worker and its core (threadsUrl: the wasm-threads module, for a cross-origin-isolated page). */
@@ -13,7 +13,8 @@ export class RemoteCore {
     // that ran the page's script and defined the elements
     await new Promise((resolve) => setTimeout(resolve, 0));
     const core = new RemoteCore(startWorker());
-    const facts = await core.call('start', [threadsUrl]);
+    const bytes = coreBytes(); // the one-file script's own copy of the core, or null (the worker fetches it)
+    const facts = await core.call('start', [threadsUrl, bytes], null, bytes ? [bytes.buffer] : []);
     core.registry = Object.freeze(facts.registry);
     core.stageIds = Object.freeze(facts.registry.map((s) => s.id));
     core.limits = Object.freeze(facts.limits);

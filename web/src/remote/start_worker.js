@@ -5,6 +5,11 @@ export function startWorker() {
   return new Worker(new URL('./worker.js', import.meta.url), { type: 'module' });
 }
 
+/** A module worker finds the core itself (../core_file.js). */
+export function coreBytes() {
+  return null;
+}
+
 /** A module worker loads its parts itself (../part_files.js): the page is never asked. */
 export async function partBytes(name) {
   throw new Error(`the worker asked the page for the ${name} part, which only the one-file script's worker does.`);

@@ -2,11 +2,22 @@
 // worker and the wasm core inlined, started from a blob URL as a classic worker, which a post saved to
 // disk and opened from file:// can run too (a module worker from a blob does not start there).
 //
-// The parts (the vision blocks; gradients and training) are not inlined: each is a classic script beside
-// this one, attention-stepper.{name}.js, holding its wasm as base64, loaded with a <script> tag the first
-// time the worker asks. A script tag loads from file:// and from another origin without CORS, where fetch
-// would not.
+// The core's wasm is a string in this script (build-site.mjs puts it in place of CORE_WASM), one character
+// a byte (../byte_string.js). The page decodes it and hands the worker the bytes with its start.
+//
+// The parts (the vision blocks; gradients and training) are not in this script: each is a classic script
+// beside it, attention-stepper.{name}.js, holding its wasm the same way, loaded with a <script> tag the
+// first time the worker asks. A script tag loads from file:// and from another origin without CORS, where
+// fetch would not.
+import { bytesOf } from '../byte_string.js';
 import CoreWorker from './worker.js?worker&inline';
+
+const CORE_WASM = '__ATTN_CORE_WASM__';
+
+/** The core's bytes, made afresh for each worker (they are transferred to it). */
+export function coreBytes() {
+  return bytesOf(CORE_WASM);
+}
 
 export function startWorker() {
   return new CoreWorker();
@@ -39,7 +50,7 @@ export async function partBytes(name) {
         script.onload = resolve;
         script.onerror = () => {
           loading.delete(name); // tried again next time
-          reject(new Error(`${script.src} could not be loaded: copy it beside attention-stepper.js`));
+          reject(new Error(`${script.src} is missing; copy it beside attention-stepper.js`));
         };
         document.head.append(script);
       }));
@@ -47,5 +58,5 @@ export async function partBytes(name) {
     await loading.get(name);
   }
   if (typeof parts[name] !== 'string') throw new Error(`the ${name} part's script did not hold its module`);
-  return Uint8Array.from(atob(parts[name]), (c) => c.charCodeAt(0));
+  return bytesOf(parts[name]);
 }

@@ -53,8 +53,10 @@ function gradOf(spec, transfer) {
 }
 
 const ops = {
-  async start(threadsUrl) {
-    attention = await createAttention(threadsUrl ? { threads: true, threadsUrl, parts: [] } : { parts: [] });
+  /** threadsUrl: the wasm-threads module's, or null; wasmBinary: the core's bytes, from the one-file script's page. */
+  async start(threadsUrl, wasmBinary) {
+    const where = wasmBinary ? { parts: [], wasmBinary } : { parts: [] };
+    attention = await createAttention(threadsUrl ? { ...where, threads: true, threadsUrl } : where);
     const catalog = attention.catalog();
     return {
       registry: attention.stages(), limits: attention.limits, schema: attention.schema(), catalog,

@@ -261,8 +261,7 @@ export class AttentionStepper extends HTMLElement {
       this.renderAll();
       return;
     }
-    clear(this.view).append(h('p', { className: 'error', attrs: { role: 'alert' }, text }),
-      h('p', { className: 'status', text: wordsFor(this.store.get().lang).lastGood }));
+    clear(this.view).append(h('p', { className: 'error', attrs: { role: 'alert' }, text })); // no picture to keep
   }
 
   /** Shows another example where the reader is (stage, language, view kept); settles once it is drawn. */

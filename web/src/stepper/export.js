@@ -39,7 +39,7 @@ export function stageData(el) {
 
 /** stageData of a vision stage, labelled as the page labels it: a C × H × W stage is one H × W matrix per channel. */
 function visionData(s, stage) {
-  const { rows, cols, channels } = visionAxes(stage, s.trace.spec);
+  const { rows, cols, channels } = visionAxes(stage);
   return {
     example: s.exampleId, variant: s.variant, stage: stage.id, title: stageTitle(stage, s.lang), formula: stage.formula,
     shape: stage.shape.slice(), head: null,

@@ -17,20 +17,6 @@ import { shownStages } from './steps.js';
 /** More values than this animate a channel (or a row) at a time. */
 const MAX_VALUE_STEPS = 64;
 
-/** The operands a stage is drawn after, per block (the trace's own earlier stages). */
-function operandsOf(id, block, trace) {
-  const has = (s) => trace.stages.some((x) => x.id === s);
-  const table = {
-    pool_avg: ['feature'], pool_max: ['feature'], fc1: ['pool_avg'], relu: ['fc1'], fc2: ['relu'], conv1d: ['pool_avg'],
-    gate: [block === 'se' ? 'fc2' : 'conv1d'], mlp_avg: ['pool_avg'], mlp_max: ['pool_max'], channel_gate: ['mlp_avg', 'mlp_max'],
-    channel_refined: ['feature', 'channel_gate'], spatial_avg: ['channel_refined'], spatial_max: ['channel_refined'],
-    spatial_conv: ['spatial_avg', 'spatial_max'], spatial_gate: ['spatial_conv'], pool_h: ['feature'], pool_w: ['feature'],
-    conv1: ['pool_h', 'pool_w'], bn: ['conv1'], act: [has('bn') ? 'bn' : 'conv1'], gate_h: ['act'], gate_w: ['act'],
-    output: { se: ['feature', 'gate'], eca: ['feature', 'gate'], cbam: ['channel_refined', 'spatial_gate'], ca: ['feature', 'gate_h', 'gate_w'] }[block],
-  };
-  return table[id] ?? [];
-}
-
 /**
  * Which values of operand `op` value `index` of stage `id` reads: a Set of flat indices, or null
  * for all of them (a dense layer reads the whole vector).
@@ -73,20 +59,9 @@ function reads(id, op, index, spec) {
   return null;
 }
 
-/**
- * The labels along a vision stage's axes, as the page draws them and the exports write them: a
- * vector's entries (channels, or features f1…), a map's rows and columns (1…), the channels of a
- * C × H × W stage, the positions h1… w1… of Coordinate Attention's m × (H + W) stages.
- */
-export function axes(stage, spec) {
-  const C = spec.feature.length, H = spec.feature[0].length, W = spec.feature[0][0].length;
-  const n = (count, prefix = '') => Array.from({ length: count }, (_, k) => `${prefix}${k + 1}`);
-  const [a, b] = stage.shape;
-  if (stage.shape.length === 1) return { cols: a === C ? spec.channels : n(a, 'f') };
-  if (stage.shape.length === 3) return { channels: spec.channels, rows: n(H), cols: n(W) };
-  if (stage.id === 'conv1' || stage.id === 'bn' || stage.id === 'act') return { rows: n(a, 'f'), cols: [...n(H, 'h'), ...n(W, 'w')] };
-  const perChannel = ['pool_h', 'pool_w', 'gate_h', 'gate_w'].includes(stage.id); // C × H or C × W
-  return { rows: perChannel ? spec.channels : n(a), cols: n(b) };
+/** The labels along a vision stage's axes: the core's (attn::vision_axes_json), as the exports write them too. */
+export function axes(stage) {
+  return stage.axes;
 }
 
 /** A colour for a value of a stage, on its registry scale (gates 0 … 1, a ReLU 0 … the largest, the rest ±; colors.js). */
@@ -98,7 +73,7 @@ function colorFor(stage, scale) {
 function tensorView(stage, spec, role, w) {
   const scale = Math.max(0, ...Array.from(stage.data, Math.abs));
   const color = colorFor(stage, scale);
-  const labels = axes(stage, spec);
+  const labels = axes(stage);
   const symbol = stage.symbol;
   const values = [];
   /** The focusable element of value k (a gridcell); a bar's colour is a child filling part of it. */
@@ -173,7 +148,7 @@ export function renderVisionStage(el) {
   const doc = el.doc(s.exampleId);
   el.hovered = null;
   if (el.caption) el.caption.textContent = ''; // the previous stage's arithmetic is not this one's
-  const ops = operandsOf(stage.id, trace.spec.block, trace).map((id) => trace.stages.find((x) => x.id === id)).filter(Boolean);
+  const ops = stage.operands.map((id) => trace.stages.find((x) => x.id === id)); // the core's (attn::vision_operands)
   // the channels in the reader's language where the example names them in Chinese too (data, not words of ours)
   const zh = s.lang === 'zh' && doc?.channels_zh?.length === trace.spec.channels?.length;
   const spec = zh ? { ...trace.spec, channels: doc.channels_zh } : trace.spec;

@@ -1,11 +1,11 @@
-// What every part answers alike (the vision part, the learn part: text_answer.hpp).
+// What every module answers alike (the core, the vision part, the learn part: text_answer.hpp).
 #include <emscripten/emscripten.h>
 #include <malloc.h>
 
 #include "text_answer.hpp"
 
 // The sentence of the last call that returned null.
-extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_part_error() { return attn::wasm::answer_error().c_str(); }
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_error() { return attn::wasm::answer_error().c_str(); }
 
 // Bytes malloc has handed out and not taken back: the leak check's measure (a.memory()).
 extern "C" EMSCRIPTEN_KEEPALIVE double attn_heap_in_use() { return double(mallinfo().uordblks); }

@@ -1,0 +1,118 @@
+// The core's plain exports beside its traces (trace_export.cpp): the examples, the registry, the field
+// tables, the limits, a cell's arithmetic and a trace's spec. Like the parts', each answers JSON text (or a
+// sentence) or null, and then attn_error() is the refusal's sentence (text_answer.hpp): one way across
+// for every module, no Embind.
+#include <emscripten/emscripten.h>
+
+#include <cstdint>
+#include <optional>
+
+#include "attn/attn.hpp"
+#include "attn/spec_fields.hpp"
+#include "text_answer.hpp"
+#include "trace_store.hpp"
+
+namespace {
+
+using namespace attn;
+using attn::wasm::answer;
+using attn::wasm::text_of;
+
+}  // namespace
+
+// The normalised spec of the last trace as JSON text when serial is that trace's, else null.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_spec_of_trace(int serial) {
+    const wasm::last_spec_read& last = wasm::last_spec();
+    if (serial != last.serial || !last.read) return nullptr;
+    return answer([&] { return spec_to_json(*last.read).dump(); });
+}
+
+// The normalised spec of a sequence spec's JSON text (an older trace's spec; the vision part has its own).
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_normalised_spec(const char* text, std::size_t length) {
+    return answer([&] { return spec_to_json(parse_spec(text_of(text, length))).dump(); });
+}
+
+// The arithmetic of result cell (i, j) of a stage, head `head` (attn::explain_cell). The trace of the last
+// spec asked about is kept: the page asks for one value at a time (hover, animation) about the same spec.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_explain(const char* spec, std::size_t length, const char* stage, std::size_t stage_length,
+                                                         int head, int i, int j, int detail) {
+    static wasm::kept_for_text<trace> last;
+    return answer([&] {
+        const stage_id id = wasm::checked_cell(text_of(stage, stage_length), head, i, j);
+        const std::string_view text = text_of(spec, length);
+        const trace& t = last.of(text, [&] { return compute_trace(parse_spec(text)); });
+        return explain_cell(t, id, std::size_t(head), std::size_t(i), std::size_t(j), detail != 0);
+    });
+}
+
+// [{id, kind: "sequence" | "vision", title: {en, zh}, source: {en, zh}, variants: [ids], default_variant}] in
+// docs/spec.md order; default_variant names the variant whose spec is the example's own ("" if none).
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_examples() {
+    return answer([] {
+        json list = json::array();
+        for (const std::string& id : example_ids()) {
+            const json& doc = example_document(id);
+            json variants = json::array();
+            std::string same_as_base;
+            if (doc.contains("variants"))
+                for (const json& v : doc["variants"]) {
+                    variants.push_back(v["id"]);
+                    const std::string vid = v["id"].get<std::string>();
+                    if (same_as_base.empty() && example_spec_json(id, vid) == example_spec_json(id)) same_as_base = vid;
+                }
+            list.push_back({{"id", id}, {"kind", example_is_vision(id) ? "vision" : "sequence"}, {"title", doc["title"]},
+                            {"source", doc["source"]}, {"variants", variants}, {"default_variant", same_as_base}});
+        }
+        return list.dump();
+    });
+}
+
+// An example's document (texts, variants) without its spec.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_example_document(const char* id, std::size_t length) {
+    return answer([&] { return example_about_json(text_of(id, length))["example"].dump(); });
+}
+
+// An example's spec as JSON: how a vision example's spec reaches the vision part.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_example_spec(const char* id, std::size_t length, const char* variant, std::size_t variant_length) {
+    return answer([&] { return example_spec_json(text_of(id, length), text_of(variant, variant_length)).dump(); });
+}
+
+// The stage registry (stage_registry_json), in trace order.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_stages() {
+    return answer([] { return stage_registry_json().dump(); });
+}
+
+// The sequence spec's field tables (attn/spec_fields.hpp), for a.schema().
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_schema() {
+    return answer([] { return sequence_schema_json().dump(); });
+}
+
+// Every documented limit of attn/limits.hpp, camelCase, for the package's `limits`.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_limits() {
+    return answer([] {
+        const auto budget_json = [](const budget& b) {
+            return json{{"traceBytes", b.trace_bytes}, {"multiplyAdds", b.multiply_adds}, {"tanhCalls", b.tanh_calls}};
+        };
+        return json{{"maxSpecBytes", max_spec_bytes},     {"maxSpecValues", max_spec_values},
+                    {"maxNesting", max_nesting},          {"maxArrayLength", max_array_length},
+                    {"maxObjectFields", max_object_fields}, {"maxStringBytes", max_string_bytes},
+                    {"maxPositions", max_positions},      {"maxDModel", max_d_model},
+                    {"maxHeads", max_heads},              {"maxAdditiveWidth", max_additive_width},
+                    {"maxAttentionBytes", max_attention_bytes}, {"maxAttentionWork", max_attention_work},
+                    {"maxAttentionRows", max_attention_rows},
+                    {"budget", {{"default", budget_json(default_budget)}, {"interactive", budget_json(interactive_budget)}}}}
+            .dump();
+    });
+}
+
+// Benchmark entry: out (n, d) = softmax(q·kᵀ/√d)·v on buffers already in the wasm heap; scratch holds
+// 2·n·n + 2·n floats. simd = 0 runs the scalar twins.
+extern "C" EMSCRIPTEN_KEEPALIVE void attn_forward(float* out, const float* q, const float* k, const float* v, float* scratch, int n, int d,
+                                                  int simd) {
+    const std::size_t un = static_cast<std::size_t>(n), ud = static_cast<std::size_t>(d);
+    float* scores = scratch;  // (n, n), then exp (n, n), row_max (n), row_sum (n)
+    float* exp = scores + un * un;
+    float* row_max = exp + un * un;
+    // the weights overwrite the scores in place, so the scratch needs no third n × n block
+    attention_forward(out, scores, exp, scores, row_max, row_max + un, q, k, v, un, ud, simd ? simd_kernels() : scalar_kernels());
+}

@@ -1,0 +1,6 @@
+// Where index.js finds the core's .wasm: a literal path, so that a bundler (Vite, webpack 5) follows it and
+// copies the file into the app, as it does the parts' (part_files.js). The core's glue does not name the
+// file itself (USE_ES6_IMPORT_META=0: Vite would inline it as base64 in a library build). The one-file
+// script (web/build-site.mjs) swaps this file for remote/core_file_inline.js: its page hands the worker
+// the bytes.
+export const coreWasmUrl = () => new URL('../dist/core/attention_core.wasm', import.meta.url);
