@@ -114,9 +114,9 @@ extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_example(const cha
                                                                        std::size_t variant_length) {
     using namespace attn;
     const std::string_view name(id, id_length), which(variant, variant_length);
-    ++wasm::path_counts.example;
     return wasm::guarded([&] {
-        if (example_is_vision(name)) return wasm::other_kind();
+        if (example_is_vision(name)) return wasm::other_kind();  // counted where it is traced
+        ++wasm::path_counts.example;
         return wasm::spec_kind<spec>::trace(std::make_shared<spec>(example_spec(name, which)), nullptr);
     });
 }

@@ -56,9 +56,10 @@ static_assert(offsetof(trace_header, bytes) == 48, "web/src/trace_reader.js read
 
 /// How each trace crossed into this module, counted so that a test sees the fast paths (a.tracePaths()):
 /// JSON text; a packed skeleton parsed, and of those the ones kept for their structure; a packed skeleton
-/// whose structure was kept, filled with new numbers and no parse; a worked example by its id.
+/// whose structure was kept, filled with new numbers and no parse; a worked example by its id, and of those
+/// the ones whose spec text was kept and not parsed again (the vision part's).
 struct trace_path_counts {
-    std::int32_t text = 0, packed_parsed = 0, packed_kept = 0, packed_hit = 0, example = 0;
+    std::int32_t text = 0, packed_parsed = 0, packed_kept = 0, packed_hit = 0, example = 0, example_hit = 0;
 };
 inline trace_path_counts path_counts;
 
@@ -212,21 +213,26 @@ const trace_header* trace_text(std::string_view text, bool interactive) {
 }
 
 /// a.trace of a skeleton (JSON text in which each packed matrix reads {"$f32": [offset, rows, cols]}, a
-/// vector [offset, n]) and its count floats, which stay the caller's.
+/// vector [offset, n]) and its count floats, which stay the caller's. counted: the packed paths count it
+/// (a worked example's spec text, kept the same way with no numbers, is counted as an example instead).
 template <class Spec>
-const trace_header* trace_packed(std::string_view skeleton, const float* numbers, std::size_t count, bool interactive) {
+const trace_header* trace_packed(std::string_view skeleton, const float* numbers, std::size_t count, bool interactive, bool counted = true) {
+    trace_path_counts uncounted;
+    trace_path_counts& paths = counted ? path_counts : uncounted;
     return guarded([&] {
         // a structure seen before needs no parse
-        if (auto* hit = structures<Spec>().refill(skeleton, interactive, numbers, count))
-            return ++path_counts.packed_hit, spec_kind<Spec>::trace(hit->read, &hit->keys);
-        ++path_counts.packed_parsed;
+        if (auto* hit = structures<Spec>().refill(skeleton, interactive, numbers, count)) {
+            ++(counted ? paths.packed_hit : path_counts.example_hit);
+            return spec_kind<Spec>::trace(hit->read, &hit->keys);
+        }
+        ++paths.packed_parsed;
         const json j = parse_spec_json(skeleton);
         if (is_vision_spec(j) != spec_kind<Spec>::vision) return other_kind();
         const packed_numbers sent(numbers, count);
         packed_reads_log log;
         std::shared_ptr<Spec> s = spec_kind<Spec>::read(j, interactive);
         auto* kept = structures<Spec>().keep(skeleton, interactive, s, log.reads);
-        if (kept) ++path_counts.packed_kept;
+        if (kept) ++paths.packed_kept;
         return spec_kind<Spec>::trace(std::move(s), kept ? &kept->keys : nullptr);
     });
 }

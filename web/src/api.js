@@ -315,11 +315,13 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
         spec: undefined,
         stages: layout.map((s) => {
           const info = vision.info.get(s.id);
-          return {
+          const stage = {
             id: s.id, symbol: info.symbol, title: info.title, title_zh: info.title_zh, formula: s.formula, explain: info.explain,
-            scale: info.scale, operands: s.operands.slice(), axes: structuredClone(s.axes), shape: s.shape.slice(),
+            scale: info.scale, operands: s.operands.slice(), axes: undefined, shape: s.shape.slice(),
             data: data.subarray(s.offset, s.offset + s.size),
           };
+          valueWhenRead(stage, 'axes', () => structuredClone(s.axes)); // copied when read: a trace's every stage, every time, cost more than the trace
+          return stage;
         }),
       }
       : {
@@ -348,6 +350,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
   }
 
   const exampleSpecs = new Map(); // "id\nvariant" -> the example's normalised spec (JSON text)
+  const exampleSpecTexts = new Map(); // "id\nvariant" -> a vision example's spec as the core writes it
   const trainerHandles = new WeakMap(); // trainer() run -> its handle in the core, for train()'s check
   const specTexts = new WeakMap(); // trace -> its spec as JSON text, for explain()
 
@@ -377,15 +380,16 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
     /**
      * How the traces so far crossed into the core, for tests and benchmarks that must see the fast paths:
      * {text: JSON text parsed, packedParsed: skeletons parsed (packedKept: of them, kept for their structure),
-     * packedHit: a kept structure filled with new numbers and no parse, example: worked examples by id}.
+     * packedHit: a kept structure filled with new numbers and no parse, example: worked examples by id
+     * (exampleHit: of them, a vision example whose spec the vision part kept, not parsed again)}.
      */
     tracePaths() {
       // the one-thread core traces sequence specs, the vision part vision specs: their counts added
-      const sum = [0, 0, 0, 0, 0];
+      const sum = [0, 0, 0, 0, 0, 0];
       for (const module of [core, parts.loaded.vision?.module].filter(Boolean)) {
-        new Int32Array(module.HEAPF32.buffer, module._attn_trace_path_counts(), 5).forEach((c, k) => (sum[k] += c));
+        new Int32Array(module.HEAPF32.buffer, module._attn_trace_path_counts(), 6).forEach((c, k) => (sum[k] += c));
       }
-      return { text: sum[0], packedParsed: sum[1], packedKept: sum[2], packedHit: sum[3], example: sum[4] };
+      return { text: sum[0], packedParsed: sum[1], packedKept: sum[2], packedHit: sum[3], example: sum[4], exampleHit: sum[5] };
     },
     /**
      * Every stage of one attention computation for a spec (object or JSON text).
@@ -434,7 +438,8 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       let specOf = specOfTrace;
       if (result.other) { // a vision example: its spec from the core, its trace from the vision part
         const vision = parts.need('vision', `example("${id}")`);
-        result = vision.calls.exampleSpec(call('attn_example_spec', [id, variant]));
+        if (!exampleSpecTexts.has(key)) exampleSpecTexts.set(key, call('attn_example_spec', [id, variant]));
+        result = vision.calls.exampleSpec(exampleSpecTexts.get(key));
         specOf = vision.specOfTrace;
       }
       // an example's normalised spec never changes: its text is asked for once

@@ -329,7 +329,7 @@ export interface Attention {
   readonly version: string;
   readonly stageIds: readonly StageId[];
   /** How the traces so far crossed into the core (tests and benchmarks that must see the fast paths). */
-  tracePaths(): { text: number; packedParsed: number; packedKept: number; packedHit: number; example: number };
+  tracePaths(): { text: number; packedParsed: number; packedKept: number; packedHit: number; example: number; exampleHit: number };
   /** The documented limits of a spec (the core's own numbers). */
   readonly limits: Limits;
   /** Threads a large attention() call uses: 1, but with the wasm-threads module (createAttention({threads: true}) on a cross-origin-isolated page). */
