@@ -132,7 +132,9 @@ test('a linked spec of n 800, d 64, then a 15 MB paste into its matrix box: refu
     const text = Array.from({ length: 280000 }, (_, i) => `${Math.sin(i)}, ${Math.cos(i)}, ${Math.sin(2 * i)}`).join('\n');
     document.querySelector('attention-stepper').shadowRoot.querySelector('textarea.paste[data-field="x"]').value = text;
   });
-  await box.focus();
+  // focusing the box lays out its 15 MB: the browser's own work, about 20 s on this 2-core machine alone (the
+  // same with last session's bundle), past Playwright's 30 s when CI loads the machine
+  await box.focus({ timeout: 120000 });
   await page.keyboard.press('Control+End');
   await page.keyboard.type('1');
   assert.ok(await box.evaluate((b) => b.value.length) > 14e6);
