@@ -204,10 +204,10 @@ structure_cache<Spec>& structures() {
 /// a.trace of JSON text; a spec of the other module's kind gets other_kind().
 template <class Spec>
 const trace_header* trace_text(std::string_view text, bool interactive) {
-    ++path_counts.text;
     return guarded([&] {
         const json j = parse_spec_json(text);
-        if (is_vision_spec(j) != spec_kind<Spec>::vision) return other_kind();
+        if (is_vision_spec(j) != spec_kind<Spec>::vision) return other_kind();  // counted where it is traced
+        ++path_counts.text;
         return spec_kind<Spec>::trace(spec_kind<Spec>::read(j, interactive), nullptr);
     });
 }

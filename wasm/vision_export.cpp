@@ -51,7 +51,7 @@ struct spec_kind<vision_spec> {
         return nullptr;
     }
 
-    /// The header of a vision spec's trace (stages [{id, formula, shape, offset, size}]; no axes, no mask).
+    /// The header of a vision spec's trace (stages [{id, formula, operands, axes, shape, offset, size}]; no mask).
     static const trace_header* trace(std::shared_ptr<const vision_spec> s, trace_keys* keys) {
         const auto start = std::chrono::steady_clock::now();
         const vision_trace t = compute_vision(*s);

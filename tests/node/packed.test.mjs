@@ -46,6 +46,10 @@ test('the fast paths are taken: every worked example\'s spec object crosses pack
     a.example(id);
     assert.deepEqual(a.tracePaths(), { ...kept, example: kept.example + 1, exampleHit: kept.exampleHit + 1 }, `${id}: the repeat is the kept spec`);
   }
+  // a vision spec's text: read by the core (which sends it on), counted once, where it is traced
+  const text = a.tracePaths();
+  a.trace(JSON.stringify(a.example('se-block').spec));
+  assert.equal(a.tracePaths().text, text.text + 1, 'a vision spec as text counts as one text trace');
 });
 
 test('every example and 200 random specs: the same trace as their JSON text, or the same sentence', () => {

@@ -27,16 +27,15 @@ export function partSlots(loadPart, AttentionError) {
       }
       if (loaded[name]) return Promise.resolve();
       if (!loadPart) return Promise.reject(new AttentionError(`this build of the package cannot load the ${name} part.`));
-      pending[name] ??= loadPart(name).then(
-        (module) => {
-          loaded[name] = make(name, module);
-        },
-        (error) => {
-          pending[name] = null;
-          const why = String(error?.message ?? error).split('\n')[0].replace(/\.$/, '');
-          throw error instanceof AttentionError ? error : new AttentionError(`the ${name} part could not be loaded: ${why}.`);
-        },
-      );
+      // a module that does not load, or is not a part's (a custom loadPart's factory, not its instance): said
+      // in a sentence, and tried again next time
+      pending[name] ??= Promise.resolve().then(() => loadPart(name)).then((module) => {
+        loaded[name] = make(name, module);
+      }).catch((error) => {
+        pending[name] = null;
+        const why = String(error?.message ?? error).split('\n')[0].replace(/\.$/, '');
+        throw error instanceof AttentionError ? error : new AttentionError(`the ${name} part could not be loaded: ${why}.`);
+      });
       return pending[name];
     },
   };

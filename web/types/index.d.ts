@@ -434,7 +434,7 @@ export interface SpecSchema {
   vision: { tensors: { path: string; rank: 1 | 2 | 3; block: '' | 'se' | 'eca' | 'cbam' | 'ca' }[] } | null;
 }
 
-/** A module beside the core, loaded on first use (docs/api.md, "Parts"). */
+/** A module beside the core, loaded on first use (web/README.md, "Parts"). */
 export type PartName = 'vision' | 'learn';
 
 /** A refused spec or a wrong call; message is one sentence naming the field. The instance keeps working. */
@@ -459,8 +459,10 @@ export declare function createAttention(options?: {
   threadsUrl?: string | URL;
   /** The parts to load before the promise resolves; default all (["vision", "learn"]); [] loads the core alone. */
   parts?: PartName[];
-  /** How a part's module is instantiated, if its files (dist/vision, dist/learn) were moved. */
+  /** In the browser: how a part's module is instantiated, if its files (dist/vision, dist/learn) were moved (Node reads them from the package). */
   loadPart?: (name: PartName) => Promise<object>;
+  /** In the browser: the core's .wasm bytes, when the caller has them (nothing is fetched for the core then). */
+  wasmBinary?: Uint8Array;
 }): Promise<Attention>;
 
 /** A stage of a model trace (docs/model.md): layer 0-based, or null for embed, pe, x, ln_f, logits, probs. */

@@ -3,7 +3,7 @@
 // every matrix and vector with its path, rank, shape and where it lives in a spec and in its gradients.
 // The reader, the writer, the packer (wasm/trace_export.cpp), the trainer's parameter list, the gradient
 // writer and a.schema() all iterate these tables; a new matrix field is one row here (docs/spec.md,
-// "Adding a field").
+// "The field table, and adding a field").
 #pragma once
 
 #include <string>

@@ -18,7 +18,7 @@ export class RemoteCore {
     core.registry = Object.freeze(facts.registry);
     core.stageIds = Object.freeze(facts.registry.map((s) => s.id));
     core.limits = Object.freeze(facts.limits);
-    core.fieldTables = facts.schema; // the sequence spec's (the vision part's loads with that part)
+    core.fieldTables = facts.schema; // the sequence spec's (vision: null here; the page's packer is the worker's)
     core.examplesList = facts.catalog;
     core.documents = new Map(Object.entries(facts.documents));
     core.threads = facts.threads;

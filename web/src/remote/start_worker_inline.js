@@ -37,7 +37,7 @@ export function partScriptUrl(name) {
   return String(url);
 }
 
-const loading = new Map(); // name -> the promise of its base64 text
+const loading = new Map(); // name -> the promise of its script's loading
 
 /** A part's wasm bytes, from its classic script beside this one (loaded once per page). */
 export async function partBytes(name) {

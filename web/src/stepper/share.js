@@ -41,7 +41,9 @@ export async function embedCode(el) {
   if (s.view) attrs.push(`view="${s.view}"`);
   attrs.push('compact'); // a post's figure: the picture, its caption and ◀ ► ▶ (remove it for the whole stepper)
   const src = SCRIPT_URL ?? 'attention-stepper.js';
-  const script = `<script src="${src}"></script>\n<attention-stepper ${attrs.join(' ')}></attention-stepper>`;
+  // a vision block loads its part from a file beside the script (web/README.md, "Parts")
+  const part = s.trace?.kind === 'vision' ? '\n<!-- a vision block also needs attention-stepper.vision.js beside attention-stepper.js -->' : '';
+  const script = `<script src="${src}"></script>\n<attention-stepper ${attrs.join(' ')}></attention-stepper>${part}`;
   const embed = sitePage('embed.html') ?? 'embed.html';
   const query = `${writeUrl(s, el.stageId)}&compact`;
   const src2 = `${embed}${query}${await specFragment(s)}`.replace(/&/g, '&amp;');
