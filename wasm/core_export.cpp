@@ -1,7 +1,7 @@
 // The core's plain exports beside its traces (trace_export.cpp): the examples, the registry, the field
-// tables, the limits, a cell's arithmetic and a trace's spec. Like the parts', each answers JSON text (or a
-// sentence) or null, and then attn_error() is the refusal's sentence (text_answer.hpp): one way across
-// for every module, no Embind.
+// tables, the limits and a trace's spec (a cell's arithmetic is the explain part's: explain_export.cpp).
+// Like the parts', each answers JSON text (or a sentence) or null, and then attn_error() is the
+// refusal's sentence (text_answer.hpp): one way across for every module, no Embind.
 #include <emscripten/emscripten.h>
 
 #include <cstdint>
@@ -30,19 +30,6 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_spec_of_trace(int serial) {
 // The normalised spec of a sequence spec's JSON text (an older trace's spec; the vision part has its own).
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_normalised_spec(const char* text, std::size_t length) {
     return answer([&] { return spec_to_json(parse_spec(text_of(text, length))).dump(); });
-}
-
-// The arithmetic of result cell (i, j) of a stage, head `head` (attn::explain_cell). The trace of the last
-// spec asked about is kept: the page asks for one value at a time (hover, animation) about the same spec.
-extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_explain(const char* spec, std::size_t length, const char* stage, std::size_t stage_length,
-                                                         int head, int i, int j, int detail) {
-    static wasm::kept_for_text<trace> last;
-    return answer([&] {
-        const stage_id id = wasm::checked_cell(text_of(stage, stage_length), head, i, j);
-        const std::string_view text = text_of(spec, length);
-        const trace& t = last.of(text, [&] { return compute_trace(parse_spec(text)); });
-        return explain_cell(t, id, std::size_t(head), std::size_t(i), std::size_t(j), detail != 0);
-    });
 }
 
 // [{id, kind: "sequence" | "vision", title: {en, zh}, source: {en, zh}, variants: [ids], default_variant}] in

@@ -1,6 +1,6 @@
 // The language model's module (web/dist/lm): loaded only when a page or a program asks for a model, so
 // the sequence stepper's download does not grow. Plain exports, no Embind: every call returns JSON text
-// (or null, with the refusal's sentence in attn_lm_error), and a trace's numbers stay in one float buffer
+// (or null, with the refusal's sentence in attn_error, as every module's: text_answer.hpp), and a trace's numbers stay in one float buffer
 // that JS reads with a typed array until the next trace.
 #include <cmath>
 #include <cstdint>
@@ -12,6 +12,7 @@
 #include "attn/json.hpp"
 #include "attn/lm_json.hpp"
 #include "attn/lm_stages.hpp"
+#include "text_answer.hpp"
 
 namespace {
 
@@ -20,7 +21,6 @@ using namespace attn::lm;
 std::map<int, std::unique_ptr<model>> models;
 std::map<int, std::unique_ptr<trainer>> trainers;
 int next_handle = 1;
-std::string last_text, last_error;
 std::vector<float> last_floats;  // a saved file's bytes
 model_trace last_trace;          // the last trace's stages, which JS reads in place
 std::pair<int, std::string> last_trace_of;  // its model's handle and its text (attn_lm_trace's only)
@@ -29,20 +29,10 @@ std::vector<std::uint32_t> last_table;  // its layout, table_width numbers a sta
 std::vector<std::pair<std::string, int>> stage_keys;  // interned (stage id, layer or −1)
 std::map<std::pair<std::string, int>, std::uint32_t> stage_index;
 
-/// Runs f, keeping its JSON text for JS; a refusal (or running out of memory) becomes null + a sentence.
+/// Runs f as every module's exports do (text_answer.hpp), with the model's own out-of-memory sentence.
 template <class F>
 const char* answer(F&& f) {
-    try {
-        last_text = f().dump();
-        return last_text.c_str();
-    } catch (const attn::spec_error& e) {
-        last_error = e.what();
-    } catch (const std::bad_alloc&) {
-        last_error = "out of memory: the model's buffers do not fit in this page's memory.";
-    } catch (const std::exception& e) {
-        last_error = e.what();
-    }
-    return nullptr;
+    return attn::wasm::answer(std::forward<F>(f), "out of memory: the model's buffers do not fit in this page's memory.");
 }
 
 model& find(int handle) {
@@ -51,7 +41,7 @@ model& find(int handle) {
     return *it->second;
 }
 
-std::string_view text_of(const char* p, std::size_t n) { return {p, n}; }
+using attn::wasm::text_of;
 
 /// A stage's (id, layer) as a small number JS looks up once (attn_lm_stage_name): a trace's layout is then
 /// numbers, not the same titles in JSON on every keystroke.
@@ -108,7 +98,6 @@ void forget_last_trace() {
 
 extern "C" {
 
-const char* attn_lm_error() { return last_error.c_str(); }
 float* attn_lm_floats() { return last_floats.data(); }
 const std::uint32_t* attn_lm_table() { return last_table.data(); }
 

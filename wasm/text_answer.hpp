@@ -1,5 +1,5 @@
-// How every module's plain exports answer (the core, the vision part, the learn part): JSON text or a
-// sentence, with no Embind (its runtime was 6 KB gzipped of JavaScript in each module). A call returns the
+// How every module's plain exports answer (the core, its parts, the language model's module): JSON text or
+// a sentence, with no Embind (its runtime was 6 KB gzipped of JavaScript in each module). A call returns the
 // text (valid until the next call) or null, and then attn_error() is the refusal's sentence; a trace
 // returns its header (trace_paths.hpp) or null the same way.
 #pragma once
@@ -10,6 +10,7 @@
 #include <string_view>
 
 #include "attn/attn.hpp"
+#include "attn/json.hpp"
 
 namespace attn::wasm {
 
@@ -22,16 +23,22 @@ inline std::string& answer_error() {
     return text;
 }
 
-/// Runs f (returning the answer's text); a refusal, or running out of memory, becomes null and a sentence.
+inline std::string answer_string(std::string text) { return text; }
+inline std::string answer_string(const json& value) { return value.dump(); }
+
+/// Runs f (returning the answer's text, or JSON to write as text); a refusal, running out of memory (said
+/// as `out_of_memory`) or any other exception becomes null and a sentence: nothing escapes into JS.
 template <class F>
-const char* answer(F&& f) {
+const char* answer(F&& f, const char* out_of_memory = "out of memory: the spec is too large for this page's memory.") {
     try {
-        answer_text() = f();
+        answer_text() = answer_string(f());
         return answer_text().c_str();
     } catch (const spec_error& e) {
         answer_error() = e.what();
     } catch (const std::bad_alloc&) {
-        answer_error() = "out of memory: the spec is too large for this page's memory.";
+        answer_error() = out_of_memory;
+    } catch (const std::exception& e) {
+        answer_error() = e.what();
     }
     return nullptr;
 }

@@ -1,7 +1,8 @@
 // What a blog post downloads: a post saved to disk with the one-file script and its parts beside it (as
 // docs/embed.md tells authors to copy them), opened over http and from file:// (a classic <script src>:
 // Chromium runs no module script from file://). Every request Chromium makes
-// is logged: a post that shows a sequence example fetches the script alone; a vision block fetches the vision
+// is logged: a post that shows a sequence example fetches the script alone, and the explain part when a reader
+// first points at a cell (its caption is then the core's arithmetic); a vision block fetches the vision
 // part too, once, and its numbers are the core's; a part left out is said in a sentence, and the other
 // embed on the page keeps working.
 import assert from 'node:assert/strict';
@@ -13,8 +14,9 @@ import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
 import { createAttention } from '../../web/src/node.js';
+import { cell } from '../../web/src/stepper/format.js';
 import { serveStatic } from '../node/helpers.mjs';
-import { artifacts, browserSession, site } from './session.mjs';
+import { artifacts, browserSession, shown, site } from './session.mjs';
 
 const session = browserSession();
 let a;
@@ -23,7 +25,7 @@ before(async () => {
   a = await createAttention();
 });
 
-const SCRIPTS = ['attention-stepper.js', 'attention-stepper.vision.js', 'attention-stepper.learn.js'];
+const SCRIPTS = ['attention-stepper.js', 'attention-stepper.vision.js', 'attention-stepper.learn.js', 'attention-stepper.explain.js'];
 
 /** A saved post: post.html with these embeds, and the given files of site/assets beside it. */
 function savedPost(embeds, files = SCRIPTS) {
@@ -59,7 +61,7 @@ const gzippedKB = (dir, files) => files.reduce((sum, f) => sum + gzipSync(readFi
 
 for (const how of ['http', 'file']) {
   test(`a saved post over ${how}: a sequence example fetches the script alone; a vision block adds the vision part, once`, async (t) => {
-    const dir = savedPost('<attention-stepper example="translation" stage="weights"></attention-stepper>');
+    const dir = savedPost('<attention-stepper example="translation" stage="scores"></attention-stepper>');
     const server = how === 'http' ? await serveStatic(dir) : null;
     t.after(() => server?.close());
     const url = server ? `${server.url}post.html` : String(pathToFileURL(path.join(dir, 'post.html')));
@@ -68,7 +70,17 @@ for (const how of ['http', 'file']) {
     assert.deepEqual(fetched, ['attention-stepper.js'], 'a sequence example downloads the element and nothing else');
     const kb = gzippedKB(dir, fetched);
     console.log(`${how}: a sequence embed fetches ${kb.toFixed(1)} KB gzipped`);
-    assert.ok(kb < 250, `the sequence embed is ${kb.toFixed(1)} KB gzipped`); // 401 KB before the parts; the goal is 150
+    assert.ok(kb < 230, `the sequence embed is ${kb.toFixed(1)} KB gzipped`); // 401 KB before the parts; the goal is 150
+    // pointing at a cell loads the explain part, once: the caption is the core's arithmetic
+    const scores = a.example('translation').stages.find((s) => s.id === 'scores');
+    const cellAt = (i, j) => sequence.page.locator(`attention-stepper figure.role-result td.cell[data-i="${i}"][data-j="${j}"]`);
+    await cellAt(0, 1).hover();
+    const first = (await shown(sequence.page)).caption;
+    assert.match(first, new RegExp(`^e\\[猫, cat\\] = .+ = ${cell(scores.data[1])}$`));
+    await cellAt(1, 2).hover();
+    assert.match((await shown(sequence.page)).caption, /^e\[坐, sat\] = /);
+    assert.deepEqual(sequence.requested.filter((f) => f !== 'post.html'), ['attention-stepper.js', 'attention-stepper.explain.js'],
+      'the first caption loads the explain part; the next one reuses it');
     await sequence.page.close();
 
     const both = savedPost(`<attention-stepper example="translation" stage="weights"></attention-stepper>

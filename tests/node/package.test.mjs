@@ -31,7 +31,7 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   const sources = readdirSync(path.join(webDir, 'src'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `src/${f}`);
   const threads = ['attention_core.js', 'attention_core.wasm', 'attention_core.worker.js'].map((f) => `dist/core-threads/${f}`);
   const lm = ['dist/lm/attention_lm.js', 'dist/lm/attention_lm.wasm', 'models/en.safetensors', 'models/zh.safetensors'];
-  const parts = ['vision', 'learn'].flatMap((p) => [`dist/${p}/attention_${p}.js`, `dist/${p}/attention_${p}.wasm`, `dist/attention-stepper.${p}.js`]);
+  const parts = ['vision', 'learn', 'explain'].flatMap((p) => [`dist/${p}/attention_${p}.js`, `dist/${p}/attention_${p}.wasm`, `dist/attention-stepper.${p}.js`]);
   assert.deepEqual(files, ['README.md', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, ...parts, 'package.json',
     ...sources, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
   console.log(`tarball: ${tarball.size} bytes packed`);
@@ -58,13 +58,15 @@ test('the one-file element holds the core\'s wasm and nothing else: the parts an
   assert.equal(bundle.codePointAt(0), 0xfeff, 'a byte order mark: read as UTF-8 whatever the page is in');
   assert.ok([...bundle].every((c) => c.codePointAt(0) <= 0xffff), 'no astral characters');
   const gz = gzipSync(bundle, { level: 9 }).length;
-  // 401 KB while the vision blocks and gradients/training rode in the core and the wasm was base64
-  assert.ok(gz < 270_000, `the element is ${gz} bytes gzipped`);
+  // 401 KB while the vision blocks and gradients/training rode in the core and the wasm was base64; 245 KB
+  // before link-time optimisation and the explain part
+  assert.ok(gz < 235_000, `the element is ${gz} bytes gzipped`);
   const core = wasmIn(bundle);
   assert.ok(WebAssembly.validate(core), 'the element\'s string decodes to the core\'s module');
   assert.deepEqual(core, readFileSync(path.join(project, 'node_modules/attention-playground/dist/core/attention_core.wasm')));
   // the wasm modules' export names are minified: a part is told by a sentence only its code holds
-  for (const [part, own] of [['vision', 'what a convolutional layer hands the block'], ['learn', 'this trainer was disposed of.']]) {
+  for (const [part, own] of [['vision', 'what a convolutional layer hands the block'], ['learn', 'this trainer was disposed of.'],
+    ['explain', ' = 0: no key was seen before this tile']]) {
     const script = readFileSync(path.join(project, `node_modules/attention-playground/dist/attention-stepper.${part}.js`), 'utf8');
     const wasm = wasmIn(script);
     assert.ok(WebAssembly.validate(wasm) && wasm.includes(own), `attention-stepper.${part}.js holds the ${part} part`);

@@ -295,6 +295,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
         finalizer: new FinalizationRegistry((handle) => module._attn_trainer_delete(handle)),
       };
     },
+    explain: (module) => ({ module, call: textCalls(module, refuse) }),
   };
   const load = (name) => parts.load(name, (n, module) => makePart[n](module));
   /** The packer's field tree for a spec's kind (a vision spec's needs the vision part). */
@@ -611,7 +612,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
         return parts.need('vision', 'explain of a vision trace').call('attn_explain_vision', [specTexts.get(trace), String(stageId)], index);
       }
       const args = cellArgs('explain', { head, i, j });
-      return call('attn_explain', [specTexts.get(trace), String(stageId)], ...args, detail ? 1 : 0);
+      return parts.need('explain', 'explain').call('attn_explain', [specTexts.get(trace), String(stageId)], ...args, detail ? 1 : 0);
     },
     /** The worked examples' ids, in docs/spec.md's order: each one is a valid example(id). */
     examples() {
@@ -638,9 +639,10 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       return loadModel.fresh(corpus, options);
     },
     /**
-     * Loads a part ("vision": the vision blocks; "learn": grad, explainGrad, tasks, task, trainer, train) if it
-     * is not loaded yet. createAttention loads both unless its `parts` option lists fewer; a call that needs
-     * a part not loaded throws an AttentionError whose `part` names it.
+     * Loads a part ("vision": the vision blocks; "learn": grad, explainGrad, tasks, task, trainer, train;
+     * "explain": explain of a sequence trace) if it is not loaded yet. createAttention loads all three
+     * unless its `parts` option lists fewer; a call that needs a part not loaded throws an AttentionError
+     * whose `part` names it.
      */
     load,
     /** The parts loaded so far. */

@@ -47,7 +47,7 @@ const threadsPossible = () => globalThis.crossOriginIsolated === true && typeof 
  *   wasmUrl: where to fetch attention_core.wasm from, if it was moved; threads: use the wasm-threads
  *   module when the page is cross-origin isolated (a.threads tells what was loaded; elsewhere, or if it
  *   cannot load, the one-thread module); threadsUrl: where its attention_core.js is, if it was moved;
- *   parts: the parts to load before resolving (default all: "vision", "learn"); loadPart: how a part's
+ *   parts: the parts to load before resolving (default all: "vision", "learn", "explain"); loadPart: how a part's
  *   module is instantiated, if its files were moved (default: dist/{name}/ beside this file); wasmBinary:
  *   the core's .wasm bytes, when the caller has them (nothing is fetched then)
  * @returns {Promise<import('../types/index.js').Attention>}

@@ -3,8 +3,7 @@
 // does not grow. Every number comes from the C++ core; nothing here computes the model.
 
 import { wholeNumber } from './args.js';
-
-const encoder = new TextEncoder();
+import { textCalls } from './trace_reader.js';
 
 function wellFormedText(text, name, AttentionError) {
   if (typeof text !== 'string') throw new AttentionError(`${name} must be a string.`);
@@ -71,26 +70,9 @@ const perModule = new WeakMap();
 function wrapModel(lm, open, AttentionError) {
   if (!perModule.has(lm)) perModule.set(lm, { unread: new Set(), names: new Map() });
   const { unread, names } = perModule.get(lm);
-  /** Calls an export with UTF-8 texts copied into the heap; returns its JSON answer, or throws its sentence. */
-  function call(fn, texts, ...numbers) {
-    const pointers = [];
-    try {
-      const args = [];
-      for (const t of texts) {
-        const data = t instanceof Uint8Array ? t : encoder.encode(t);
-        const p = lm._malloc(Math.max(1, data.length));
-        if (!p) throw new AttentionError('out of memory: the text does not fit in this page\'s memory.');
-        pointers.push(p);
-        lm.HEAPU8.set(data, p);
-        args.push(p, data.length);
-      }
-      const result = fn(...args, ...numbers);
-      if (!result) throw new AttentionError(lm.UTF8ToString(lm._attn_lm_error()));
-      return JSON.parse(lm.UTF8ToString(result));
-    } finally {
-      for (const p of pointers) lm._free(p);
-    }
-  }
+  /** Calls an export with UTF-8 texts copied into the heap (trace_reader.js); its JSON answer, or its sentence thrown. */
+  const text = textCalls(lm, (sentence) => new AttentionError(sentence));
+  const call = (fn, texts, ...numbers) => JSON.parse(text(fn, texts, ...numbers));
 
   /**
    * A trace from its layout. Each stage's numbers are copied out of the heap when first read (most

@@ -26,6 +26,7 @@ const loadModel = makeModelLoader(
 const partFactories = {
   vision: () => import('../dist/vision/attention_vision.js'),
   learn: () => import('../dist/learn/attention_learn.js'),
+  explain: () => import('../dist/explain/attention_explain.js'),
 };
 async function loadPart(name) {
   const [{ default: create }, wasmBinary] = await Promise.all([

@@ -1,9 +1,10 @@
 // The parts beside the core, each its own wasm module loaded on first use (web/README.md, "Parts"): "vision"
-// (the articles' vision blocks) and "learn" (gradients, their chain rule, training). A blog post that shows
-// one sequence example downloads neither. Their exports answer as the core's do (trace_reader.js).
+// (the articles' vision blocks), "learn" (gradients, their chain rule, training) and "explain" (the
+// arithmetic behind a sequence cell, a caption's text). A blog post that shows one sequence example
+// downloads none of them until a reader points at a cell. Their exports answer as the core's do (trace_reader.js).
 
 /** The parts a program can load, in the order createAttention loads them. */
-export const PART_NAMES = Object.freeze(['vision', 'learn']);
+export const PART_NAMES = Object.freeze(['vision', 'learn', 'explain']);
 
 /**
  * The loaded parts of one API, and the refusal for a call that needs one not loaded: an AttentionError whose

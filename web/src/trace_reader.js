@@ -13,23 +13,24 @@ const DOUBLES_AT = 48;
 const refusalOf = (module) => module.UTF8ToString(module._attn_error());
 
 /**
- * call(name, texts, ...numbers) over a module: the texts as UTF-8 in its heap (pointer and byte length
- * each), then the numbers; the answer's text, or refuse(sentence).
+ * call(name, texts, ...numbers) over a module: the texts (strings, or bytes already) as UTF-8 in its heap
+ * (pointer and byte length each), then the numbers; the answer's text, or refuse(sentence). `name` may be
+ * a function of those arguments instead, for an export that takes others first (the model's handle).
  */
 export function textCalls(module, refuse) {
   return function call(name, texts, ...numbers) {
-    const encoded = texts.map((t) => encoder.encode(t));
+    const encoded = texts.map((t) => (t instanceof Uint8Array ? t : encoder.encode(t)));
     const addresses = [];
     try {
       const args = [];
       for (const bytes of encoded) {
         const at = module._malloc(Math.max(bytes.length, 1));
-        if (!at) throw refuse(`out of memory: the spec needs ${Math.ceil(bytes.length / 2 ** 20)} MiB more of this page's memory.`);
+        if (!at) throw refuse(`out of memory: a text of ${Math.ceil(bytes.length / 2 ** 20)} MiB does not fit in this page's memory.`);
         addresses.push(at);
         new Uint8Array(module.HEAPF32.buffer).set(bytes, at); // after each malloc: one may have grown the memory
         args.push(at, bytes.length);
       }
-      const answer = module[`_${name}`](...args, ...numbers);
+      const answer = (typeof name === 'function' ? name : module[`_${name}`])(...args, ...numbers);
       if (!answer) throw refuse(refusalOf(module));
       return module.UTF8ToString(answer);
     } finally {

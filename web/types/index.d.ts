@@ -388,9 +388,9 @@ export interface Attention {
   /** The arithmetic behind value `index` (0-based, row-major in the stage's shape) of a vision stage. */
   explain(trace: VisionTrace, stage: VisionStageId, value?: { index?: number }): string;
   /**
-   * Loads a part, each its own wasm module: "vision" (vision specs and examples, their explain) and "learn"
-   * (grad, explainGrad, tasks, task, trainer, train). createAttention loads both unless options.parts lists
-   * fewer; a call that needs a part not loaded throws an AttentionError whose `part` names it.
+   * Loads a part, each its own wasm module: "vision" (vision specs and examples, their explain), "learn"
+   * (grad, explainGrad, tasks, task, trainer, train) and "explain" (explain of a sequence trace).
+   * createAttention loads all three unless options.parts lists fewer; a call that needs a part not loaded throws an AttentionError whose `part` names it.
    */
   load(part: PartName): Promise<void>;
   /** The parts loaded so far. */
@@ -435,7 +435,7 @@ export interface SpecSchema {
 }
 
 /** A module beside the core, loaded on first use (web/README.md, "Parts"). */
-export type PartName = 'vision' | 'learn';
+export type PartName = 'vision' | 'learn' | 'explain';
 
 /** A refused spec or a wrong call; message is one sentence naming the field. The instance keeps working. */
 export declare class AttentionError extends Error {
@@ -457,9 +457,9 @@ export declare function createAttention(options?: {
   threads?: boolean;
   /** Where the wasm-threads module's attention_core.js is, if it was moved (its .wasm and .worker.js beside it). */
   threadsUrl?: string | URL;
-  /** The parts to load before the promise resolves; default all (["vision", "learn"]); [] loads the core alone. */
+  /** The parts to load before the promise resolves; default all (["vision", "learn", "explain"]); [] loads the core alone. */
   parts?: PartName[];
-  /** In the browser: how a part's module is instantiated, if its files (dist/vision, dist/learn) were moved (Node reads them from the package). */
+  /** In the browser: how a part's module is instantiated, if its files (dist/vision, dist/learn, dist/explain) were moved (Node reads them from the package). */
   loadPart?: (name: PartName) => Promise<object>;
   /** In the browser: the core's .wasm bytes, when the caller has them (nothing is fetched for the core then). */
   wasmBinary?: Uint8Array;

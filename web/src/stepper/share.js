@@ -41,8 +41,10 @@ export async function embedCode(el) {
   if (s.view) attrs.push(`view="${s.view}"`);
   attrs.push('compact'); // a post's figure: the picture, its caption and ◀ ► ▶ (remove it for the whole stepper)
   const src = SCRIPT_URL ?? 'attention-stepper.js';
-  // a vision block loads its part from a file beside the script (web/README.md, "Parts")
-  const part = s.trace?.kind === 'vision' ? '\n<!-- a vision block also needs attention-stepper.vision.js beside attention-stepper.js -->' : '';
+  // the parts load from files beside the script (web/README.md, "Parts"): a vision block's, or a
+  // sequence cell's arithmetic when a reader points at it
+  const part = s.trace?.kind === 'vision' ? '\n<!-- a vision block also needs attention-stepper.vision.js beside attention-stepper.js -->'
+    : '\n<!-- its captions (a cell\'s arithmetic) load attention-stepper.explain.js from beside attention-stepper.js -->';
   const script = `<script src="${src}"></script>\n<attention-stepper ${attrs.join(' ')}></attention-stepper>${part}`;
   const embed = sitePage('embed.html') ?? 'embed.html';
   const query = `${writeUrl(s, el.stageId)}&compact`;
