@@ -100,3 +100,30 @@ TEST_CASE("spec fields: attn grad writes every gradient under the row's grad nam
     t["train"]["params"] = attn::json::array({"bilinear"});
     CHECK(train_refusal(t).find("bilinear") != std::string::npos);  // the spec has no bilinear matrix to train
 }
+
+TEST_CASE("spec fields: every row's shape words are the validator's rule, or the row has its own") {
+    attn::spec s = attn::parse_spec(full_spec("additive").dump());
+    for (const attn::tensor_field& f : attn::sequence_tensor_fields()) {
+        INFO(f.path << ": \"" << f.shape << "\"");
+        std::string why;
+        const auto rule = attn::shape_rule_of(f, s, &why);
+        // positional.learned's rows are at least max(n_q, n_k), checked by validate's own pass
+        if (f.path == "positional.learned") {
+            CHECK(!rule);
+            continue;
+        }
+        REQUIRE(rule);  // a typo in the words would silently drop the check
+        CHECK(!why.empty());
+        const attn::float_span span = f.in_spec(s);
+        if (!span.data) continue;  // bilinear.w in an additive spec
+        CHECK(span.size == rule->rows * rule->cols);
+    }
+    // and the words name the sizes in the refusal
+    attn::json bad = full_spec("additive");
+    bad["additive"]["w2"] = attn::json::parse("[[1]]");
+    CHECK_THROWS_WITH_AS(attn::parse_spec(bad.dump()), doctest::Contains("(d_head is 2 and d_a is"), attn::spec_error);
+    bad = full_spec("additive");
+    bad["weights"] = attn::json::parse(R"({"bo": [0, 0]})");
+    CHECK_THROWS_WITH_AS(attn::parse_spec(bad.dump()), "weights.bo is given without weights.wo: a bias is added after its matrix.",
+                         attn::spec_error);
+}

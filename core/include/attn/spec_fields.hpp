@@ -1,11 +1,12 @@
 // @file
 // @brief The sequence spec's fields, each named once: its top-level fields in docs/spec.md's order, and
 // every matrix and vector with its path, rank, shape and where it lives in a spec and in its gradients.
-// The reader, the writer, the packer (wasm/trace_export.cpp), the trainer's parameter list, the gradient
-// writer and a.schema() all iterate these tables; a new matrix field is one row here (docs/spec.md,
+// The reader, the writer, the validator (its shape and presence rules), the packer (wasm/trace_export.cpp),
+// the trainer's parameter list, the gradient writer and a.schema() all iterate these tables; a new matrix field is one row here (docs/spec.md,
 // "The field table, and adding a field").
 #pragma once
 
+#include <optional>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -35,7 +36,22 @@ struct tensor_field {
     float_span (*in_grads)(param_grads&);  // null when grad is empty
     /// Reads the field's JSON value into the spec (the reader calls it when the path is present).
     void (*read)(spec&, const json& value, const std::string& path);
+    /// The score function it belongs to ("additive"): needed with that score, refused with any other;
+    /// empty: any score.
+    std::string_view score = {};
+    /// The matrix a bias is added after ("weights.wo"): the bias alone is refused; empty: it stands alone.
+    std::string_view bias_of = {};
 };
+
+/// What validate() requires of a field's shape, read from its shape words: each of "d_model", "d_head",
+/// "d_a" (the length of additive.v), "n_q" and "n_k" is that size of the spec. Shapes in other words
+/// ("at least max(n_q, n_k) × d_model") are checked by their own rules in validate().
+struct shape_rule {
+    std::size_t rows, cols;  // a vector: its length in rows, cols 1
+};
+/// The rule, and with `why` the sizes it names for a refusal ("d_head is 2 and d_a is 3"): validate() runs
+/// on every trace, so the words are written only when it refuses.
+std::optional<shape_rule> shape_rule_of(const tensor_field& field, const spec& s, std::string* why = nullptr);
 
 /// Every matrix and vector field, in the order the writer writes them.
 const std::vector<tensor_field>& sequence_tensor_fields();

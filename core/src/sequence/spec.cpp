@@ -1,6 +1,7 @@
 // validate(): the contract's checks on a spec, in the order a reader would fix them.
 #include "attn/spec.hpp"
 
+#include "attn/spec_fields.hpp"
 #include "attn/text.hpp"
 
 #include <algorithm>
@@ -42,26 +43,13 @@ void require_finite(const T& t, const char* name) {
     fail((t.dimension() == 2 ? cell_at(name, flat / cols, flat % cols) : entry_at(name, flat)) + " is not a finite number.");
 }
 
-template <class Why>
-void require_shape(const matrix& m, std::size_t rows, std::size_t cols, const char* name, Why why) {
-    if (m.shape(0) != rows || m.shape(1) != cols)
-        fail(std::string(name) + " is " + shape_text(m.shape(0), m.shape(1)) + " but must be " + shape_text(rows, cols) +
-             " (" + why() + ").");
-    require_finite(m, name);
-}
-
-template <class Why>
-void require_length(const vector& v, std::size_t n, const char* name, Why why) {
-    if (v.size() != n)
-        fail(std::string(name) + " has " + std::to_string(v.size()) + " values but must have " + std::to_string(n) + " (" +
-             why() + ").");
-    require_finite(v, name);
-}
-
-void check_projection(const projection& p, const char* w, const char* b, std::size_t d) {
-    const auto why = [d] { return "d_model is " + std::to_string(d); };
-    if (p.w) require_shape(*p.w, d, d, w, why);
-    if (p.b) require_length(*p.b, d, b, why);
+/// The first value of a table field's floats that is not finite, refused by its name (as require_finite).
+void require_finite(const float_span& span, const tensor_field& f) {
+    std::size_t flat = 0;
+    while (flat < span.size && std::isfinite(span.data[flat])) ++flat;
+    if (flat == span.size) return;
+    const std::string name(f.path);
+    fail((f.rank == 2 ? cell_at(name, flat / span.cols, flat % span.cols) : entry_at(name, flat)) + " is not a finite number.");
 }
 
 }  // namespace
@@ -133,51 +121,56 @@ void validate(const spec& s, const budget& b) {
     if (!s.key_tokens.empty() && s.key_tokens.size() != n_k)
         fail("tokens.key has " + std::to_string(s.key_tokens.size()) + " labels but there are " + std::to_string(n_k) + " keys.");
 
-    // pass 3: projections
-    check_projection(s.wq, "weights.wq", "weights.bq", d);
-    check_projection(s.wk, "weights.wk", "weights.bk", d);
-    check_projection(s.wv, "weights.wv", "weights.bv", d);
-    check_projection(s.wo, "weights.wo", "weights.bo", d);
-    if (s.wo.b && !s.wo.w) fail("weights.bo is given without weights.wo: the output projection needs wo.");
-
-    // pass 4: score function parameters, given only with the score that uses them
-    const std::size_t d_h = s.d_head();
-    const auto head_why = [d_h] { return "d_head is " + std::to_string(d_h); };
-    if (s.score == score_kind::additive) {
-        if (!s.additive.w1) fail("score is \"additive\" but additive.w1 is missing.");
-        if (!s.additive.w2) fail("score is \"additive\" but additive.w2 is missing.");
-        if (!s.additive.v) fail("score is \"additive\" but additive.v is missing.");
-    }
-    const bool has_additive = s.additive.w1 || s.additive.w2 || s.additive.v;
-    if (has_additive && s.score != score_kind::additive)
-        fail(std::string("additive is given but score is \"") + to_string(s.score) +
-             "\": remove additive, or set score to \"additive\".");
-    if (s.bilinear && s.score != score_kind::bilinear)
-        fail(std::string("bilinear is given but score is \"") + to_string(s.score) +
-             "\": remove bilinear, or set score to \"bilinear\".");
-    if (has_additive) {
-        if (!s.additive.w1 || !s.additive.w2 || !s.additive.v)
-            fail("additive needs all of w1, w2 and v.");
+    // pass 3: the additive width, which the additive matrices' shapes are read against
+    if (s.additive.v) {
         const std::size_t d_a = s.additive.v->size();
         if (d_a == 0) fail("additive.v is empty: it needs at least one value.");
         if (d_a > max_additive_width)
             fail("additive.v has " + std::to_string(d_a) + " values; the additive width d_a is at most " +
                  std::to_string(max_additive_width) + ".");
-        const auto additive_why = [&] { return head_why() + " and additive.v has " + std::to_string(d_a) + " values"; };
-        require_shape(*s.additive.w1, d_h, d_a, "additive.w1", additive_why);
-        require_shape(*s.additive.w2, d_h, d_a, "additive.w2", additive_why);
-        require_finite(*s.additive.v, "additive.v");
     }
-    if (s.score == score_kind::bilinear && !s.bilinear) fail("score is \"bilinear\" but bilinear.w is missing.");
-    if (s.bilinear) require_shape(*s.bilinear, d_h, d_h, "bilinear.w", head_why);
+
+    // pass 4: the field table's rules (attn/spec_fields.hpp), in its order: a score's own parameters, given
+    // with that score only; a bias given only with its matrix; then every shape its words name
+    spec& fields_of = const_cast<spec&>(s);  // in_spec hands out spans of the spec's floats; nothing here writes
+    const auto given = [&](const tensor_field& f) { return f.in_spec(fields_of).data != nullptr; };
+    for (const tensor_field& f : sequence_tensor_fields()) {
+        if (!f.score.empty()) {  // strings only for a refusal: this runs on every trace
+            const bool wanted = f.score == to_string(s.score);
+            const std::string path(wanted == given(f) ? "" : f.path), score(f.score), group = path.substr(0, path.find('.'));
+            if (wanted && !given(f)) fail("score is \"" + score + "\" but " + path + " is missing.");
+            if (!wanted && given(f))
+                fail(group + " is given but score is \"" + to_string(s.score) + "\": remove " + group +
+                     ", or set score to \"" + score + "\".");
+        }
+        if (!f.bias_of.empty() && given(f) && !given(*tensor_field_at(f.bias_of)))
+            fail(std::string(f.path) + " is given without " + std::string(f.bias_of) + ": a bias is added after its matrix.");
+    }
+    for (const tensor_field& f : sequence_tensor_fields()) {
+        const float_span span = f.in_spec(fields_of);
+        if (!span.data) continue;
+        const std::optional<shape_rule> rule = shape_rule_of(f, s);
+        if (!rule) continue;  // its own rule, below (positional.learned)
+        const auto why = [&] {
+            std::string text;
+            shape_rule_of(f, s, &text);
+            return text;
+        };
+        if (f.rank == 2 && (span.size / span.cols != rule->rows || span.cols != rule->cols))
+            fail(std::string(f.path) + " is " + shape_text(span.size / span.cols, span.cols) + " but must be " +
+                 shape_text(rule->rows, rule->cols) + " (" + why() + ").");
+        if (f.rank == 1 && span.size != rule->rows)
+            fail(std::string(f.path) + " has " + std::to_string(span.size) + " values but must have " +
+                 std::to_string(rule->rows) + " (" + why() + ").");
+        require_finite(span, f);
+    }
 
     // pass 5: mask
     if (s.mask == mask_kind::window && s.window < 1)
         fail("mask.window is " + std::to_string(s.window) + " but must be at least 1.");
     if (s.mask == mask_kind::window && static_cast<std::size_t>(s.window) > max_positions)
         fail("mask.window is " + std::to_string(s.window) + "; at most " + std::to_string(max_positions) + ".");
-    if (s.mask == mask_kind::matrix) {
-        require_shape(s.mask_matrix, n_q, n_k, "mask.matrix", [] { return std::string("n_q × n_k"); });
+    if (s.mask == mask_kind::matrix) {  // its shape was checked with the table's (pass 4)
         for (std::size_t i = 0; i < n_q; ++i)
             for (std::size_t j = 0; j < n_k; ++j)
                 if (s.mask_matrix(i, j) != 0.0f && s.mask_matrix(i, j) != 1.0f)

@@ -45,7 +45,51 @@ void read_mask_matrix(spec& s, const json& m, const std::string& path) {
                 fail(cell_at(path, i, c) + " is " + user_text(m[i][c].dump()) + " but must be 0 (masked) or 1 (kept).");
 }
 
+/// The row, needed with `score` and refused with any other (tensor_field::score).
+tensor_field with_score(tensor_field row, std::string_view score) {
+    row.score = score;
+    return row;
+}
+
+/// The row, a bias refused without its matrix (tensor_field::bias_of).
+tensor_field bias_after(tensor_field row, std::string_view matrix) {
+    row.bias_of = matrix;
+    return row;
+}
+
+/// A size named in shape words, with its value in s (and, given why, its words added there); false when
+/// the word names none.
+bool size_named(std::string_view word, const spec& s, std::size_t& value, std::string* why) {
+    const char* then = "";  // what follows the size's value in why
+    if (word == "d_model") value = s.d_model();
+    else if (word == "d_head") value = s.d_head();
+    else if (word == "n_q") value = s.n_q();
+    else if (word == "n_k") value = s.n_k();
+    else if (word == "d_a") value = s.additive.v ? s.additive.v->size() : 0, then = ", the length of additive.v";
+    else return false;
+    if (why) {
+        const std::string text = std::string(word) + " is " + std::to_string(value) + then;
+        if (why->find(text) == std::string::npos) *why += (why->empty() ? "" : " and ") + text;
+    }
+    return true;
+}
+
 }  // namespace
+
+std::optional<shape_rule> shape_rule_of(const tensor_field& field, const spec& s, std::string* why) {
+    // "rows × cols" or "length", each a size's name, then nothing or words about the values (" of 0 and 1")
+    const std::string_view shape = field.shape;
+    const std::size_t times = shape.find(" × ");
+    const std::string_view first = shape.substr(0, std::min(times, shape.find(' ')));
+    shape_rule rule{0, 1};
+    if (!size_named(first, s, rule.rows, why)) return std::nullopt;
+    if (field.rank == 2) {
+        if (times == std::string_view::npos || times != first.size()) return std::nullopt;
+        const std::string_view rest = shape.substr(times + std::string_view(" × ").size());
+        if (!size_named(rest.substr(0, rest.find(' ')), s, rule.cols, why)) return std::nullopt;
+    }
+    return rule;
+}
 
 const std::vector<tensor_field>& sequence_tensor_fields() {
     static const std::vector<tensor_field> rows{
@@ -62,11 +106,11 @@ const std::vector<tensor_field>& sequence_tensor_fields() {
         ATTN_TENSOR("weights.wv", "d_model × d_model", "wv", "wv", wv.w),
         ATTN_TENSOR("weights.bv", "d_model", "bv", "bv", wv.b),
         ATTN_TENSOR("weights.wo", "d_model × d_model", "wo", "wo", wo.w),
-        ATTN_TENSOR("weights.bo", "d_model", "bo", "bo", wo.b),
-        ATTN_TENSOR("additive.w1", "d_head × d_a", "additive.w1", "additive.w1", additive.w1),
-        ATTN_TENSOR("additive.w2", "d_head × d_a", "additive.w2", "additive.w2", additive.w2),
-        ATTN_TENSOR("additive.v", "d_a", "additive.v", "additive.v", additive.v),
-        ATTN_TENSOR("bilinear.w", "d_head × d_head", "bilinear", "bilinear.w", bilinear),
+        bias_after(ATTN_TENSOR("weights.bo", "d_model", "bo", "bo", wo.b), "weights.wo"),
+        with_score(ATTN_TENSOR("additive.w1", "d_head × d_a", "additive.w1", "additive.w1", additive.w1), "additive"),
+        with_score(ATTN_TENSOR("additive.w2", "d_head × d_a", "additive.w2", "additive.w2", additive.w2), "additive"),
+        with_score(ATTN_TENSOR("additive.v", "d_a", "additive.v", "additive.v", additive.v), "additive"),
+        with_score(ATTN_TENSOR("bilinear.w", "d_head × d_head", "bilinear", "bilinear.w", bilinear), "bilinear"),
         {"mask.matrix", 2, "n_q × n_k of 0 and 1", "", "", false,
          [](spec& s) { return s.mask == mask_kind::matrix ? span_of(s.mask_matrix) : float_span{}; }, nullptr, read_mask_matrix},
         // the spec keeps the table (a matrix, not optional) only with positional "learned"
