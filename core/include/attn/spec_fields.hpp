@@ -24,6 +24,9 @@ struct float_span {
     std::size_t size = 0, cols = 0;
 };
 
+/// A size a shape's words can name (shape_rule_of).
+enum class size_word : unsigned char { none, d_model, d_head, d_a, n_q, n_k };
+
 /// One matrix or vector field of a sequence spec.
 struct tensor_field {
     std::string_view path;   // its JSON path in a spec, as refusals, packed references and docs name it ("weights.wq")
@@ -41,6 +44,9 @@ struct tensor_field {
     std::string_view score = {};
     /// The matrix a bias is added after ("weights.wo"): the bias alone is refused; empty: it stands alone.
     std::string_view bias_of = {};
+    /// Its shape words read once, when the table is made: the sizes its rows and columns must be (a
+    /// vector: rows only); none when the words are not two such names (its rule is its own).
+    size_word shape_rows = size_word::none, shape_cols = size_word::none;
 };
 
 /// What validate() requires of a field's shape, read from its shape words: each of "d_model", "d_head",

@@ -57,42 +57,60 @@ tensor_field bias_after(tensor_field row, std::string_view matrix) {
     return row;
 }
 
-/// A size named in shape words, with its value in s (and, given why, its words added there); false when
-/// the word names none.
-bool size_named(std::string_view word, const spec& s, std::size_t& value, std::string* why) {
-    const char* then = "";  // what follows the size's value in why
-    if (word == "d_model") value = s.d_model();
-    else if (word == "d_head") value = s.d_head();
-    else if (word == "n_q") value = s.n_q();
-    else if (word == "n_k") value = s.n_k();
-    else if (word == "d_a") value = s.additive.v ? s.additive.v->size() : 0, then = ", the length of additive.v";
-    else return false;
+size_word word_of(std::string_view word) {
+    for (const auto& [name, size] : {std::pair{"d_model", size_word::d_model}, {"d_head", size_word::d_head},
+                                     {"d_a", size_word::d_a}, {"n_q", size_word::n_q}, {"n_k", size_word::n_k}})
+        if (word == name) return size;
+    return size_word::none;
+}
+
+/// The row's shape words read into shape_rows and shape_cols: "rows × cols" or "length", each a size's
+/// name, then nothing or words about the values (" of 0 and 1").
+tensor_field with_shape_words(tensor_field row) {
+    const std::string_view shape = row.shape;
+    const std::size_t times = shape.find(" × ");
+    const size_word rows = word_of(shape.substr(0, std::min(times, shape.find(' '))));
+    size_word cols = size_word::none;
+    if (row.rank == 2 && times != std::string_view::npos) {
+        const std::string_view rest = shape.substr(times + std::string_view(" × ").size());
+        cols = word_of(rest.substr(0, rest.find(' ')));
+    }
+    if (rows != size_word::none && (row.rank == 1 || cols != size_word::none)) row.shape_rows = rows, row.shape_cols = cols;
+    return row;
+}
+
+/// A size's value in s, and (given why) its words added there once.
+std::size_t size_of(size_word word, const spec& s, std::string* why) {
+    std::size_t value = 0;
+    const char *name = "", *then = "";  // then: what follows the value in why
+    switch (word) {
+        case size_word::d_model: value = s.d_model(), name = "d_model"; break;
+        case size_word::d_head: value = s.d_head(), name = "d_head"; break;
+        case size_word::d_a: value = s.additive.v ? s.additive.v->size() : 0, name = "d_a", then = ", the length of additive.v"; break;
+        case size_word::n_q: value = s.n_q(), name = "n_q"; break;
+        case size_word::n_k: value = s.n_k(), name = "n_k"; break;
+        case size_word::none: break;
+    }
     if (why) {
-        const std::string text = std::string(word) + " is " + std::to_string(value) + then;
+        const std::string text = std::string(name) + " is " + std::to_string(value) + then;
         if (why->find(text) == std::string::npos) *why += (why->empty() ? "" : " and ") + text;
     }
-    return true;
+    return value;
 }
 
 }  // namespace
 
 std::optional<shape_rule> shape_rule_of(const tensor_field& field, const spec& s, std::string* why) {
-    // "rows × cols" or "length", each a size's name, then nothing or words about the values (" of 0 and 1")
-    const std::string_view shape = field.shape;
-    const std::size_t times = shape.find(" × ");
-    const std::string_view first = shape.substr(0, std::min(times, shape.find(' ')));
-    shape_rule rule{0, 1};
-    if (!size_named(first, s, rule.rows, why)) return std::nullopt;
-    if (field.rank == 2) {
-        if (times == std::string_view::npos || times != first.size()) return std::nullopt;
-        const std::string_view rest = shape.substr(times + std::string_view(" × ").size());
-        if (!size_named(rest.substr(0, rest.find(' ')), s, rule.cols, why)) return std::nullopt;
-    }
-    return rule;
+    if (field.shape_rows == size_word::none) return std::nullopt;
+    const std::size_t rows = size_of(field.shape_rows, s, why);
+    return shape_rule{rows, field.rank == 2 ? size_of(field.shape_cols, s, why) : 1};
 }
 
-const std::vector<tensor_field>& sequence_tensor_fields() {
-    static const std::vector<tensor_field> rows{
+namespace {
+
+/// The rows as written; sequence_tensor_fields() reads their shape words once.
+std::vector<tensor_field> written_rows() {
+    return {
         ATTN_TENSOR("x", "n_q × d_model", "", "x", x),
         {"memory", 2, "n_k × d_model", "", "memory", true, [](spec& s) { return span_of(s.memory); },
          [](param_grads& g) { return span_of(g.memory); },
@@ -119,6 +137,16 @@ const std::vector<tensor_field>& sequence_tensor_fields() {
          [](param_grads& g) { return span_of(g.learned); },
          [](spec& s, const json& j, const std::string& path) { s.learned = json_read::read_matrix(j, path); }},
     };
+}
+
+}  // namespace
+
+const std::vector<tensor_field>& sequence_tensor_fields() {
+    static const std::vector<tensor_field> rows = [] {
+        std::vector<tensor_field> made = written_rows();
+        for (tensor_field& row : made) row = with_shape_words(row);
+        return made;
+    }();
     return rows;
 }
 
