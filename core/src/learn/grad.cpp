@@ -2,6 +2,8 @@
 // (dL/d(stage)) is written where the trace keeps the stage itself, so the page can show the two side
 // by side. The products run on the kernel set (SIMD, or the scalar twins); the softmax and the
 // score functions' backward steps are plain loops over small per-row sums.
+//
+// [SECTION] products and sums · the loss · each stage's backward step · the backward pass
 #include "attn/grad.hpp"
 
 #include <algorithm>
@@ -16,6 +18,8 @@
 
 namespace attn {
 namespace {
+
+// ---- [SECTION] products and sums ----
 
 /// out (k, n) = a (m, k)ᵀ · b (m, n), through the kernels' matmul on a transposed copy of a.
 matrix matmul_at(const float* a, const float* b, std::size_t m, std::size_t k, std::size_t n, const kernel_set& ks) {
@@ -72,6 +76,8 @@ trace zero_adjoint(const trace& t) {
 }
 
 /// The loss of y (n_q, d_out) and dL/dy.
+// ---- [SECTION] the loss ----
+
 float loss_and_gradient(const matrix& y, const loss_spec& l, matrix& dy) {
     const std::size_t n = y.shape(0), d = y.shape(1);
     dy = matrix::from_shape({n, d});
@@ -107,6 +113,8 @@ float loss_and_gradient(const matrix& y, const loss_spec& l, matrix& dy) {
 }
 
 /// dL/dX and the parameter gradients of y = X·W + b, given dL/dy; an absent W is the identity.
+// ---- [SECTION] each stage's backward step ----
+
 matrix projection_backward(const matrix& in, const projection& p, const matrix& dy, projection& grad, const kernel_set& ks) {
     const std::size_t n = in.shape(0), d = in.shape(1), d_out = dy.shape(1);
     if (p.b) grad.b = column_sums(dy);
@@ -188,6 +196,8 @@ void softmax_row_backward(const float* alpha_grad, const float* exp, float row_s
 }
 
 }  // namespace
+
+// ---- [SECTION] the backward pass ----
 
 grad_result compute_grad(const spec& s, const loss_spec& l, const kernel_set& ks) {
     validate(s, grad_budget);  // before any work: the backward pass holds many times the trace

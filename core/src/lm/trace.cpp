@@ -1,6 +1,8 @@
 // What people ask of a trained model: every stage of a text (the attention stages through the sequence
 // core's own compute_trace), the next character, a generated continuation (with a key/value cache) and
 // the bits per character of a text.
+//
+// [SECTION] a text's stages · the next character · the key/value cache and generation · bits per character
 #include <algorithm>
 #include <cmath>
 #include <numeric>
@@ -74,6 +76,8 @@ spec layer_spec_of(const model& m, const model_trace& t, int l) {
     return s;
 }
 
+// ---- [SECTION] a text's stages ----
+
 model_trace trace(const model& m, std::string_view text) {
     const config& c = m.config;
     model_trace out;
@@ -132,6 +136,8 @@ model_trace trace(const model& m, std::string_view text) {
     return out;
 }
 
+// ---- [SECTION] the next character ----
+
 namespace {
 
 /// Refuses a k outside 1 … V − 1 (the vocabulary's characters but <unk>).
@@ -175,6 +181,8 @@ std::vector<candidate> next_of_trace(const model& m, const model_trace& t, int k
     const double rest = 1.0 - double(p[0]);  // as next(): without <unk>, the others renormalised
     return likeliest(m, k, [&](int id) { return static_cast<float>(double(p[id]) / rest); });
 }
+
+// ---- [SECTION] the key/value cache and generation ----
 
 namespace {
 
@@ -310,6 +318,8 @@ std::string generate(const model& m, std::string_view prompt, const generate_opt
     }
     return out;
 }
+
+// ---- [SECTION] bits per character ----
 
 eval_result evaluate(const model& m, const std::vector<int>& ids) {
     const size_t T = static_cast<size_t>(m.config.n_ctx);
