@@ -1,4 +1,4 @@
-// What every module answers alike (the core, the vision part, the learn part: text_answer.hpp).
+// What every module answers alike (the core, its parts, the language model's module: text_answer.hpp).
 #include <emscripten/emscripten.h>
 #include <malloc.h>
 

@@ -102,16 +102,23 @@ for (const how of ['http', 'file']) {
   });
 }
 
-test('a post whose vision part was not copied says so in a sentence, and its sequence embed still works', async () => {
+test('a post whose parts were not copied says so in a sentence, asks once, and its sequence embed still works', async () => {
   const dir = savedPost(`<attention-stepper example="numpy-3x4" stage="weights"></attention-stepper>
 <attention-stepper example="eca-block" stage="output"></attention-stepper>`, ['attention-stepper.js']);
-  const { page } = await openLogged(String(pathToFileURL(path.join(dir, 'post.html'))), 2);
+  const { page, requested } = await openLogged(String(pathToFileURL(path.join(dir, 'post.html'))), 2);
   const got = await page.evaluate(() => [...document.querySelectorAll('attention-stepper')].map((e) => ({
     cells: [...e.shadowRoot.querySelectorAll('figure.role-result td.cell')].slice(0, 3).map((td) => td.textContent),
     error: e.shadowRoot.querySelector('p.error')?.textContent ?? null,
   })));
   assert.deepEqual(got[0], { cells: ['0.5065', '0.1863', '0.3072'], error: null });
   assert.match(got[1].error, /^the vision part could not be loaded: file:\/\/\S+\/attention-stepper\.vision\.js is missing; copy it beside attention-stepper\.js\.$/);
+  // the explain part is missing too: a caption says so, and the page asks for the file once, not per caption
+  const cellAt = (i, j) => page.locator('attention-stepper').first().locator(`figure.role-result td.cell[data-i="${i}"][data-j="${j}"]`);
+  for (const [i, j] of [[0, 1], [1, 2], [2, 0]]) {
+    await cellAt(i, j).hover();
+    assert.match((await shown(page)).caption, /^the explain part could not be loaded: file:\/\/\S+\/attention-stepper\.explain\.js is missing; copy it beside attention-stepper\.js\.$/);
+  }
+  assert.equal(requested.filter((f) => f === 'attention-stepper.explain.js').length, 1, 'a missing part is asked for once a page');
   await page.close();
 });
 

@@ -123,7 +123,7 @@ test('Embed code: the snippet in a stranger\'s page shows the same view with the
   const script = await root.locator('.embed-code textarea.script').inputValue();
   const iframe = await root.locator('.embed-code textarea.iframe').inputValue();
   assert.match(script, /^<script src="http:\/\/127\.0\.0\.1:\d+\/assets\/attention-stepper\.js"><\/script>\n<attention-stepper example="[a-z-]+" spec='\{/);
-  assert.match(script, /stage="scores" lang="zh" head="2" compact><\/attention-stepper>\n<!-- its captions \(a cell's arithmetic\) load attention-stepper\.explain\.js from beside attention-stepper\.js -->$/);
+  assert.match(script, /stage="scores" lang="zh" head="2" compact><\/attention-stepper>\n<!-- keep attention-stepper\.explain\.js beside attention-stepper\.js: the captions load it for a cell's arithmetic -->$/);
   await root.locator('.embed-code button.copy[data-copies="script"]').click();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), script);
   const edited = await page.evaluate(() => document.querySelector('attention-stepper').trace.spec);

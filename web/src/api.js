@@ -612,7 +612,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
         return parts.need('vision', 'explain of a vision trace').call('attn_explain_vision', [specTexts.get(trace), String(stageId)], index);
       }
       const args = cellArgs('explain', { head, i, j });
-      return parts.need('explain', 'explain').call('attn_explain', [specTexts.get(trace), String(stageId)], ...args, detail ? 1 : 0);
+      return parts.need('explain', 'explain of a sequence trace').call('attn_explain', [specTexts.get(trace), String(stageId)], ...args, detail ? 1 : 0);
     },
     /** The worked examples' ids, in docs/spec.md's order: each one is a valid example(id). */
     examples() {

@@ -25,7 +25,7 @@ export function textCalls(module, refuse) {
       const args = [];
       for (const bytes of encoded) {
         const at = module._malloc(Math.max(bytes.length, 1));
-        if (!at) throw refuse(`out of memory: a text of ${Math.ceil(bytes.length / 2 ** 20)} MiB does not fit in this page's memory.`);
+        if (!at) throw refuse(`out of memory: this page's memory has no room for a text of ${bytes.length} bytes.`);
         addresses.push(at);
         new Uint8Array(module.HEAPF32.buffer).set(bytes, at); // after each malloc: one may have grown the memory
         args.push(at, bytes.length);

@@ -382,7 +382,8 @@ export interface Attention {
   stages(): readonly StageInfo[];
   /**
    * The arithmetic behind result cell (i, j) (0-based) of a stage (head `head` of a per-head stage), with the
-   * trace's numbers, as the playground's captions write it; `detail`: every term and every digit.
+   * trace's numbers, as the playground's captions write it; `detail`: every term and every digit. Needs the
+   * "explain" part (createAttention loads it unless options.parts leaves it out).
    */
   explain(trace: Trace, stage: StageId, cell?: { head?: number; i?: number; j?: number; detail?: boolean }): string;
   /** The arithmetic behind value `index` (0-based, row-major in the stage's shape) of a vision stage. */
@@ -390,7 +391,8 @@ export interface Attention {
   /**
    * Loads a part, each its own wasm module: "vision" (vision specs and examples, their explain), "learn"
    * (grad, explainGrad, tasks, task, trainer, train) and "explain" (explain of a sequence trace).
-   * createAttention loads all three unless options.parts lists fewer; a call that needs a part not loaded throws an AttentionError whose `part` names it.
+   * createAttention loads all three unless options.parts lists fewer; a call that needs a part not loaded
+   * throws an AttentionError whose `part` names it.
    */
   load(part: PartName): Promise<void>;
   /** The parts loaded so far. */

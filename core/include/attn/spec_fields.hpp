@@ -18,10 +18,12 @@
 namespace attn {
 
 /// A field's floats in place, row-major, cols to a row (a vector: one row); {nullptr, 0, 0} when the spec
-/// (or its gradients) does not have it.
+/// (or its gradients) does not have it. `given`: the spec has the field, even empty (an empty vector's data
+/// is null: the validator refuses "bq": [] by its length, where the packer and the trainer skip it).
 struct float_span {
     float* data = nullptr;
     std::size_t size = 0, cols = 0;
+    bool given = false;
 };
 
 /// A size a shape's words can name (shape_rule_of).

@@ -133,7 +133,7 @@ void validate(const spec& s, const budget& b) {
     // pass 4: the field table's rules (attn/spec_fields.hpp), in its order: a score's own parameters, given
     // with that score only; a bias given only with its matrix; then every shape its words name
     spec& fields_of = const_cast<spec&>(s);  // in_spec hands out spans of the spec's floats; nothing here writes
-    const auto given = [&](const tensor_field& f) { return f.in_spec(fields_of).data != nullptr; };
+    const auto given = [&](const tensor_field& f) { return f.in_spec(fields_of).given; };
     for (const tensor_field& f : sequence_tensor_fields()) {
         if (!f.score.empty()) {  // strings only for a refusal: this runs on every trace
             const bool wanted = f.score == to_string(s.score);
@@ -148,7 +148,7 @@ void validate(const spec& s, const budget& b) {
     }
     for (const tensor_field& f : sequence_tensor_fields()) {
         const float_span span = f.in_spec(fields_of);
-        if (!span.data) continue;
+        if (!span.given) continue;
         const std::optional<shape_rule> rule = shape_rule_of(f, s);
         if (!rule) continue;  // its own rule, below (positional.learned)
         const auto why = [&] {
@@ -156,8 +156,9 @@ void validate(const spec& s, const budget& b) {
             shape_rule_of(f, s, &text);
             return text;
         };
-        if (f.rank == 2 && (span.size / span.cols != rule->rows || span.cols != rule->cols))
-            fail(std::string(f.path) + " is " + shape_text(span.size / span.cols, span.cols) + " but must be " +
+        const std::size_t rows = span.cols ? span.size / span.cols : 0;  // an empty matrix: 0 × 0
+        if (f.rank == 2 && (rows != rule->rows || span.cols != rule->cols))
+            fail(std::string(f.path) + " is " + shape_text(rows, span.cols) + " but must be " +
                  shape_text(rule->rows, rule->cols) + " (" + why() + ").");
         if (f.rank == 1 && span.size != rule->rows)
             fail(std::string(f.path) + " has " + std::to_string(span.size) + " values but must have " +

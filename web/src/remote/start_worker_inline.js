@@ -5,7 +5,7 @@
 // The core's wasm is a string in this script (build-site.mjs puts it in place of CORE_WASM), one character
 // a byte (../byte_string.js). The page decodes it and hands the worker the bytes with its start.
 //
-// The parts (the vision blocks; gradients and training) are not in this script: each is a classic script
+// The parts (the vision blocks; gradients and training; a cell's arithmetic) are not in this script: each is a classic script
 // beside it, attention-stepper.{name}.js, holding its wasm the same way, loaded with a <script> tag the
 // first time the worker asks. A script tag loads from file:// and from another origin without CORS, where
 // fetch would not.
@@ -37,7 +37,7 @@ export function partScriptUrl(name) {
   return String(url);
 }
 
-const loading = new Map(); // name -> the promise of its script's loading
+const loading = new Map(); // name -> the promise of its script's loading (a failure is kept for the page)
 
 /** A part's wasm bytes, from its classic script beside this one (loaded once per page). */
 export async function partBytes(name) {
@@ -49,7 +49,8 @@ export async function partBytes(name) {
         script.src = partScriptUrl(name);
         script.onload = resolve;
         script.onerror = () => {
-          loading.delete(name); // tried again next time
+          // kept: every caption or step would otherwise ask for the missing file again (a reload retries)
+          script.remove();
           reject(new Error(`${script.src} is missing; copy it beside attention-stepper.js`));
         };
         document.head.append(script);

@@ -7,9 +7,10 @@
 // worker keeps the trace's spec under that handle, so a caption's explain() does not send the spec
 // back. The store is bounded; the page sends the spec again for a handle that was dropped.
 //
-// The core starts alone; a part (the vision blocks, gradients and training: ../parts.js) loads the first
-// time an operation needs it, and the operation then runs again. In the one-file script the part's bytes
-// come from the page (part_files_inline.js), which loads them from a file beside the script.
+// The core starts alone; a part (the vision blocks, gradients and training, a cell's arithmetic:
+// ../parts.js) loads the first time an operation needs it, and the operation then runs again. In the
+// one-file script the part's bytes come from the page (part_files_inline.js), which loads them from a file
+// beside the script.
 import { createAttention } from '../index.js';
 import { measure, measurePaths } from '../stepper/complexity_measure.js';
 

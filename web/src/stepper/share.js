@@ -42,9 +42,9 @@ export async function embedCode(el) {
   attrs.push('compact'); // a post's figure: the picture, its caption and ◀ ► ▶ (remove it for the whole stepper)
   const src = SCRIPT_URL ?? 'attention-stepper.js';
   // the parts load from files beside the script (web/README.md, "Parts"): a vision block's, or a
-  // sequence cell's arithmetic when a reader points at it
+  // sequence cell's arithmetic the first time a caption shows one
   const part = s.trace?.kind === 'vision' ? '\n<!-- a vision block also needs attention-stepper.vision.js beside attention-stepper.js -->'
-    : '\n<!-- its captions (a cell\'s arithmetic) load attention-stepper.explain.js from beside attention-stepper.js -->';
+    : '\n<!-- keep attention-stepper.explain.js beside attention-stepper.js: the captions load it for a cell\'s arithmetic -->';
   const script = `<script src="${src}"></script>\n<attention-stepper ${attrs.join(' ')}></attention-stepper>${part}`;
   const embed = sitePage('embed.html') ?? 'embed.html';
   const query = `${writeUrl(s, el.stageId)}&compact`;
