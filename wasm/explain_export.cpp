@@ -1,7 +1,7 @@
 // The explain part (attention_explain): the arithmetic behind a result cell of a sequence stage, the
 // text a caption shows on hover, focus or while a stage plays. It is a part of its own, loaded the first
-// time a page asks, so a post that only shows a stage does not download it (web/README.md, "Parts"): about 30 KB of code
-// and its sentences in two languages, which the core's module no longer carries.
+// time a page asks, so a post that only shows a stage does not download it (web/README.md, "Parts"):
+// about 30 KB of code and its sentences in two languages, which the core's module no longer carries.
 #include <emscripten/emscripten.h>
 
 #include "attn/attn.hpp"

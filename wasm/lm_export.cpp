@@ -1,7 +1,7 @@
 // The language model's module (web/dist/lm): loaded only when a page or a program asks for a model, so
 // the sequence stepper's download does not grow. Plain exports, no Embind: every call returns JSON text
-// (or null, with the refusal's sentence in attn_error, as every module's: text_answer.hpp), and a trace's numbers stay in one float buffer
-// that JS reads with a typed array until the next trace.
+// (or null, with the refusal's sentence in attn_error, as every module's: text_answer.hpp), and a trace's
+// numbers stay in one float buffer that JS reads with a typed array until the next trace.
 #include <cmath>
 #include <cstdint>
 #include <cstring>

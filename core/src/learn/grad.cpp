@@ -75,9 +75,9 @@ trace zero_adjoint(const trace& t) {
     return a;
 }
 
-/// The loss of y (n_q, d_out) and dL/dy.
 // ---- [SECTION] the loss ----
 
+/// The loss of y (n_q, d_out) and dL/dy.
 float loss_and_gradient(const matrix& y, const loss_spec& l, matrix& dy) {
     const std::size_t n = y.shape(0), d = y.shape(1);
     dy = matrix::from_shape({n, d});
@@ -112,9 +112,9 @@ float loss_and_gradient(const matrix& y, const loss_spec& l, matrix& dy) {
     return float(total / double(n));
 }
 
-/// dL/dX and the parameter gradients of y = X·W + b, given dL/dy; an absent W is the identity.
 // ---- [SECTION] each stage's backward step ----
 
+/// dL/dX and the parameter gradients of y = X·W + b, given dL/dy; an absent W is the identity.
 matrix projection_backward(const matrix& in, const projection& p, const matrix& dy, projection& grad, const kernel_set& ks) {
     const std::size_t n = in.shape(0), d = in.shape(1), d_out = dy.shape(1);
     if (p.b) grad.b = column_sums(dy);

@@ -30,27 +30,22 @@ std::string approx(std::uint64_t n) {
     return buf;
 }
 
-/// name[i][j] (or name[i] for a vector) of the first value that is not finite, refused. validate()
-/// runs on every trace (the page's edits, every training step), so nothing here builds a string
-/// unless it refuses: the names are C strings and the reasons are functions called only then.
-template <class T>
-void require_finite(const T& t, const char* name) {
-    const float* data = t.data();
+/// name[i][j] (or name[i] for a vector) of the first of `size` values (`cols` to a row) that is not
+/// finite, refused. validate() runs on every trace (the page's edits, every training step), so nothing
+/// here builds a string unless it refuses: the names are views and the reasons are functions called only then.
+void require_finite(const float* data, std::size_t size, std::size_t cols, bool matrix, std::string_view name) {
     std::size_t flat = 0;
-    while (flat < t.size() && std::isfinite(data[flat])) ++flat;
-    if (flat == t.size()) return;
-    const std::size_t cols = t.dimension() == 2 ? t.shape(1) : 1;  // matrices and vectors only
-    fail((t.dimension() == 2 ? cell_at(name, flat / cols, flat % cols) : entry_at(name, flat)) + " is not a finite number.");
+    while (flat < size && std::isfinite(data[flat])) ++flat;
+    if (flat == size) return;
+    const std::string n(name);
+    fail((matrix ? cell_at(n, flat / cols, flat % cols) : entry_at(n, flat)) + " is not a finite number.");
 }
 
-/// The first value of a table field's floats that is not finite, refused by its name (as require_finite).
-void require_finite(const float_span& span, const tensor_field& f) {
-    std::size_t flat = 0;
-    while (flat < span.size && std::isfinite(span.data[flat])) ++flat;
-    if (flat == span.size) return;
-    const std::string name(f.path);
-    fail((f.rank == 2 ? cell_at(name, flat / span.cols, flat % span.cols) : entry_at(name, flat)) + " is not a finite number.");
+template <class T>
+void require_finite(const T& t, const char* name) {  // matrices and vectors only
+    require_finite(t.data(), t.size(), t.dimension() == 2 ? t.shape(1) : 1, t.dimension() == 2, name);
 }
+
 
 }  // namespace
 
@@ -135,15 +130,14 @@ void validate(const spec& s, const budget& b) {
     spec& fields_of = const_cast<spec&>(s);  // in_spec hands out spans of the spec's floats; nothing here writes
     const auto given = [&](const tensor_field& f) { return f.in_spec(fields_of).given; };
     for (const tensor_field& f : sequence_tensor_fields()) {
-        if (!f.score.empty()) {  // strings only for a refusal: this runs on every trace
-            const bool wanted = f.score == to_string(s.score);
-            const std::string path(wanted == given(f) ? "" : f.path), score(f.score), group = path.substr(0, path.find('.'));
-            if (wanted && !given(f)) fail("score is \"" + score + "\" but " + path + " is missing.");
-            if (!wanted && given(f))
-                fail(group + " is given but score is \"" + to_string(s.score) + "\": remove " + group +
-                     ", or set score to \"" + score + "\".");
+        const bool has = given(f);
+        if (!f.score.empty() && (f.score == to_string(s.score)) != has) {  // strings only for a refusal
+            const std::string path(f.path), score(f.score), group = path.substr(0, path.find('.'));
+            if (!has) fail("score is \"" + score + "\" but " + path + " is missing.");
+            fail(group + " is given but score is \"" + to_string(s.score) + "\": remove " + group + ", or set score to \"" +
+                 score + "\".");
         }
-        if (!f.bias_of.empty() && given(f) && !given(*tensor_field_at(f.bias_of)))
+        if (!f.bias_of.empty() && has && !given(*tensor_field_at(f.bias_of)))
             fail(std::string(f.path) + " is given without " + std::string(f.bias_of) + ": a bias is added after its matrix.");
     }
     for (const tensor_field& f : sequence_tensor_fields()) {
@@ -163,7 +157,7 @@ void validate(const spec& s, const budget& b) {
         if (f.rank == 1 && span.size != rule->rows)
             fail(std::string(f.path) + " has " + std::to_string(span.size) + " values but must have " +
                  std::to_string(rule->rows) + " (" + why() + ").");
-        require_finite(span, f);
+        require_finite(span.data, span.size, span.cols, f.rank == 2, f.path);
     }
 
     // pass 5: mask

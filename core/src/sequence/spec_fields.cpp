@@ -14,12 +14,13 @@ namespace {
 using json_read::fail;
 
 float_span span_of(matrix& m) { return m.size() ? float_span{m.data(), m.size(), m.shape(1), true} : float_span{}; }  // empty: absent
-float_span span_of(std::optional<matrix>& m) {
-    if (!m) return {};
-    float_span span = span_of(*m);
-    span.given = true;  // "wq": [] is given, and refused by its shape
+/// A matrix the spec has, even empty: "wq": [] is given, and refused by its shape.
+float_span given_span(matrix& m) {
+    float_span span = span_of(m);
+    span.given = true;
     return span;
 }
+float_span span_of(std::optional<matrix>& m) { return m ? given_span(*m) : float_span{}; }
 float_span span_of(std::optional<vector>& v) { return v ? float_span{v->data(), v->size(), v->size(), true} : float_span{}; }
 
 void assign(matrix& m, const json& j, const std::string& path) { m = json_read::read_matrix(j, path); }
@@ -135,13 +136,7 @@ std::vector<tensor_field> written_rows() {
         with_score(ATTN_TENSOR("additive.v", "d_a", "additive.v", "additive.v", additive.v), "additive"),
         with_score(ATTN_TENSOR("bilinear.w", "d_head × d_head", "bilinear", "bilinear.w", bilinear), "bilinear"),
         {"mask.matrix", 2, "n_q × n_k of 0 and 1", "", "", false,
-         [](spec& s) {
-             if (s.mask != mask_kind::matrix) return float_span{};
-             float_span span = span_of(s.mask_matrix);
-             span.given = true;  // "matrix": [] is given, and refused by its shape
-             return span;
-         },
-         nullptr, read_mask_matrix},
+         [](spec& s) { return s.mask == mask_kind::matrix ? given_span(s.mask_matrix) : float_span{}; }, nullptr, read_mask_matrix},
         // the spec keeps the table (a matrix, not optional) only with positional "learned"
         {"positional.learned", 2, "at least max(n_q, n_k) × d_model", "learned", "learned", true,
          [](spec& s) { return s.positional == positional_kind::learned ? span_of(s.learned) : float_span{}; },

@@ -5,9 +5,9 @@
 // The core's wasm is a string in this script (build-site.mjs puts it in place of CORE_WASM), one character
 // a byte (../byte_string.js). The page decodes it and hands the worker the bytes with its start.
 //
-// The parts (the vision blocks; gradients and training; a cell's arithmetic) are not in this script: each is a classic script
-// beside it, attention-stepper.{name}.js, holding its wasm the same way, loaded with a <script> tag the
-// first time the worker asks. A script tag loads from file:// and from another origin without CORS, where
+// The parts (the vision blocks; gradients and training; a cell's arithmetic) are not in this script: each
+// is a classic script beside it, attention-stepper.{name}.js, holding its wasm the same way, loaded with a
+// <script> tag the first time the worker asks. A script tag loads from file:// and from another origin without CORS, where
 // fetch would not.
 import { bytesOf } from '../byte_string.js';
 import CoreWorker from './worker.js?worker&inline';
