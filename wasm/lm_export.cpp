@@ -101,20 +101,25 @@ extern "C" {
 float* attn_lm_floats() { return last_floats.data(); }
 const std::uint32_t* attn_lm_table() { return last_table.data(); }
 
-/// {id, layer, symbol, title: {en, zh}} of an interned stage name. Titles come from the model's registry,
-/// or the sequence registry for attention stages.
+/// {id, layer, symbol, title: {en, zh}, scale} of an interned stage name, from the model's stage registry
+/// (model_stage_order: the model's own rows and each layer's attention rows alike).
 const char* attn_lm_stage_name(std::uint32_t index) {
     return answer([&] {
         if (index >= stage_keys.size()) throw attn::spec_error("no such stage name.");
         const auto& [id, layer] = stage_keys[index];
-        attn::json entry = {{"id", id}, {"layer", layer < 0 ? attn::json(nullptr) : attn::json(layer)}};
-        if (const model_stage_info* own = model_stage_of(id))
-            entry["symbol"] = own->symbol, entry["title"] = {{"en", own->title.en}, {"zh", own->title.zh}};
-        else if (const auto seq = attn::stage_from_name(id))
-            entry["symbol"] = attn::stage_info_of(*seq).symbol,
-            entry["title"] = {{"en", attn::stage_title(*seq).en}, {"zh", attn::stage_title(*seq).zh}};
-        return entry;
+        for (const model_stage_row& row : model_stage_order()) {
+            if (id != row.id()) continue;
+            const attn::json facts = model_stage_json(row);
+            return attn::json{{"id", id}, {"layer", layer < 0 ? attn::json(nullptr) : attn::json(layer)}, {"symbol", facts["symbol"]},
+                              {"title", {{"en", facts["title"]}, {"zh", facts["title_zh"]}}}, {"scale", facts["scale"]}};
+        }
+        throw attn::spec_error("internal: stage " + id + " is not in the model's stage registry.");
     });
+}
+
+/// The model's stage registry: every stage a model trace can have, in trace order (model_stage_registry_json).
+const char* attn_lm_stages() {
+    return answer([] { return model_stage_registry_json(); });
 }
 
 /// {"handle", "about"} of a model read from a safetensors file's bytes.

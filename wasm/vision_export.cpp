@@ -117,8 +117,7 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_vision_stages() {
     return attn::wasm::answer([] {
         attn::json rows = attn::json::array();
         for (const attn::vision_stage_info& s : attn::vision_stage_registry())
-            rows.push_back({{"id", s.id}, {"symbol", s.symbol}, {"title", s.title.en}, {"title_zh", s.title.zh},
-                            {"explain", {{"en", s.explanation.en}, {"zh", s.explanation.zh}}}, {"scale", attn::color_scale_name(s.scale)}});
+            rows.push_back(attn::stage_facts_json(s.id, s.symbol, s.title, s.explanation, s.scale));
         return rows.dump();
     });
 }

@@ -8,7 +8,7 @@
 //   attn lm eval --model M (--text-file F | --heldout)
 //   attn lm heads --model M [--text T]
 //   attn lm attribute --model M --text T [--k 10]   which heads pushed each of the top-k next characters
-//   attn lm stages                            the model's own stage registry (titles, explanations)
+//   attn lm stages                            every stage of a model trace with its facts (as attn stages)
 //   attn lm explain --model M --text T --stage ID [--layer L] [--head H]   every cell's arithmetic
 //   attn lm info --model M | attn lm recipe zh|en
 // M is zh, en (the models the build trained, beside the CLI) or a .safetensors file.
@@ -250,12 +250,8 @@ int run_lm(const std::vector<std::string>& args) {
         std::cout << heads_to_json(head_scores(m, f.get("--text"))).dump() << '\n';
         return 0;
     }
-    if (sub == "stages") {  // the model's own stages; the attention stages are `attn stages`
-        json out = json::array();
-        for (const model_stage_info& s : model_stage_registry())
-            out.push_back({{"id", s.id}, {"symbol", s.symbol}, {"per_layer", s.per_layer}, {"title", {{"en", s.title.en}, {"zh", s.title.zh}}},
-                           {"explanation", {{"en", s.explanation.en}, {"zh", s.explanation.zh}}}});
-        std::cout << out.dump() << '\n';
+    if (sub == "stages") {  // every stage of a model trace in trace order, each layer's attention stages among them
+        std::cout << model_stage_registry_json().dump() << '\n';
         return 0;
     }
     if (sub == "explain") {  // every cell of one stage, one JSON line each, as the page's captions say it

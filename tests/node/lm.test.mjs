@@ -34,6 +34,15 @@ for (const name of ['zh', 'en']) {
         assert.ok(Math.abs(w.data[i] - n.data[i]) <= 1e-5 * Math.max(1, Math.abs(n.data[i])), `${n.id} layer ${n.layer} [${i}]: ${w.data[i]} vs ${n.data[i]}`);
       }
     }
+    // each stage's facts are its registry row's (m.stages() is attn lm stages, the core's one table)
+    const registry = m.stages();
+    assert.deepEqual(registry, JSON.parse(cli('stages')));
+    const rowOf = new Map(registry.map((r) => [r.id, r]));
+    for (const st of wasm.stages) {
+      const row = rowOf.get(st.id);
+      assert.deepEqual([st.symbol, st.title.en, st.title.zh, st.scale], [row.symbol, row.title, row.title_zh, row.scale], st.id);
+    }
+    assert.equal(rowOf.get('probs').scale, 'probability');
     const ids = wasm.stages.map((s) => `${s.id}@${s.layer}`);
     for (const id of ['embed@null', 'ln_1@0', 'weights@0', 'resid_mid@1', 'mlp_act@1', 'resid_post@1', 'logits@null', 'probs@null']) assert.ok(ids.includes(id), id);
     m.dispose();

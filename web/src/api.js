@@ -3,7 +3,7 @@
 import { shortText, wholeNumber } from './args.js';
 import { fieldTree, packSpec, unpackSpecText } from './packed_spec.js';
 import { PART_NAMES, partSlots } from './parts.js';
-import { keptText, textCalls, traceCalls } from './trace_reader.js';
+import { deepFreeze, keptText, textCalls, traceCalls } from './trace_reader.js';
 
 /** The package version (kept equal to package.json by a test). */
 export const version = '0.1.0';
@@ -23,14 +23,6 @@ export function createOptionsError(options) {
     return new AttentionError(`options.threads is ${String(options.threads).slice(0, 80)} but must be true or false.`);
   }
   return null;
-}
-
-function deepFreeze(value) {
-  if (value && typeof value === 'object') {
-    Object.values(value).forEach(deepFreeze);
-    Object.freeze(value);
-  }
-  return value;
 }
 
 /** Nesting deeper than the core accepts is refused here too, before a cycle could recurse forever. */

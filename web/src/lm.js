@@ -3,7 +3,7 @@
 // does not grow. Every number comes from the C++ core; nothing here computes the model.
 
 import { wholeNumber } from './args.js';
-import { textCalls } from './trace_reader.js';
+import { deepFreeze, textCalls } from './trace_reader.js';
 
 function wellFormedText(text, name, AttentionError) {
   if (typeof text !== 'string') throw new AttentionError(`${name} must be a string.`);
@@ -70,6 +70,7 @@ const perModule = new WeakMap();
 function wrapModel(lm, open, AttentionError) {
   if (!perModule.has(lm)) perModule.set(lm, { unread: new Set(), names: new Map() });
   const { unread, names } = perModule.get(lm);
+  let registry = null; // the core's stage registry, read the first time it is asked for
   /** Calls an export with UTF-8 texts copied into the heap (trace_reader.js); its JSON answer, or its sentence thrown. */
   const text = textCalls(lm, (sentence) => new AttentionError(sentence));
   const call = (fn, texts, ...numbers) => JSON.parse(text(fn, texts, ...numbers));
@@ -92,7 +93,7 @@ function wrapModel(lm, open, AttentionError) {
       const copy = () => (data ??= lm.HEAPF32.slice(at, at + size));
       unread.add(copy);
       stages.push({
-        id: name.id, layer: name.layer, shape, symbol: name.symbol, title: name.title,
+        id: name.id, layer: name.layer, shape, symbol: name.symbol, title: name.title, scale: name.scale,
         get data() {
           unread.delete(copy);
           return copy();
@@ -101,7 +102,7 @@ function wrapModel(lm, open, AttentionError) {
     }
     return { tokens: layout.tokens, ids: layout.ids, unknown: layout.unknown, stages };
   }
-  /** A stage's {id, layer, symbol, title} from the number the core gave it, asked for once. */
+  /** A stage's {id, layer, symbol, title, scale} from the number the core gave it, asked for once. */
   function stageName(index) {
     let name = names.get(index);
     if (!name) {
@@ -130,7 +131,16 @@ function wrapModel(lm, open, AttentionError) {
     get about() { return about; },
     /** A fresh model's training text (its corpus's training entries); undefined for a loaded one. */
     get trainingText() { return first.train; },
-    /** Every stage of every layer: {tokens, ids, unknown, stages: [{id, layer, shape, data: Float32Array}]}. */
+    /**
+     * The model's stage registry, in trace order: every stage a trace can have with the playground
+     * registry's facts (id, symbol, title, title_zh, explain, scale) and kind, per_layer, per_head, rows,
+     * cols, formula, operands, block (docs/model.md). The same for every model: the core's table.
+     */
+    stages() {
+      registry ??= deepFreeze(call(() => lm._attn_lm_stages(), []));
+      return registry;
+    },
+    /** Every stage of every layer: {tokens, ids, unknown, stages: [{id, layer, shape, symbol, title, scale, data: Float32Array}]}. */
     trace(text) {
       live();
       wellFormedText(text, 'text', AttentionError);

@@ -12,6 +12,15 @@ const DOUBLES_AT = 48;
 /** The sentence of a module's last refusal. */
 const refusalOf = (module) => module.UTF8ToString(module._attn_error());
 
+/** A value the core answered, frozen through and through: the registries and tables callers share. */
+export function deepFreeze(value) {
+  if (value && typeof value === 'object') {
+    Object.values(value).forEach(deepFreeze);
+    Object.freeze(value);
+  }
+  return value;
+}
+
 /**
  * call(name, texts, ...numbers) over a module: the texts (strings, or bytes already) as UTF-8 in its heap
  * (pointer and byte length each), then the numbers; the answer's text, or refuse(sentence). `name` may be

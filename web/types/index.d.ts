@@ -472,10 +472,32 @@ export interface ModelStage {
   id: ModelStageId;
   layer: number | null;
   shape: number[];
-  /** the stage's symbol and title, from the model's registry (or the sequence registry for attention stages) */
+  /** the stage's symbol, title and colour scale, from the model's stage registry (m.stages()) */
   symbol?: string;
   title?: { en: string; zh: string };
+  scale?: ColorScale;
   data: Float32Array;
+}
+/** A row of the model's stage registry (m.stages(), attn lm stages): the facts every registry has, then the model's. */
+export interface ModelStageInfo {
+  id: ModelStageId;
+  symbol: string;
+  title: string;
+  title_zh: string;
+  explain: { en: string; zh: string };
+  scale: ColorScale;
+  /** 'attention': a stage of each layer's attention, the sequence registry's row */
+  kind: 'model' | 'attention';
+  per_layer: boolean;
+  per_head: boolean;
+  /** axis kinds: 'query' (the text's characters), 'feature', 'hidden' (the MLP's), 'vocab', 'key', 'head_feature', 'single' */
+  rows: string;
+  cols: string;
+  formula: string;
+  /** what it is computed from; 'previous' is the layer before's resid_post, which before layer 1 is x */
+  operands: { id: ModelStageId; layer: 'same' | 'previous' | 'last' | 'global' }[];
+  /** one of a decoder block's own stages (the page's block strip) */
+  block: boolean;
 }
 export type ModelStageId =
   | 'embed' | 'pe' | 'x' | 'ln_1' | 'resid_mid' | 'ln_2' | 'mlp_pre' | 'mlp_act' | 'mlp_out' | 'resid_post'
@@ -503,6 +525,8 @@ export interface ModelConfig {
 }
 export interface LanguageModel {
   readonly about: { config: ModelConfig; vocab_size: number; vocab: string[]; corpus: string[]; parameters: number };
+  /** Every stage a trace can have, in trace order, with its facts (docs/model.md, "The stage registry"). */
+  stages(): readonly ModelStageInfo[];
   trace(text: string): ModelTrace;
   /** One generation step through the key/value cache: per layer kv_cache and the new row of weights, then logits and probs. */
   step(text: string): ModelTrace;

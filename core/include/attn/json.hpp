@@ -8,6 +8,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include "attn/stages.hpp"
 #include "attn/trace.hpp"
 
 namespace attn {
@@ -37,8 +38,13 @@ json trace_to_json(const trace& t);
 /// can hold millions of numbers, whose JSON tree would take many times their memory.
 void write_trace_json(std::ostream& out, const trace& t, const json& extra = json::object());
 
-/// @brief The stage registry as JSON: [{id, symbol, title, title_zh, explain: {en, zh}, per_head, rows, cols, term, group}]
-/// in trace order (rows and cols are axis kinds: "query", "key", "position", "feature", "head_feature", "single", "tile", "tile_feature").
+/// @brief The facts every kind's stage has — {id, symbol, title, title_zh, explain: {en, zh}, scale} — as the
+/// sequence, vision and language-model registries all write them (each adds its own after these).
+json stage_facts_json(const char* id, const char* symbol, bilingual title, bilingual explanation, color_scale scale);
+
+/// @brief The stage registry as JSON: stage_facts_json and {per_head, rows, cols, term, group} a stage, in trace
+/// order (rows and cols are axis kinds: "query", "key", "position", "feature", "head_feature", "single", "tile",
+/// "tile_feature"; the language model's also "hidden" and "vocab").
 json stage_registry_json();
 
 /// @brief {kind: labels} for every axis kind, for this spec (the single axis is named per stage: absent).

@@ -33,7 +33,9 @@ enum class axis_kind {
     head_feature,  // one head's d_head columns: d1, d2, ...
     single,        // one column, named by the stage's symbol (m, s)
     tile,          // the online softmax's tiles of keys: t1, t2, ... (the state after each tile)
-    tile_feature   // one head's d_head columns after each tile: t1·d1, t1·d2, ..., t2·d1, ...
+    tile_feature,  // one head's d_head columns after each tile: t1·d1, t1·d2, ..., t2·d1, ...
+    hidden,        // the language model's MLP columns (d_mlp): h1, h2, ... (no sequence stage has them)
+    vocab          // the language model's vocabulary: each character the next one could be (likewise)
 };
 
 /// @brief How a stage's values are coloured: a fact of the stage, so no picture can mislead.

@@ -52,20 +52,26 @@ json trace_tail(const trace& t) {
 
 }  // namespace
 
+json stage_facts_json(const char* id, const char* symbol, bilingual title, bilingual explanation, color_scale scale) {
+    return {{"id", id},
+            {"symbol", symbol},
+            {"title", title.en},
+            {"title_zh", title.zh},
+            {"explain", {{"en", explanation.en}, {"zh", explanation.zh}}},
+            {"scale", color_scale_name(scale)}};
+}
+
 json stage_registry_json() {
     json list = json::array();
-    for (const stage_info& info : stage_registry())
-        list.push_back({{"id", info.name},
-                        {"symbol", info.symbol},
-                        {"title", info.title.en},
-                        {"title_zh", info.title.zh},
-                        {"explain", {{"en", info.explanation.en}, {"zh", info.explanation.zh}}},
-                        {"per_head", info.per_head},
-                        {"rows", axis_name(info.rows)},
-                        {"cols", axis_name(info.cols)},
-                        {"term", info.term},
-                        {"group", info.group},
-                        {"scale", color_scale_name(info.scale)}});
+    for (const stage_info& info : stage_registry()) {
+        json row = stage_facts_json(info.name, info.symbol, info.title, info.explanation, info.scale);
+        row["per_head"] = info.per_head;
+        row["rows"] = axis_name(info.rows);
+        row["cols"] = axis_name(info.cols);
+        row["term"] = info.term;
+        row["group"] = info.group;
+        list.push_back(std::move(row));
+    }
     return list;
 }
 

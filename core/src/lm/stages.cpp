@@ -8,38 +8,64 @@
 #include "attn/format.hpp"
 #include "attn/lm_stages.hpp"
 #include "attn/text.hpp"
+#include "attn/trace.hpp"
 
 namespace attn::lm {
 
 const std::vector<model_stage_info>& model_stage_registry() {
+    using a = axis_kind;
+    constexpr color_scale signed_values = color_scale::signed_values;
+    constexpr layer_ref global = layer_ref::global, same = layer_ref::same, previous = layer_ref::previous;
+    // id, symbol, per layer, title, explanation, formula, rows, cols, scale, in the block strip, operands
     static const std::vector<model_stage_info> registry = {
         {"embed", "E", false, {"Character embeddings", "字符嵌入"},
-         {"Each character's row of wte: the vector the model learned for it.", "每个字符在 wte 中的那一行：模型为它学到的向量。"}},
+         {"Each character's row of wte: the vector the model learned for it.", "每个字符在 wte 中的那一行：模型为它学到的向量。"},
+         "E_i = wte[t_i]", a::query, a::feature, signed_values, false, {}},
         {"pe", "PE", false, {"Positions", "位置编码"},
          {"The position's row (learned wpe, or seed 000's sinusoids), added so attention can tell order.",
-          "位置的那一行（学到的 wpe，或 seed 000 的正弦编码），加上去，注意力才分得清先后。"}},
-        {"x", "x", false, {"Input to layer 1", "第 1 层的输入"}, {"x = embedding + position.", "x = 嵌入 + 位置。"}},
+          "位置的那一行（学到的 wpe，或 seed 000 的正弦编码），加上去，注意力才分得清先后。"},
+         "PE_i = wpe[i], or PE(i, 2k) = sin(i / 10000^(2k/d)), PE(i, 2k+1) = cos(i / 10000^(2k/d))", a::query, a::feature,
+         signed_values, false, {}},
+        {"x", "x", false, {"Input to layer 1", "第 1 层的输入"}, {"x = embedding + position.", "x = 嵌入 + 位置。"},
+         "x = E + PE", a::query, a::feature, signed_values, false, {{"embed", global}, {"pe", global}}},
         {"ln_1", "LN₁", true, {"LayerNorm before attention", "注意力之前的 LayerNorm"},
          {"Each row centred and scaled to unit variance, then ·γ + β: attention reads this.",
-          "每一行减去均值、除以标准差，再 ·γ + β：注意力读的是它。"}},
+          "每一行减去均值、除以标准差，再 ·γ + β：注意力读的是它。"},
+         "LN₁(x) = (x − μ) ÷ √(σ² + ε) · γ₁ + β₁", a::query, a::feature, signed_values, true, {{"resid_post", previous}}},
+        // here each layer's attention stages, q … output (model_stage_order)
         {"resid_mid", "x′", true, {"Residual after attention", "注意力后的残差"},
          {"x′ = x + attention(LN₁(x)): attention adds to the stream, it does not replace it.",
-          "x′ = x + attention(LN₁(x))：注意力是往残差流里加东西，而不是替换它。"}},
+          "x′ = x + attention(LN₁(x))：注意力是往残差流里加东西，而不是替换它。"},
+         "x′ = x + attention(LN₁(x))", a::query, a::feature, signed_values, true, {{"resid_post", previous}, {"output", same}}},
         {"ln_2", "LN₂", true, {"LayerNorm before the MLP", "MLP 之前的 LayerNorm"},
-         {"The same normalisation with the MLP's own γ and β.", "同样的归一化，用 MLP 自己的 γ 和 β。"}},
-        {"mlp_pre", "z", true, {"MLP: first layer", "MLP：第一层"}, {"z = LN₂(x′)·W₁ + b₁.", "z = LN₂(x′)·W₁ + b₁。"}},
+         {"The same normalisation with the MLP's own γ and β.", "同样的归一化，用 MLP 自己的 γ 和 β。"},
+         "LN₂(x′) = (x′ − μ) ÷ √(σ² + ε) · γ₂ + β₂", a::query, a::feature, signed_values, true, {{"resid_mid", same}}},
+        {"mlp_pre", "z", true, {"MLP: first layer", "MLP：第一层"}, {"z = LN₂(x′)·W₁ + b₁.", "z = LN₂(x′)·W₁ + b₁。"},
+         "z = LN₂(x′)·W₁ + b₁", a::query, a::hidden, signed_values, true, {{"ln_2", same}}},
         {"mlp_act", "GELU", true, {"MLP: GELU", "MLP：GELU 激活"},
-         {"GELU(z) = ½·z·(1 + erf(z/√2)): negative values mostly switched off.", "GELU(z) = ½·z·(1 + erf(z/√2))：负值大多被关掉。"}},
-        {"mlp_out", "m", true, {"MLP: second layer", "MLP：第二层"}, {"m = GELU(z)·W₂ + b₂.", "m = GELU(z)·W₂ + b₂。"}},
+         {"GELU(z) = ½·z·(1 + erf(z/√2)): negative values mostly switched off.", "GELU(z) = ½·z·(1 + erf(z/√2))：负值大多被关掉。"},
+         "GELU(z) = ½·z·(1 + erf(z/√2))", a::query, a::hidden, signed_values, true, {{"mlp_pre", same}}},
+        {"mlp_out", "m", true, {"MLP: second layer", "MLP：第二层"}, {"m = GELU(z)·W₂ + b₂.", "m = GELU(z)·W₂ + b₂。"},
+         "m = GELU(z)·W₂ + b₂", a::query, a::feature, signed_values, true, {{"mlp_act", same}}},
         {"resid_post", "x″", true, {"Residual after the MLP", "MLP 后的残差"},
-         {"x″ = x′ + m: the next layer's input.", "x″ = x′ + m：下一层的输入。"}},
+         {"x″ = x′ + m: the next layer's input.", "x″ = x′ + m：下一层的输入。"},
+         "x″ = x′ + m (x′ itself without an MLP)", a::query, a::feature, signed_values, true, {{"resid_mid", same}, {"mlp_out", same}}},
         {"ln_f", "LN_f", false, {"Final LayerNorm", "最后的 LayerNorm"},
-         {"The last layer's output, normalised once more.", "最后一层的输出，再归一化一次。"}},
+         {"The last layer's output, normalised once more.", "最后一层的输出，再归一化一次。"},
+         "LN_f(x″) = (x″ − μ) ÷ √(σ² + ε) · γ_f + β_f", a::query, a::feature, signed_values, false, {{"resid_post", layer_ref::last}}},
         {"logits", "z", false, {"Logits", "logits（未归一化分数）"},
          {"Each row · every character's embedding (wteᵀ, tied): how well the next character fits.",
-          "每一行与每个字符的嵌入做点积（wteᵀ，与输入共享）：下一个字符有多合适。"}},
+          "每一行与每个字符的嵌入做点积（wteᵀ，与输入共享）：下一个字符有多合适。"},
+         "z = LN_f(x″)·wteᵀ", a::query, a::vocab, signed_values, false, {{"ln_f", global}}},
         {"probs", "p", false, {"Next-character probabilities", "下一个字符的概率"},
-         {"softmax of each row of logits.", "对每一行 logits 做 softmax。"}},
+         {"softmax of each row of logits.", "对每一行 logits 做 softmax。"},
+         "p = softmax(z)", a::query, a::vocab, color_scale::probability, false, {{"logits", global}}},
+        // only a generation step has it, computed from the layer's earlier keys and values
+        {"kv_cache", "K, V", true, {"Key/value cache", "键值缓存"},
+         {"While generating, each layer keeps the keys and values of the characters already seen: a new character "
+          "costs one row of attention, not the whole square again.",
+          "生成时，每一层保留已见字符的 Key 和 Value：新字符只需算一行注意力，而不必重算整个方阵。"},
+         "cache = [K; V] of characters 1 … n", a::key, a::head_feature, signed_values, false, {}},
     };
     return registry;
 }
@@ -48,6 +74,63 @@ const model_stage_info* model_stage_of(std::string_view id) {
     for (const model_stage_info& s : model_stage_registry())
         if (id == s.id) return &s;
     return nullptr;
+}
+
+/// Which sequence stages a layer has and what each is computed from come from the sequence core itself, on a
+/// layer spec of a tiny model, so they cannot drift from what a model trace holds.
+const spec& layer_attention_shape() {
+    static const spec s = [] {
+        config c;
+        c.n_layer = 1, c.n_head = 1, c.d_model = 4, c.d_mlp = 0, c.n_ctx = 4;
+        const model m = make_model(c, {"<unk>", "a"}, 0);
+        const std::vector<float> rows(4, 0.5f);
+        return layer_spec(m, 0, rows.data(), 1);
+    }();
+    return s;
+}
+
+namespace {
+
+/// True for the stages only a model with an MLP has.
+bool mlp_only(std::string_view id) { return id == "ln_2" || id == "mlp_pre" || id == "mlp_act" || id == "mlp_out"; }
+
+}  // namespace
+
+const std::vector<model_stage_row>& model_stage_order() {
+    static const std::vector<model_stage_row> order = [] {
+        std::vector<model_stage_row> rows;
+        for (const model_stage_info& own : model_stage_registry()) {
+            rows.push_back({&own, std::nullopt});
+            if (std::string_view(own.id) != "ln_1") continue;
+            for (const stage_view& v : compute_trace(layer_attention_shape()).stages())  // the layer's attention reads ln_1
+                if (v.id != stage_id::x) rows.push_back({nullptr, v.id});
+        }
+        return rows;
+    }();
+    return order;
+}
+
+std::vector<std::pair<std::string, std::optional<int>>> model_stage_operands(std::string_view id, std::optional<int> layer,
+                                                                             const config& c) {
+    std::vector<std::pair<std::string, std::optional<int>>> out;
+    if (const model_stage_info* own = model_stage_of(id)) {
+        for (const model_operand& op : own->operands) {
+            if (c.d_mlp == 0 && mlp_only(op.id)) continue;  // attention-only: resid_post is resid_mid itself
+            switch (op.layer) {
+                case layer_ref::global: out.emplace_back(op.id, std::nullopt); break;
+                case layer_ref::same: out.emplace_back(op.id, layer); break;
+                case layer_ref::previous:  // the residual stream before this layer
+                    if (layer.value_or(0) == 0) out.emplace_back("x", std::nullopt);
+                    else out.emplace_back(op.id, *layer - 1);
+                    break;
+                case layer_ref::last: out.emplace_back(op.id, c.n_layer - 1); break;
+            }
+        }
+    } else if (const auto seq = stage_from_name(id)) {  // a layer's attention stage: the sequence core's operands
+        for (const stage_id from : stage_operands(*seq, layer_attention_shape()))
+            out.emplace_back(from == stage_id::x ? "ln_1" : stage_name(from), layer);
+    }
+    return out;
 }
 
 namespace {
@@ -79,44 +162,40 @@ std::string explain_model_cell(const model& m, const model_trace& t, std::string
     const std::string ch = shown(t.tokens.chars[i]);
     const float value = row(*s, i)[j];
     const std::size_t d = static_cast<std::size_t>(m.config.d_model);
-    auto layernorm = [&](const stage& in, const char* sym, const float* w, const float* b) {
-        const float* x = row(in, i);
+    const model_stage_info& own = *model_stage_of(id);  // t.find found it: an own stage (attention ones are above)
+    // what the registry says this stage is computed from, as stages of this trace (absent ones null)
+    std::vector<const stage*> in;
+    for (const auto& [from, at] : model_stage_operands(id, layer, m.config)) in.push_back(t.find(from, at));
+    const std::string cell = std::string(own.symbol) + "[" + ch + ", d" + std::to_string(j + 1) + "] = ";
+    if (id == "ln_1" || id == "ln_2" || id == "ln_f") {  // γ and β are the parameters named after the stage
+        const std::string gamma = std::string(id) + ".weight", beta = std::string(id) + ".bias";
+        const float* w = layer ? m.tensor(*layer, gamma) : m.tensor(gamma);
+        const float* b = layer ? m.tensor(*layer, beta) : m.tensor(beta);
+        const float* x = row(*in[0], i);
         const auto [mu, var] = moments(x, d);
-        return std::string(sym) + "[" + ch + ", d" + std::to_string(j + 1) + "] = (" + num(x[j]) + " − μ " + num(mu) + ") ÷ √(σ² " +
-               num(var) + " + ε) · γ " + num(w[j]) + " + β " + num(b[j]) + " = " + num(value);
-    };
-    if (id == "ln_1") return layernorm(*t.find(*layer == 0 ? "x" : "resid_post", *layer == 0 ? std::nullopt : std::optional<int>(*layer - 1)),
-                                       "LN₁", m.tensor(*layer, "ln_1.weight"), m.tensor(*layer, "ln_1.bias"));
-    if (id == "ln_2") return layernorm(*t.find("resid_mid", layer), "LN₂", m.tensor(*layer, "ln_2.weight"), m.tensor(*layer, "ln_2.bias"));
-    if (id == "ln_f")
-        return layernorm(*t.find("resid_post", m.config.n_layer - 1), "LN_f", m.tensor("ln_f.weight"), m.tensor("ln_f.bias"));
+        return cell + "(" + num(x[j]) + " − μ " + num(mu) + ") ÷ √(σ² " + num(var) + " + ε) · γ " + num(w[j]) + " + β " + num(b[j]) +
+               " = " + num(value);
+    }
     if (id == "mlp_act") {
-        const float z = row(*t.find("mlp_pre", layer), i)[j];
+        const float z = row(*in[0], i)[j];
         return "GELU(z[" + ch + ", " + std::to_string(j + 1) + "]) = ½ · " + num(z) + " · (1 + erf(" + num(z) + " ÷ √2)) = " + num(value);
     }
     if (id == "logits" || id == "probs") {
         const std::string target = shown(m.vocab[j]);
-        if (id == "probs")
-            return "p[" + ch + " → " + target + "] = exp(z " + num(row(*t.find("logits", std::nullopt), i)[j]) + " − max) ÷ Σ = " + num(value);
-        const float* f = row(*t.find("ln_f", std::nullopt), i);
+        if (id == "probs") return "p[" + ch + " → " + target + "] = exp(z " + num(row(*in[0], i)[j]) + " − max) ÷ Σ = " + num(value);
+        const float* f = row(*in[0], i);
         const float* e = m.tensor("wte") + j * d;
         std::string terms;
         for (std::size_t k = 0; k < std::min<std::size_t>(d, 3); ++k) terms += (k ? " + " : "") + num(f[k]) + "·" + num(e[k]);
         return "z[" + ch + " → " + target + "] = LN_f(x)_" + ch + " · wte_" + target + " = " + terms + " + … (" + std::to_string(d) +
                " terms) = " + num(value);
     }
-    if (id == "resid_mid" || id == "resid_post") {
-        const stage* before = id == "resid_mid"
-            ? (*layer == 0 ? t.find("x", std::nullopt) : t.find("resid_post", *layer - 1))
-            : t.find("resid_mid", layer);
-        const stage* added = id == "resid_mid" ? t.find("output", layer) : t.find("mlp_out", layer);
-        if (!added) return "x″[" + ch + ", d" + std::to_string(j + 1) + "] = x′ = " + num(value) + " (attention-only: no MLP)";
-        return std::string(id == "resid_mid" ? "x′" : "x″") + "[" + ch + ", d" + std::to_string(j + 1) + "] = " + num(row(*before, i)[j]) +
-               " + " + num(row(*added, i)[j]) + " = " + num(value);
+    if (id == "resid_mid" || id == "resid_post" || id == "x") {  // sums of their operands
+        if (in.size() == 1) return cell + "x′ = " + num(value) + " (attention-only: no MLP)";
+        const char* first = id == "x" ? "E " : "";
+        const char* second = id == "x" ? " + PE " : " + ";
+        return cell + first + num(row(*in[0], i)[j]) + second + num(row(*in[1], i)[j]) + " = " + num(value);
     }
-    if (id == "x")
-        return "x[" + ch + ", d" + std::to_string(j + 1) + "] = E " + num(row(*t.find("embed", std::nullopt), i)[j]) + " + PE " +
-               num(row(*t.find("pe", std::nullopt), i)[j]) + " = " + num(value);
     return std::string(id) + "[" + ch + ", " + std::to_string(j + 1) + "] = " + num(value);
 }
 

@@ -249,6 +249,8 @@ const char* axis_name(axis_kind kind) {
         case axis_kind::single: return "single";
         case axis_kind::tile: return "tile";
         case axis_kind::tile_feature: return "tile_feature";
+        case axis_kind::hidden: return "hidden";
+        case axis_kind::vocab: return "vocab";
     }
     return "";
 }
@@ -264,6 +266,8 @@ std::size_t axis_length(axis_kind kind, const spec& s) {
         case axis_kind::single: return 1;
         case axis_kind::tile: return tiles;
         case axis_kind::tile_feature: return tiles * s.d_head();
+        case axis_kind::hidden:
+        case axis_kind::vocab: return 0;  // the language model's axes: a sequence spec has none
     }
     return 0;
 }
@@ -289,6 +293,8 @@ std::vector<std::string> axis_labels(axis_kind kind, const stage_info& stage, co
                 for (const std::string& d : numbered("d", s.d_head())) out.push_back(t + "·" + d);
             return out;
         }
+        case axis_kind::hidden:
+        case axis_kind::vocab: return {};  // the language model's axes: a sequence spec has none
     }
     return {};
 }

@@ -5,7 +5,7 @@
 // draws what it sends. With the url-state attribute the page's URL holds the whole state.
 import { bytesOf } from '../byte_string.js';
 import { h } from '../stepper/dom.js';
-import { css, signedColor, weightColor } from '../stepper/colors.js';
+import { css, scaleColor, scaleRange, weightColor } from '../stepper/colors.js';
 import { cell } from '../stepper/format.js';
 import { shippedData } from './assets.js';
 import { ModelClient } from './client.js';
@@ -30,11 +30,11 @@ const modelBytes = (name) => shippedData(name, name).then(bytesOf);
 /** A character as a label: a space and a line break made visible. */
 const shownChar = (ch) => ({ ' ': '␣', '\n': '⏎', '\t': '⇥' })[ch] ?? ch; // as the core's captions show them (stages.cpp shown())
 
-/** A signed value v of a stage whose largest |value| is top: the playground's diverging scale, white at 0. */
-const signedShade = (v, top) => css(signedColor(Math.max(-1, Math.min(1, v / (top || 1)))));
-
-/** Draws a (rows × cols) stage into a canvas, each cell cw × ch CSS pixels, on its own signed scale. */
-function drawStage(canvas, data, rows, cols, cw, ch) {
+/**
+ * Draws a (rows × cols) stage into a canvas, each cell cw × ch CSS pixels, on the colour scale the core's
+ * registry gives the stage (scale: 'signed' | 'positive' | 'probability'; colors.js); returns its top value.
+ */
+function drawStage(canvas, data, rows, cols, cw, ch, scale) {
   const ratio = globalThis.devicePixelRatio || 1;
   canvas.width = Math.round(cols * cw * ratio);
   canvas.height = Math.round(rows * ch * ratio);
@@ -46,7 +46,7 @@ function drawStage(canvas, data, rows, cols, cw, ch) {
   for (const v of data) top = Math.max(top, Math.abs(v));
   for (let i = 0; i < rows; i++) {
     for (let j = 0; j < cols; j++) {
-      g.fillStyle = signedShade(data[i * cols + j], top);
+      g.fillStyle = css(scaleColor(scale, data[i * cols + j], top));
       g.fillRect(j * cw, i * ch, Math.ceil(cw), Math.ceil(ch));
     }
   }
@@ -406,7 +406,7 @@ export class AttentionModel extends HTMLElement {
     if (!this.blockStrip.isConnected) this.blockBox.append(this.blockStrip, this.blockBig, this.blockCaption);
     this.blockStrip.replaceChildren(...stages.map((st, k) => {
       const canvas = h('canvas', { attrs: { 'aria-hidden': 'true' } });
-      drawStage(canvas, st.data, st.shape[0], st.shape[1], 48 / st.shape[1], 48 / st.shape[0]);
+      drawStage(canvas, st.data, st.shape[0], st.shape[1], 48 / st.shape[1], 48 / st.shape[0], st.scale);
       return h('button', { className: 'box', attrs: { 'aria-pressed': String(st.id === this.blockStage), 'data-stage': st.id },
         onclick: () => { this.blockStage = st.id; this.showBlock(); this.writeUrl(); } },
       canvas, h('span', { text: `${k ? '→ ' : ''}${st.symbol} · ${st.title[s.lang === 'zh' ? 'zh' : 'en']}` }));
@@ -415,7 +415,7 @@ export class AttentionModel extends HTMLElement {
     const [rows, cols] = st.shape;
     const cw = Math.max(2, Math.min(10, Math.floor(((this.blockBox.clientWidth || 600) - 40) / cols))), ch = Math.max(6, Math.min(14, cw * 2));
     const canvas = h('canvas', { tabIndex: 0, attrs: { role: 'img', 'aria-label': st.title[s.lang === 'zh' ? 'zh' : 'en'] } });
-    const top = drawStage(canvas, st.data, rows, cols, cw, ch);
+    const top = drawStage(canvas, st.data, rows, cols, cw, ch, st.scale);
     canvas.addEventListener('pointermove', async (e) => {
       const r = canvas.getBoundingClientRect();
       const i = Math.floor((e.clientY - r.top) / ch), j = Math.floor((e.clientX - r.left) / cw);
@@ -430,7 +430,8 @@ export class AttentionModel extends HTMLElement {
       }
       if (this.blockCell === cell) this.blockCaption.textContent = text;
     });
-    this.blockBig.replaceChildren(h('p', { className: 'hint', text: `${st.symbol} ${rows} × ${cols} · −${top.toFixed(2)} … ${top.toFixed(2)}` }), canvas);
+    const [low, high] = scaleRange(st.scale, top);
+    this.blockBig.replaceChildren(h('p', { className: 'hint', text: `${st.symbol} ${rows} × ${cols} · ${cell(low)} … ${cell(high)}` }), canvas);
   }
 
   /**

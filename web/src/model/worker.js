@@ -12,8 +12,6 @@ const loadModel = makeModelLoader(() => createLmCore(), () => Promise.reject(new
 
 let lesson = null; // the induction lesson's {model, run} (lesson.js)
 const models = new Map(); // name -> the promise of its model (two loads of one name share it)
-/** A decoder block's stages, in the order the residual stream meets them (the attention ones are the stepper's). */
-const BLOCK = ['ln_1', 'output', 'resid_mid', 'ln_2', 'mlp_pre', 'mlp_act', 'mlp_out', 'resid_post'];
 
 /** The last view's trace: the block's stages are read from it rather than traced again. */
 let last = { name: null, text: null, trace: null };
@@ -59,11 +57,16 @@ const ops = {
   /** Each head's line-alignment score on this text (the core's detector): [{layer, head, score}]. */
   lineScores: (name, text) => m(name).heads(text).filter((x) => x.line_alignment !== undefined)
     .map((x) => ({ layer: x.layer, head: x.head, score: x.line_alignment })),
-  /** The stages of one layer's block that are the model's own (LayerNorms, residuals, MLP), in block order. */
-  block: (name, text, layer) => traceOf(name, text).stages
-    .filter((s) => s.layer === layer && BLOCK.includes(s.id))
-    .sort((p, q) => BLOCK.indexOf(p.id) - BLOCK.indexOf(q.id))
-    .map((s) => ({ id: s.id, shape: s.shape, symbol: s.symbol, title: s.title, data: s.data })),
+  /**
+   * One layer's block as the residual stream meets it (LayerNorms, the attention's output, residual sums, MLP):
+   * the stages the core's registry marks as the block's (m.stages(): block), in trace order.
+   */
+  block(name, text, layer) {
+    const model = m(name);
+    const inBlock = new Set(model.stages().filter((st) => st.block).map((st) => st.id));
+    return traceOf(name, text).stages.filter((s) => s.layer === layer && inBlock.has(s.id))
+      .map((s) => ({ id: s.id, shape: s.shape, symbol: s.symbol, title: s.title, scale: s.scale, data: s.data }));
+  },
   generate: (name, prompt, options) => m(name).generate(prompt, options),
   /**
    * The last character of text as one generation step (m.step: the earlier characters' keys and values kept
