@@ -6,6 +6,7 @@
 #include <vector>
 
 #include "attn/attn.hpp"
+#include "attn/spec_fields.hpp"
 #include "check.hpp"
 
 namespace {
@@ -201,4 +202,40 @@ TEST_CASE("vision: the arithmetic of a value names its inputs and ends in the tr
             CHECK_MESSAGE(text.size() > text.rfind("= ") + 2, text);
             CHECK(text.substr(text.rfind("= ") + 2) == attn::format_cell(s.data[k]));
         }
+}
+
+TEST_CASE("vision: the field table's shape words are the reader's rules, and its rows the writer's fields") {
+    const std::string two = R"("feature": [[[1]], [[2]]], )";
+    const auto spec = [&](const char* block, const char* params) {
+        return std::string(R"({"kind": "vision", "block": ")") + block + "\", " + two + "\"" + block + "\": " + params + "}";
+    };
+    // m is set by the first matrix that names it; later ones are held to it, and say where it came from
+    CHECK(vision_refusal(spec("se", R"({"w1": [[1, 1, 1], [1, 1, 1]], "w2": [[1, 1]]})")) == "se.w2 has 1 row but needs 3 (m, the columns of se.w1).");
+    CHECK(vision_refusal(spec("se", R"({"w1": [[1], [1]], "w2": [[1]]})")) == "se.w2 has 1 column but needs 2 (channels).");
+    CHECK(vision_refusal(spec("se", R"({"w1": [[1], [1]], "b1": [1, 2], "w2": [[1, 1]]})")) == "se.b1 has 2 values but se.w1 has 1 column.");
+    CHECK(vision_refusal(spec("se", R"({"w1": [[1], [1]]})")) == "se needs w2 (m × channels).");
+    CHECK(vision_refusal(spec("se", R"({"w1": [[1], [1]], "w2": [[1, 1]], "w3": 1})")).rfind("se has an unknown field \"w3\" (known: b1, b2, w1, w2)", 0) == 0);
+    CHECK(vision_refusal(spec("eca", "{}")) == "eca needs w (the k taps of the 1-D convolution across channels, k odd).");
+    CHECK(vision_refusal(spec("cbam", R"({"w1": [[1], [1]], "w2": [[1, 1]], "spatial": [[[1]]]})")) ==
+          "cbam.spatial must be 2 × K × K: one K × K kernel for the mean map and one for the max map, K odd.");
+    CHECK(vision_refusal(spec("cbam", R"({"w1": [[1], [1]], "w2": [[1, 1]], "spatial": [[[1]], [[1, 2, 3], [1, 2, 3], [1, 2, 3]]]})")) ==
+          "cbam.spatial[1] is 3 wide but cbam.spatial[0] is 1.");
+    const std::string ca = R"({"w1": [[1], [1]], "wh": [[1, 1]], "ww": [[1, 1]], "bn": )";
+    CHECK(vision_refusal(spec("ca", (ca + R"({"gamma": [1]}})").c_str())) == "ca.bn needs beta (m).");
+    CHECK(vision_refusal(spec("ca", (ca + R"({"gamma": [1, 2], "beta": [0], "mean": [0], "var": [1]}})").c_str())) ==
+          "ca.bn.gamma has 2 values but ca.w1 has 1 column.");
+    CHECK(vision_refusal(spec("ca", (ca + R"({"gamma": [1], "beta": [0], "mean": [0], "var": [1], "eps": 0}})").c_str())) ==
+          "ca.bn.eps is 0 but must be positive (it keeps √(var + eps) above 0).");
+    CHECK(vision_refusal(spec("ca", (ca + R"({"gamma": [1], "beta": [0], "mean": [0], "var": [1], "mu": 0}})").c_str())).rfind("ca.bn has an unknown field \"mu\" (known: beta, eps, gamma, mean, var)", 0) == 0);
+    CHECK(vision_refusal(spec("ca", (ca + "[1]}").c_str())).find("ca.bn") != std::string::npos);
+    // the writer writes every row of the block, defaults included, and reads back to the same numbers
+    for (const char* id : {"se-block", "eca-block", "cbam-block", "coordinate-attention"}) {
+        const attn::vision_spec s = attn::example_vision_spec(id);
+        const attn::json written = attn::vision_spec_to_json(s);
+        const attn::json again = attn::vision_spec_to_json(attn::vision_spec_from_json(written));
+        CHECK(written == again);
+        for (const attn::vision_tensor_field& f : attn::vision_tensor_fields())
+            if (f.block == attn::to_string(s.block) && (f.path.substr(0, 6) != "ca.bn." || s.bn))
+                CHECK_MESSAGE(attn::json_at(written, f.path), id, " lacks ", f.path);
+    }
 }

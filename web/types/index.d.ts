@@ -433,7 +433,7 @@ export interface SpecSchema {
     choices: { score: ScoreKind[]; mask: string[]; positional: string[] };
   };
   /** The vision blocks' matrices and vectors ("feature" and "cbam.spatial" are lists of matrices: rank 3); null until the vision part is loaded. */
-  vision: { tensors: { path: string; rank: 1 | 2 | 3; block: '' | 'se' | 'eca' | 'cbam' | 'ca' }[] } | null;
+  vision: { tensors: { path: string; rank: 1 | 2 | 3; block: '' | 'se' | 'eca' | 'cbam' | 'ca'; shape: string }[] } | null;
 }
 
 /** A module beside the core, loaded on first use (web/README.md, "Parts"). */

@@ -106,21 +106,33 @@ std::string explain_vision_cell(const vision_trace& t, std::string_view stage, s
 
 namespace attn {
 
-/// @brief One matrix or vector field of a vision spec (the vision part of a.schema()): its JSON path
-/// ("se.w1"; "feature" and "cbam.spatial" are lists of matrices, rank 3), the block it belongs to ("" for
-/// every block), and its floats in a spec read (a list: all its matrices back to back, `item` floats each).
+/// @brief One field of a vision spec's block parameters (or its feature map), named once: the reader, the
+/// writer, the packer's cache (wasm/vision_export.cpp) and a.schema() all iterate these rows.
+/// Its JSON path ("se.w1"; "ca.bn.gamma" lies in the optional object ca.bn, whose rows are needed when it is
+/// given), its rank (0 a number, 1 a list, 2 rows of numbers, 3 a list of matrices), the block it belongs to
+/// ("" for every block) and its shape in words: "channels" is the feature map's C, "m" the block's bottleneck
+/// (the columns of the first matrix that names it), "k" an odd kernel's width, "K × K" an odd square kernel.
 struct vision_tensor_field {
     std::string_view path;
     int rank;
     std::string_view block;
-    std::vector<float>* (*in_spec)(vision_spec&);  // nullptr when the spec does not have it (ca's bn)
+    std::string_view shape;   // e.g. "channels × m", "m", "2 × K × K"; empty for a number
+    bool required;            // its block (its object, for ca.bn's rows) needs it; else a default applies
+    std::string_view about;   // what a refusal of a missing field says it is; empty: its shape words
+    std::vector<float>* (*in_spec)(vision_spec&);  // nullptr when the spec does not have it (ca's bn); rank 0: null
     std::size_t (*item)(const vision_spec&);       // rank 3: one matrix's floats; else 0
+    dense_layer* (*layer)(vision_spec&) = nullptr;  // a weight matrix: the layer it is (its bias: bias_of's)
+    std::string_view bias_of = {};                  // a bias: the matrix it is added after ("se.w1")
+    float* (*number)(vision_spec&) = nullptr;       // rank 0: where the number lives
+    std::size_t* (*side)(vision_spec&) = nullptr;   // "K × K" kernels: where K lives
+    std::vector<float>* (*make)(vision_spec&) = nullptr;  // a row of an optional object: in_spec, the object made
 };
 
-/// @brief Every matrix and vector field of the vision blocks.
+/// @brief Every field of the vision blocks' parameters, the feature map first, each block's in the order the
+/// writer writes them.
 const std::vector<vision_tensor_field>& vision_tensor_fields();
 
-/// @brief a.schema()'s vision part: {tensors: [{path, rank, block}]}.
+/// @brief a.schema()'s vision part: {tensors: [{path, rank, block, shape}]} (the rows of rank 1 to 3).
 json vision_schema_json();
 
 }  // namespace attn

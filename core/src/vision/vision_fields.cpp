@@ -1,5 +1,6 @@
-// The vision blocks' matrices and vectors (attn/vision.hpp, vision_tensor_field): one row each, the
-// member named once, for the packer's cache (wasm/vision_export.cpp) and a.schema().
+// The vision blocks' parameters (attn/vision.hpp, vision_tensor_field): one row each, its name, shape words
+// and member written once, for the reader and the writer (vision_json.cpp), the packer's cache
+// (wasm/vision_export.cpp) and a.schema().
 #include "attn/vision.hpp"
 
 namespace attn {
@@ -7,40 +8,70 @@ namespace {
 
 std::size_t whole(const vision_spec&) { return 0; }
 
+// the accessors of a row, by the member it reaches
+#define ATTN_FLOATS(member) [](vision_spec& s) -> std::vector<float>* { return &s.member; }
+#define ATTN_LAYER(member) [](vision_spec& s) -> dense_layer* { return &s.member; }
+#define ATTN_BN(member) [](vision_spec& s) -> std::vector<float>* { return s.bn ? &s.bn->member : nullptr; }
+#define ATTN_BN_MADE(member) [](vision_spec& s) -> std::vector<float>* { return &(s.bn ? *s.bn : s.bn.emplace()).member; }
+
 }  // namespace
 
 const std::vector<vision_tensor_field>& vision_tensor_fields() {
-    // one dense layer's weights and bias under each block that has one
     using field = vision_tensor_field;
+    // a dense layer: its weight matrix (in × out, the layer it fills), then its optional bias (out values)
+    const auto weights = [](std::string_view path, std::string_view block, std::string_view shape, dense_layer* (*layer)(vision_spec&),
+                            std::vector<float>* (*w)(vision_spec&)) {
+        return field{path, 2, block, shape, true, {}, w, whole, layer};
+    };
+    const auto bias = [](std::string_view path, std::string_view block, std::string_view shape, std::string_view of,
+                         std::vector<float>* (*b)(vision_spec&)) {
+        return field{path, 1, block, shape, false, {}, b, whole, nullptr, of};
+    };
+    // ca.bn's statistics: the optional object ca.bn (a spec has ca's bn once a row of it is read)
+    const auto bn = [](std::string_view path, std::vector<float>* (*v)(vision_spec&), std::vector<float>* (*made)(vision_spec&)) {
+        return field{path, 1, "ca", "m", true, {}, v, whole, nullptr, {}, nullptr, nullptr, made};
+    };
     static const std::vector<field> rows{
-        {"feature", 3, "", [](vision_spec& s) { return &s.feature; }, [](const vision_spec& s) { return s.h * s.w; }},
-        {"se.w1", 2, "se", [](vision_spec& s) { return &s.fc1.w; }, whole},
-        {"se.b1", 1, "se", [](vision_spec& s) { return &s.fc1.b; }, whole},
-        {"se.w2", 2, "se", [](vision_spec& s) { return &s.fc2.w; }, whole},
-        {"se.b2", 1, "se", [](vision_spec& s) { return &s.fc2.b; }, whole},
-        {"eca.w", 1, "eca", [](vision_spec& s) { return &s.eca; }, whole},
-        {"cbam.w1", 2, "cbam", [](vision_spec& s) { return &s.fc1.w; }, whole},
-        {"cbam.b1", 1, "cbam", [](vision_spec& s) { return &s.fc1.b; }, whole},
-        {"cbam.w2", 2, "cbam", [](vision_spec& s) { return &s.fc2.w; }, whole},
-        {"cbam.b2", 1, "cbam", [](vision_spec& s) { return &s.fc2.b; }, whole},
-        {"cbam.spatial", 3, "cbam", [](vision_spec& s) { return &s.spatial; }, [](const vision_spec& s) { return s.kernel * s.kernel; }},
-        {"ca.w1", 2, "ca", [](vision_spec& s) { return &s.fc1.w; }, whole},
-        {"ca.b1", 1, "ca", [](vision_spec& s) { return &s.fc1.b; }, whole},
-        {"ca.wh", 2, "ca", [](vision_spec& s) { return &s.gate_h.w; }, whole},
-        {"ca.bh", 1, "ca", [](vision_spec& s) { return &s.gate_h.b; }, whole},
-        {"ca.ww", 2, "ca", [](vision_spec& s) { return &s.gate_w.w; }, whole},
-        {"ca.bw", 1, "ca", [](vision_spec& s) { return &s.gate_w.b; }, whole},
-        {"ca.bn.gamma", 1, "ca", [](vision_spec& s) { return s.bn ? &s.bn->gamma : nullptr; }, whole},
-        {"ca.bn.beta", 1, "ca", [](vision_spec& s) { return s.bn ? &s.bn->beta : nullptr; }, whole},
-        {"ca.bn.mean", 1, "ca", [](vision_spec& s) { return s.bn ? &s.bn->mean : nullptr; }, whole},
-        {"ca.bn.var", 1, "ca", [](vision_spec& s) { return s.bn ? &s.bn->var : nullptr; }, whole},
+        {"feature", 3, "", "C × H × W", true, "the C × H × W feature map the block gates", ATTN_FLOATS(feature),
+         [](const vision_spec& s) { return s.h * s.w; }},
+        weights("se.w1", "se", "channels × m", ATTN_LAYER(fc1), ATTN_FLOATS(fc1.w)),
+        bias("se.b1", "se", "m", "se.w1", ATTN_FLOATS(fc1.b)),
+        weights("se.w2", "se", "m × channels", ATTN_LAYER(fc2), ATTN_FLOATS(fc2.w)),
+        bias("se.b2", "se", "channels", "se.w2", ATTN_FLOATS(fc2.b)),
+        {"eca.w", 1, "eca", "k", true, "the k taps of the 1-D convolution across channels, k odd", ATTN_FLOATS(eca), whole},
+        weights("cbam.w1", "cbam", "channels × m", ATTN_LAYER(fc1), ATTN_FLOATS(fc1.w)),
+        bias("cbam.b1", "cbam", "m", "cbam.w1", ATTN_FLOATS(fc1.b)),
+        weights("cbam.w2", "cbam", "m × channels", ATTN_LAYER(fc2), ATTN_FLOATS(fc2.w)),
+        bias("cbam.b2", "cbam", "channels", "cbam.w2", ATTN_FLOATS(fc2.b)),
+        {"cbam.spatial", 3, "cbam", "2 × K × K", true, "one K × K kernel for the mean map and one for the max map, K odd",
+         ATTN_FLOATS(spatial), [](const vision_spec& s) { return s.kernel * s.kernel; }, nullptr, {}, nullptr,
+         [](vision_spec& s) { return &s.kernel; }},
+        {"cbam.spatial_bias", 0, "cbam", "", false, {}, nullptr, whole, nullptr, {}, [](vision_spec& s) { return &s.spatial_bias; }},
+        weights("ca.w1", "ca", "channels × m", ATTN_LAYER(fc1), ATTN_FLOATS(fc1.w)),
+        bias("ca.b1", "ca", "m", "ca.w1", ATTN_FLOATS(fc1.b)),
+        bn("ca.bn.gamma", ATTN_BN(gamma), ATTN_BN_MADE(gamma)),
+        bn("ca.bn.beta", ATTN_BN(beta), ATTN_BN_MADE(beta)),
+        bn("ca.bn.mean", ATTN_BN(mean), ATTN_BN_MADE(mean)),
+        bn("ca.bn.var", ATTN_BN(var), ATTN_BN_MADE(var)),
+        {"ca.bn.eps", 0, "ca", "positive", false, "it keeps √(var + eps) above 0", nullptr, whole, nullptr, {},
+         [](vision_spec& s) { return s.bn ? &s.bn->eps : nullptr; }},
+        weights("ca.wh", "ca", "m × channels", ATTN_LAYER(gate_h), ATTN_FLOATS(gate_h.w)),
+        bias("ca.bh", "ca", "channels", "ca.wh", ATTN_FLOATS(gate_h.b)),
+        weights("ca.ww", "ca", "m × channels", ATTN_LAYER(gate_w), ATTN_FLOATS(gate_w.w)),
+        bias("ca.bw", "ca", "channels", "ca.ww", ATTN_FLOATS(gate_w.b)),
     };
     return rows;
 }
 
+#undef ATTN_FLOATS
+#undef ATTN_LAYER
+#undef ATTN_BN
+#undef ATTN_BN_MADE
+
 json vision_schema_json() {
     json tensors = json::array();
-    for (const vision_tensor_field& f : vision_tensor_fields()) tensors.push_back({{"path", f.path}, {"rank", f.rank}, {"block", f.block}});
+    for (const vision_tensor_field& f : vision_tensor_fields())
+        if (f.rank > 0) tensors.push_back({{"path", f.path}, {"rank", f.rank}, {"block", f.block}, {"shape", f.shape}});
     return {{"tensors", std::move(tensors)}};
 }
 

@@ -1,9 +1,14 @@
-// The vision spec <-> JSON: "kind": "vision", a block, a C × H × W feature map and the block's
-// parameters. Every refusal is one sentence naming the field, as for the sequence spec.
+// The vision spec <-> JSON: "kind": "vision", a block, a C × H × W feature map and the block's parameters,
+// which the reader and the writer walk in the field table (vision_fields.cpp): its shape words are the rules
+// (one rule is its own: a variance is never negative). Every refusal is one sentence naming the field.
 #include <cmath>
+#include <map>
+#include <set>
+#include <stdexcept>
 
 #include "attn/format.hpp"
 #include "attn/limits.hpp"
+#include "attn/spec_fields.hpp"
 #include "attn/text.hpp"
 #include "attn/vision.hpp"
 #include "io/json_read.hpp"
@@ -34,63 +39,10 @@ void read_feature(const json& j, vision_spec& s) {
     }
 }
 
-/// A dense layer of in × out from `w` (and an optional bias `b`), with its names for the sentences.
-dense_layer read_dense(const json& block, const std::string& where, const char* w, const char* b, std::size_t in,
-                       std::size_t out, const char* in_what, const char* out_what) {
-    const std::string wname = where + "." + w, bname = where + "." + b;
-    if (!block.contains(w)) fail(where + " needs " + w + " (" + in_what + " × " + out_what + ").");
-    const matrix m = read_matrix(block[w], wname);
-    if (in && m.shape(0) != in)
-        fail(wname + " has " + count(m.shape(0), "row") + " but needs " + std::to_string(in) + " (" + in_what + ").");
-    if (out && m.shape(1) != out)
-        fail(wname + " has " + count(m.shape(1), "column") + " but needs " + std::to_string(out) + " (" + out_what + ").");
-    if (m.shape(1) > max_channels) fail(wname + " has " + count(m.shape(1), "column") + "; at most " + std::to_string(max_channels) + ".");
-    dense_layer l{m.shape(0), m.shape(1), std::vector<float>(m.begin(), m.end()), std::vector<float>(m.shape(1), 0.0f)};
-    if (block.contains(b)) {
-        const vector v = read_vector(block[b], bname);
-        if (v.size() != l.out) fail(bname + " has " + count(v.size(), "value") + " but " + wname + " has " + count(l.out, "column") + ".");
-        l.b.assign(v.begin(), v.end());
-    }
-    return l;
-}
-
 std::size_t odd_kernel(std::size_t k, const std::string& name) {
     if (k % 2 == 0) fail(name + " is " + std::to_string(k) + " wide: the kernel size must be odd, so it has a centre.");
     if (k > max_vision_kernel) fail(name + " is " + std::to_string(k) + " wide; at most " + std::to_string(max_vision_kernel) + ".");
     return k;
-}
-
-void read_se(const json& j, vision_spec& s) {
-    refuse_unknown(j, "se", {"w1", "b1", "w2", "b2"});
-    s.fc1 = read_dense(j, "se", "w1", "b1", s.c, 0, "channels", "m");
-    s.fc2 = read_dense(j, "se", "w2", "b2", s.fc1.out, s.c, "m, the columns of se.w1", "channels");
-}
-
-void read_eca(const json& j, vision_spec& s) {
-    refuse_unknown(j, "eca", {"w"});
-    if (!j.contains("w")) fail("eca needs w: the k taps of the 1-D convolution across channels (k odd).");
-    const vector w = read_vector(j["w"], "eca.w");
-    odd_kernel(w.size(), "eca.w");
-    s.eca.assign(w.begin(), w.end());
-}
-
-void read_cbam(const json& j, vision_spec& s) {
-    refuse_unknown(j, "cbam", {"w1", "b1", "w2", "b2", "spatial", "spatial_bias"});
-    s.fc1 = read_dense(j, "cbam", "w1", "b1", s.c, 0, "channels", "m");
-    s.fc2 = read_dense(j, "cbam", "w2", "b2", s.fc1.out, s.c, "m, the columns of cbam.w1", "channels");
-    if (!j.contains("spatial")) fail("cbam needs spatial: 2 × K × K (the taps on the mean map, then on the max map), K odd.");
-    const json& sp = j["spatial"];
-    if (!sp.is_array() || sp.size() != 2)
-        fail("cbam.spatial must be 2 × K × K: one K × K kernel for the mean map and one for the max map.");
-    for (std::size_t ch = 0; ch < 2; ++ch) {
-        const std::string name = "cbam.spatial[" + std::to_string(ch) + "]";
-        const matrix m = read_matrix(sp[ch], name);
-        if (m.shape(0) != m.shape(1)) fail(name + " is " + std::to_string(m.shape(0)) + " × " + std::to_string(m.shape(1)) + " but must be square.");
-        if (ch == 0) s.kernel = odd_kernel(m.shape(0), name);
-        else if (m.shape(0) != s.kernel) fail(name + " is " + std::to_string(m.shape(0)) + " wide but cbam.spatial[0] is " + std::to_string(s.kernel) + ".");
-        s.spatial.insert(s.spatial.end(), m.begin(), m.end());
-    }
-    if (j.contains("spatial_bias")) s.spatial_bias = read_number(j["spatial_bias"], "cbam.spatial_bias");
 }
 
 void check_variances(const batch_norm& bn) {
@@ -98,31 +50,131 @@ void check_variances(const batch_norm& bn) {
         if (bn.var[o] < 0) fail("ca.bn.var[" + std::to_string(o) + "] is " + format_cell(bn.var[o]) + ": a variance cannot be negative.");
 }
 
-void read_ca(const json& j, vision_spec& s) {
-    refuse_unknown(j, "ca", {"w1", "b1", "bn", "wh", "bh", "ww", "bw"});
-    s.fc1 = read_dense(j, "ca", "w1", "b1", s.c, 0, "channels", "m");
-    const std::size_t m = s.fc1.out;
-    s.gate_h = read_dense(j, "ca", "wh", "bh", m, s.c, "m, the columns of ca.w1", "channels");
-    s.gate_w = read_dense(j, "ca", "ww", "bw", m, s.c, "m, the columns of ca.w1", "channels");
-    if (!j.contains("bn")) return;
-    const json& b = j["bn"];
-    require_object(b, "ca.bn");
-    refuse_unknown(b, "ca.bn", {"gamma", "beta", "mean", "var", "eps"});
-    batch_norm bn;
-    const auto field = [&](const char* f) {
-        const std::string name = std::string("ca.bn.") + f;
-        if (!b.contains(f)) fail("ca.bn needs " + std::string(f) + " (m = " + std::to_string(m) + " values).");
-        const vector v = read_vector(b[f], name);
-        if (v.size() != m) fail(name + " has " + count(v.size(), "value") + " but ca.w1 has " + count(m, "column") + ".");
-        return std::vector<float>(v.begin(), v.end());
-    };
-    bn.gamma = field("gamma"), bn.beta = field("beta"), bn.mean = field("mean"), bn.var = field("var");
-    check_variances(bn);
-    if (b.contains("eps")) {
-        bn.eps = read_number(b["eps"], "ca.bn.eps");
-        if (!(bn.eps > 0)) fail("ca.bn.eps is " + format_cell(bn.eps) + " but must be positive (it keeps √(var + eps) above 0).");
+/// "ca.bn.gamma" → {"ca.bn", "gamma"}: the object a field lies in, and its name there.
+std::pair<std::string_view, std::string_view> split_path(std::string_view path) {
+    const std::size_t dot = path.rfind('.');
+    return {path.substr(0, dot), path.substr(dot + 1)};
+}
+
+/// "channels × m" → {"channels", "m"}.
+std::pair<std::string_view, std::string_view> two_words(std::string_view shape) {
+    const std::string_view by = " × ";
+    const std::size_t at = shape.find(by);
+    return {shape.substr(0, at), shape.substr(at + by.size())};
+}
+
+const vision_tensor_field& field_at(std::string_view path) {
+    for (const vision_tensor_field& f : vision_tensor_fields())
+        if (f.path == path) return f;
+    throw std::logic_error("no vision field " + std::string(path));
+}
+
+/// The sizes a block's shape words name, as its fields are read: "channels" is the feature map's C, "m"
+/// the columns of the first matrix that names it (0 until then: that matrix sets it).
+struct block_sizes {
+    std::size_t channels, m = 0;
+    std::string m_from;  // the matrix that set m
+    std::size_t of(std::string_view word) const { return word == "channels" ? channels : word == "m" ? m : 0; }
+    /// Why a size is what it is, for a refusal: "channels", "m, the columns of se.w1".
+    std::string why(std::string_view word) const { return word == "channels" ? "channels" : "m, the columns of " + m_from; }
+    /// Where a vector's length comes from: "feature has 3 channels", "ca.w1 has 2 columns".
+    std::string held(std::string_view word) const {
+        return word == "channels" ? "feature has " + count(channels, "channel") : m_from + " has " + count(m, "column");
     }
-    s.bn = bn;
+};
+
+/// A weight matrix: its rows and columns are its shape words' sizes; it becomes its dense layer (bias 0 until read).
+void read_weights(const vision_tensor_field& f, const json& value, vision_spec& s, block_sizes& z) {
+    const std::string name(f.path);
+    const auto [rows, cols] = two_words(f.shape);
+    const matrix m = read_matrix(value, name);
+    if (const std::size_t want = z.of(rows); want && m.shape(0) != want)
+        fail(name + " has " + count(m.shape(0), "row") + " but needs " + std::to_string(want) + " (" + z.why(rows) + ").");
+    if (const std::size_t want = z.of(cols); want && m.shape(1) != want)
+        fail(name + " has " + count(m.shape(1), "column") + " but needs " + std::to_string(want) + " (" + z.why(cols) + ").");
+    if (m.shape(1) > max_channels) fail(name + " has " + count(m.shape(1), "column") + "; at most " + std::to_string(max_channels) + ".");
+    if (cols == "m" && !z.m) z.m = m.shape(1), z.m_from = name;
+    *f.layer(s) = {m.shape(0), m.shape(1), std::vector<float>(m.begin(), m.end()), std::vector<float>(m.shape(1), 0.0f)};
+}
+
+/// A vector: a bias as long as its matrix is wide, an odd kernel, or as long as its shape word says.
+void read_values(const vision_tensor_field& f, const json& value, vision_spec& s, const block_sizes& z) {
+    const std::string name(f.path);
+    const vector v = read_vector(value, name);
+    if (!f.bias_of.empty()) {
+        const std::size_t out = field_at(f.bias_of).layer(s)->out;
+        if (v.size() != out) fail(name + " has " + count(v.size(), "value") + " but " + std::string(f.bias_of) + " has " + count(out, "column") + ".");
+    } else if (f.shape == "k") {
+        odd_kernel(v.size(), name);
+    } else if (v.size() != z.of(f.shape)) {
+        fail(name + " has " + count(v.size(), "value") + " but " + z.held(f.shape) + ".");
+    }
+    (f.make ? f.make : f.in_spec)(s)->assign(v.begin(), v.end());
+}
+
+/// A list of square kernels of one odd width K ("2 × K × K"), kept back to back.
+void read_kernels(const vision_tensor_field& f, const json& value, vision_spec& s) {
+    const std::string name(f.path);
+    const std::size_t n = std::stoul(std::string(two_words(f.shape).first));
+    if (!value.is_array() || value.size() != n) fail(name + " must be " + std::string(f.shape) + ": " + std::string(f.about) + ".");
+    std::vector<float>& out = *f.in_spec(s);
+    std::size_t& side = *f.side(s);
+    for (std::size_t k = 0; k < n; ++k) {
+        const std::string item = name + "[" + std::to_string(k) + "]";
+        const matrix m = read_matrix(value[k], item);
+        if (m.shape(0) != m.shape(1)) fail(item + " is " + std::to_string(m.shape(0)) + " × " + std::to_string(m.shape(1)) + " but must be square.");
+        if (k == 0) side = odd_kernel(m.shape(0), item);
+        else if (m.shape(0) != side) fail(item + " is " + std::to_string(m.shape(0)) + " wide but " + name + "[0] is " + std::to_string(side) + ".");
+        out.insert(out.end(), m.begin(), m.end());
+    }
+}
+
+/// A number: "positive" ones must be above 0.
+void read_scalar(const vision_tensor_field& f, const json& value, vision_spec& s) {
+    const float v = read_number(value, std::string(f.path));
+    if (f.shape == "positive" && !(v > 0))
+        fail(std::string(f.path) + " is " + format_cell(v) + " but must be positive (" + std::string(f.about) + ").");
+    *f.number(s) = v;
+}
+
+/// The block's parameters, every field of its rows in the table's order: the unknown refused, the missing
+/// ones it needs named, each read by its rank and checked against its shape words.
+void read_block(const json& j, vision_spec& s) {
+    const std::string block = to_string(s.block);
+    // the objects the block's fields lie in (the block's own, and optional ones such as ca.bn), and their names
+    std::map<std::string, std::set<std::string>> objects{{block, {}}};
+    for (const vision_tensor_field& f : vision_tensor_fields()) {
+        if (f.block != block) continue;
+        const auto [parent, name] = split_path(f.path);
+        if (!objects.count(std::string(parent))) objects[block].insert(std::string(split_path(parent).second));  // ca.bn: "bn" in ca
+        objects[std::string(parent)].insert(std::string(name));
+    }
+    for (const auto& [path, names] : objects) {
+        const json* object = json_at(j, path);
+        if (!object) continue;  // an optional object left out (the block's own is there: the caller checked)
+        require_object(*object, path);
+        refuse_unknown(*object, path, names);
+    }
+    block_sizes sizes{s.c, 0, {}};
+    for (const vision_tensor_field& f : vision_tensor_fields()) {
+        if (f.block != block) continue;
+        const auto [parent, name] = split_path(f.path);
+        const json* object = json_at(j, parent);
+        if (!object) continue;  // an optional object's fields: absent with it
+        if (!object->contains(name)) {
+            if (f.required)
+                fail(std::string(parent) + " needs " + std::string(name) + " (" + std::string(f.about.empty() ? f.shape : f.about) + ").");
+            continue;  // a default applies: a bias of 0, a number's own
+        }
+        const json& value = (*object)[std::string(name)];
+        switch (f.rank) {
+            case 0: read_scalar(f, value, s); break;
+            case 1: read_values(f, value, s, sizes); break;
+            case 2: read_weights(f, value, s, sizes); break;
+            default: read_kernels(f, value, s); break;
+        }
+    }
+    if (s.bn) check_variances(*s.bn);
 }
 
 }  // namespace
@@ -169,13 +221,7 @@ vision_spec vision_spec_from_json(const json& j) {
     }
     const char* block = to_string(s.block);
     if (!j.contains(block)) fail(std::string("block \"") + block + "\" needs its parameters in \"" + block + "\".");
-    require_object(j[block], block);
-    switch (s.block) {
-        case vision_block::se: read_se(j[block], s); break;
-        case vision_block::eca: read_eca(j[block], s); break;
-        case vision_block::cbam: read_cbam(j[block], s); break;
-        case vision_block::ca: read_ca(j[block], s); break;
-    }
+    read_block(j, s);
     if (s.hidden() > max_channels) fail("the bottleneck has " + std::to_string(s.hidden()) + " features; at most " + std::to_string(max_channels) + ".");
     return s;
 }
@@ -198,37 +244,36 @@ json list_json(const std::vector<float>& v) {
     return out;
 }
 
-void dense_json(json& out, const dense_layer& l, const char* w, const char* b) {
-    out[w] = rows_json(l.w.data(), l.in, l.out);
-    out[b] = list_json(l.b);
-}
-
 }  // namespace
 
 json vision_spec_to_json(const vision_spec& s) {
     json feature = json::array();
     for (std::size_t c = 0; c < s.c; ++c) feature.push_back(rows_json(s.feature.data() + c * s.h * s.w, s.h, s.w));
     json out = {{"kind", "vision"}, {"block", to_string(s.block)}, {"feature", std::move(feature)}, {"channels", s.channels}};
-    json p = json::object();
-    switch (s.block) {
-        case vision_block::se: dense_json(p, s.fc1, "w1", "b1"), dense_json(p, s.fc2, "w2", "b2"); break;
-        case vision_block::eca: p["w"] = list_json(s.eca); break;
-        case vision_block::cbam: {
-            dense_json(p, s.fc1, "w1", "b1"), dense_json(p, s.fc2, "w2", "b2");
-            const std::size_t kk = s.kernel * s.kernel;
-            p["spatial"] = {rows_json(s.spatial.data(), s.kernel, s.kernel), rows_json(s.spatial.data() + kk, s.kernel, s.kernel)};
-            p["spatial_bias"] = shortest_decimal(s.spatial_bias);
-            break;
+    // the block's fields in the table's order, at their paths (a default written out: a bias of 0, bn.eps)
+    vision_spec& fields = const_cast<vision_spec&>(s);  // the rows' accessors hand out the spec's members; nothing here writes
+    for (const vision_tensor_field& f : vision_tensor_fields()) {
+        if (f.block != to_string(s.block)) continue;
+        json value;
+        if (f.rank == 0) {
+            const float* v = f.number(fields);
+            if (!v) continue;  // in an optional object the spec does not have
+            value = shortest_decimal(*v);
+        } else if (f.rank == 1) {
+            const std::vector<float>* v = f.in_spec(fields);
+            if (!v) continue;
+            value = list_json(*v);
+        } else if (f.rank == 2) {
+            const dense_layer& l = *f.layer(fields);
+            value = rows_json(l.w.data(), l.in, l.out);
+        } else {  // square kernels of side K, back to back
+            const std::vector<float>& v = *f.in_spec(fields);
+            const std::size_t k = *f.side(fields);
+            value = json::array();
+            for (std::size_t at = 0; at + k * k <= v.size(); at += k * k) value.push_back(rows_json(v.data() + at, k, k));
         }
-        case vision_block::ca:
-            dense_json(p, s.fc1, "w1", "b1");
-            if (s.bn)
-                p["bn"] = {{"gamma", list_json(s.bn->gamma)}, {"beta", list_json(s.bn->beta)}, {"mean", list_json(s.bn->mean)},
-                           {"var", list_json(s.bn->var)}, {"eps", shortest_decimal(s.bn->eps)}};
-            dense_json(p, s.gate_h, "wh", "bh"), dense_json(p, s.gate_w, "ww", "bw");
-            break;
+        json_make(out, f.path) = std::move(value);
     }
-    out[to_string(s.block)] = std::move(p);
     return out;
 }
 
