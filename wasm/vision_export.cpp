@@ -40,7 +40,8 @@ struct spec_kind<vision_spec> {
         const std::size_t bracket = field.find('[');
         const std::string_view path = std::string_view(field).substr(0, bracket);
         for (const vision_tensor_field& f : vision_tensor_fields()) {
-            if (f.path != path || (f.rank == 3) != (bracket != std::string::npos)) continue;
+            // a number is never packed: its reference is not a packed field
+            if (f.path != path || f.rank == 0 || (f.rank == 3) != (bracket != std::string::npos)) continue;
             if (!f.block.empty() && f.block != to_string(s.block)) return nullptr;
             std::vector<float>* values = f.in_spec(s);
             if (!values) return nullptr;

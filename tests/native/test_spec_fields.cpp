@@ -127,3 +127,37 @@ TEST_CASE("spec fields: every row's shape words are the validator's rule, or the
     CHECK_THROWS_WITH_AS(attn::parse_spec(bad.dump()), "weights.bo is given without weights.wo: a bias is added after its matrix.",
                          attn::spec_error);
 }
+
+TEST_CASE("spec fields: the scalar rows are read, written and refused by the table") {
+    const attn::json j = attn::json::parse(R"({"x": [[1, 2], [3, 4], [5, 6]], "tokens": {"query": ["a", "b", "c"]}, "heads": 2,
+        "mask": {"window": 2}, "mask_value": -1e4, "online_softmax": {"block": 2}})");
+    const attn::spec s = attn::spec_from_json(j);
+    CHECK(s.query_tokens == std::vector<std::string>{"a", "b", "c"});
+    CHECK(s.heads == 2);
+    CHECK(s.window == 2);
+    CHECK(s.mask_value == -1e4f);
+    CHECK(s.online_block == 2);
+    // every row the spec has is written at its path, and reads back to the same spec
+    const attn::json written = attn::spec_to_json(s);
+    for (const attn::scalar_field& f : attn::sequence_scalar_fields())
+        CHECK_MESSAGE((attn::json_at(written, f.path) != nullptr) == f.written(s), f.path);
+    CHECK(attn::spec_to_json(attn::spec_from_json(written)) == written);
+    CHECK(*attn::json_at(written, "mask.window") == 2);
+    // a whole number's range is the row's; a field its object needs is named
+    const auto refusal = [](const char* text) {
+        try {
+            attn::parse_spec(text);
+        } catch (const attn::spec_error& e) {
+            return std::string(e.what());
+        }
+        return std::string();
+    };
+    CHECK(refusal(R"({"x": [[1, 2]], "online_softmax": {}})") == "online_softmax has no \"block\": give the keys per tile, e.g. {\"block\": 2}.");
+    CHECK(refusal(R"({"x": [[1, 2]], "online_softmax": {"block": 0}})") == "online_softmax.block is 0; at least 1.");
+    CHECK(refusal(R"({"x": [[1, 2]], "mask": {"window": 0}})") == "mask.window is 0; at least 1.");
+    CHECK(refusal(R"({"x": [[1, 2]], "tokens": {"query": ["a"], "keys": ["b"]}})").rfind("tokens has an unknown field \"keys\" (known: key, query)", 0) == 0);
+    // a.schema() lists them with their ranges
+    const attn::json schema = attn::sequence_schema_json();
+    REQUIRE(schema["scalars"].size() == attn::sequence_scalar_fields().size());
+    CHECK(schema["scalars"][2] == attn::json::parse(R"({"path": "heads", "kind": "whole", "min": 1, "max": 64})"));
+}

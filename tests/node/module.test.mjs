@@ -157,6 +157,12 @@ test('index.d.ts\'s Spec has every field of the core\'s field tables, and no oth
   const children = (parent) => [...typeOf(parent).matchAll(/\b([a-z0-9_]+)\??: (Matrix|Vector)/g)].map((m) => `${parent}.${m[1]}`);
   const typed = ['weights', 'additive', 'bilinear', 'mask', 'positional'].flatMap(children);
   assert.deepEqual(typed.sort(), sequence.tensors.filter((f) => f.path.includes('.')).map((f) => f.path).sort(), 'no matrix the table lacks');
+  // each number and list of labels under its parent, of its kind (mask.window is the Mask type's)
+  for (const { path: fieldPath, kind } of sequence.scalars) {
+    const [parent, child] = fieldPath.split('.');
+    const want = kind === 'labels' ? 'string\\[\\]' : 'number';
+    assert.match(typeOf(parent), new RegExp(child ? `\\b${child}\\??: ${want}` : want), `${fieldPath}: a ${kind} in Spec`);
+  }
   const scoreKind = dts.match(/export type ScoreKind =([^;]+);/)[1].match(/'([a-z_]+)'/g).map((q) => q.slice(1, -1));
   assert.deepEqual(scoreKind, sequence.choices.score);
   assert.ok(a.schema().vision.tensors.some((f) => f.path === 'feature' && f.rank === 3), 'the vision part\'s table, once loaded');

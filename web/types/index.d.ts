@@ -423,12 +423,23 @@ export interface TensorField {
   packed: boolean;
 }
 
+/** One number or list of labels of the sequence spec, as the core's scalar table has it (attn/spec_fields.hpp). */
+export interface ScalarField {
+  /** Its JSON path in a spec, e.g. "heads", "online_softmax.block", "tokens.query". */
+  path: string;
+  kind: 'whole' | 'number' | 'labels';
+  /** A whole number's range. */
+  min?: number;
+  max?: number;
+}
+
 /** The specs' field tables, from the core: a.schema(). */
 export interface SpecSchema {
   sequence: {
     /** The top-level fields, in docs/spec.md's order. */
     top: (keyof Spec)[];
     tensors: TensorField[];
+    scalars: ScalarField[];
     /** The names of each kind of score, mask and positional encoding. */
     choices: { score: ScoreKind[]; mask: string[]; positional: string[] };
   };

@@ -64,6 +64,24 @@ std::optional<shape_rule> shape_rule_of(const tensor_field& field, const spec& s
 /// Every matrix and vector field, in the order the writer writes them.
 const std::vector<tensor_field>& sequence_tensor_fields();
 
+/// One field of a sequence spec that holds a whole number, a number or a list of labels (the matrices and
+/// vectors are tensor_field rows). The reader, the writer and a.schema() iterate these rows too.
+struct scalar_field {
+    enum class holds { whole, number, labels };
+    std::string_view path;   // "heads", "online_softmax.block", "tokens.query"
+    holds kind;
+    long long lo, hi;        // a whole number's range
+    bool required;           // needed when the object it lies in is given ("online_softmax.block")
+    std::string_view about;  // a refusal of a missing one says what to give ("the keys per tile, e.g. …")
+    int* (*whole)(spec&);                          // where each kind lives (the others null)
+    float* (*number)(spec&);
+    std::vector<std::string>* (*labels)(spec&);
+    bool (*written)(const spec&);                  // the writer writes it (else the spec leaves it out)
+};
+
+/// Every scalar field, in the order the writer writes them.
+const std::vector<scalar_field>& sequence_scalar_fields();
+
 /// The sequence spec's top-level fields, in docs/spec.md's order (the reader knows these, the writer writes
 /// them in this order, and the vision reader refuses them as "belongs to the sequence spec").
 const std::vector<std::string_view>& sequence_top_fields();

@@ -43,7 +43,7 @@ void read_mask(const json& j, spec& s) {
     if (!j.is_object() || j.size() != 1) fail("mask must be one of these: " + choices + ".");
     if (j.contains("window")) {
         s.mask = mask_kind::window;
-        s.window = read_whole(j["window"], "mask.window", 1, static_cast<long long>(max_positions));
+        // its width: the scalar table's row (spec_fields.cpp)
     } else if (j.contains("matrix")) {
         s.mask = mask_kind::matrix;  // its values: the field table's row (spec_fields.cpp)
     } else {
@@ -64,27 +64,51 @@ void read_positional(const json& j, spec& s) {
     s.positional = positional_kind::learned;  // its table: the field table's row
 }
 
-/// Whether a row of the field table lies under a top-level field ("weights.wq" under "weights", "x" under "x").
-bool under(const tensor_field& f, std::string_view top) {
-    return f.path == top || (f.path.size() > top.size() && f.path.substr(0, top.size()) == top && f.path[top.size()] == '.');
+/// Whether a path of the field tables lies under a top-level field ("weights.wq" under "weights", "x" under "x").
+bool under(std::string_view path, std::string_view top) {
+    return path == top || (path.size() > top.size() && path.substr(0, top.size()) == top && path[top.size()] == '.');
 }
 
 /// Reads the matrices and vectors under a top-level field, each by its row of the field table.
 void read_tensors(const json& j, spec& s, std::string_view top) {
     for (const tensor_field& f : sequence_tensor_fields())
-        if (under(f, top))
+        if (under(f.path, top))
             if (const json* value = json_at(j, f.path)) f.read(s, *value, std::string(f.path));
 }
 
-/// A top-level object whose fields are all matrices and vectors ("weights", "additive", "bilinear"): an
-/// object, with no field the table does not have under it, each read.
-void read_tensor_group(const json& j, spec& s, const std::string& top) {
+/// Reads the numbers and labels under a top-level field, each by its row of the scalar table; a missing one
+/// its object needs is refused.
+void read_scalars(const json& j, spec& s, std::string_view top) {
+    for (const scalar_field& f : sequence_scalar_fields()) {
+        if (!under(f.path, top)) continue;
+        const std::string path(f.path);
+        const json* value = json_at(j, path);
+        if (!value) {
+            const std::size_t dot = path.rfind('.');
+            if (f.required) fail(path.substr(0, dot) + " has no \"" + path.substr(dot + 1) + "\": give " + std::string(f.about) + ".");
+            continue;
+        }
+        switch (f.kind) {
+            case scalar_field::holds::whole: *f.whole(s) = read_whole(*value, path, f.lo, f.hi); break;
+            case scalar_field::holds::number: *f.number(s) = read_number(*value, path); break;
+            case scalar_field::holds::labels: *f.labels(s) = read_labels(*value, path); break;
+        }
+    }
+}
+
+/// A top-level object of fields ("weights", "additive", "bilinear" of matrices; "tokens", "online_softmax" of
+/// scalars): an object, with no field the tables do not have under it, each read.
+void read_group(const json& j, spec& s, const std::string& top) {
     require_object(j[top], top);
     std::set<std::string> known;
-    for (const tensor_field& f : sequence_tensor_fields())
-        if (under(f, top) && f.path != top) known.emplace(f.path.substr(top.size() + 1));
+    const auto add = [&](std::string_view path) {
+        if (under(path, top) && path != top) known.emplace(path.substr(top.size() + 1));
+    };
+    for (const tensor_field& f : sequence_tensor_fields()) add(f.path);
+    for (const scalar_field& f : sequence_scalar_fields()) add(f.path);
     refuse_unknown(j[top], top, known);
     read_tensors(j, s, top);
+    read_scalars(j, s, top);
 }
 
 /// Checks the limits of attn/limits.hpp while nlohmann parses, so a hostile text is refused
@@ -218,14 +242,8 @@ spec spec_from_json(const json& j) {
     spec s;
     read_tensors(j, s, "x");
     read_tensors(j, s, "memory");
-    if (j.contains("tokens")) {
-        const json& t = j["tokens"];
-        require_object(t, "tokens");
-        refuse_unknown(t, "tokens", {"query", "key"});
-        if (t.contains("query")) s.query_tokens = read_labels(t["query"], "tokens.query");
-        if (t.contains("key")) s.key_tokens = read_labels(t["key"], "tokens.key");
-    }
-    if (j.contains("weights")) read_tensor_group(j, s, "weights");
+    if (j.contains("tokens")) read_group(j, s, "tokens");
+    if (j.contains("weights")) read_group(j, s, "weights");
     if (j.contains("score")) s.score = read_score(j["score"]);
     // parameters of a score the spec does not use are a mistake (a typo in score, or a leftover)
     for (const char* params : {"additive", "bilinear"})
@@ -233,18 +251,12 @@ spec spec_from_json(const json& j) {
             fail(std::string(params) + " is given but score is \"" + to_string(s.score) + "\": remove " + params +
                  ", or set score to \"" + params + "\".");
     for (const char* params : {"additive", "bilinear"})
-        if (j.contains(params)) read_tensor_group(j, s, params);
-    if (j.contains("heads")) s.heads = read_whole(j["heads"], "heads", 1, static_cast<long long>(max_heads));
-    if (j.contains("mask")) read_mask(j["mask"], s), read_tensors(j, s, "mask");
-    if (j.contains("mask_value")) s.mask_value = read_number(j["mask_value"], "mask_value");
+        if (j.contains(params)) read_group(j, s, params);
+    read_scalars(j, s, "heads");
+    if (j.contains("mask")) read_mask(j["mask"], s), read_tensors(j, s, "mask"), read_scalars(j, s, "mask");
+    read_scalars(j, s, "mask_value");
     if (j.contains("positional")) read_positional(j["positional"], s), read_tensors(j, s, "positional");
-    if (j.contains("online_softmax")) {
-        const json& o = j["online_softmax"];
-        require_object(o, "online_softmax");
-        refuse_unknown(o, "online_softmax", {"block"});
-        if (!o.contains("block")) fail("online_softmax has no \"block\": give the keys per tile, e.g. {\"block\": 2}.");
-        s.online_block = read_whole(o["block"], "online_softmax.block", 1, static_cast<long long>(max_positions));
-    }
+    if (j.contains("online_softmax")) read_group(j, s, "online_softmax");
     validate(s);
     return s;
 }
@@ -297,22 +309,19 @@ json spec_to_json(const spec& s) {
             at.push_back(std::move(row));
         }
     }
-    if (!s.query_tokens.empty() || !s.key_tokens.empty()) {
-        j["tokens"] = json::object();
-        if (!s.query_tokens.empty()) j["tokens"]["query"] = s.query_tokens;
-        if (!s.key_tokens.empty()) j["tokens"]["key"] = s.key_tokens;
+    for (const scalar_field& f : sequence_scalar_fields()) {
+        if (!f.written(s)) continue;
+        json& at = json_make(j, f.path);
+        switch (f.kind) {
+            case scalar_field::holds::whole: at = *f.whole(values); break;
+            case scalar_field::holds::number: at = shortest_decimal(*f.number(values)); break;
+            case scalar_field::holds::labels: at = *f.labels(values); break;
+        }
     }
     j["score"] = to_string(s.score);
-    j["heads"] = s.heads;
-    switch (s.mask) {
-        case mask_kind::none:
-        case mask_kind::causal: j["mask"] = to_string(s.mask); break;
-        case mask_kind::window: j["mask"] = {{"window", s.window}}; break;
-        case mask_kind::matrix: break;  // {"matrix": …}: its row of the table
-    }
-    j["mask_value"] = shortest_decimal(s.mask_value);
+    // the kinds a word names ({"window": k}, {"matrix": …} and {"learned": …} are their rows of the tables)
+    if (s.mask == mask_kind::none || s.mask == mask_kind::causal) j["mask"] = to_string(s.mask);
     if (s.positional != positional_kind::learned) j["positional"] = to_string(s.positional);
-    if (s.online_block > 0) j["online_softmax"] = {{"block", s.online_block}};
     for (auto it = j.begin(); it != j.end();) it = it->is_null() ? j.erase(it) : std::next(it);
     return j;
 }

@@ -5,6 +5,7 @@
 #include <type_traits>
 #include <utility>
 
+#include "attn/limits.hpp"
 #include "attn/text.hpp"
 #include "io/json_read.hpp"
 
@@ -158,6 +159,25 @@ const std::vector<tensor_field>& sequence_tensor_fields() {
 
 #undef ATTN_TENSOR
 
+const std::vector<scalar_field>& sequence_scalar_fields() {
+    using holds = scalar_field::holds;
+    const auto always = [](const spec&) { return true; };
+    static const std::vector<scalar_field> rows{
+        {"tokens.query", holds::labels, 0, 0, false, {}, nullptr, nullptr, [](spec& s) { return &s.query_tokens; },
+         [](const spec& s) { return !s.query_tokens.empty(); }},
+        {"tokens.key", holds::labels, 0, 0, false, {}, nullptr, nullptr, [](spec& s) { return &s.key_tokens; },
+         [](const spec& s) { return !s.key_tokens.empty(); }},
+        {"heads", holds::whole, 1, static_cast<long long>(max_heads), false, {}, [](spec& s) { return &s.heads; }, nullptr, nullptr, always},
+        // read when the mask is {"window": k} (json.cpp's read_mask chooses the kind)
+        {"mask.window", holds::whole, 1, static_cast<long long>(max_positions), false, {}, [](spec& s) { return &s.window; }, nullptr,
+         nullptr, [](const spec& s) { return s.mask == mask_kind::window; }},
+        {"mask_value", holds::number, 0, 0, false, {}, nullptr, [](spec& s) { return &s.mask_value; }, nullptr, always},
+        {"online_softmax.block", holds::whole, 1, static_cast<long long>(max_positions), true, "the keys per tile, e.g. {\"block\": 2}",
+         [](spec& s) { return &s.online_block; }, nullptr, nullptr, [](const spec& s) { return s.online_block > 0; }},
+    };
+    return rows;
+}
+
 const std::vector<std::string_view>& sequence_top_fields() {
     static const std::vector<std::string_view> names{"x", "memory", "tokens", "weights", "score", "additive", "bilinear",
                                                      "heads", "mask", "mask_value", "positional", "online_softmax"};
@@ -208,8 +228,16 @@ json sequence_schema_json() {
         for (const auto& k : table) out.push_back(k.name);
         return out;
     };
+    json scalars = json::array();
+    for (const scalar_field& f : sequence_scalar_fields()) {
+        const char* kind = f.kind == scalar_field::holds::whole ? "whole" : f.kind == scalar_field::holds::number ? "number" : "labels";
+        json row = {{"path", f.path}, {"kind", kind}};
+        if (f.kind == scalar_field::holds::whole) row["min"] = f.lo, row["max"] = f.hi;
+        scalars.push_back(std::move(row));
+    }
     return {{"top", sequence_top_fields()},
             {"tensors", std::move(tensors)},
+            {"scalars", std::move(scalars)},
             {"choices", {{"score", names(score_names)}, {"mask", names(mask_names)}, {"positional", names(positional_names)}}}};
 }
 
