@@ -136,6 +136,9 @@ test('the rest of the block: LayerNorms, residuals and the MLP as boxes in block
   assert.deepEqual(await boxes.evaluateAll((bs) => bs.map((b) => b.dataset.stage)), ['ln_1', 'output', 'resid_mid', 'ln_2', 'mlp_pre', 'mlp_act', 'mlp_out', 'resid_post']);
   await page.locator('attention-model').locator('button.box[data-stage="ln_2"]').click();
   await page.waitForFunction(() => document.querySelector('attention-model').shadowRoot.querySelector('button.box[data-stage="ln_2"]').getAttribute('aria-pressed') === 'true');
+  // the stage's formula and explanation are the core's registry row (attn lm stages)
+  const ln2 = JSON.parse(cli('stages')).find((st) => st.id === 'ln_2');
+  assert.equal(await page.locator('attention-model').locator('details.block .stage-about').textContent(), `${ln2.formula} ${ln2.explain.en}`);
   const canvas = page.locator('attention-model').locator('details.block .big canvas');
   await canvas.scrollIntoViewIfNeeded();
   const b = await canvas.boundingBox();

@@ -29,6 +29,24 @@ test('a.attention equals the trace\'s merged context on random shapes, heads and
   assert.equal(cases, 60);
 });
 
+test('out: the result written into the caller\'s array (q itself too), the same numbers as a new one', () => {
+  const rand = random(7);
+  const n = 16, d = 8, values = (m) => Float32Array.from({ length: m }, () => rand() * 2 - 1);
+  const q = values(n * d), k = values(2 * n * d), v = values(2 * n * d);
+  for (const causal of [false, true]) {
+    const fresh = a.attention({ q, k: causal ? q : k, v: causal ? q.map((x) => -x) : v, d, heads: 2, causal });
+    const into = new Float32Array(n * d).fill(NaN);
+    assert.equal(a.attention({ q, k: causal ? q : k, v: causal ? q.map((x) => -x) : v, d, heads: 2, causal, out: into }), into);
+    assert.deepEqual(into, fresh);
+  }
+  const same = q.slice(); // out may be q: q was copied into the core before anything is written
+  a.attention({ q: same, k, v, d, out: same });
+  assert.deepEqual(same, a.attention({ q, k, v, d }));
+  assert.throws(() => a.attention({ q, k, v, d, out: new Float32Array(n * d - 1) }),
+    { name: 'AttentionError', message: `out must be a Float32Array of ${n * d} values (n_q × d, as q), not one of ${n * d - 1} values.` });
+  assert.throws(() => a.attention({ q, k, v, d, out: [] }), { name: 'AttentionError', message: 'out must be a Float32Array of 128 values (n_q × d, as q), not an Array.' });
+});
+
 test('bad arguments: one sentence naming the argument, and the instance keeps working', () => {
   const f = (n) => new Float32Array(n);
   for (const [args, says] of [

@@ -1,5 +1,6 @@
 // Benchmark (not a test): single-head forward softmax(Q·Kᵀ/√d)·V measured side by side in
-// one run — the package's public a.attention (the streaming kernel, copies in and out included),
+// one run — the package's public a.attention (the streaming kernel, copies in and out included; also
+// with `out`, the caller's array written instead of a new one each call),
 // the materialising wasm SIMD kernel, the same wasm built without SIMD, plain JavaScript,
 // TensorFlow.js and onnxruntime-web on their WASM backends (one thread each), each peer the way its
 // experts write it — TF.js with Q scaled first and an explicit transpose (matMul's transposeB flag takes a
@@ -89,9 +90,11 @@ async function ortRunner(ort, q, k, v, n, d, fused) {
 }
 
 /** The package's public fast path, a.attention (streaming, no n × n matrix), copies in and out included. */
-function publicRunner(a, q, k, v, n, d) {
-  let out = null;
-  return { run: () => { out = a.attention({ q, k, v, d }); }, result: () => out, free: () => {} };
+/** The package's a.attention: a new array each call, or (into) the caller's array, as a loop that calls it every frame would. */
+function publicRunner(a, q, k, v, n, d, into = false) {
+  let out = into ? new Float32Array(n * d) : null;
+  const run = into ? () => a.attention({ q, k, v, d, out }) : () => { out = a.attention({ q, k, v, d }); };
+  return { run, result: () => out.slice(), free: () => {} };
 }
 
 function plainRunner(q, k, v, n, d) {
@@ -154,14 +157,16 @@ async function main() {
   console.log(`single-head forward softmax(Q·Kᵀ/√d)·V, median time per call; ratio = time / a.attention's time (above 1: slower than a.attention)`);
   console.log(`TF.js ${tf.version_core} wasm backend: SIMD ${tfSimd}, threads ${tfThreads}; onnxruntime-web ${ort.env.versions.web} wasm, 1 thread; node ${process.version}\n`);
   const pkg = await createAttention();
-  const names = ['a.attention', 'wasm SIMD', 'wasm no-SIMD', 'plain JS', 'TF.js fast', 'TF.js transposeB', 'ORT graph', 'ORT fused MHA',
-    'native', 'native 4-lane stream', 'native widest stream'];
-  const PEERS = [4, 6, 7]; // each peer at its best: TF.js the fast way, ORT's graph and its fused operator
+  const names = ['a.attention', 'a.attention into out', 'wasm SIMD', 'wasm no-SIMD', 'plain JS', 'TF.js fast', 'TF.js transposeB', 'ORT graph',
+    'ORT fused MHA', 'native', 'native 4-lane stream', 'native widest stream'];
+  const at = (name) => names.indexOf(name);
+  // each peer at its best: TF.js the fast way, ORT's graph and its fused operator
+  const PEERS = ['TF.js fast', 'ORT graph', 'ORT fused MHA'].map(at);
   console.log(`${pad('n', 5)} ${pad('d', 3)}  ` + names.map((name) => pad(name, 26)).join(''));
   for (const [n, d] of sizes) {
     const q = randomData(n * d, 1), k = randomData(n * d, 2), v = randomData(n * d, 3);
     const slow = n <= SLOW_UP_TO;
-    const runners = [publicRunner(pkg, q, k, v, n, d), wasmRunner(simd, q, k, v, n, d), slow ? wasmRunner(noSimd, q, k, v, n, d) : null,
+    const runners = [publicRunner(pkg, q, k, v, n, d), publicRunner(pkg, q, k, v, n, d, true), wasmRunner(simd, q, k, v, n, d), slow ? wasmRunner(noSimd, q, k, v, n, d) : null,
       slow ? plainRunner(q, k, v, n, d) : null, tfRunner(tf, q, k, v, n, d, 'fast'), tfRunner(tf, q, k, v, n, d, 'transposeB'),
       await ortRunner(ort, q, k, v, n, d, false), await ortRunner(ort, q, k, v, n, d, true)];
     // a peer that cannot run this size (onnxruntime-web's 32-bit sizes overflow at n = 4096) is left out, saying why
@@ -195,8 +200,10 @@ async function main() {
     if (failed.length) console.log(`${' '.repeat(11)}could not run: ${failed.join('; ')}`);
     const best = Math.min(...PEERS.filter((i) => times[i] !== null).map((i) => times[i]));
     const bestName = names[PEERS.find((i) => times[i] === best)];
-    console.log(`${' '.repeat(11)}a.attention is ${(best / times[0]).toFixed(2)}x as fast as the best single-thread peer (${bestName}); ` +
-      `${times[9] ? `${(times[9] / times[0]).toFixed(2)}x the wasm ceiling (native 4-lane streaming)` : 'no 4-lane native build on this CPU'}`);
+    const ceiling = times[at('native 4-lane stream')], into = times[at('a.attention into out')];
+    console.log(`${' '.repeat(11)}a.attention is ${(best / times[0]).toFixed(2)}x as fast as the best single-thread peer (${bestName}), ` +
+      `${(best / into).toFixed(2)}x into its own out; ` +
+      `${ceiling ? `${(ceiling / times[0]).toFixed(2)}x the wasm ceiling (native 4-lane streaming)` : 'no 4-lane native build on this CPU'}`);
   }
 
   // The median batch, and the best: on a shared machine other tenants' work lands in some batches (the

@@ -154,7 +154,7 @@ function leafText(value, depth) {
 }
 
 /** The fast path's arguments checked, each refusal one sentence naming the argument; {nQ, nK}. */
-function checkAttentionArgs({ q, k, v, d, heads, causal }, limits) {
+function checkAttentionArgs({ q, k, v, d, heads, causal, out }, limits) {
   const kind = (x) => (x === null ? 'null' : Array.isArray(x) ? 'an Array' : ArrayBuffer.isView(x) ? `a ${x.constructor.name}` : `a ${typeof x}`);
   for (const [name, a] of [['q', q], ['k', k], ['v', v]]) {
     if (!(a instanceof Float32Array)) throw new AttentionError(`${name} must be a Float32Array (rows of d values, row-major), not ${kind(a)}.`);
@@ -168,6 +168,10 @@ function checkAttentionArgs({ q, k, v, d, heads, causal }, limits) {
     if (a.length % d !== 0) throw new AttentionError(`${name} has ${a.length} values: not a whole number of rows of d = ${d}.`);
   }
   if (k.length !== v.length) throw new AttentionError(`k has ${k.length / d} rows but v has ${v.length / d}: keys and values come in pairs.`);
+  if (out !== undefined && !(out instanceof Float32Array && out.length === q.length)) {
+    const what = out instanceof Float32Array ? `one of ${out.length} values` : kind(out);
+    throw new AttentionError(`out must be a Float32Array of ${q.length} values (n_q × d, as q), not ${what}.`);
+  }
   const nQ = q.length / d, nK = k.length / d;
   // Sizes in doubles, before anything is allocated: wasm's malloc takes 32 bits, and a byte count past 2³²
   // would wrap to a small block that the copies below overrun (the heap would be corrupt for good).
@@ -446,12 +450,14 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
      * The fast path: softmax(q·kᵀ/√d_h [causal])·v as one Float32Array (n_q × d), no trace and no JSON.
      * q (n_q × d), k and v (n_k × d) are row-major Float32Arrays; `heads` heads are contiguous column
      * blocks of d, as in the spec. Never builds an n_q × n_k matrix (an online softmax over blocks
-     * of keys), so long sequences need memory for the inputs and the output only.
+     * of keys), so long sequences need memory for the inputs and the output only. With `out` (a
+     * Float32Array of q.length values) the result is written there and out returned: a loop that calls it
+     * every frame makes no new array each time (at n = 16 making one is a third of the call).
      */
     attention(args = {}) {
-      if (args === null || typeof args !== 'object') throw new AttentionError('attention takes one object, {q, k, v, d, heads, causal}.');
-      const { q, k, v, d, heads = 1, causal = false } = args;
-      const rows = checkAttentionArgs({ q, k, v, d, heads, causal }, limits);
+      if (args === null || typeof args !== 'object') throw new AttentionError('attention takes one object, {q, k, v, d, heads, causal, out}.');
+      const { q, k, v, d, heads = 1, causal = false, out: into } = args;
+      const rows = checkAttentionArgs({ q, k, v, d, heads, causal, out: into }, limits);
       const bytes = (q.length + k.length + v.length + q.length) * 4;
       const base = fast._malloc(bytes);
       if (!base) throw new AttentionError(`out of memory: q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB.`);
@@ -474,7 +480,9 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
           const [name, index] = bad < q.length ? ['q', bad] : bad < q.length + k.length ? ['k', bad - q.length] : ['v', bad - q.length - k.length];
           throw new AttentionError(`${name}[${index}] is not a finite number.`);
         }
-        return fast.HEAPF32.slice(out, out + q.length);
+        if (!into) return fast.HEAPF32.slice(out, out + q.length);
+        into.set(fast.HEAPF32.subarray(out, out + q.length)); // q, k and v were copied in: out may be one of them
+        return into;
       } finally {
         fast._free(base);
       }

@@ -356,7 +356,9 @@ export interface Attention {
    * blocks of keys with an online softmax: no n_q × n_k matrix, so memory is the inputs and the output.
    * Throws AttentionError naming the argument for a wrong type or shape.
    */
-  attention(args: { q: Float32Array; k: Float32Array; v: Float32Array; d: number; heads?: number; causal?: boolean }): Float32Array;
+  attention(args: { q: Float32Array; k: Float32Array; v: Float32Array; d: number; heads?: number; causal?: boolean;
+    /** where to write the result (q.length values; it may be q itself), returned; else a new array */
+    out?: Float32Array }): Float32Array;
   /** The loss, dL/d(parameter) for every parameter of the spec (and x, memory), and dL/d(stage) for every
    * stage, from the core's backward pass. The spec carries "target" (mse) or "labels" with
    * "loss": "cross_entropy". Throws AttentionError naming the field for a bad spec, target or labels. */

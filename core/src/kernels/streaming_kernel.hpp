@@ -65,11 +65,20 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
     const std::size_t dh = d / heads;
     const scratch_sizes sizes = scratch_for<N, R, PRE>(dh, n_k);
     const float scale = 1.0f / std::sqrt(float(dh));
-    // buffers written before they are read, so none is zeroed first: at n = 16 the zeroing (memset) was 15 %
-    // of a call. Only kt's last panel is zeroed, once: its keys past n_k are never packed (and their scores
-    // are replaced by −∞ anyway), and they sit between the packed ones.
-    std::unique_ptr<float[]> kt(new float[sizes.kt]);  // one head's K, packed in panels (below)
-    std::fill(kt.get() + n_k / W * W * dh, kt.get() + sizes.kt, 0.0f);
+    // the scratch, one block: a small call's from a buffer each thread keeps (at n = 16 its four allocations
+    // were a fifth of a call), a larger call's from the heap. Buffers written before they are read, so none
+    // is zeroed first: at n = 16 the zeroing (memset) was 15 % of a call. Only kt's last panel is zeroed,
+    // once: its keys past n_k are never packed (and their scores are replaced by −∞ anyway), and they sit
+    // between the packed ones.
+    constexpr std::size_t kept_floats = 8192;
+    alignas(64) thread_local float kept[kept_floats];
+    const std::size_t scratch_floats = sizes.kt + sizes.acc + sizes.p_block + (PRE ? 0 : sizes.q_pack);
+    std::unique_ptr<float[]> heap(scratch_floats > kept_floats ? new float[scratch_floats] : nullptr);
+    float* const kt = heap ? heap.get() : kept;  // one head's K, packed in panels (below)
+    float* const acc = kt + sizes.kt;
+    float* const p_block = acc + sizes.acc;
+    float* const q_pack = p_block + sizes.p_block;
+    std::fill(kt + n_k / W * W * dh, kt + sizes.kt, 0.0f);
     struct group_state {
         const float* q[R];
         std::size_t limit[R];  // keys row r sees: all, or j <= i with the causal mask
@@ -77,11 +86,9 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
         std::size_t rows;
     };
     group_state state[QB / R];
-    std::unique_ptr<float[]> acc(new float[sizes.acc]), p_block(new float[sizes.p_block]);
-    // the block's q values scaled by 1/√d_h, a group's interleaved (q_pack[g·R·d_h + p·R + r]: the R
+    // q_pack: the block's q values scaled by 1/√d_h, a group's interleaved (q_pack[g·R·d_h + p·R + r]: the R
     // values of one p side by side, so the micro-tile reaches them from one pointer), packed once per
     // block of rows, or already in every lane (PRE); P likewise
-    std::unique_ptr<float[]> q_pack(new float[PRE ? 0 : sizes.q_pack]);
     std::vector<F> q_splat(PRE ? sizes.q_pack / N : 0), p_splat(sizes.p_splat / N);
     for (std::size_t h = 0; h < heads; ++h) {
         const std::size_t col = h * dh;
@@ -111,20 +118,20 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                         if constexpr (PRE) q_splat[(g * dh + p) * R + r] = splat<F>(st.q[r][p] * scale);
                         else q_pack[(g * dh + p) * R + r] = st.q[r][p] * scale;
             }
-            std::fill(acc.get(), acc.get() + groups * R * dh, 0.0f);
+            std::fill(acc, acc + groups * R * dh, 0.0f);
             for (std::size_t j0 = 0; j0 < keys; j0 += BK) {
                 const std::size_t nb = std::min(BK, keys - j0), nb_w = (nb + W - 1) / W * W;
                 for (std::size_t g = 0; g < groups; ++g) {
                     group_state& st = state[g];
-                    float* const ga = acc.get() + g * R * dh;
+                    float* const ga = acc + g * R * dh;
                     if (*std::max_element(st.limit, st.limit + R) <= j0) continue;  // causal: past every row's keys
                     // pass 1: scores of the R rows against the block's keys, W keys at a time
                     for (std::size_t jj = 0; jj < nb_w; jj += W) {
                         F c[R][2];
                         for (std::size_t r = 0; r < R; ++r) c[r][0] = c[r][1] = splat<F>(0.0f);
-                        const float* kp = kt.get() + (j0 + jj) * dh;
+                        const float* kp = kt + (j0 + jj) * dh;
                         const F* qs = q_splat.data() + (PRE ? g * dh * R : 0);
-                        const float* qp = q_pack.get() + (PRE ? 0 : g * dh * R);
+                        const float* qp = q_pack + (PRE ? 0 : g * dh * R);
                         for (std::size_t p = 0; p < dh; ++p, kp += W, qs += PRE ? R : 0, qp += PRE ? 0 : R) {
                             const F k0 = load<F>(kp), k1 = load<F>(kp + N);
                             for (std::size_t r = 0; r < R; ++r) {
@@ -134,15 +141,15 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                             }
                         }
                         for (std::size_t r = 0; r < R; ++r) {
-                            store(p_block.get() + r * BK + jj, c[r][0]);
-                            store(p_block.get() + r * BK + jj + N, c[r][1]);
+                            store(p_block + r * BK + jj, c[r][0]);
+                            store(p_block + r * BK + jj + N, c[r][1]);
                         }
                     }
                     // pass 2: each row's online softmax over the block (keys past its limit weigh nothing)
                     float rescale[R];
                     std::size_t seen_of[R];
                     for (std::size_t r = 0; r < R; ++r) {
-                        float* s = p_block.get() + r * BK;
+                        float* s = p_block + r * BK;
                         const std::size_t seen = seen_of[r] = st.limit[r] > j0 ? std::min(nb, st.limit[r] - j0) : 0;
                         std::fill(s + seen, s + nb_w, -INFINITY);
                         F top_lanes = splat<F>(st.m[r]);
@@ -180,7 +187,7 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                         // V's rows by an offset stepped d floats a key: an index t·d cost an integer multiply
                         // per key in V8's code (d kept on the stack), on the port the float multiplies use
                         std::size_t at = p;
-                        const float* pt = p_block.get();  // row r's weight of key t at pt[r·BK]: one pointer
+                        const float* pt = p_block;  // row r's weight of key t at pt[r·BK]: one pointer
                         for (std::size_t t = 0; t < nb; ++t, at += d, ++pt) {
                             const F v0 = load<F>(vb + at), v1 = load<F>(vb + at + N);
                             for (std::size_t r = 0; r < R; ++r) {
@@ -205,7 +212,7 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
             for (std::size_t g = 0; g < groups; ++g)
                 for (std::size_t r = 0; r < state[g].rows; ++r) {
                     float* oi = out + (b0 + g * R + r) * d + col;
-                    const float* a = acc.get() + (g * R + r) * dh;
+                    const float* a = acc + (g * R + r) * dh;
                     const float inv = 1.0f / state[g].l[r];
                     for (std::size_t p = 0; p < dh; ++p) oi[p] = a[p] * inv;
                 }

@@ -110,9 +110,9 @@ helper_pool& helpers() {
 void attention_streaming_threads(float* out, const float* q, const float* k, const float* v, std::size_t n_q,
                                  std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::size_t max_threads) {
     const std::size_t threads = streaming_threads_for(n_q, n_k, d, max_threads);
+    if (threads == 1) return attention_streaming_rows(out, q, k, v, n_q, n_k, d, heads, causal, 0, n_q);  // no split to make
     const std::vector<std::size_t> bounds = split_rows(n_q, n_k, causal, threads);
     const auto part = [&](std::size_t t) { attention_streaming_rows(out, q, k, v, n_q, n_k, d, heads, causal, bounds[t], bounds[t + 1]); };
-    if (threads == 1) return part(0);
     helpers().run(threads, part);
 }
 

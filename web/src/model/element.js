@@ -128,6 +128,7 @@ details { margin-top: .5rem; font-size: .9rem; }
 .strip { display: flex; flex-wrap: wrap; gap: .3rem; margin: .3rem 0; }
 .box { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; font-size: .78rem; max-width: 9.5em; }
 .box[aria-pressed="true"] { border: 2px solid #1a5fb4; }
+.stage-about { margin: .3rem 0; } .stage-about code { font: .9rem/1.4 ui-monospace, monospace; background: #f3f5f7; padding: 0 .25rem; }
 `;
 
 export class AttentionModel extends HTMLElement {
@@ -431,7 +432,9 @@ export class AttentionModel extends HTMLElement {
       if (this.blockCell === cell) this.blockCaption.textContent = text;
     });
     const [low, high] = scaleRange(st.scale, top);
-    this.blockBig.replaceChildren(h('p', { className: 'hint', text: `${st.symbol} ${rows} × ${cols} · ${cell(low)} … ${cell(high)}` }), canvas);
+    // what the stage is, from the core's registry: its formula and why it is there, then its size and range
+    this.blockBig.replaceChildren(h('p', { className: 'stage-about' }, h('code', { text: st.formula }), ` ${st.explain[s.lang === 'zh' ? 'zh' : 'en']}`),
+      h('p', { className: 'hint', text: `${st.symbol} ${rows} × ${cols} · ${cell(low)} … ${cell(high)}` }), canvas);
   }
 
   /**

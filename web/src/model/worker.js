@@ -63,9 +63,11 @@ const ops = {
    */
   block(name, text, layer) {
     const model = m(name);
-    const inBlock = new Set(model.stages().filter((st) => st.block).map((st) => st.id));
-    return traceOf(name, text).stages.filter((s) => s.layer === layer && inBlock.has(s.id))
-      .map((s) => ({ id: s.id, shape: s.shape, symbol: s.symbol, title: s.title, scale: s.scale, data: s.data }));
+    const rows = new Map(model.stages().filter((st) => st.block).map((st) => [st.id, st]));
+    return traceOf(name, text).stages.filter((s) => s.layer === layer && rows.has(s.id)).map((s) => {
+      const { formula, explain } = rows.get(s.id); // what the stage is, in the registry's words
+      return { id: s.id, shape: s.shape, symbol: s.symbol, title: s.title, scale: s.scale, formula, explain, data: s.data };
+    });
   },
   generate: (name, prompt, options) => m(name).generate(prompt, options),
   /**
