@@ -264,7 +264,7 @@ int run_lm(const std::vector<std::string>& args) {
             : std::optional<int>(static_cast<int>(int_flag(f, "--layer", 1, 1, m.config.n_layer)) - 1);
         const std::size_t head = static_cast<std::size_t>(int_flag(f, "--head", 1, 1, m.config.n_head) - 1);
         const stage* s = t.find(id, layer);
-        if (!s) throw spec_error("the trace has no stage \"" + user_text(id) + "\" (see attn lm stages and attn stages).");
+        if (!s) throw spec_error("the trace has no stage \"" + user_text(id) + "\" (see attn lm stages).");
         const bool per_head = s->shape.size() == 3;
         const std::size_t rows = s->shape[per_head ? 1 : 0], cols = s->shape.back() * (per_head && (id == "q" || id == "k" || id == "v") ? m.config.n_head : 1);
         for (std::size_t i = 0; i < rows; ++i)

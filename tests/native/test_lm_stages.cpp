@@ -24,7 +24,7 @@ std::vector<std::string> expected_ids(const model& m, bool step) {
     std::vector<std::string> out;
     for (const model_stage_row& row : model_stage_order()) {
         const std::string id = row.id();
-        if (m.config.d_mlp == 0 && (id == "ln_2" || id == "mlp_pre" || id == "mlp_act" || id == "mlp_out")) continue;
+        if (m.config.d_mlp == 0 && row.own && row.own->needs_mlp) continue;
         if (!step && id == "kv_cache") continue;
         out.push_back(id);
     }
@@ -107,7 +107,12 @@ TEST_CASE("lm stages: every operand is a stage of the same trace, computed befor
 
 TEST_CASE("lm stages: a generation step's stages are registry rows, and the JSON has every registry's facts") {
     const model m = small(16);
-    for (const stage& s : step_trace(m, "ab猫").stages) CHECK_MESSAGE((model_stage_of(s.id) || attn::stage_from_name(s.id)), s.id);
+    // a step: per layer the cache (2 × h × n × d_h, the row's per-head key × head_feature) and the new row of weights
+    std::vector<std::string> step;
+    for (const stage& s : step_trace(m, "ab猫").stages) step.push_back(s.id + (s.layer ? std::to_string(*s.layer) : ""));
+    CHECK(step == std::vector<std::string>{"kv_cache0", "weights0", "kv_cache1", "weights1", "kv_cache2", "weights2", "logits", "probs"});
+    CHECK(step_trace(m, "ab猫").stages[0].shape == std::vector<std::size_t>{2, 2, 3, 4});
+    CHECK(model_stage_of("kv_cache")->per_head);
     const attn::json rows = model_stage_registry_json();
     REQUIRE(rows.size() == model_stage_order().size());
     std::vector<std::string> block;
@@ -127,9 +132,18 @@ TEST_CASE("lm stages: a generation step's stages are registry rows, and the JSON
     CHECK(row_of("logits")["cols"] == "vocab");
     CHECK(row_of("q")["operands"] == attn::json::parse(R"([{"id": "ln_1", "layer": "same"}])"));
     CHECK(row_of("ln_1")["operands"] == attn::json::parse(R"([{"id": "resid_post", "layer": "previous"}])"));
-    // the sequence registry writes the same facts with the same function
+    // each layer's attention rows carry the sequence registry's own facts, field for field
     const attn::json seq = attn::stage_registry_json();
-    for (const char* key : {"id", "symbol", "title", "title_zh", "explain", "scale"}) CHECK(seq[0].contains(key));
+    std::size_t attention_rows = 0;
+    for (const attn::json& row : rows) {
+        if (row["kind"] != "attention") continue;
+        ++attention_rows;
+        const auto same = std::find_if(seq.begin(), seq.end(), [&](const attn::json& r) { return r["id"] == row["id"]; });
+        REQUIRE(same != seq.end());
+        for (const char* key : {"id", "symbol", "title", "title_zh", "explain", "scale", "per_head", "rows", "cols"})
+            CHECK_MESSAGE((*same)[key] == row[key], row["id"], " ", key);
+    }
+    CHECK(attention_rows == 13);  // q k v scores scaled masked row_max exp row_sum weights context concat output
 }
 
 TEST_CASE("lm stages: a caption reads the numbers of the stages the registry names as its operands") {

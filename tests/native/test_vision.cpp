@@ -215,19 +215,39 @@ TEST_CASE("vision: the field table's shape words are the reader's rules, and its
     CHECK(vision_refusal(spec("se", R"({"w1": [[1], [1]], "b1": [1, 2], "w2": [[1, 1]]})")) == "se.b1 has 2 values but se.w1 has 1 column.");
     CHECK(vision_refusal(spec("se", R"({"w1": [[1], [1]]})")) == "se needs w2 (m × channels).");
     CHECK(vision_refusal(spec("se", R"({"w1": [[1], [1]], "w2": [[1, 1]], "w3": 1})")).rfind("se has an unknown field \"w3\" (known: b1, b2, w1, w2)", 0) == 0);
-    CHECK(vision_refusal(spec("eca", "{}")) == "eca needs w (the k taps of the 1-D convolution across channels, k odd).");
+    CHECK(vision_refusal(spec("eca", "{}")) == "eca needs w (k: the k taps of the 1-D convolution across channels, k odd).");
+    CHECK(vision_refusal(spec("cbam", R"({"w1": [[1], [1]], "w2": [[1, 1]]})")) ==
+          "cbam needs spatial (2 × K × K: one K × K kernel for the mean map and one for the max map, K odd).");
     CHECK(vision_refusal(spec("cbam", R"({"w1": [[1], [1]], "w2": [[1, 1]], "spatial": [[[1]]]})")) ==
           "cbam.spatial must be 2 × K × K: one K × K kernel for the mean map and one for the max map, K odd.");
     CHECK(vision_refusal(spec("cbam", R"({"w1": [[1], [1]], "w2": [[1, 1]], "spatial": [[[1]], [[1, 2, 3], [1, 2, 3], [1, 2, 3]]]})")) ==
           "cbam.spatial[1] is 3 wide but cbam.spatial[0] is 1.");
     const std::string ca = R"({"w1": [[1], [1]], "wh": [[1, 1]], "ww": [[1, 1]], "bn": )";
-    CHECK(vision_refusal(spec("ca", (ca + R"({"gamma": [1]}})").c_str())) == "ca.bn needs beta (m).");
+    CHECK(vision_refusal(spec("ca", (ca + R"({"gamma": [1]}})").c_str())) == "ca.bn needs beta (m = 1, the columns of ca.w1).");
+    // eps alone is a given ca.bn too: its statistics are needed
+    CHECK(vision_refusal(spec("ca", (ca + R"({"eps": 0.001}})").c_str())) == "ca.bn needs gamma (m = 1, the columns of ca.w1).");
     CHECK(vision_refusal(spec("ca", (ca + R"({"gamma": [1, 2], "beta": [0], "mean": [0], "var": [1]}})").c_str())) ==
           "ca.bn.gamma has 2 values but ca.w1 has 1 column.");
     CHECK(vision_refusal(spec("ca", (ca + R"({"gamma": [1], "beta": [0], "mean": [0], "var": [1], "eps": 0}})").c_str())) ==
           "ca.bn.eps is 0 but must be positive (it keeps √(var + eps) above 0).");
     CHECK(vision_refusal(spec("ca", (ca + R"({"gamma": [1], "beta": [0], "mean": [0], "var": [1], "mu": 0}})").c_str())).rfind("ca.bn has an unknown field \"mu\" (known: beta, eps, gamma, mean, var)", 0) == 0);
     CHECK(vision_refusal(spec("ca", (ca + "[1]}").c_str())).find("ca.bn") != std::string::npos);
+    // every row of a block reaches its member by the accessor its rank needs
+    for (const attn::vision_tensor_field& f : attn::vision_tensor_fields()) {
+        if (f.block.empty()) continue;  // the feature map: read and written with the spec's own top-level fields
+        INFO(f.path);
+        CHECK((f.rank == 0 ? bool(f.number) : bool(f.in_spec)));
+        if (f.rank == 2) CHECK(bool(f.layer));
+        if (f.rank == 3) CHECK(bool(f.side));
+        if (!f.bias_of.empty())  // a bias names a weight matrix of its own block
+            CHECK(std::any_of(attn::vision_tensor_fields().begin(), attn::vision_tensor_fields().end(),
+                              [&](const attn::vision_tensor_field& w) { return w.path == f.bias_of && w.rank == 2 && w.block == f.block; }));
+    }
+    // a spec made in C++ with no kernel yet is written, not looped over
+    attn::vision_spec empty = attn::example_vision_spec("cbam-block");
+    empty.kernel = 0;
+    empty.spatial.clear();
+    CHECK(attn::vision_spec_to_json(empty)["cbam"]["spatial"] == attn::json::parse("[[], []]"));
     // the writer writes every row of the block, defaults included, and reads back to the same numbers
     for (const char* id : {"se-block", "eca-block", "cbam-block", "coordinate-attention"}) {
         const attn::vision_spec s = attn::example_vision_spec(id);

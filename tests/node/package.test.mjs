@@ -148,6 +148,12 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
     const top: { char: string; p: number }[] = m.next('The', 2);
     const said: string = m.generate('The', { n: 5, temperature: 0, seed: 1 });
     console.log(layer, top[0].char, said, m.heads()[0].induction, m.about.config.n_ctx);
+    // the model's stage registry, a trace stage's facts, out, and the scalar table
+    const row = m.stages().find((st) => st.block && st.kind === 'model');
+    const scale: 'signed' | 'positive' | 'probability' = mt.stages[0].scale;
+    const into = new Float32Array(8);
+    const same: Float32Array = a.attention({ q: new Float32Array(8), k: new Float32Array(8), v: new Float32Array(8), d: 4, out: into });
+    console.log(row?.formula, row?.operands[0]?.layer, row?.rows, mt.stages[0].title.zh, scale, same === into, a.schema().sequence.scalars[0].kind);
   `);
   const good = tsc('good.mts');
   assert.equal(good.status, 0, good.stdout.toString());

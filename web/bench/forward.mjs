@@ -89,8 +89,10 @@ async function ortRunner(ort, q, k, v, n, d, fused) {
   };
 }
 
-/** The package's public fast path, a.attention (streaming, no n × n matrix), copies in and out included. */
-/** The package's a.attention: a new array each call, or (into) the caller's array, as a loop that calls it every frame would. */
+/**
+ * The package's public fast path, a.attention (streaming, no n × n matrix), copies in and out included: a new
+ * array each call, or (into) the caller's array, as a loop that calls it every frame would.
+ */
 function publicRunner(a, q, k, v, n, d, into = false) {
   let out = into ? new Float32Array(n * d) : null;
   const run = into ? () => a.attention({ q, k, v, d, out }) : () => { out = a.attention({ q, k, v, d }); };

@@ -175,16 +175,22 @@ export interface ExampleDocument {
 }
 
 /** What the rows or columns of a stage's (one head's) matrix stand for. */
-export type AxisKind = 'query' | 'key' | 'position' | 'feature' | 'head_feature' | 'single' | 'tile' | 'tile_feature';
+export type AxisKind = 'query' | 'key' | 'position' | 'feature' | 'head_feature' | 'single' | 'tile' | 'tile_feature' | 'hidden' | 'vocab';
 
-/** One row of the core's stage registry. */
-export interface StageInfo {
-  id: StageId;
+/** The facts every kind's stage registry gives a stage (sequence, vision, language model): the core writes them with one function. */
+export interface StageFacts {
   /** The matrix's name in formulas and pictures, e.g. "α". */
   symbol: string;
   title: string;
   title_zh: string;
   explain: Bilingual;
+  /** How its values are coloured: diverging around 0, sequential from 0, or sequential on 0 … 1. */
+  scale: ColorScale;
+}
+
+/** One row of the core's stage registry. */
+export interface StageInfo extends StageFacts {
+  id: StageId;
   /** Shape heads × rows × cols; otherwise rows × cols. */
   per_head: boolean;
   rows: AxisKind;
@@ -193,8 +199,6 @@ export interface StageInfo {
   term: string;
   /** Terms that form one function in the formula map ("softmax"), or "". */
   group: string;
-  /** How its values are coloured: diverging around 0, sequential from 0, or sequential on 0 … 1. */
-  scale: ColorScale;
 }
 
 /** A stage's colour scale: signs occur, never negative, or within [0, 1]. */
@@ -220,15 +224,10 @@ export interface VisionSpec {
   };
 }
 
-export interface VisionStage {
+/** A vision stage: the registry's facts (gates are probabilities, a ReLU's output positive) and this trace's. */
+export interface VisionStage extends StageFacts {
   id: VisionStageId;
-  symbol: string;
-  title: string;
-  title_zh: string;
   formula: string;
-  explain: Bilingual;
-  /** How its values are coloured: gates are probabilities, a ReLU's output positive. */
-  scale: ColorScale;
   /** The earlier stages it is computed from, in order (the page draws them beside it). */
   operands: VisionStageId[];
   /** The labels along its axes: channels (C × H × W), rows and cols (a map), cols (a vector). */
@@ -485,27 +484,24 @@ export interface ModelStage {
   id: ModelStageId;
   layer: number | null;
   shape: number[];
-  /** the stage's symbol, title and colour scale, from the model's stage registry (m.stages()) */
-  symbol?: string;
-  title?: { en: string; zh: string };
-  scale?: ColorScale;
+  /** the stage's symbol, title and colour scale, from the model's stage registry (m.stages(), where the title is title and title_zh) */
+  symbol: string;
+  title: { en: string; zh: string };
+  scale: ColorScale;
+  /** kv_cache (a step's): 2 × heads × n × d_h, keys then values */
   data: Float32Array;
 }
 /** A row of the model's stage registry (m.stages(), attn lm stages): the facts every registry has, then the model's. */
-export interface ModelStageInfo {
+export interface ModelStageInfo extends StageFacts {
   id: ModelStageId;
-  symbol: string;
-  title: string;
-  title_zh: string;
-  explain: { en: string; zh: string };
-  scale: ColorScale;
   /** 'attention': a stage of each layer's attention, the sequence registry's row */
   kind: 'model' | 'attention';
   per_layer: boolean;
+  /** one matrix per head (kv_cache: per keys and values too, 2 × heads × n × d_h) */
   per_head: boolean;
   /** axis kinds: 'query' (the text's characters), 'feature', 'hidden' (the MLP's), 'vocab', 'key', 'head_feature', 'single' */
-  rows: string;
-  cols: string;
+  rows: AxisKind;
+  cols: AxisKind;
   formula: string;
   /** what it is computed from; 'previous' is the layer before's resid_post, which before layer 1 is x */
   operands: { id: ModelStageId; layer: 'same' | 'previous' | 'last' | 'global' }[];

@@ -50,21 +50,23 @@ struct model_stage_info {
     color_scale scale;       // how its values are coloured
     bool in_block;           // one of a decoder block's own stages: the page's block strip shows them
     std::vector<model_operand> operands;
+    bool needs_mlp = false;  // only a model with an MLP has it (ln_2 … mlp_out)
+    bool per_head = false;   // one (rows × cols) matrix per head, behind the head axis (kv_cache: per K and V, too)
 };
 
 /// @brief The model's own stages, in trace order (the attention stages come from stage_registry()).
 const std::vector<model_stage_info>& model_stage_registry();
 const model_stage_info* model_stage_of(std::string_view id);
 
-/// @brief One stage of a model trace, in trace order: a model row, or a sequence row of each layer's
-/// attention (the stages a layer spec's trace has, but its input x, which is ln_1).
+/// @brief One stage of a model trace: a model row, or a sequence row of each layer's attention (the stages a
+/// layer spec's trace has, but its input x, which is ln_1).
 struct model_stage_row {
     const model_stage_info* own = nullptr;  // the model's own stage, or
     std::optional<stage_id> attention;      // a stage of the layer's attention
     const char* id() const { return own ? own->id : stage_name(*attention); }
 };
-/// @brief Every stage a model trace can have, in trace order; a model without MLP has no ln_2 … mlp_out,
-/// and only a generation step (step_trace) has kv_cache.
+/// @brief Every stage a model trace can have, in trace order (a model without MLP has no ln_2 … mlp_out), then
+/// kv_cache, which only a generation step (step_trace) has: there each layer's cache comes before its weights.
 const std::vector<model_stage_row>& model_stage_order();
 
 /// @brief The stages that stage `id` of layer `layer` (none for a global stage) is computed from, as

@@ -96,7 +96,7 @@ const json* json_at(const json& j, std::string_view path);
 json& json_make(json& j, std::string_view path);
 
 /// a.schema()'s sequence part: {top: [names], tensors: [{path, rank, shape, param, grad, packed}],
-/// choices: {score, mask, positional: [names]}}.
+/// scalars: [{path, kind: "whole" | "number" | "labels", min?, max?}], choices: {score, mask, positional: [names]}}.
 json sequence_schema_json();
 
 }  // namespace attn

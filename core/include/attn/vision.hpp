@@ -125,7 +125,7 @@ struct vision_tensor_field {
     std::string_view bias_of = {};                  // a bias: the matrix it is added after ("se.w1")
     float* (*number)(vision_spec&) = nullptr;       // rank 0: where the number lives
     std::size_t* (*side)(vision_spec&) = nullptr;   // "K × K" kernels: where K lives
-    std::vector<float>* (*make)(vision_spec&) = nullptr;  // a row of an optional object: in_spec, the object made
+    void (*open)(vision_spec&) = nullptr;           // a row of an optional object (ca.bn): makes it in the spec
 };
 
 /// @brief Every field of the vision blocks' parameters, the feature map first, each block's in the order the

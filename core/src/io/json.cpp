@@ -84,8 +84,9 @@ void read_scalars(const json& j, spec& s, std::string_view top) {
         const std::string path(f.path);
         const json* value = json_at(j, path);
         if (!value) {
-            const std::size_t dot = path.rfind('.');
-            if (f.required) fail(path.substr(0, dot) + " has no \"" + path.substr(dot + 1) + "\": give " + std::string(f.about) + ".");
+            const std::size_t dot = path.rfind('.');  // a required field lies in an object: needed when that is given
+            if (f.required && dot != std::string::npos && json_at(j, path.substr(0, dot)))
+                fail(path.substr(0, dot) + " has no \"" + path.substr(dot + 1) + "\": give " + std::string(f.about) + ".");
             continue;
         }
         switch (f.kind) {

@@ -25,7 +25,7 @@ json model_stage_json(const model_stage_row& row) {
         out = stage_facts_json(s.id, s.symbol, s.title, s.explanation, s.scale);
         out["kind"] = "model";
         out["per_layer"] = s.per_layer;
-        out["per_head"] = std::string_view(s.id) == "kv_cache";
+        out["per_head"] = s.per_head;
         out["rows"] = axis_name(s.rows);
         out["cols"] = axis_name(s.cols);
         out["formula"] = s.formula;
@@ -40,6 +40,7 @@ json model_stage_json(const model_stage_row& row) {
         out["rows"] = axis_name(s.rows);
         out["cols"] = axis_name(s.cols);
         out["formula"] = stage_formula(*row.attention, layer_attention_shape());
+        // the sequence registry's operands, its input x being the layer's ln_1 (any layer: the same wiring)
         for (const auto& [id, layer] : model_stage_operands(s.name, 0, config{}))
             operands.push_back({{"id", id}, {"layer", "same"}});
         out["block"] = *row.attention == stage_id::output;  // what the residual stream adds: the block strip shows it

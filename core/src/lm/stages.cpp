@@ -39,14 +39,14 @@ const std::vector<model_stage_info>& model_stage_registry() {
          "x′ = x + attention(LN₁(x))", a::query, a::feature, signed_values, true, {{"resid_post", previous}, {"output", same}}},
         {"ln_2", "LN₂", true, {"LayerNorm before the MLP", "MLP 之前的 LayerNorm"},
          {"The same normalisation with the MLP's own γ and β.", "同样的归一化，用 MLP 自己的 γ 和 β。"},
-         "LN₂(x′) = (x′ − μ) ÷ √(σ² + ε) · γ₂ + β₂", a::query, a::feature, signed_values, true, {{"resid_mid", same}}},
+         "LN₂(x′) = (x′ − μ) ÷ √(σ² + ε) · γ₂ + β₂", a::query, a::feature, signed_values, true, {{"resid_mid", same}}, true},
         {"mlp_pre", "z", true, {"MLP: first layer", "MLP：第一层"}, {"z = LN₂(x′)·W₁ + b₁.", "z = LN₂(x′)·W₁ + b₁。"},
-         "z = LN₂(x′)·W₁ + b₁", a::query, a::hidden, signed_values, true, {{"ln_2", same}}},
+         "z = LN₂(x′)·W₁ + b₁", a::query, a::hidden, signed_values, true, {{"ln_2", same}}, true},
         {"mlp_act", "GELU", true, {"MLP: GELU", "MLP：GELU 激活"},
          {"GELU(z) = ½·z·(1 + erf(z/√2)): negative values mostly switched off.", "GELU(z) = ½·z·(1 + erf(z/√2))：负值大多被关掉。"},
-         "GELU(z) = ½·z·(1 + erf(z/√2))", a::query, a::hidden, signed_values, true, {{"mlp_pre", same}}},
+         "GELU(z) = ½·z·(1 + erf(z/√2))", a::query, a::hidden, signed_values, true, {{"mlp_pre", same}}, true},
         {"mlp_out", "m", true, {"MLP: second layer", "MLP：第二层"}, {"m = GELU(z)·W₂ + b₂.", "m = GELU(z)·W₂ + b₂。"},
-         "m = GELU(z)·W₂ + b₂", a::query, a::feature, signed_values, true, {{"mlp_act", same}}},
+         "m = GELU(z)·W₂ + b₂", a::query, a::feature, signed_values, true, {{"mlp_act", same}}, true},
         {"resid_post", "x″", true, {"Residual after the MLP", "MLP 后的残差"},
          {"x″ = x′ + m: the next layer's input.", "x″ = x′ + m：下一层的输入。"},
          "x″ = x′ + m (x′ itself without an MLP)", a::query, a::feature, signed_values, true, {{"resid_mid", same}, {"mlp_out", same}}},
@@ -65,7 +65,7 @@ const std::vector<model_stage_info>& model_stage_registry() {
          {"While generating, each layer keeps the keys and values of the characters already seen: a new character "
           "costs one row of attention, not the whole square again.",
           "生成时，每一层保留已见字符的 Key 和 Value：新字符只需算一行注意力，而不必重算整个方阵。"},
-         "cache = [K; V] of characters 1 … n", a::key, a::head_feature, signed_values, false, {}},
+         "cache = [K; V] of characters 1 … n: 2 × heads × n × d_h", a::key, a::head_feature, signed_values, false, {}, false, true},
     };
     return registry;
 }
@@ -92,7 +92,10 @@ const spec& layer_attention_shape() {
 namespace {
 
 /// True for the stages only a model with an MLP has.
-bool mlp_only(std::string_view id) { return id == "ln_2" || id == "mlp_pre" || id == "mlp_act" || id == "mlp_out"; }
+bool mlp_only(std::string_view id) {
+    const model_stage_info* own = model_stage_of(id);
+    return own && own->needs_mlp;
+}
 
 }  // namespace
 

@@ -12,7 +12,6 @@ std::size_t whole(const vision_spec&) { return 0; }
 #define ATTN_FLOATS(member) [](vision_spec& s) -> std::vector<float>* { return &s.member; }
 #define ATTN_LAYER(member) [](vision_spec& s) -> dense_layer* { return &s.member; }
 #define ATTN_BN(member) [](vision_spec& s) -> std::vector<float>* { return s.bn ? &s.bn->member : nullptr; }
-#define ATTN_BN_MADE(member) [](vision_spec& s) -> std::vector<float>* { return &(s.bn ? *s.bn : s.bn.emplace()).member; }
 
 }  // namespace
 
@@ -27,9 +26,12 @@ const std::vector<vision_tensor_field>& vision_tensor_fields() {
                          std::vector<float>* (*b)(vision_spec&)) {
         return field{path, 1, block, shape, false, {}, b, whole, nullptr, of};
     };
-    // ca.bn's statistics: the optional object ca.bn (a spec has ca's bn once a row of it is read)
-    const auto bn = [](std::string_view path, std::vector<float>* (*v)(vision_spec&), std::vector<float>* (*made)(vision_spec&)) {
-        return field{path, 1, "ca", "m", true, {}, v, whole, nullptr, {}, nullptr, nullptr, made};
+    // ca.bn's statistics: the optional object ca.bn, made in the spec when the reader finds it given
+    const auto open_bn = [](vision_spec& s) {
+        if (!s.bn) s.bn.emplace();
+    };
+    const auto bn = [open_bn](std::string_view path, std::vector<float>* (*v)(vision_spec&)) {
+        return field{path, 1, "ca", "m", true, {}, v, whole, nullptr, {}, nullptr, nullptr, open_bn};
     };
     static const std::vector<field> rows{
         {"feature", 3, "", "C × H × W", true, "the C × H × W feature map the block gates", ATTN_FLOATS(feature),
@@ -49,12 +51,12 @@ const std::vector<vision_tensor_field>& vision_tensor_fields() {
         {"cbam.spatial_bias", 0, "cbam", "", false, {}, nullptr, whole, nullptr, {}, [](vision_spec& s) { return &s.spatial_bias; }},
         weights("ca.w1", "ca", "channels × m", ATTN_LAYER(fc1), ATTN_FLOATS(fc1.w)),
         bias("ca.b1", "ca", "m", "ca.w1", ATTN_FLOATS(fc1.b)),
-        bn("ca.bn.gamma", ATTN_BN(gamma), ATTN_BN_MADE(gamma)),
-        bn("ca.bn.beta", ATTN_BN(beta), ATTN_BN_MADE(beta)),
-        bn("ca.bn.mean", ATTN_BN(mean), ATTN_BN_MADE(mean)),
-        bn("ca.bn.var", ATTN_BN(var), ATTN_BN_MADE(var)),
+        bn("ca.bn.gamma", ATTN_BN(gamma)),
+        bn("ca.bn.beta", ATTN_BN(beta)),
+        bn("ca.bn.mean", ATTN_BN(mean)),
+        bn("ca.bn.var", ATTN_BN(var)),
         {"ca.bn.eps", 0, "ca", "positive", false, "it keeps √(var + eps) above 0", nullptr, whole, nullptr, {},
-         [](vision_spec& s) { return s.bn ? &s.bn->eps : nullptr; }},
+         [](vision_spec& s) { return s.bn ? &s.bn->eps : nullptr; }, nullptr, open_bn},
         weights("ca.wh", "ca", "m × channels", ATTN_LAYER(gate_h), ATTN_FLOATS(gate_h.w)),
         bias("ca.bh", "ca", "channels", "ca.wh", ATTN_FLOATS(gate_h.b)),
         weights("ca.ww", "ca", "m × channels", ATTN_LAYER(gate_w), ATTN_FLOATS(gate_w.w)),
@@ -66,7 +68,6 @@ const std::vector<vision_tensor_field>& vision_tensor_fields() {
 #undef ATTN_FLOATS
 #undef ATTN_LAYER
 #undef ATTN_BN
-#undef ATTN_BN_MADE
 
 json vision_schema_json() {
     json tensors = json::array();

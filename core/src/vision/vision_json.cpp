@@ -77,6 +77,13 @@ struct block_sizes {
     std::size_t of(std::string_view word) const { return word == "channels" ? channels : word == "m" ? m : 0; }
     /// Why a size is what it is, for a refusal: "channels", "m, the columns of se.w1".
     std::string why(std::string_view word) const { return word == "channels" ? "channels" : "m, the columns of " + m_from; }
+    /// What a missing field must be: its shape words, a size's value once known ("m = 2, the columns of
+    /// ca.w1"), then what it is for ("2 × K × K: one K × K kernel for the mean map and …").
+    std::string needed(const vision_tensor_field& f) const {
+        std::string words(f.shape);
+        if (const std::size_t size = of(f.shape)) words += " = " + std::to_string(size) + (f.shape == "m" ? ", the columns of " + m_from : "");
+        return f.about.empty() ? words : words + ": " + std::string(f.about);
+    }
     /// Where a vector's length comes from: "feature has 3 channels", "ca.w1 has 2 columns".
     std::string held(std::string_view word) const {
         return word == "channels" ? "feature has " + count(channels, "channel") : m_from + " has " + count(m, "column");
@@ -109,7 +116,7 @@ void read_values(const vision_tensor_field& f, const json& value, vision_spec& s
     } else if (v.size() != z.of(f.shape)) {
         fail(name + " has " + count(v.size(), "value") + " but " + z.held(f.shape) + ".");
     }
-    (f.make ? f.make : f.in_spec)(s)->assign(v.begin(), v.end());
+    f.in_spec(s)->assign(v.begin(), v.end());
 }
 
 /// A list of square kernels of one odd width K ("2 × K × K"), kept back to back.
@@ -161,9 +168,9 @@ void read_block(const json& j, vision_spec& s) {
         const auto [parent, name] = split_path(f.path);
         const json* object = json_at(j, parent);
         if (!object) continue;  // an optional object's fields: absent with it
+        if (f.open) f.open(s);  // the object is given: the spec has it
         if (!object->contains(name)) {
-            if (f.required)
-                fail(std::string(parent) + " needs " + std::string(name) + " (" + std::string(f.about.empty() ? f.shape : f.about) + ").");
+            if (f.required) fail(std::string(parent) + " needs " + std::string(name) + " (" + sizes.needed(f) + ").");
             continue;  // a default applies: a bias of 0, a number's own
         }
         const json& value = (*object)[std::string(name)];
@@ -211,7 +218,7 @@ vision_spec vision_spec_from_json(const json& j) {
     for (const char* other : block_names)
         if (j.contains(other) && std::string(other) != to_string(s.block))
             fail(std::string(other) + " belongs to block \"" + other + "\", but block is \"" + to_string(s.block) + "\".");
-    if (!j.contains("feature")) fail("feature is missing: the C × H × W feature map the block gates.");
+    if (!j.contains("feature")) fail("feature is missing: " + std::string(field_at("feature").about) + ".");
     read_feature(j["feature"], s);
     if (j.contains("channels")) {
         s.channels = read_labels(j["channels"], "channels");
@@ -266,11 +273,12 @@ json vision_spec_to_json(const vision_spec& s) {
         } else if (f.rank == 2) {
             const dense_layer& l = *f.layer(fields);
             value = rows_json(l.w.data(), l.in, l.out);
-        } else {  // square kernels of side K, back to back
+        } else {  // as many square kernels of side K as the shape's first word, back to back
             const std::vector<float>& v = *f.in_spec(fields);
-            const std::size_t k = *f.side(fields);
+            const std::size_t k = *f.side(fields), count = std::stoul(std::string(two_words(f.shape).first));
             value = json::array();
-            for (std::size_t at = 0; at + k * k <= v.size(); at += k * k) value.push_back(rows_json(v.data() + at, k, k));
+            for (std::size_t n = 0; n < count; ++n)
+                value.push_back((n + 1) * k * k <= v.size() ? rows_json(v.data() + n * k * k, k, k) : json::array());
         }
         json_make(out, f.path) = std::move(value);
     }
