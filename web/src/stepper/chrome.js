@@ -103,16 +103,28 @@ export function controlBar(el, s, w) {
 
 /**
  * The caption (the arithmetic of the hovered or current cell) and its "every term, every digit"
- * toggle: one box of fixed height under the controls, kept for the whole example (el.caption).
+ * toggle: one box of fixed height under the controls, kept for the whole example (el.host.caption),
+ * which the stage area writes (el.area: its detail is the toggle's state).
  */
 export function captionRow(el, w) {
   // a tab stop: a long caption scrolls inside its fixed box, by keyboard too
-  el.caption = h('div', { className: 'caption', attrs: { 'aria-live': 'polite', tabindex: '0' } });
+  el.host.caption = h('div', { className: 'caption', attrs: { 'aria-live': 'polite', tabindex: '0' } });
   el.host.detail = h('button', {
-    type: 'button', className: 'caption-detail', attrs: { 'aria-pressed': String(!!el.detail) },
-    on: { click: () => { el.detail = !el.detail; el.renderProgress(); } },
+    type: 'button', className: 'caption-detail', attrs: { 'aria-pressed': String(el.area.detail) },
+    on: { click: () => { el.area.detail = !el.area.detail; el.renderProgress(); } },
   });
-  return h('div', { className: 'caption-row' }, el.caption, el.host.detail);
+  return h('div', { className: 'caption-row' }, el.host.caption, el.host.detail);
+}
+
+/** The play button, the scrubber and "stage i of n" at this point of the animation. */
+export function controlsProgress(el, s, w) {
+  if (el.host.play) {
+    el.host.play.textContent = s.playing ? `❚❚ ${w.pause}` : `► ${w.play}`;
+    el.host.play.setAttribute('aria-pressed', String(s.playing));
+  }
+  if (el.host.range) el.host.range.value = String(s.stageIndex * 1000 + Math.round(Math.min(1, s.progress) * 999));
+  if (el.host.status) el.host.status.textContent = w.stageOf(s.stageIndex + 1, shownStages(s.trace).length);
+  if (el.host.edited) el.host.edited.hidden = !(s.edited && s.exampleId);
 }
 
 /** The scrubber (a thousand steps a stage) and one button per stage. */

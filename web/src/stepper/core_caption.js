@@ -43,11 +43,11 @@ export function pointedAt(hovered, progress) {
   return hovered && !(hovered.left && progress < 1) ? hovered : null;
 }
 
-/** Marks the pointed-at cell as left when the pointer leaves box, and redraws. */
-export function keepWhenLeft(box, el, redraw) {
+/** Marks the pointed-at cell (area.hovered) as left when the pointer leaves box, and redraws. */
+export function keepWhenLeft(box, area, redraw) {
   box.addEventListener('pointerleave', () => {
-    if (!el.hovered) return;
-    el.hovered.left = true;
+    if (!area.hovered) return;
+    area.hovered.left = true;
     redraw();
   });
 }

@@ -7,8 +7,9 @@
 // url-state (read the options from the page URL and keep the URL in step, for sharing).
 //
 // The element wires the store to the views; each job has its own file: options.js (what to show),
-// chrome.js (bars and timeline), stage_view.js (the stage and its caption), keyboard.js, editor.js,
-// url_state.js, animator.js.
+// chrome.js (bars and timeline), stage_view.js (StageArea: the picture and its caption, with its own state —
+// scene, drawn views, hovered cell — drawn from the store, the core and the example), stage_texts.js (the
+// stage's words), keyboard.js, editor.js, url_state.js, animator.js.
 //
 // [SECTION] set-up and attributes
 // [SECTION] loading examples and specs
@@ -16,24 +17,25 @@
 // [SECTION] rendering
 import { pageAttention } from './page_core.js';
 import { createAnimator } from './animator.js';
-import { captionRow, controlBar, exampleText, timeline, topBar } from './chrome.js';
+import { captionRow, controlBar, controlsProgress, exampleText, markStage, timeline, topBar } from './chrome.js';
 import { complexityPanel } from './complexity.js';
 import { pathsPanel } from './complexity_paths.js';
 import { clear, h } from './dom.js';
 import { blockDiagram } from './block_diagram.js';
-import { stageTexts } from './stage_texts.js';
+import { refreshStageTexts, showStageTexts, stageTexts } from './stage_texts.js';
 import { Editor } from './editor.js';
 import { later } from './later.js';
 import { visionEditor } from './vision_editor.js';
-import { formulaMap } from './formula_map.js';
-import { pickLanguage, wordsFor } from './i18n.js';
+import { formulaMap, markCurrentTerm } from './formula_map.js';
+import { fillNumbers } from './format.js';
+import { pick, pickLanguage, wordsFor } from './i18n.js';
 import { onKey } from './keyboard.js';
 import { describeIgnored, hasSpec, pickExample, pickView, readOptions, VIEWS } from './options.js';
-import { renderProgress, renderStage } from './stage_view.js';
+import { StageArea } from './stage_view.js';
 import { shownStageFor, shownStages } from './steps.js';
 import { createStore } from './store.js';
 import { fileName, stageData, toCSV, toJSON, toLaTeX, toPNG, toSVG } from './export.js';
-import { embedCode } from './share.js';
+import { embedCode, exportMenu } from './share.js';
 import { css } from './styles.js';
 import { specFragment, writeUrl } from './url_state.js';
 
@@ -71,10 +73,11 @@ export class AttentionStepper extends HTMLElement {
       exampleId: '', variant: '', spec: null, edited: false, trace: null, error: null, lang: 'en',
       stageIndex: 0, progress: 1, playing: false, animated: false, speed: 1, head: 0, view: null, editing: false,
     });
-    this.animator = createAnimator(this.store, () => ({ steps: this.scene?.steps ?? 1, stages: this.stageIds().length }));
+    // the picture and its caption: its own state, drawn from the store, the core and the example
+    this.area = new StageArea({ store: this.store, attention: null, controls: () => this.controls, working: (p) => this.working(p) });
+    this.animator = createAnimator(this.store, () => ({ steps: this.area.steps, stages: this.stageIds().length }));
     this.store.subscribe((state, changed) => this.onState(state, changed));
     this.docs = new Map(); // example id -> its document (texts), from the core
-    this.hovered = null;
     this.addEventListener('keydown', (e) => onKey(this, e));
     // page-keys: the page's own arrows and space drive the stepper while nothing else has the focus
     // (the playground), so it need not be focused on load with a ring around everything
@@ -102,6 +105,7 @@ export class AttentionStepper extends HTMLElement {
         this.controls = controlsOf(this.compact, options.controls ?? this.getAttribute('controls'));
         this.store.set({ lang: this.language(options.lang) });
         this.attention = attention;
+        this.area.attention = attention;
         this.examples = attention.catalog();
         return this.load(options);
       })
@@ -155,9 +159,11 @@ export class AttentionStepper extends HTMLElement {
   // public, for pages and tests
   get trace() { return this.store.get().trace; }
   get stageId() { return this.stageIds()[this.store.get().stageIndex]; }
+  /** The gradients shown under the stages (inspect, showComputed): {spec, result, modelLoss}, or null. */
+  get gradients() { return this.area.gradients; }
   /** The stages a reader steps through (shownStages: with one head, concat is folded into context). */
   stageIds() { return this.store.get().trace ? shownStages(this.store.get().trace).map((s) => s.id) : []; }
-  play() { this.hovered = null; this.animator.play(); } // the animation's cell takes the caption again
+  play() { this.area.hovered = null; this.animator.play(); } // the animation's cell takes the caption again
   pause() { this.animator.pause(); }
   /** The current stage's tensor with its labels: {example, stage, title, formula, shape, head, rows, cols, data}. */
   stageData() { return stageData(this); }
@@ -325,7 +331,7 @@ export class AttentionStepper extends HTMLElement {
    */
   showComputed(trace, gradients) {
     this.newTicket(); // an older load or edit still on its way is not shown over this
-    this.gradients = gradients;
+    this.area.gradients = gradients;
     if (!this.showInPlace(trace, false)) this.renderAll(); // otherwise the store's subscriber has redrawn the stage and its gradient
   }
 
@@ -405,12 +411,12 @@ export class AttentionStepper extends HTMLElement {
       this.pinnedObserver.observe(pinned);
     }
     parts.push(pinned);
-    this.stageEl = h('div', { className: 'stage' });
-    this.stageSignature = null; // a new stage area: drawn afresh, not refreshed
+    const box = h('div', { className: 'stage' });
+    this.area.attach(box, this.host.caption, this.host.detail); // a new box: drawn afresh, not refreshed
     this.tallest?.disconnect(); // the old box is gone
-    this.tallest = keepTallest(this.stageEl);
+    this.tallest = keepTallest(box);
     // editing: the panel beside the picture on a wide screen (styles.js), so the picture changes in view
-    const work = h('div', { className: `work${s.editing && c.has('edit') ? ' editing' : ''}` }, this.stageEl);
+    const work = h('div', { className: `work${s.editing && c.has('edit') ? ' editing' : ''}` }, box);
     parts.push(work);
     if (s.editing && c.has('edit') && vision) {
       work.append(visionEditor(this, s, w));
@@ -447,13 +453,39 @@ export class AttentionStepper extends HTMLElement {
     }
   }
 
-  renderStage() { renderStage(this); }
+  /**
+   * The current stage: its picture (the stage area), then the words and marks around it — the stage's
+   * heading and explanation, the example's numbers, the formula map's term and the timeline's step.
+   */
+  renderStage() {
+    const s = this.store.get();
+    if (!this.area.box) return;
+    const w = wordsFor(s.lang);
+    const doc = this.doc(s.exampleId);
+    const drawn = this.area.render(w, doc);
+    if (drawn === 'refreshed') refreshStageTexts(this, s);
+    else showStageTexts(this, s, w, doc, drawn === 'fresh' && this.controls.has('export') ? exportMenu(this, w) : null);
+    if (drawn !== 'vision') {
+      // example texts quote numbers as {stage[i][j]}: filled from the current trace, edits included
+      if (this.host.summary && doc) this.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
+      markCurrentTerm(this, this.stageId);
+    }
+    markStage(this, s.stageIndex);
+    this.renderProgress(); // the new caption and cells at the current point of the animation
+  }
 
-  renderProgress() { renderProgress(this); }
+  /** The animation's point: the picture's cells and caption (the stage area), then the controls. */
+  renderProgress() {
+    const s = this.store.get();
+    if (!s.trace || !this.area.box) return; // nothing drawn yet (renderAll draws the chrome and the box)
+    const w = wordsFor(s.lang);
+    this.area.progress(w);
+    controlsProgress(this, s, w);
+  }
 
   /** Shows stage index whole, paused: what a click, a key or a link does (Play then animates it). */
   show(index) {
-    this.hovered = null;
+    this.area.hovered = null;
     this.store.set({ stageIndex: index, progress: 1, playing: false, animated: false });
   }
 
@@ -464,9 +496,9 @@ export class AttentionStepper extends HTMLElement {
 
   /** One cell (or row) further or back, paused; across into the next or previous stage at its ends. */
   stepCell(delta) {
-    this.hovered = null;
+    this.area.hovered = null;
     const s = this.store.get();
-    const steps = this.scene?.steps ?? 1;
+    const steps = this.area.steps;
     const revealed = s.progress >= 1 ? steps : Math.floor(s.progress * steps) + 1;
     const next = revealed + delta;
     const last = this.stageIds().length - 1;

@@ -129,7 +129,7 @@ export async function toLaTeX(el) {
   const s = el.store.get();
   notForVision(s);
   const stage = shownStages(s.trace)[s.stageIndex];
-  const { rows, cols } = el.scene.resultMatrix;
+  const { rows, cols } = el.area.scene.resultMatrix;
   const count = Math.min(rows * cols, LATEX_CELLS);
   const cells = Array.from({ length: count }, (_, k) => ({ head: s.head, i: Math.floor(k / cols), j: k % cols }));
   const lines = (await Promise.all(cells.map((c) => el.attention.explain(s.trace, stage.id, c)))).map(latexLine);
@@ -185,18 +185,18 @@ export function figure(el) {
   notForVision(s);
   const stage = shownStages(s.trace)[s.stageIndex];
   const svg = node('svg', { xmlns: SVG_NS, 'font-family': FONT });
-  const heads = s.trace.spec.heads > 1 && el.scene.perHead && !el.lines ? ` (head ${s.head + 1})` : '';
+  const heads = s.trace.spec.heads > 1 && el.area.scene.perHead && !el.area.lines ? ` (head ${s.head + 1})` : '';
   svg.append(node('text', { x: 12, y: 22, 'font-size': 16, 'font-weight': 600, fill: '#1b1f24' }, `${stageTitle(stage, s.lang)}${heads}`));
   svg.append(node('text', { x: 12, y: 40, 'font-size': 12, fill: '#57606a', 'font-family': 'ui-monospace, Menlo, Consolas, monospace' }, stage.formula));
   let x = 12, height = 0;
-  if (el.lines) {
-    const lines = el.lines.figure();
+  if (el.area.lines) {
+    const lines = el.area.lines.figure();
     lines.setAttribute('transform', `translate(12,${TOP})`);
     svg.append(lines);
     x += Number(lines.getAttribute('width'));
     height = Number(lines.getAttribute('height'));
   } else {
-    el.scene.matrices.forEach((m, k) => {
+    el.area.scene.matrices.forEach((m, k) => {
       if (k > 0 && m.role === 'result') {
         svg.append(node('text', { x: x + 2, y: TOP + 36 + 14, 'font-size': 16, fill: '#57606a' }, '→'));
         x += GAP;
@@ -246,7 +246,7 @@ export async function toPNG(el) {
 export function fileName(el, ext) {
   const s = el.store.get();
   const stage = shownStages(s.trace)[s.stageIndex];
-  const head = s.trace.spec.heads > 1 && el.scene?.perHead && !el.lines ? `-head-${s.head + 1}` : '';
+  const head = s.trace.spec.heads > 1 && el.area.scene?.perHead && !el.area.lines ? `-head-${s.head + 1}` : '';
   return `attention-${s.exampleId || 'spec'}-${stage.id}${head}.${ext}`;
 }
 

@@ -18,22 +18,22 @@ function explanation(g, w) {
 }
 
 /**
- * Draws the gradient of the shown stage into el.host.gradient, or empties it when the element has no
- * loss (el.gradients: {spec: the grad spec, result: the core's a.grad(spec), from its worker, modelLoss: the
+ * Draws the gradient of the shown stage into the stage area's gradient box, or empties it when there is no
+ * loss (area.gradients: {spec: the grad spec, result: the core's a.grad(spec), from its worker, modelLoss: the
  * value of the later loss an "upstream" spec's gradient came from, or undefined}).
  */
-export function renderGradient(el, stage, w) {
-  const box = el.host.gradient;
+export function renderGradient(area, stage, w) {
+  const box = area.gradientBox;
   if (!box) return;
   clear(box);
-  const g = el.gradients;
-  const s = el.store.get();
+  const g = area.gradients;
+  const s = area.store.get();
   const grads = g && new Map(g.result.stage_grads.map((x) => [x.id, x.data]));
   box.hidden = !grads?.has(stage.id);
   if (box.hidden) return;
   // the trace with every stage's values replaced by its gradient: the scene lays it out as it lays out the stage
   const adjoint = { ...s.trace, stages: s.trace.stages.map((st) => ({ ...st, data: grads.get(st.id) ?? st.data })) };
-  const scene = sceneFor(makeContext(adjoint, el.attention.stages()), stage.id, s.head);
+  const scene = sceneFor(makeContext(adjoint, area.attention.stages()), stage.id, s.head);
   const result = scene.matrices.find((m) => m.key === scene.result);
   const matrix = { ...result, key: 'gradient', heat: undefined, label: `∂L/∂${result.label}`, role: 'result' };
   const view = renderMatrix(matrix, { words: w });
@@ -42,11 +42,11 @@ export function renderGradient(el, stage, w) {
   const onCell = (e) => {
     const td = e.target.closest?.('td.cell');
     if (!td) return;
-    const at = { head: s.head, i: Number(td.dataset.i), j: Number(td.dataset.j), detail: !!el.detail };
+    const at = { head: s.head, i: Number(td.dataset.i), j: Number(td.dataset.j), detail: area.detail };
     const key = `${stage.id} ${at.head} ${at.i} ${at.j} ${at.detail}`;
     pointed = key;
     const show = () => {
-      if (pointed === key) writeCaption(caption, coreText(g.result, key, () => el.attention.explainGrad(g.result, stage.id, at), show));
+      if (pointed === key) writeCaption(caption, coreText(g.result, key, () => area.attention.explainGrad(g.result, stage.id, at), show));
     };
     show();
   };

@@ -31,7 +31,7 @@ function colourTable(kind) {
   return tables.get(bar);
 }
 
-export function headsGrid(el, ctx, stage, current, w) {
+export function headsGrid(area, ctx, stage, current, w) {
   const [heads, rows, cols] = stage.shape;
   const r = Math.min(rows, MAX_CELLS), c = Math.min(cols, MAX_CELLS);
   const px = heads > 16 ? 3 : heads > 4 ? 6 : CELL;
@@ -69,11 +69,11 @@ export function headsGrid(el, ctx, stage, current, w) {
     return h('button', {
       type: 'button', className: 'mini', dataset: { head: String(hh + 1) },
       attrs: { 'aria-pressed': String(hh === current), 'aria-label': `${w.head} ${hh + 1}` },
-      on: { click: () => el.store.set({ head: hh }) },
+      on: { click: () => area.store.set({ head: hh }) },
     }, h('span', { className: 'mini-label', text: `${w.head} ${hh + 1}` }), picture);
   });
   // the first heads now, the rest PER_PIECE heads a task after the frame
-  nowAndLater(heads, PER_PIECE, (from, to) => pictures.slice(from, to).forEach((p, k) => paint(from + k, p)), (jobs) => inPieces(el, jobs));
+  nowAndLater(heads, PER_PIECE, (from, to) => pictures.slice(from, to).forEach((p, k) => paint(from + k, p)), (jobs) => inPieces(area, jobs));
   const [lo, hi] = scaleRange(kind, scale);
   return h('div', { className: 'heads-grid', attrs: { role: 'group', 'aria-label': w.everyHead } },
     h('div', { className: 'minis' }, minis),

@@ -9,7 +9,7 @@ export function onKey(el, e) {
   const tag = target?.tagName;
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
   if (target?.classList?.contains('vcell') && e.key.startsWith('Arrow')) {
-    moveInTensor(el, target, e.key);
+    moveInTensor(el.area, target, e.key);
     e.preventDefault();
     return;
   }
@@ -34,7 +34,7 @@ export function onKey(el, e) {
 const MOVES = { ArrowUp: [-1, 0], ArrowDown: [1, 0], ArrowLeft: [0, -1], ArrowRight: [0, 1] };
 
 function moveInGrid(el, td, key) {
-  const view = el.views.get(td.dataset.key);
+  const view = el.area.views.get(td.dataset.key);
   const [di, dj] = MOVES[key];
   const next = view.cells[Number(td.dataset.i) + di]?.[Number(td.dataset.j) + dj];
   if (!next) return;

@@ -1,27 +1,28 @@
 // Drawing in pieces: a large stage (64 heads of 64 × 64, two 32 × 32 tables) is more DOM than one task
 // should build, so parts of it are drawn after the next frame, a piece a task, and the page keeps
 // answering (no main-thread task over 100 ms, issue 24). A piece queued for a stage that has since been
-// drawn again is dropped. el.settled() waits for the pieces too.
+// drawn again is dropped. The element's settled() waits for the pieces too.
 
 /**
- * Runs draw() in a task after the next frame, unless the stage area was drawn again meanwhile
- * (el.drawn: a count renderStage bumps) and the piece belongs to the stage (always: it does not).
+ * Runs draw() in a task after the next frame, unless owner drew again meanwhile (owner.drawn: a count the
+ * stage area bumps on every drawing) and the piece belongs to that drawing (always: it does not).
+ * owner.working(promise) counts it for the element's settled().
  */
-export function later(el, draw, always = false) {
-  const drawn = el.drawn;
-  el.working(new Promise((resolve) => {
+export function later(owner, draw, always = false) {
+  const drawn = owner.drawn;
+  owner.working(new Promise((resolve) => {
     requestAnimationFrame(() => setTimeout(() => {
-      if (always || el.drawn === drawn) draw();
+      if (always || owner.drawn === drawn) draw();
       resolve();
     }, 0));
   }));
 }
 
 /** Runs each of jobs with later(), one after another: one piece a task. */
-export function inPieces(el, jobs) {
+export function inPieces(owner, jobs) {
   const next = (k) => {
     if (k >= jobs.length) return;
-    later(el, () => {
+    later(owner, () => {
       jobs[k]();
       next(k + 1);
     });

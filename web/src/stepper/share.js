@@ -112,5 +112,5 @@ async function showEmbed(el, w) {
   el.host.embedPanel = h('section', { className: 'embed-code', attrs: { 'aria-label': w.embedCode } },
     block(w.embedScript, script, 'script'), block(w.embedIframe, iframe, 'iframe'),
     h('p', { className: 'hint', text: w.embedHint }));
-  el.stageEl.append(el.host.embedPanel);
+  el.area.box.append(el.host.embedPanel);
 }

@@ -1,19 +1,17 @@
-// The stage area: the stage's title, formula and explanation, the head selector, its matrices
-// (operands, then the result) from the scene, and the caption with the arithmetic of the hovered
-// or current cell. renderStage builds it; renderProgress moves the animation and the caption.
-import { markStage } from './chrome.js';
+// The stage area: the picture of the current stage (its matrices or its lines, a vision block's maps), the
+// head selector and every head's grid, train mode's gradient under it, and the caption of the hovered or
+// current cell. A StageArea keeps its own state (the scene, the drawn views, the hovered cell, whether the
+// caption shows every term) and draws what it is given: the store's state, the core's registry and
+// arithmetic, the example's document. The element owns one, hands it the boxes it draws into, and draws
+// the words and the chrome around it itself.
 import { coreText, keepWhenLeft, pointedAt, writeCaption } from './core_caption.js';
 import { clear, h, svg, touchOnly } from './dom.js';
-import { cell, exact, fillNumbers, labelAt } from './format.js';
-import { markCurrentTerm } from './formula_map.js';
+import { cell, exact, labelAt } from './format.js';
 import { headsGrid, markHead, showsHeadsGrid } from './heads_grid.js';
-import { pick, stageTitle, wordsFor } from './i18n.js';
 import { linesPossible, linesView, showsLines } from './lines_view.js';
 import { inPieces } from './later.js';
 import { renderMatrix, updateMatrix } from './matrix_view.js';
 import { renderGradient } from './gradient_view.js';
-import { exportMenu } from './share.js';
-import { refreshStageTexts, showStageTexts } from './stage_texts.js';
 import { makeContext, sceneFor, shownStages } from './steps.js';
 import { renderVisionProgress, renderVisionStage } from './vision_view.js';
 
@@ -24,123 +22,14 @@ function showsSoftmaxRows(ctx, id) {
   return info.rows === 'query' && (info.cols === 'key' || info.cols === 'single') && fromMask(id);
 }
 
-export function renderStage(el) {
-  const s = el.store.get();
-  if (!el.stageEl) return;
-  if (s.trace.kind === 'vision') {
-    el.views = null;
-    renderVisionStage(el);
-    controlsProgress(el, s, wordsFor(s.lang));
-    return;
-  }
-  el.vision = null;
-  const w = wordsFor(s.lang);
-  const stage = shownStages(s.trace)[s.stageIndex];
-  const ctx = makeContext(s.trace, el.attention.stages());
-  const doc = el.doc(s.exampleId);
-  el.scene = sceneFor(ctx, stage.id, s.head);
-  const lines = showsLines(ctx, stage.id, s.view, doc);
-  // the lines picture plays query by query: each step spotlights one query's lines
-  if (lines) el.scene = { ...el.scene, order: 'rows', steps: ctx.nQ };
-  // the same stage with the same matrices (an edit of values): new numbers into the drawn cells
-  // (another head of the same stage is the same matrices too: its numbers go into the drawn cells)
-  const signature = [stage.id, s.lang, s.trace.empty_rows?.join() ?? '', ...el.scene.matrices.map((m) =>
-    `${m.key}:${m.rows}x${m.cols}:${m.label}:${m.rowLabels?.join(',')}:${m.colLabels?.join(',')}`)].join('|');
-  if (signature === el.stageSignature && el.views && !el.lines) {
-    refreshStage(el, s, w, doc, stage, ctx);
-    return;
-  }
-  el.stageSignature = signature;
-  el.drawn = (el.drawn ?? 0) + 1; // pieces queued for the last drawing of the stage area are dropped
-  el.hovered = null;
-  if (el.caption) el.caption.textContent = ''; // the previous stage's arithmetic is not this one's
-  const parts = [];
-  showStageTexts(el, s, w, doc, el.controls.has('export') ? exportMenu(el, w) : null);
-  // example texts quote numbers as {stage[i][j]}: filled from the current trace, edits included
-  if (el.host.summary && doc) el.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
-  if (s.trace.empty_rows?.length && showsSoftmaxRows(ctx, stage.id)) {
-    const rows = s.trace.empty_rows.map((r) => `${r + 1} (${ctx.qTokens[r]})`);
-    parts.push(h('p', { className: 'notice empty-rows', attrs: { role: 'note' }, text: w.emptyRows(rows) }));
-  }
-  if (stage.id === 'weights' && linesPossible(ctx)) parts.push(viewSwitch(el, lines, w));
-  el.host.headsGrid = showsHeadsGrid(ctx, stage.id) && !lines ? { el: headsGrid(el, ctx, stage, s.head, w), data: stage.data } : null;
-  if (el.host.headsGrid) parts.push(el.host.headsGrid.el);
-  // in the lines picture every head is drawn, each with its own toggle
-  el.host.headButtons = null;
-  if (el.scene.perHead && ctx.heads > 1 && el.controls.has('heads') && !lines) {
-    el.host.headButtons = h('div', { className: 'heads', attrs: { role: 'group', 'aria-label': w.head } },
-      Array.from({ length: ctx.heads }, (_, i) => h('button', {
-        type: 'button', text: `${w.head} ${i + 1}`, attrs: { 'aria-pressed': String(i === s.head) },
-        on: { click: () => el.store.set({ head: i }) },
-      })));
-    parts.push(el.host.headButtons);
-  }
-  const sceneEl = h('div', { className: 'scene', dataset: { stage: stage.id } });
-  el.views = new Map();
-  el.lines = lines ? linesView(ctx, w, () => renderProgress(el)) : null;
-  if (el.lines) sceneEl.append(el.lines.el);
-  else el.scene.matrices.forEach((m, k) => {
-    // a large matrix draws its first rows now and the others a piece a task (no long task on the page)
-    const view = renderMatrix(m, { words: w, inPieces: (jobs) => inPieces(el, jobs), drew: () => renderProgress(el) });
-    el.views.set(m.key, view);
-    if (k > 0 && m.role === 'result') sceneEl.append(h('span', { className: 'op', text: '→', attrs: { 'aria-hidden': 'true' } }));
-    sceneEl.append(view.el);
-    if (view.cells[0]?.[0]) view.cells[0][0].tabIndex = 0; // one tab stop per matrix; arrows move inside
-  });
-  if (el.scene.sinusoid) sceneEl.append(sinusoid(ctx, w));
-  const onCell = (e) => {
-    const td = e.target.closest?.('td.cell');
-    if (!td) return;
-    el.hovered = { key: td.dataset.key, i: Number(td.dataset.i), j: Number(td.dataset.j) };
-    renderProgress(el);
-  };
-  sceneEl.addEventListener('pointerover', onCell);
-  sceneEl.addEventListener('focusin', onCell);
-  keepWhenLeft(sceneEl, el, () => renderProgress(el));
-  // train mode: the stage's gradient under it (empty and hidden otherwise)
-  el.host.gradient = h('section', { className: 'gradient', attrs: { 'aria-label': w.gradientTitle(el.scene.matrices.find((m) => m.key === el.scene.result)?.label ?? '') } });
-  parts.push(sceneEl, el.host.gradient);
-  clear(el.stageEl).append(...parts);
-  renderGradient(el, stage, w);
-  markCurrentTerm(el, stage.id);
-  markStage(el, s.stageIndex);
-  renderProgress(el); // the new caption and cells at the current point of the animation
-}
-
 /** Matrix ↔ lines, at the weights stage: two buttons, the current one pressed. */
-function viewSwitch(el, lines, w) {
+function viewSwitch(store, lines, w) {
   const button = (view, text) => h('button', {
     type: 'button', text, dataset: { view }, attrs: { 'aria-pressed': String(lines === (view === 'lines')) },
-    on: { click: () => el.store.set({ view }) },
+    on: { click: () => store.set({ view }) },
   });
   return h('div', { className: 'view-switch', attrs: { role: 'group', 'aria-label': w.viewSwitch } },
     button('matrix', w.viewMatrix), button('lines', w.viewLines));
-}
-
-/** After an edit of values: the drawn matrices, the numbers in the texts, the caption. */
-function refreshStage(el, s, w, doc, stage, ctx) {
-  // the result first; the operands of a large stage after the frame (another head: thousands of cells)
-  el.drawn = (el.drawn ?? 0) + 1;
-  const { matrices } = el.scene;
-  const pieces = { inPieces: (jobs) => inPieces(el, jobs), drew: () => renderProgress(el) };
-  const update = (m, inParts = false) => updateMatrix(el.views.get(m.key), m, { words: w, ...(inParts ? pieces : {}) });
-  const cells = matrices.reduce((sum, m) => sum + m.rows * m.cols, 0);
-  const result = matrices.filter((m) => m.role === 'result'), operands = matrices.filter((m) => m.role !== 'result');
-  const large = cells > LARGE_SCENE;
-  result.forEach((m) => update(m, large));
-  if (large) inPieces(el, operands.map((m) => () => update(m, true)));
-  else operands.forEach((m) => update(m));
-  const grid = el.host.headsGrid;
-  if (grid && grid.data !== stage.data) { // new numbers (an edit): every head drawn again
-    const again = headsGrid(el, ctx, stage, s.head, w);
-    grid.el.replaceWith(again);
-    Object.assign(grid, { el: again, data: stage.data });
-  } else if (grid) markHead(grid.el, s.head);
-  el.host.headButtons?.querySelectorAll('button').forEach((b, k) => b.setAttribute('aria-pressed', String(k === s.head)));
-  if (el.host.summary && doc) el.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
-  refreshStageTexts(el, s);
-  renderGradient(el, stage, w);
-  renderProgress(el);
 }
 
 /** Cells in a stage's matrices past which its operands are refreshed a task after its result. */
@@ -168,87 +57,208 @@ function stepCell(scene, step) {
   return { key: scene.result, i: Math.floor(step / resultMatrix.cols), j: step % resultMatrix.cols };
 }
 
-function highlight(el, { key, row, col, cell }) {
-  const view = el.views.get(key);
-  if (!view) return;
-  view.cells.forEach((line, i) => line.forEach((td, j) => {
-    const on = cell ? cell[0] === i && cell[1] === j : (row === undefined || row === i) && (col === undefined || col === j);
-    if (on) td.classList.add('hl');
-  }));
-}
-
-/** The caption for a cell: its arithmetic (the core's) when it is a result cell, its value otherwise. */
-function captionFor(el, target, w) {
-  if (!target) return touchOnly() ? w.tap : w.hover;
-  const s = el.store.get();
-  if (target.key === el.scene.result) {
-    for (const hl of el.scene.highlights(target.i, target.j)) highlight(el, hl);
-    const cellOf = { head: s.head, i: target.i, j: target.j, detail: !!el.detail };
-    const stage = el.stageId;
-    return coreText(s.trace, `${stage} ${cellOf.head} ${cellOf.i} ${cellOf.j} ${cellOf.detail}`,
-      () => el.attention.explain(s.trace, stage, cellOf), () => el.renderProgress());
+export class StageArea {
+  /**
+   * store: the element's state; attention: the core (its registry, explain, explainGrad); controls: the
+   * controls shown (heads); working(promise): counts work for the element's settled().
+   */
+  constructor({ store, attention, controls, working }) {
+    Object.assign(this, { store, attention, controls, working });
+    this.box = null;          // the box the picture is drawn into (attach)
+    this.caption = null;      // the caption box under the controls, and its "every term" toggle
+    this.detailButton = null;
+    this.detail = false;      // the caption shows every term and every digit
+    this.scene = null;        // the scene of the stage drawn (steps.js), or a vision stage's {steps}
+    this.views = null;        // its drawn matrices by key
+    this.lines = null;        // or its lines picture
+    this.vision = null;       // or a vision stage's drawn tensors (vision_view.js)
+    this.hovered = null;      // the cell pointed at: {key, i, j} (a vision value: {stage, index}), left: the pointer has gone
+    this.signature = null;    // what the drawn matrices are: the same again is refreshed, not drawn anew
+    this.drawn = 0;           // bumped on every drawing: pieces queued for an older one are dropped (later.js)
+    this.gradients = null;    // train mode: {spec, result, modelLoss} of the stage's gradients, or null
+    this.headsGrid = null;    // every head's small picture: {el, data}
+    this.headButtons = null;
+    this.gradientBox = null;
   }
-  const m = el.views.get(target.key)?.m;
-  const value = m?.value(target.i, target.j);
-  if (!m) return '';
-  // named as the rows and columns beside it read (the core's captions do the same): W_q[d1, d2], x[猫, d3]
-  return `${m.label}[${labelAt(m.rowLabels, target.i)}, ${labelAt(m.colLabels, target.j)}] = ${el.detail ? exact(value) : cell(value)}`;
-}
 
-export function renderProgress(el) {
-  const s = el.store.get();
-  const w = wordsFor(s.lang);
-  if (el.vision && s.trace.kind === 'vision') {
-    renderVisionProgress(el);
-    controlsProgress(el, s, w);
-    return;
+  /** A new box to draw into (the element drew its chrome anew), the caption's box and its toggle. */
+  attach(box, caption, detailButton) {
+    Object.assign(this, { box, caption, detailButton, signature: null });
   }
-  if (!el.scene || !el.views) return;
-  const revealed = s.progress >= 1 ? el.scene.steps : Math.floor(s.progress * el.scene.steps) + 1;
-  const caption = el.lines ? linesProgress(el, s, w, revealed) : matrixProgress(el, s, w, revealed);
-  if (el.host.detail) {
-    el.host.detail.hidden = !!el.lines; // the lines caption lists weights; there is no arithmetic to expand
-    el.host.detail.textContent = el.detail ? w.shortCaption : w.exactCaption;
-    el.host.detail.setAttribute('aria-pressed', String(!!el.detail));
-  }
-  if (el.caption) {
-    writeCaption(el.caption, caption);
-    // a screen reader hears the caption when the reader acts, not on every animation tick
-    el.caption.setAttribute('aria-live', s.playing ? 'off' : 'polite');
-  }
-  controlsProgress(el, s, w);
-}
 
-/** The play button, the scrubber and "stage i of n" at this point of the animation. */
-function controlsProgress(el, s, w) {
-  if (el.host.play) {
-    el.host.play.textContent = s.playing ? `❚❚ ${w.pause}` : `► ${w.play}`;
-    el.host.play.setAttribute('aria-pressed', String(s.playing));
+  /** How many animation steps the drawn stage has (the animator's and cell stepping's). */
+  get steps() { return this.scene?.steps ?? 1; }
+
+  /**
+   * Draws the current stage of the store's state: "fresh" when drawn anew, "refreshed" when the same
+   * matrices took new numbers (an edit, another head), "vision" for a vision block's stage.
+   */
+  render(w, doc) {
+    const s = this.store.get();
+    if (!this.box) return null;
+    if (s.trace.kind === 'vision') {
+      this.views = null;
+      renderVisionStage(this, s, w, doc);
+      return 'vision';
+    }
+    this.vision = null;
+    const stage = shownStages(s.trace)[s.stageIndex];
+    const ctx = makeContext(s.trace, this.attention.stages());
+    this.scene = sceneFor(ctx, stage.id, s.head);
+    const lines = showsLines(ctx, stage.id, s.view, doc);
+    // the lines picture plays query by query: each step spotlights one query's lines
+    if (lines) this.scene = { ...this.scene, order: 'rows', steps: ctx.nQ };
+    // the same stage with the same matrices (an edit of values): new numbers into the drawn cells
+    // (another head of the same stage is the same matrices too: its numbers go into the drawn cells)
+    const signature = [stage.id, s.lang, s.trace.empty_rows?.join() ?? '', ...this.scene.matrices.map((m) =>
+      `${m.key}:${m.rows}x${m.cols}:${m.label}:${m.rowLabels?.join(',')}:${m.colLabels?.join(',')}`)].join('|');
+    if (signature === this.signature && this.views && !this.lines) {
+      this.refresh(s, w, stage, ctx);
+      return 'refreshed';
+    }
+    this.signature = signature;
+    this.drawn += 1;
+    this.hovered = null;
+    if (this.caption) this.caption.textContent = ''; // the previous stage's arithmetic is not this one's
+    const parts = [];
+    if (s.trace.empty_rows?.length && showsSoftmaxRows(ctx, stage.id)) {
+      const rows = s.trace.empty_rows.map((r) => `${r + 1} (${ctx.qTokens[r]})`);
+      parts.push(h('p', { className: 'notice empty-rows', attrs: { role: 'note' }, text: w.emptyRows(rows) }));
+    }
+    if (stage.id === 'weights' && linesPossible(ctx)) parts.push(viewSwitch(this.store, lines, w));
+    this.headsGrid = showsHeadsGrid(ctx, stage.id) && !lines ? { el: headsGrid(this, ctx, stage, s.head, w), data: stage.data } : null;
+    if (this.headsGrid) parts.push(this.headsGrid.el);
+    // in the lines picture every head is drawn, each with its own toggle
+    this.headButtons = null;
+    if (this.scene.perHead && ctx.heads > 1 && this.controls().has('heads') && !lines) {
+      this.headButtons = h('div', { className: 'heads', attrs: { role: 'group', 'aria-label': w.head } },
+        Array.from({ length: ctx.heads }, (_, i) => h('button', {
+          type: 'button', text: `${w.head} ${i + 1}`, attrs: { 'aria-pressed': String(i === s.head) },
+          on: { click: () => this.store.set({ head: i }) },
+        })));
+      parts.push(this.headButtons);
+    }
+    const sceneEl = h('div', { className: 'scene', dataset: { stage: stage.id } });
+    this.views = new Map();
+    this.lines = lines ? linesView(ctx, w, () => this.progress(w)) : null;
+    if (this.lines) sceneEl.append(this.lines.el);
+    else this.scene.matrices.forEach((m, k) => {
+      // a large matrix draws its first rows now and the others a piece a task (no long task on the page)
+      const view = renderMatrix(m, { words: w, inPieces: (jobs) => inPieces(this, jobs), drew: () => this.progress(w) });
+      this.views.set(m.key, view);
+      if (k > 0 && m.role === 'result') sceneEl.append(h('span', { className: 'op', text: '→', attrs: { 'aria-hidden': 'true' } }));
+      sceneEl.append(view.el);
+      if (view.cells[0]?.[0]) view.cells[0][0].tabIndex = 0; // one tab stop per matrix; arrows move inside
+    });
+    if (this.scene.sinusoid) sceneEl.append(sinusoid(ctx, w));
+    const onCell = (e) => {
+      const td = e.target.closest?.('td.cell');
+      if (!td) return;
+      this.hovered = { key: td.dataset.key, i: Number(td.dataset.i), j: Number(td.dataset.j) };
+      this.progress(w);
+    };
+    sceneEl.addEventListener('pointerover', onCell);
+    sceneEl.addEventListener('focusin', onCell);
+    keepWhenLeft(sceneEl, this, () => this.progress(w));
+    // train mode: the stage's gradient under it (empty and hidden otherwise)
+    this.gradientBox = h('section', { className: 'gradient', attrs: { 'aria-label': w.gradientTitle(this.scene.matrices.find((m) => m.key === this.scene.result)?.label ?? '') } });
+    parts.push(sceneEl, this.gradientBox);
+    clear(this.box).append(...parts);
+    renderGradient(this, stage, w);
+    return 'fresh';
   }
-  if (el.host.range) el.host.range.value = String(s.stageIndex * 1000 + Math.round(Math.min(1, s.progress) * 999));
-  if (el.host.status) el.host.status.textContent = w.stageOf(s.stageIndex + 1, shownStages(s.trace).length);
-  if (el.host.edited) el.host.edited.hidden = !(s.edited && s.exampleId);
-}
 
-/** The lines picture at this point of the animation; its caption (the spotlit token's weights). */
-function linesProgress(el, s, w, revealed) {
-  el.lines.reveal(revealed, s.progress < 1);
-  return el.lines.caption() ?? (touchOnly() ? w.linesTap : w.linesHover);
-}
+  /** After an edit of values: the drawn matrices, the heads' pictures and the gradient take the new numbers. */
+  refresh(s, w, stage, ctx) {
+    // the result first; the operands of a large stage after the frame (another head: thousands of cells)
+    this.drawn += 1;
+    const { matrices } = this.scene;
+    const pieces = { inPieces: (jobs) => inPieces(this, jobs), drew: () => this.progress(w) };
+    const update = (m, inParts = false) => updateMatrix(this.views.get(m.key), m, { words: w, ...(inParts ? pieces : {}) });
+    const cells = matrices.reduce((sum, m) => sum + m.rows * m.cols, 0);
+    const result = matrices.filter((m) => m.role === 'result'), operands = matrices.filter((m) => m.role !== 'result');
+    const large = cells > LARGE_SCENE;
+    result.forEach((m) => update(m, large));
+    if (large) inPieces(this, operands.map((m) => () => update(m, true)));
+    else operands.forEach((m) => update(m));
+    const grid = this.headsGrid;
+    if (grid && grid.data !== stage.data) { // new numbers (an edit): every head drawn again
+      const again = headsGrid(this, ctx, stage, s.head, w);
+      grid.el.replaceWith(again);
+      Object.assign(grid, { el: again, data: stage.data });
+    } else if (grid) markHead(grid.el, s.head);
+    this.headButtons?.querySelectorAll('button').forEach((b, k) => b.setAttribute('aria-pressed', String(k === s.head)));
+    renderGradient(this, stage, w);
+  }
 
-/** The result matrix's cells revealed so far, the current and hovered cells marked; the caption for them. */
-function matrixProgress(el, s, w, revealed) {
-  const { order, resultMatrix } = el.scene;
-  for (const line of el.views.get(el.scene.result).cells) {
-    for (const td of line) {
-      const i = Number(td.dataset.i), j = Number(td.dataset.j);
-      const index = order === 'rows' ? i : i * resultMatrix.cols + j;
-      td.classList.toggle('hidden', index >= revealed);
-      td.classList.toggle('current', s.progress < 1 && index === revealed - 1);
+  /** The animation's point: the cells revealed so far, the current and hovered ones marked, and the caption. */
+  progress(w) {
+    const s = this.store.get();
+    if (this.vision && s.trace.kind === 'vision') {
+      renderVisionProgress(this, s, w);
+      return;
+    }
+    if (!this.scene || !this.views) return;
+    const revealed = s.progress >= 1 ? this.scene.steps : Math.floor(s.progress * this.scene.steps) + 1;
+    const caption = this.lines ? this.linesProgress(s, w, revealed) : this.matrixProgress(s, w, revealed);
+    if (this.detailButton) {
+      this.detailButton.hidden = !!this.lines; // the lines caption lists weights; there is no arithmetic to expand
+      this.detailButton.textContent = this.detail ? w.shortCaption : w.exactCaption;
+      this.detailButton.setAttribute('aria-pressed', String(this.detail));
+    }
+    if (this.caption) {
+      writeCaption(this.caption, caption);
+      // a screen reader hears the caption when the reader acts, not on every animation tick
+      this.caption.setAttribute('aria-live', s.playing ? 'off' : 'polite');
     }
   }
-  for (const v of el.views.values()) for (const line of v.cells) for (const td of line) td.classList.remove('hl', 'hover');
-  const target = pointedAt(el.hovered, s.progress) ?? (s.progress < 1 ? stepCell(el.scene, revealed - 1) : null);
-  if (el.hovered) el.views.get(el.hovered.key)?.cells[el.hovered.i]?.[el.hovered.j]?.classList.add('hover');
-  return captionFor(el, target, w);
+
+  /** The lines picture at this point of the animation; its caption (the spotlit token's weights). */
+  linesProgress(s, w, revealed) {
+    this.lines.reveal(revealed, s.progress < 1);
+    return this.lines.caption() ?? (touchOnly() ? w.linesTap : w.linesHover);
+  }
+
+  /** The result matrix's cells revealed so far, the current and hovered cells marked; the caption for them. */
+  matrixProgress(s, w, revealed) {
+    const { order, resultMatrix } = this.scene;
+    for (const line of this.views.get(this.scene.result).cells) {
+      for (const td of line) {
+        const i = Number(td.dataset.i), j = Number(td.dataset.j);
+        const index = order === 'rows' ? i : i * resultMatrix.cols + j;
+        td.classList.toggle('hidden', index >= revealed);
+        td.classList.toggle('current', s.progress < 1 && index === revealed - 1);
+      }
+    }
+    for (const v of this.views.values()) for (const line of v.cells) for (const td of line) td.classList.remove('hl', 'hover');
+    const target = pointedAt(this.hovered, s.progress) ?? (s.progress < 1 ? stepCell(this.scene, revealed - 1) : null);
+    if (this.hovered) this.views.get(this.hovered.key)?.cells[this.hovered.i]?.[this.hovered.j]?.classList.add('hover');
+    return this.captionFor(s, target, w);
+  }
+
+  highlight({ key, row, col, cell: at }) {
+    const view = this.views.get(key);
+    if (!view) return;
+    view.cells.forEach((line, i) => line.forEach((td, j) => {
+      const on = at ? at[0] === i && at[1] === j : (row === undefined || row === i) && (col === undefined || col === j);
+      if (on) td.classList.add('hl');
+    }));
+  }
+
+  /** The caption for a cell: its arithmetic (the core's) when it is a result cell, its value otherwise. */
+  captionFor(s, target, w) {
+    if (!target) return touchOnly() ? w.tap : w.hover;
+    if (target.key === this.scene.result) {
+      for (const hl of this.scene.highlights(target.i, target.j)) this.highlight(hl);
+      const cellOf = { head: s.head, i: target.i, j: target.j, detail: this.detail };
+      const stage = shownStages(s.trace)[s.stageIndex].id;
+      return coreText(s.trace, `${stage} ${cellOf.head} ${cellOf.i} ${cellOf.j} ${cellOf.detail}`,
+        () => this.attention.explain(s.trace, stage, cellOf), () => this.progress(w));
+    }
+    const m = this.views.get(target.key)?.m;
+    const value = m?.value(target.i, target.j);
+    if (!m) return '';
+    // named as the rows and columns beside it read (the core's captions do the same): W_q[d1, d2], x[猫, d3]
+    return `${m.label}[${labelAt(m.rowLabels, target.i)}, ${labelAt(m.colLabels, target.j)}] = ${this.detail ? exact(value) : cell(value)}`;
+  }
 }

@@ -6,12 +6,10 @@
 // over the maps. Hovering or focusing a value gives its arithmetic (the core's, attention.explain).
 // Every number is the trace's.
 import { css, inkFor, scaleColor, scaleRange } from './colors.js';
-import { markStage } from './chrome.js';
 import { coreText, keepWhenLeft, pointedAt, writeCaption } from './core_caption.js';
 import { append, clear, h, touchOnly } from './dom.js';
 import { cell } from './format.js';
-import { stageTitle, wordsFor } from './i18n.js';
-import { showStageTexts } from './stage_texts.js';
+import { stageTitle } from './i18n.js';
 import { shownStages } from './steps.js';
 
 /** More values than this animate a channel (or a row) at a time. */
@@ -140,50 +138,44 @@ function stepping(stage) {
   return { steps: Math.ceil(size / per), limit: (k) => k * per };
 }
 
-export function renderVisionStage(el) {
-  const s = el.store.get();
-  const w = wordsFor(s.lang);
+/** Draws a vision stage of state s into the stage area: its operands, then its result, and the overlay of a spatial gate. */
+export function renderVisionStage(area, s, w, doc) {
   const trace = s.trace;
   const stage = shownStages(trace)[s.stageIndex];
-  const doc = el.doc(s.exampleId);
-  el.hovered = null;
-  if (el.caption) el.caption.textContent = ''; // the previous stage's arithmetic is not this one's
+  area.hovered = null;
+  if (area.caption) area.caption.textContent = ''; // the previous stage's arithmetic is not this one's
   const ops = stage.operands.map((id) => trace.stages.find((x) => x.id === id)); // the core's (attn::vision_operands)
   // the channels in the reader's language where the example names them in Chinese too (data, not words of ours)
   const zh = s.lang === 'zh' && doc?.channels_zh?.length === trace.spec.channels?.length;
   const spec = zh ? { ...trace.spec, channels: doc.channels_zh } : trace.spec;
   const views = [...ops.map((o) => tensorView(o, spec, 'operand', w)), tensorView(stage, spec, 'result', w)];
   const { steps, limit } = stepping(stage);
-  el.vision = { stage, views, result: views.at(-1), steps, limit };
-  el.scene = { steps, order: 'values' };  // what the animator and the cell stepping read
+  area.vision = { stage, views, result: views.at(-1), steps, limit };
+  area.scene = { steps, order: 'values' };  // what the animator and the cell stepping read
   const scene = h('div', { className: 'scene vision-scene', dataset: { stage: stage.id } });
   views.forEach((v, k) => {
     if (k > 0 && k === views.length - 1) scene.append(h('span', { className: 'op', text: '→', attrs: { 'aria-hidden': 'true' } }));
     scene.append(v.el);
   });
+  const redraw = () => renderVisionProgress(area, area.store.get(), w);
   const onValue = (e) => {
     const target = e.target.closest?.('.vcell');
     if (!target) return;
-    el.hovered = { stage: target.dataset.stage, index: Number(target.dataset.index) };
-    renderVisionProgress(el);
+    area.hovered = { stage: target.dataset.stage, index: Number(target.dataset.index) };
+    redraw();
   };
   scene.addEventListener('pointerover', onValue);
   scene.addEventListener('focusin', onValue);
-  keepWhenLeft(scene, el, () => renderVisionProgress(el));
+  keepWhenLeft(scene, area, redraw);
   if (stage.id === 'spatial_gate') scene.append(overlay(stage, trace, w));
-  showStageTexts(el, s, w, doc, null);
-  if (el.host.detail) el.host.detail.hidden = true; // a vision caption has no longer form
-  append(clear(el.stageEl), [scene]);
-  markStage(el, s.stageIndex);
-  renderVisionProgress(el);
+  if (area.detailButton) area.detailButton.hidden = true; // a vision caption has no longer form
+  append(clear(area.box), [scene]);
 }
 
 /** The values revealed so far, the current one and what it reads lit, and the caption. */
-export function renderVisionProgress(el) {
-  const s = el.store.get();
-  const v = el.vision;
-  if (!v || !el.caption) return;
-  const w = wordsFor(s.lang);
+export function renderVisionProgress(area, s, w) {
+  const v = area.vision;
+  if (!v || !area.caption) return;
   const revealed = s.progress >= 1 ? v.steps : Math.floor(s.progress * v.steps) + 1;
   const shownUpTo = s.progress >= 1 ? Infinity : v.limit(revealed);
   const currentFrom = s.progress >= 1 ? -1 : v.limit(revealed - 1);
@@ -192,7 +184,7 @@ export function renderVisionProgress(el) {
     c.classList.toggle('hidden', k >= shownUpTo);
     if (s.progress < 1 && k >= currentFrom && k < shownUpTo) c.classList.add('current');
   });
-  const target = pointedAt(el.hovered, s.progress) ?? (s.progress < 1 ? { stage: v.stage.id, index: currentFrom } : null);
+  const target = pointedAt(area.hovered, s.progress) ?? (s.progress < 1 ? { stage: v.stage.id, index: currentFrom } : null);
   let text = touchOnly() ? w.tap : w.hover;
   if (target) {
     const view = v.views.find((x) => x.stage.id === target.stage);
@@ -203,18 +195,19 @@ export function renderVisionProgress(el) {
         op.values.forEach((c, k) => { if (!lit || lit.has(k)) c.classList.add('hl'); });
       }
       const { trace } = s;
-      text = coreText(trace, `${v.stage.id} ${target.index}`, () => el.attention.explain(trace, v.stage.id, { index: target.index }), () => el.renderProgress());
+      text = coreText(trace, `${v.stage.id} ${target.index}`, () => area.attention.explain(trace, v.stage.id, { index: target.index }),
+        () => renderVisionProgress(area, area.store.get(), w));
     } else if (view) {
       text = view.values[target.index].getAttribute('aria-label');
     }
   }
-  writeCaption(el.caption, text);
-  el.caption.setAttribute('aria-live', s.playing ? 'off' : 'polite');
+  writeCaption(area.caption, text);
+  area.caption.setAttribute('aria-live', s.playing ? 'off' : 'polite');
 }
 
 /** Arrow keys inside a tensor: left and right by one value, up and down by a row. */
-export function moveInTensor(el, target, key) {
-  const view = el.vision?.views.find((x) => x.stage.id === target.dataset.stage);
+export function moveInTensor(area, target, key) {
+  const view = area.vision?.views.find((x) => x.stage.id === target.dataset.stage);
   if (!view) return;
   const k = Number(target.dataset.index);
   const step = { ArrowLeft: -1, ArrowRight: 1, ArrowUp: -view.cols, ArrowDown: view.cols }[key];
