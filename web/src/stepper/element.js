@@ -22,7 +22,7 @@ import { complexityPanel } from './complexity.js';
 import { pathsPanel } from './complexity_paths.js';
 import { clear, h } from './dom.js';
 import { blockDiagram } from './block_diagram.js';
-import { refreshStageTexts, showStageTexts, stageTexts } from './stage_texts.js';
+import { StageTexts } from './stage_texts.js';
 import { Editor } from './editor.js';
 import { later } from './later.js';
 import { visionEditor } from './vision_editor.js';
@@ -75,6 +75,7 @@ export class AttentionStepper extends HTMLElement {
     });
     // the picture and its caption: its own state, drawn from the store, the core and the example
     this.area = new StageArea({ store: this.store, attention: null, controls: () => this.controls, working: (p) => this.working(p) });
+    this.texts = new StageTexts(); // the stage's heading and words
     this.animator = createAnimator(this.store, () => ({ steps: this.area.steps, stages: this.stageIds().length }));
     this.store.subscribe((state, changed) => this.onState(state, changed));
     this.docs = new Map(); // example id -> its document (texts), from the core
@@ -401,7 +402,7 @@ export class AttentionStepper extends HTMLElement {
     // and the stacked stage words keep one height for the example, so the controls and the caption
     // under them never move, and only the picture below them changes size.
     if (c.has('timeline')) parts.push(timeline(this, s, w));
-    parts.push(...stageTexts(this, w));
+    parts.push(...this.texts.build(w));
     const controls = controlBar(this, s, w);
     const pinned = h('div', { className: 'pinned' }, controls, captionRow(this, w));
     // a sticky edit panel sits under the pinned controls, not under them (styles.js: --pinned-height)
@@ -463,8 +464,8 @@ export class AttentionStepper extends HTMLElement {
     const w = wordsFor(s.lang);
     const doc = this.doc(s.exampleId);
     const drawn = this.area.render(w, doc);
-    if (drawn === 'refreshed') refreshStageTexts(this, s);
-    else showStageTexts(this, s, w, doc, drawn === 'fresh' && this.controls.has('export') ? exportMenu(this, w) : null);
+    if (drawn === 'refreshed') this.texts.refresh(s);
+    else this.texts.show(s, w, doc, drawn === 'fresh' && this.controls.has('export') ? exportMenu(this, w) : null, this.controls.has('text'));
     if (drawn !== 'vision') {
       // example texts quote numbers as {stage[i][j]}: filled from the current trace, edits included
       if (this.host.summary && doc) this.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);

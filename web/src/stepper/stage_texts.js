@@ -18,69 +18,83 @@ function pageNotes(trace, id, w) {
 }
 
 /**
- * The two stacked blocks' boxes (filled by showStageTexts): the headings, and the explanations in a
- * disclosure that a wide screen shows open without its summary line, and a phone starts closed, one
- * line above the controls (the picture comes first; opening it is the reader's move).
+ * The stage's words for one element: the headings and the explanations, each a stacked block. It keeps
+ * its own boxes and what they were filled for; the element asks it to build them (with its chrome), to
+ * show a stage, and to refresh the notes' numbers after an edit.
  */
-export function stageTexts(el, w) {
-  el.host.stageHeads = h('div', { className: 'stage-texts stage-heads' });
-  el.host.stageWords = h('div', { className: 'stage-texts' });
-  if (el.narrow === undefined && typeof matchMedia === 'function') {
+export class StageTexts {
+  constructor() {
+    this.heads = null;   // the headings' block
+    this.words = null;   // the explanations' block
+    this.about = null;   // the disclosure the explanations sit in
+    this.texts = [];     // per shown stage: {head, words, note, noteText}
+    this.filledFor = null; // the trace, language, example and head the blocks were filled for
     // one listener for the element's life (each drawing of the chrome makes a new disclosure): widened
     // past a phone's width the summary line is hidden, so the words must be open there
-    el.narrow = matchMedia(NARROW);
-    el.narrow.addEventListener?.('change', (e) => { if (!e.matches && el.host.stageAbout) el.host.stageAbout.open = true; });
+    this.narrow = typeof matchMedia === 'function' ? matchMedia(NARROW) : null;
+    this.narrow?.addEventListener?.('change', (e) => { if (!e.matches && this.about) this.about.open = true; });
   }
-  el.host.stageAbout = h('details', { className: 'stage-words', open: !el.narrow?.matches }, h('summary', { text: w.aboutStage }), el.host.stageWords);
-  return [el.host.stageHeads, el.host.stageAbout];
-}
 
-/**
- * Shows stage index's words, with the export menu beside the headings. The blocks are filled once for
- * a trace, language, example and head (a new trace may bring new formulas); stepping only moves the mark.
- */
-export function showStageTexts(el, s, w, doc, menu) {
-  if (!el.host.stageHeads) return;
-  const text = el.controls.has('text');
-  const key = el.host.stageTextsFor;
-  // (the notes quote the head's numbers too)
-  if (!key || key.trace !== s.trace || key.lang !== s.lang || key.doc !== doc || key.head !== s.head) fillStageTexts(el, s, w, doc, text);
-  el.host.stageTextsFor = { trace: s.trace, lang: s.lang, doc, head: s.head };
-  // the export menu in its own column beside the headings: the same room whichever stage is shown
-  el.host.stageHeads.querySelector(':scope > .export-menu')?.remove();
-  if (menu) el.host.stageHeads.append(menu);
-  el.host.stageAbout.hidden = !text;
-  el.host.stageTexts.forEach((t, k) => {
-    const current = k === s.stageIndex;
-    for (const node of [t.head, t.words]) {
-      node.classList.toggle('current', current);
-      node.toggleAttribute('inert', !current);
-      if (current) node.removeAttribute('aria-hidden');
-      else node.setAttribute('aria-hidden', 'true');
+  /**
+   * The two stacked blocks' boxes, new (filled by show): the headings, and the explanations in a
+   * disclosure that a wide screen shows open without its summary line, and a phone starts closed, one
+   * line above the controls (the picture comes first; opening it is the reader's move).
+   */
+  build(w) {
+    this.heads = h('div', { className: 'stage-texts stage-heads' });
+    this.words = h('div', { className: 'stage-texts' });
+    this.about = h('details', { className: 'stage-words', open: !this.narrow?.matches }, h('summary', { text: w.aboutStage }), this.words);
+    this.filledFor = null;
+    return [this.heads, this.about];
+  }
+
+  /**
+   * Shows stage index's words (text: the explanations are shown at all), with the export menu beside the
+   * headings. The blocks are filled once for a trace, language, example and head (a new trace may bring
+   * new formulas); stepping only moves the mark.
+   */
+  show(s, w, doc, menu, text) {
+    if (!this.heads) return;
+    const key = this.filledFor;
+    // (the notes quote the head's numbers too)
+    if (!key || key.trace !== s.trace || key.lang !== s.lang || key.doc !== doc || key.head !== s.head) this.fill(s, w, doc, text);
+    this.filledFor = { trace: s.trace, lang: s.lang, doc, head: s.head };
+    // the export menu in its own column beside the headings: the same room whichever stage is shown
+    this.heads.querySelector(':scope > .export-menu')?.remove();
+    if (menu) this.heads.append(menu);
+    this.about.hidden = !text;
+    this.texts.forEach((t, k) => {
+      const current = k === s.stageIndex;
+      for (const node of [t.head, t.words]) {
+        node.classList.toggle('current', current);
+        node.toggleAttribute('inert', !current);
+        if (current) node.removeAttribute('aria-hidden');
+        else node.setAttribute('aria-hidden', 'true');
+      }
+    });
+  }
+
+  /** Every shown stage's heading and words, into the two stacked blocks. */
+  fill(s, w, doc, text) {
+    this.texts = shownStages(s.trace).map((stage) => {
+      const head = h('div', { className: 'stage-text stage-head', dataset: { stage: stage.id } },
+        h('span', { className: 'stage-title', text: stageTitle(stage, s.lang) }),
+        h('code', { className: 'formula', text: stage.formula }));
+      const noteText = text ? doc?.notes?.[stage.id] : null;
+      const note = noteText ? h('p', { className: 'note', text: fillNumbers(pick(noteText, s.lang), s.trace, s.head) }) : null;
+      const words = h('div', { className: 'stage-text', dataset: { stage: stage.id } },
+        text ? h('p', { className: 'explain', text: pick(stage.explain, s.lang) }) : null, note,
+        text ? pageNotes(s.trace, stage.id, w).map((t) => h('p', { className: 'note', text: t })) : null);
+      return { head, words, note, noteText };
+    });
+    this.heads.replaceChildren(...this.texts.map((t) => t.head));
+    this.words.replaceChildren(...this.texts.map((t) => t.words));
+  }
+
+  /** The notes' numbers ({stage[i][j]} in an example's text) from the current trace and head. */
+  refresh(s) {
+    for (const t of this.texts) {
+      if (t.note) t.note.textContent = fillNumbers(pick(t.noteText, s.lang), s.trace, s.head);
     }
-  });
-}
-
-/** Every shown stage's heading and words, into the two stacked blocks. */
-function fillStageTexts(el, s, w, doc, text) {
-  el.host.stageTexts = shownStages(s.trace).map((stage) => {
-    const head = h('div', { className: 'stage-text stage-head', dataset: { stage: stage.id } },
-      h('span', { className: 'stage-title', text: stageTitle(stage, s.lang) }),
-      h('code', { className: 'formula', text: stage.formula }));
-    const noteText = text ? doc?.notes?.[stage.id] : null;
-    const note = noteText ? h('p', { className: 'note', text: fillNumbers(pick(noteText, s.lang), s.trace, s.head) }) : null;
-    const words = h('div', { className: 'stage-text', dataset: { stage: stage.id } },
-      text ? h('p', { className: 'explain', text: pick(stage.explain, s.lang) }) : null, note,
-      text ? pageNotes(s.trace, stage.id, w).map((t) => h('p', { className: 'note', text: t })) : null);
-    return { head, words, note, noteText };
-  });
-  el.host.stageHeads.replaceChildren(...el.host.stageTexts.map((t) => t.head));
-  el.host.stageWords.replaceChildren(...el.host.stageTexts.map((t) => t.words));
-}
-
-/** The notes' numbers ({stage[i][j]} in an example's text) from the current trace and head. */
-export function refreshStageTexts(el, s) {
-  for (const t of el.host.stageTexts ?? []) {
-    if (t.note) t.note.textContent = fillNumbers(pick(t.noteText, s.lang), s.trace, s.head);
   }
 }
