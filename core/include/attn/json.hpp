@@ -29,8 +29,8 @@ spec parse_spec(std::string_view text);
 /// @brief The normalised spec: every default written out, numbers as the floats computed with.
 json spec_to_json(const spec& s);
 
-/// @brief {"spec": normalised spec, "axes": axes_json, "stages": [{id, title, title_zh, formula, explain,
-/// operands, shape, data}, ...]}, plus "mask": {shape, data of 0/1} and "empty_rows" (query rows that see no
+/// @brief {"spec": normalised spec, "axes": axes_json, "stages": [{id, symbol, title, title_zh, explain, scale
+/// (stage_facts_json), formula, operands, shape, data}, ...]}, plus "mask": {shape, data of 0/1} and "empty_rows" (query rows that see no
 /// key) when the spec has a mask.
 json trace_to_json(const trace& t);
 

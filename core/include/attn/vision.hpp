@@ -96,7 +96,8 @@ void validate_numbers(const vision_spec& s);
 json vision_spec_to_json(const vision_spec& s);
 /// @brief Every stage of the spec's block (validated first).
 vision_trace compute_vision(const vision_spec& s);
-/// @brief {"kind": "vision", "spec", "stages": [{id, title, title_zh, formula, explain, shape, data}]}.
+/// @brief {"kind": "vision", "spec", "stages": [{id, symbol, title, title_zh, explain, scale (stage_facts_json),
+/// formula, operands, axes, shape, data}]}.
 json vision_trace_to_json(const vision_trace& t);
 /// @brief The arithmetic behind value `index` (flat, row-major in the stage's shape) of a stage,
 /// with the trace's numbers, e.g. "gate[2] = σ(fc2[2]) = σ(1.2000) = 0.7685".

@@ -27,16 +27,14 @@ std::vector<std::string> names(const std::vector<stage_id>& ids) {
     return out;
 }
 
-/// A stage's fields but its data: the one definition both trace writers use.
+/// A stage's fields but its data: the one definition both trace writers use (the registry's facts, then this spec's).
 json stage_header(const stage_view& v, const spec& s) {
     const stage_info& info = stage_info_of(v.id);
-    return {{"id", info.name},
-            {"title", info.title.en},
-            {"title_zh", info.title.zh},
-            {"formula", stage_formula(v.id, s)},
-            {"explain", {{"en", info.explanation.en}, {"zh", info.explanation.zh}}},
-            {"operands", names(stage_operands(v.id, s))},
-            {"shape", v.shape}};
+    json header = stage_facts_json(info.name, info.symbol, info.title, info.explanation, info.scale);
+    header["formula"] = stage_formula(v.id, s);
+    header["operands"] = names(stage_operands(v.id, s));
+    header["shape"] = v.shape;
+    return header;
 }
 
 /// The fields after "stages": the mask and the rows that see no key.

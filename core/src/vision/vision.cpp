@@ -231,10 +231,13 @@ json vision_trace_to_json(const vision_trace& t) {
         const vision_stage_info& info = vision_stage_info_of(s.id);
         json data = json::array();
         for (float v : s.data) data.push_back(shortest_decimal(v));
-        stages.push_back({{"id", s.id}, {"symbol", info.symbol}, {"title", info.title.en}, {"title_zh", info.title.zh},
-                          {"formula", vision_formula(t.spec.block, s.id)}, {"operands", vision_operands(t, s.id)},
-                          {"axes", vision_axes_json(t, s)}, {"explain", {{"en", info.explanation.en}, {"zh", info.explanation.zh}}},
-                          {"shape", s.shape}, {"data", std::move(data)}});
+        json stage = stage_facts_json(info.id, info.symbol, info.title, info.explanation, info.scale);  // every registry's facts
+        stage["formula"] = vision_formula(t.spec.block, s.id);
+        stage["operands"] = vision_operands(t, s.id);
+        stage["axes"] = vision_axes_json(t, s);
+        stage["shape"] = s.shape;
+        stage["data"] = std::move(data);
+        stages.push_back(std::move(stage));
     }
     return {{"kind", "vision"}, {"spec", vision_spec_to_json(t.spec)}, {"stages", std::move(stages)}};
 }

@@ -25,15 +25,19 @@ export const median = (values) => {
 /** A turn for the worker's other messages (a caption, Cancel) between timed samples. */
 const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
 
-/** Browsers read their clocks to about 0.1 ms; a timed sample repeats a trace until its compute adds up to about this. */
+/**
+ * Browsers read their clocks to about 0.1 ms; a timed sample repeats a trace until its compute adds up to about
+ * this. A trace of 8 tokens takes a few µs on a fast machine: 32 repeats (as once here) summed to 0.1 ms, and
+ * often read 0, so the repeats go up to 1024 (about 10 ms of a.trace calls, still one short task).
+ */
 const SAMPLE_MS = 3;
-const MAX_REPEATS = 32;
+const MAX_REPEATS = 1024;
 
 /**
  * Measures every size: two untimed rounds first (the browser compiles the core's hot loops to
  * optimised code only after they have run), then RUNS timed rounds, sizes interleaved so a busy
  * moment of the machine touches every size alike. A sample of a small size repeats its trace
- * (up to 32 times) until the core's compute adds up to about 3 ms, and is the mean of those; per
+ * (up to 1024 times) until the core's compute adds up to about 3 ms, and is the mean of those; per
  * size the median of the samples.
  */
 export async function measure(attention, sizes, d, tick = () => {}) {
