@@ -117,6 +117,15 @@ const char* attn_lm_stage_name(std::uint32_t index) {
     });
 }
 
+/// The bounds of the model's inputs (lm_bounds): {name: [lo, hi]}, which lm.js checks arguments against.
+const char* attn_lm_limits() {
+    return answer([] {
+        attn::json out = attn::json::object();
+        for (const attn::lm::lm_bound& b : attn::lm::lm_bounds()) out[b.name] = {b.lo, b.hi};
+        return out;
+    });
+}
+
 /// The model's stage registry: every stage a model trace can have, in trace order (model_stage_registry_json).
 const char* attn_lm_stages() {
     return answer([] { return model_stage_registry_json(); });
@@ -146,7 +155,7 @@ const char* attn_lm_fresh(const char* text, std::size_t len, const char* setting
         c.d_mlp = j.value("d_mlp", 256);
         c.n_ctx = j.value("n_ctx", 32);
         const int vocab = j.value("vocab", 128);
-        if (vocab < 8 || vocab > 4096) throw attn::spec_error("vocab is " + std::to_string(vocab) + " but must be from 8 to 4096.");
+        check_bound("vocab", vocab);
         const corpus_split split = split_fortunes(text_of(text, len));
         if (split.train.size() < 4096) throw attn::spec_error("the lesson's text has too few characters to train on (fewer than 4096).");
         auto m = std::make_unique<model>(make_model(c, build_vocab(split.train, static_cast<std::size_t>(vocab)), j.value("seed", std::uint64_t{1})));

@@ -105,8 +105,8 @@ int train(const std::vector<std::string>& args) {
     const std::string dt = f.get("--dtype", "f16");
     if (dt != "f16" && dt != "f32") throw spec_error("--dtype must be f16 or f32.");
     train_settings s = r.training;
-    s.steps = static_cast<int>(int_flag(f, "--steps", s.steps, 1, max_train_steps));
-    s.batch = static_cast<int>(int_flag(f, "--batch", s.batch, 1, 512));
+    s.steps = static_cast<int>(int_flag(f, "--steps", s.steps, lm_bound_of("steps").lo, lm_bound_of("steps").hi));
+    s.batch = static_cast<int>(int_flag(f, "--batch", s.batch, lm_bound_of("batch").lo, lm_bound_of("batch").hi));
     s.seed = static_cast<std::uint64_t>(int_flag(f, "--seed", static_cast<long long>(s.seed), 0, 9007199254740991LL));
     s.lr = number_flag(f, "--lr", s.lr);
     s.parts = static_cast<int>(int_flag(f, "--parts", s.parts, 1, 64));

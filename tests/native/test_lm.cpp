@@ -263,3 +263,16 @@ TEST_CASE("lm: line-alignment pairs each character with the same place in the pr
     CHECK(t[12] == -1); // 举头: a line of 2, shorter than 4
     CHECK(t[0] == -1);
 }
+
+TEST_CASE("lm: every bound is one row of lm_bounds, and its refusal names it") {
+    config c = tiny(0, true).config;
+    c.n_layer = 13;
+    CHECK_THROWS_WITH_AS(validate_config(c), "config.n_layer is 13 but must be from 1 to 12.", attn::spec_error);
+    c.n_layer = 2, c.n_ctx = 1;
+    CHECK_THROWS_WITH_AS(validate_config(c), "config.n_ctx is 1 but must be from 2 to 512.", attn::spec_error);
+    CHECK_THROWS_WITH_AS(check_bound("batch", 513), "batch is 513 but must be from 1 to 512.", attn::spec_error);
+    CHECK(lm_bound_of("n").hi == max_generate);
+    CHECK(lm_bound_of("steps").hi == max_train_steps);
+    const model m = tiny(0, true);
+    CHECK_THROWS_WITH_AS(generate(m, "ab", {max_generate + 1, 0.0, 0}), "n is 10001 but must be from 1 to 10000.", attn::spec_error);
+}

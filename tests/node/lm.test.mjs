@@ -169,11 +169,18 @@ test('bad arguments are refused with one sentence, and the next call still works
     [() => m.generate('ab', { seed: 1.5 }), /seed is 1.5/],
     [() => m.generate('ab', { seed: 2 ** 60 }), /seed/],
     [() => m.generate('ab', { n: 0 }), /n is 0/],
+    // the core's bounds (attn_lm_limits), not bounds typed again in lm.js
+    [() => m.generate('ab', { n: 10001 }), /^n is 10001 but must be a whole number from 1 to 10000\.$/],
+    [() => m.trainer('abc', { batch: 513 }), /^batch is 513 but must be a whole number from 1 to 512\.$/],
+    [() => m.trainer('abc', { warmup: -1 }), /^warmup is -1 but must be a whole number from 0 to 100000\.$/],
   ];
   for (const [call, sentence] of cases) {
     assert.throws(call, (e) => e instanceof AttentionError && sentence.test(e.message) && !e.message.includes('\n'), String(sentence));
     assert.equal(m.trace('ok').tokens.length, 2);
   }
+  // a fresh model's shape: the core's config bounds (n_layer up to 12, as a weight file may have)
+  await assert.rejects(a.freshModel('x', { nLayer: 13 }), { name: 'AttentionError', message: 'nLayer is 13 but must be a whole number from 1 to 12.' });
+  await assert.rejects(a.freshModel('x', { vocab: 7 }), { name: 'AttentionError', message: 'vocab is 7 but must be a whole number from 8 to 4096.' });
   const heap = a.memory().heapInUse;
   for (let i = 0; i < 50; i++) m.trace('The cat sat on the mat.');
   assert.ok(a.memory().heapInUse <= heap + 65536, 'the trace\'s own heap is given back');

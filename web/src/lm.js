@@ -18,7 +18,11 @@ function wellFormedText(text, name, AttentionError) {
 export function makeModelLoader(createCore, readModel, AttentionError) {
   let shared = null;
   const core = () => {
-    shared ??= createCore().catch((error) => {
+    shared ??= createCore().then((lm) => {
+      // the core's bounds of every argument it takes ({name: [lo, hi]}), read once: no bound typed here again
+      lm.bounds = JSON.parse(textCalls(lm, (sentence) => new AttentionError(sentence))(() => lm._attn_lm_limits(), []));
+      return lm;
+    }).catch((error) => {
       shared = null;
       throw error;
     });
@@ -33,9 +37,10 @@ export function makeModelLoader(createCore, readModel, AttentionError) {
    */
   async function freshModel(corpus, { nLayer = 2, nHead = 4, dModel = 64, dMlp = 256, nCtx = 32, vocab = 128, seed = 1 } = {}) {
     wellFormedText(corpus, 'corpus', AttentionError);
-    for (const [name, x, lo, hi] of [['nLayer', nLayer, 1, 8], ['nHead', nHead, 1, 16], ['dModel', dModel, 4, 512], ['dMlp', dMlp, 0, 2048],
-      ['nCtx', nCtx, 4, 256], ['vocab', vocab, 8, 4096], ['seed', seed, 0, Number.MAX_SAFE_INTEGER]]) wholeNumber(x, name, lo, hi, AttentionError);
     const lm = await core();
+    for (const [name, x, bound] of [['nLayer', nLayer, 'n_layer'], ['nHead', nHead, 'n_head'], ['dModel', dModel, 'd_model'],
+      ['dMlp', dMlp, 'd_mlp'], ['nCtx', nCtx, 'n_ctx'], ['vocab', vocab, 'vocab']]) wholeNumber(x, name, ...lm.bounds[bound], AttentionError);
+    wholeNumber(seed, 'seed', 0, Number.MAX_SAFE_INTEGER, AttentionError);
     const settings = JSON.stringify({ n_layer: nLayer, n_head: nHead, d_model: dModel, d_mlp: dMlp, n_ctx: nCtx, vocab, seed });
     return wrapModel(lm, (call) => call((p, n, q, m) => lm._attn_lm_fresh(p, n, q, m), [corpus, settings]), AttentionError);
   }
@@ -215,7 +220,7 @@ function wrapModel(lm, open, AttentionError) {
     generate(prompt, { n = 100, temperature = 0.8, seed = 0 } = {}) {
       live();
       wellFormedText(prompt, 'prompt', AttentionError);
-      wholeNumber(n, 'n', 1, 10000, AttentionError);
+      wholeNumber(n, 'n', ...lm.bounds.n, AttentionError);
       if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0 || temperature > 100) {
         throw new AttentionError(`temperature is ${String(temperature).slice(0, 40)} but must be a number from 0 (greedy) to 100.`);
       }
@@ -237,9 +242,7 @@ function wrapModel(lm, open, AttentionError) {
     trainer(text, { steps = 100, batch = 8, lr = 1e-3, warmup = 10, repeatFraction = 0, seed = 1 } = {}) {
       live();
       wellFormedText(text, 'text', AttentionError);
-      wholeNumber(steps, 'steps', 1, 100000, AttentionError);
-      wholeNumber(batch, 'batch', 1, 512, AttentionError);
-      wholeNumber(warmup, 'warmup', 0, 100000, AttentionError);
+      for (const [name, x] of [['steps', steps], ['batch', batch], ['warmup', warmup]]) wholeNumber(x, name, ...lm.bounds[name], AttentionError);
       wholeNumber(seed, 'seed', 0, Number.MAX_SAFE_INTEGER, AttentionError);
       if (typeof lr !== 'number' || !(lr > 0 && lr < 1)) throw new AttentionError('lr must be a number between 0 and 1.');
       if (typeof repeatFraction !== 'number' || !(repeatFraction >= 0 && repeatFraction <= 1)) throw new AttentionError('repeatFraction must be a number from 0 to 1.');
@@ -252,7 +255,7 @@ function wrapModel(lm, open, AttentionError) {
         step(count = 1) {
           live();
           if (freed) throw new AttentionError('this training run was disposed of.');
-          wholeNumber(count, 'step(count): count', 1, 100000, AttentionError);
+          wholeNumber(count, 'step(count): count', ...lm.bounds.steps, AttentionError);
           const losses = new Float32Array(count);
           for (let k = 0; k < count; k++) {
             losses[k] = call(() => lm._attn_lm_train_step(id), []).loss;

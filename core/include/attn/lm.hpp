@@ -173,4 +173,18 @@ std::vector<int> line_alignment_targets(const std::u32string& text);
 inline constexpr int max_generate = 10000;
 inline constexpr int max_train_steps = 100000;
 
+/// @brief One bound of the language model's inputs, named as its refusal names it: a config field (n_layer …),
+/// a fresh model's vocabulary cap (vocab), the characters generate makes at once (n), a training run's steps,
+/// batch and warmup. The one list the validators, the CLI and the npm package (lm.js, attn_lm_limits) read.
+struct lm_bound {
+    const char* name;
+    long long lo, hi;
+};
+const std::vector<lm_bound>& lm_bounds();
+/// @brief The bound of this name; throws std::logic_error for a name the list lacks.
+const lm_bound& lm_bound_of(std::string_view name);
+/// @brief Throws spec_error "name is v but must be from lo to hi." when v is outside the named bound (what:
+/// the name as the sentence says it, e.g. "config.n_layer"; empty: the bound's own name).
+void check_bound(std::string_view name, long long v, std::string_view what = {});
+
 }  // namespace attn::lm

@@ -1,5 +1,6 @@
 // The model's parameter table, its initialisation, its vocabulary and UTF-8 text (docs/model.md).
 #include <cmath>
+#include <stdexcept>
 #include <unordered_set>
 
 #include "attn/lm.hpp"
@@ -45,17 +46,30 @@ std::vector<param> parameter_table(const config& c, std::size_t vocab) {
     return t;
 }
 
-void validate_config(const config& c) {
-    auto in = [](const char* field, int v, int lo, int hi) {
-        if (v < lo || v > hi)
-            throw spec_error(std::string("config.") + field + " is " + std::to_string(v) + " but must be from " +
-                             std::to_string(lo) + " to " + std::to_string(hi) + ".");
+const std::vector<lm_bound>& lm_bounds() {
+    static const std::vector<lm_bound> bounds{
+        {"n_layer", 1, 12}, {"n_head", 1, 16}, {"d_model", 1, 512}, {"d_mlp", 0, 2048}, {"n_ctx", 2, 512},
+        {"vocab", 8, 4096}, {"n", 1, max_generate}, {"steps", 1, max_train_steps}, {"batch", 1, 512}, {"warmup", 0, max_train_steps},
     };
-    in("n_layer", c.n_layer, 1, 12);
-    in("n_head", c.n_head, 1, 16);
-    in("d_model", c.d_model, 1, 512);
-    in("d_mlp", c.d_mlp, 0, 2048);
-    in("n_ctx", c.n_ctx, 2, 512);
+    return bounds;
+}
+
+const lm_bound& lm_bound_of(std::string_view name) {
+    for (const lm_bound& b : lm_bounds())
+        if (name == b.name) return b;
+    throw std::logic_error("no bound named " + std::string(name));
+}
+
+void check_bound(std::string_view name, long long v, std::string_view what) {
+    const lm_bound& b = lm_bound_of(name);
+    if (v < b.lo || v > b.hi)
+        throw spec_error(std::string(what.empty() ? name : what) + " is " + std::to_string(v) + " but must be from " + std::to_string(b.lo) +
+                         " to " + std::to_string(b.hi) + ".");
+}
+
+void validate_config(const config& c) {
+    for (const auto& [field, v] : {std::pair{"n_layer", c.n_layer}, {"n_head", c.n_head}, {"d_model", c.d_model}, {"d_mlp", c.d_mlp}, {"n_ctx", c.n_ctx}})
+        check_bound(field, v, std::string("config.") + field);
     if (c.d_model % c.n_head != 0)
         throw spec_error("config.d_model (" + std::to_string(c.d_model) + ") must be a multiple of config.n_head (" +
                          std::to_string(c.n_head) + ").");

@@ -278,8 +278,7 @@ model_trace step_trace(const model& m, std::string_view text) {
 }
 
 std::string generate(const model& m, std::string_view prompt, const generate_options& o) {
-    if (o.n < 1 || o.n > max_generate)
-        throw spec_error("n is " + std::to_string(o.n) + " but must be from 1 to " + std::to_string(max_generate) + ".");
+    check_bound("n", o.n);
     if (!std::isfinite(o.temperature) || o.temperature < 0 || o.temperature > 100)
         throw spec_error("temperature must be a number from 0 (greedy) to 100.");
     const tokens t = tokenize(m, prompt, static_cast<size_t>(m.config.n_ctx));

@@ -69,9 +69,9 @@ trainer::trainer(model& m, std::vector<int> train_ids, const train_settings& s)
 
 trainer::trainer(model& m, std::vector<std::vector<int>> streams, std::vector<double> weights, const train_settings& s)
     : m_(m), streams_(std::move(streams)), weights_(std::move(weights)), s_(s), rng_(s.seed) {
-    if (s.steps < 1 || s.steps > max_train_steps)
-        throw spec_error("steps is " + std::to_string(s.steps) + " but must be from 1 to " + std::to_string(max_train_steps) + ".");
-    if (s.batch < 1 || s.batch > 512) throw spec_error("batch is " + std::to_string(s.batch) + " but must be from 1 to 512.");
+    check_bound("steps", s.steps);
+    check_bound("batch", s.batch);
+    check_bound("warmup", s.warmup);
     if (!(s.lr > 0 && s.lr < 1)) throw spec_error("lr must be between 0 and 1.");
     if (!(s.repeat_fraction >= 0 && s.repeat_fraction <= 1)) throw spec_error("repeat_fraction must be from 0 to 1.");
     for (const std::vector<int>& data : streams_)
