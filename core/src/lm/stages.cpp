@@ -16,7 +16,8 @@ const std::vector<model_stage_info>& model_stage_registry() {
     using a = axis_kind;
     constexpr color_scale signed_values = color_scale::signed_values;
     constexpr layer_ref global = layer_ref::global, same = layer_ref::same, previous = layer_ref::previous;
-    // id, symbol, per layer, title, explanation, formula, rows, cols, scale, in the block strip, operands
+    // id, symbol, per layer, title, explanation, formula, rows, cols, scale, in the block strip, operands, and where
+    // they are not false: needs an MLP, per head
     static const std::vector<model_stage_info> registry = {
         {"embed", "E", false, {"Character embeddings", "字符嵌入"},
          {"Each character's row of wte: the vector the model learned for it.", "每个字符在 wte 中的那一行：模型为它学到的向量。"},
