@@ -66,16 +66,16 @@ export function makeModelLoader(createCore, readModel, AttentionError) {
 /** Numbers a stage's row of a trace's layout table holds: [stage name, at, rank, shape (4)]. */
 const TABLE_WIDTH = 7;
 /**
- * Per lm module: the copy functions of the last trace's stages not read yet (the core keeps one trace)
- * and the stage names it has told us.
+ * Per lm module: the copy functions of the last trace's stages not read yet (the core keeps one trace),
+ * the stage names it has told us, and its stage registry (the same for every model), each read once.
  */
 const perModule = new WeakMap();
 
 /** The API of a model in the lm module: open(call) makes it there and returns {handle, about} (and, fresh, train). */
 function wrapModel(lm, open, AttentionError) {
-  if (!perModule.has(lm)) perModule.set(lm, { unread: new Set(), names: new Map() });
-  const { unread, names } = perModule.get(lm);
-  let registry = null; // the core's stage registry, read the first time it is asked for
+  if (!perModule.has(lm)) perModule.set(lm, { unread: new Set(), names: new Map(), registry: null });
+  const kept = perModule.get(lm);
+  const { unread, names } = kept;
   /** Calls an export with UTF-8 texts copied into the heap (trace_reader.js); its JSON answer, or its sentence thrown. */
   const text = textCalls(lm, (sentence) => new AttentionError(sentence));
   const call = (fn, texts, ...numbers) => JSON.parse(text(fn, texts, ...numbers));
@@ -142,8 +142,8 @@ function wrapModel(lm, open, AttentionError) {
      * cols, formula, operands, block (docs/model.md). The same for every model: the core's table.
      */
     stages() {
-      registry ??= deepFreeze(call(() => lm._attn_lm_stages(), []));
-      return registry;
+      kept.registry ??= deepFreeze(call(() => lm._attn_lm_stages(), []));
+      return kept.registry;
     },
     /** Every stage of every layer: {tokens, ids, unknown, stages: [{id, layer, shape, symbol, title, scale, data: Float32Array}]}. */
     trace(text) {
