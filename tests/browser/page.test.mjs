@@ -150,6 +150,55 @@ test('an invalid edit shows the core\'s sentence beside the field and keeps the 
   await page.close();
 });
 
+test('the editor draws every matrix of the core\'s field table the spec has, labelled with its symbol, and makes and drops them with their kinds', async () => {
+  const page = await open('index.html?example=numpy-3x4&stage=weights');
+  const root = page.locator('attention-stepper');
+  await root.locator('button.edit').click();
+  const { tensors } = a.schema().sequence;
+  const panel = () => page.evaluate(() => {
+    const r = document.querySelector('attention-stepper').shadowRoot;
+    return {
+      grids: [...r.querySelectorAll('section.editor .field')].filter((f) => f.querySelector('table.grid, textarea.paste')).map((f) => [f.dataset.field, f.querySelector('.field-label').textContent]),
+      switches: [...r.querySelectorAll('section.editor input[type=checkbox]')].map((c) => [c.dataset.field, c.checked]),
+      spec: document.querySelector('attention-stepper').trace.spec,
+    };
+  });
+  const drawn = async (want) => page.waitForFunction((paths) => {
+    const fields = [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('section.editor .field')].map((f) => f.dataset.field);
+    return paths.every((p) => (p.startsWith('!') ? !fields.includes(p.slice(1)) : fields.includes(p)));
+  }, want);
+  const symbolOf = (path) => tensors.find((f) => f.path === path).symbol;
+  let now = await panel();
+  assert.deepEqual(now.grids, [['x', 'X']], 'numpy-3x4 has x only');
+  assert.deepEqual(now.switches, tensors.filter((f) => f.shape === 'd_model × d_model').map((f) => [`use.${f.path}`, false]), 'a switch for each projection');
+  // a projection switched on is the identity; the trace then has it
+  await root.locator('input[data-field="use.weights.wo"]').check();
+  await drawn(['weights.wo']);
+  now = await panel();
+  assert.deepEqual(now.grids, [['x', 'X'], ['weights.wo', symbolOf('weights.wo')]]);
+  assert.deepEqual(now.spec.weights.wo, [[1, 0, 0, 0], [0, 1, 0, 0], [0, 0, 1, 0], [0, 0, 0, 1]]);
+  // a score's own parameters come with it (identity matrices, a vector of ones) and go when another is chosen
+  await root.locator('select[data-field="score"]').selectOption('additive');
+  await drawn(['additive.w1', 'additive.w2', 'additive.v']);
+  now = await panel();
+  assert.deepEqual(now.grids.map(([f]) => f), ['x', 'weights.wo', 'additive.w1', 'additive.w2', 'additive.v'], 'in the table\'s order');
+  assert.deepEqual(now.grids.slice(2).map(([, label]) => label), ['additive.w1', 'additive.w2', 'additive.v'].map(symbolOf));
+  assert.deepEqual(now.spec.additive.v, [1, 1, 1, 1]);
+  await root.locator('select[data-field="score"]').selectOption('bilinear');
+  await drawn(['bilinear.w', '!additive.w1']);
+  assert.equal((await panel()).spec.additive, undefined, 'no empty additive object is left behind');
+  // the matrices under a kind's menu: a mask of ones, a learned table of zeros
+  await root.locator('select[data-field="mask"]').selectOption('matrix');
+  await drawn(['mask.matrix']);
+  await root.locator('select[data-field="positional"]').selectOption('learned');
+  await drawn(['positional.learned']);
+  now = await panel();
+  assert.deepEqual(now.spec.mask, { matrix: [[1, 1, 1], [1, 1, 1], [1, 1, 1]] });
+  assert.equal(now.spec.positional.learned.length, 3);
+  assert.equal(await root.locator('section.editor .error[role=alert]').allTextContents().then((t) => t.join('')), '', 'every edit was accepted');
+  await page.close();
+});
+
 test('a token label with HTML in it stays text, from the URL and from the spec attribute', async (t) => {
   const evil = '<img src=x onerror="window.__xss=1">';
   const spec = { x: [[1, 0], [0, 1]], tokens: { query: [evil, '<b>bold</b>'] } };

@@ -163,6 +163,13 @@ test('index.d.ts\'s Spec has every field of the core\'s field tables, and no oth
     const want = kind === 'labels' ? 'string\\[\\]' : 'number';
     assert.match(typeOf(parent), new RegExp(child ? `\\b${child}\\??: ${want}` : want), `${fieldPath}: a ${kind} in Spec`);
   }
+  // each row's keys are TensorField's and ScalarField's, and no other
+  const keysOf = (name) => [...dts.match(new RegExp(`export interface ${name} \\{([\\s\\S]*?)\\n\\}`))[1].replace(/\/\*\*[\s\S]*?\*\//g, '')
+    .matchAll(/^ {2}([a-z_]+)\??:/gm)].map((m) => m[1]).sort();
+  assert.deepEqual(keysOf('TensorField'), [...new Set(sequence.tensors.flatMap(Object.keys))].sort(), 'TensorField: the core\'s columns');
+  assert.deepEqual(keysOf('ScalarField'), [...new Set(sequence.scalars.flatMap(Object.keys))].sort(), 'ScalarField: the core\'s columns');
+  assert.deepEqual(sequence.tensors.find((f) => f.path === 'weights.bo'), { path: 'weights.bo', rank: 1, shape: 'd_model', symbol: 'b_o',
+    param: 'bo', grad: 'bo', packed: true, score: '', bias_of: 'weights.wo' }, 'a bias row, as the core wrote it');
   const scoreKind = dts.match(/export type ScoreKind =([^;]+);/)[1].match(/'([a-z_]+)'/g).map((q) => q.slice(1, -1));
   assert.deepEqual(scoreKind, sequence.choices.score);
   assert.ok(a.schema().vision.tensors.some((f) => f.path === 'feature' && f.rank === 3), 'the vision part\'s table, once loaded');

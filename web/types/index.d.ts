@@ -416,12 +416,18 @@ export interface TensorField {
   rank: 1 | 2;
   /** Its shape in words, e.g. "d_model × d_model". */
   shape: string;
+  /** What a reader sees it called, as the articles write it ("W_q"): the page's editor labels it so. */
+  symbol: string;
   /** Its name in train.params ("wq"), "" when it cannot be trained. */
   param: string;
   /** Its path in grad()'s grads ("wq", "additive.w1"), "" when it has no gradient. */
   grad: string;
   /** Whether a.trace sends it to the core as floats (a 0/1 mask is read as written). */
   packed: boolean;
+  /** The score function it belongs to ("additive"), needed with it and refused with any other; "" for any score. */
+  score: string;
+  /** The matrix a bias is added after ("weights.wo"), refused without it; "" when it stands alone. */
+  bias_of: string;
 }
 
 /** One number or list of labels of the sequence spec, as the core's scalar table has it (attn/spec_fields.hpp). */

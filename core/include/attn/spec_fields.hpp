@@ -34,6 +34,7 @@ struct tensor_field {
     std::string_view path;   // its JSON path in a spec, as refusals, packed references and docs name it ("weights.wq")
     int rank;                // 2: an array of rows of numbers; 1: an array of numbers
     std::string_view shape;  // its shape in words ("d_model × d_model")
+    std::string_view symbol; // what a reader sees it called, as the articles write it ("W_q"): the editor's label
     std::string_view param;  // its name in "train.params" ("wq"); empty: not trainable
     std::string_view grad;   // its path in attn grad's "grads" ("wq", "additive.w1"); empty: no gradient
     bool packed;             // the JS packer sends it as floats (a 0/1 mask must be read as written)

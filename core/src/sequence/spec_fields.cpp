@@ -35,9 +35,9 @@ constexpr int rank_of() {
 }
 
 // One row: the member is named once and serves the spec, its gradients and the reader alike.
-#define ATTN_TENSOR(PATH, SHAPE, PARAM, GRAD, MEMBER)                                                   \
+#define ATTN_TENSOR(PATH, SHAPE, SYMBOL, PARAM, GRAD, MEMBER)                                           \
     tensor_field {                                                                                       \
-        PATH, rank_of<std::remove_reference_t<decltype(std::declval<spec&>().MEMBER)>>(), SHAPE, PARAM, GRAD, true, \
+        PATH, rank_of<std::remove_reference_t<decltype(std::declval<spec&>().MEMBER)>>(), SHAPE, SYMBOL, PARAM, GRAD, true, \
             [](spec& s) { return span_of(s.MEMBER); }, [](param_grads& g) { return span_of(g.MEMBER); },   \
             [](spec& s, const json& j, const std::string& path) { assign(s.MEMBER, j, path); }              \
     }
@@ -118,28 +118,28 @@ namespace {
 /// The rows as written; sequence_tensor_fields() reads their shape words once.
 std::vector<tensor_field> written_rows() {
     return {
-        ATTN_TENSOR("x", "n_q × d_model", "", "x", x),
-        {"memory", 2, "n_k × d_model", "", "memory", true, [](spec& s) { return span_of(s.memory); },
+        ATTN_TENSOR("x", "n_q × d_model", "X", "", "x", x),
+        {"memory", 2, "n_k × d_model", "M", "", "memory", true, [](spec& s) { return span_of(s.memory); },
          [](param_grads& g) { return span_of(g.memory); },
          [](spec& s, const json& j, const std::string& path) {
              if (!j.is_null()) s.memory = json_read::read_matrix(j, path);  // null: self-attention, as absent
          }},
-        ATTN_TENSOR("weights.wq", "d_model × d_model", "wq", "wq", wq.w),
-        ATTN_TENSOR("weights.bq", "d_model", "bq", "bq", wq.b),
-        ATTN_TENSOR("weights.wk", "d_model × d_model", "wk", "wk", wk.w),
-        ATTN_TENSOR("weights.bk", "d_model", "bk", "bk", wk.b),
-        ATTN_TENSOR("weights.wv", "d_model × d_model", "wv", "wv", wv.w),
-        ATTN_TENSOR("weights.bv", "d_model", "bv", "bv", wv.b),
-        ATTN_TENSOR("weights.wo", "d_model × d_model", "wo", "wo", wo.w),
-        bias_after(ATTN_TENSOR("weights.bo", "d_model", "bo", "bo", wo.b), "weights.wo"),
-        with_score(ATTN_TENSOR("additive.w1", "d_head × d_a", "additive.w1", "additive.w1", additive.w1), "additive"),
-        with_score(ATTN_TENSOR("additive.w2", "d_head × d_a", "additive.w2", "additive.w2", additive.w2), "additive"),
-        with_score(ATTN_TENSOR("additive.v", "d_a", "additive.v", "additive.v", additive.v), "additive"),
-        with_score(ATTN_TENSOR("bilinear.w", "d_head × d_head", "bilinear", "bilinear.w", bilinear), "bilinear"),
-        {"mask.matrix", 2, "n_q × n_k of 0 and 1", "", "", false,
+        ATTN_TENSOR("weights.wq", "d_model × d_model", "W_q", "wq", "wq", wq.w),
+        ATTN_TENSOR("weights.bq", "d_model", "b_q", "bq", "bq", wq.b),
+        ATTN_TENSOR("weights.wk", "d_model × d_model", "W_k", "wk", "wk", wk.w),
+        ATTN_TENSOR("weights.bk", "d_model", "b_k", "bk", "bk", wk.b),
+        ATTN_TENSOR("weights.wv", "d_model × d_model", "W_v", "wv", "wv", wv.w),
+        ATTN_TENSOR("weights.bv", "d_model", "b_v", "bv", "bv", wv.b),
+        ATTN_TENSOR("weights.wo", "d_model × d_model", "W_o", "wo", "wo", wo.w),
+        bias_after(ATTN_TENSOR("weights.bo", "d_model", "b_o", "bo", "bo", wo.b), "weights.wo"),
+        with_score(ATTN_TENSOR("additive.w1", "d_head × d_a", "W_1", "additive.w1", "additive.w1", additive.w1), "additive"),
+        with_score(ATTN_TENSOR("additive.w2", "d_head × d_a", "W_2", "additive.w2", "additive.w2", additive.w2), "additive"),
+        with_score(ATTN_TENSOR("additive.v", "d_a", "v", "additive.v", "additive.v", additive.v), "additive"),
+        with_score(ATTN_TENSOR("bilinear.w", "d_head × d_head", "W", "bilinear", "bilinear.w", bilinear), "bilinear"),
+        {"mask.matrix", 2, "n_q × n_k of 0 and 1", "mask", "", "", false,
          [](spec& s) { return s.mask == mask_kind::matrix ? given_span(s.mask_matrix) : float_span{}; }, nullptr, read_mask_matrix},
         // the spec keeps the table (a matrix, not optional) only with positional "learned"
-        {"positional.learned", 2, "at least max(n_q, n_k) × d_model", "learned", "learned", true,
+        {"positional.learned", 2, "at least max(n_q, n_k) × d_model", "P", "learned", "learned", true,
          [](spec& s) { return s.positional == positional_kind::learned ? span_of(s.learned) : float_span{}; },
          [](param_grads& g) { return span_of(g.learned); },
          [](spec& s, const json& j, const std::string& path) { s.learned = json_read::read_matrix(j, path); }},
@@ -221,7 +221,8 @@ json& json_make(json& j, std::string_view path) {
 json sequence_schema_json() {
     json tensors = json::array();
     for (const tensor_field& f : sequence_tensor_fields())
-        tensors.push_back({{"path", f.path}, {"rank", f.rank}, {"shape", f.shape}, {"param", f.param}, {"grad", f.grad}, {"packed", f.packed}});
+        tensors.push_back({{"path", f.path}, {"rank", f.rank}, {"shape", f.shape}, {"symbol", f.symbol}, {"param", f.param},
+                           {"grad", f.grad}, {"packed", f.packed}, {"score", f.score}, {"bias_of", f.bias_of}});
     // the values of the fields that name a kind, from the enums' own name tables (attn/spec.hpp)
     const auto names = [](const auto& table) {
         json out = json::array();

@@ -39,18 +39,57 @@ const MAX_GRID_CELLS = 400;
 /** Likewise for token labels: beyond this many, one text box with a label a line. */
 const MAX_TOKEN_FIELDS = 64;
 
-const identity = (d) => Array.from({ length: d }, (_, i) => Array.from({ length: d }, (_, j) => (i === j ? 1 : 0)));
 const filled = (r, c, v) => Array.from({ length: r }, () => Array.from({ length: c }, () => v));
 
+// Fields by their paths in the core's table (a.schema().sequence: "weights.wq", "mask.matrix"), so that a new
+// matrix field in the core's table is drawn here with no line of its own
+const parentOf = (path) => (path.includes('.') ? path.slice(0, path.indexOf('.')) : '');
+const childOf = (path) => path.slice(path.indexOf('.') + 1);
+/** The value at a path in a spec, or undefined. */
+const at = (spec, path) => path.split('.').reduce((o, k) => (o && typeof o === 'object' ? o[k] : undefined), spec);
+/** Whether the spec has the field (memory: null is the same as leaving it out). */
+const has = (spec, path) => at(spec, path) !== undefined && at(spec, path) !== null;
+/**
+ * Sets the value at a path, making (or replacing a kind's name, "mask": "none", with) the object on the way;
+ * undefined deletes it, and its parent with it when that is left empty ("additive": {} is refused).
+ */
+function put(spec, path, value) {
+  const parent = parentOf(path), key = parent ? childOf(path) : path;
+  if (parent && (typeof spec[parent] !== 'object' || spec[parent] === null)) {
+    if (value === undefined) return;
+    spec[parent] = {};
+  }
+  const o = parent ? spec[parent] : spec;
+  if (value !== undefined) o[key] = value;
+  else {
+    delete o[key];
+    if (parent && !Object.keys(o).length) delete spec[parent];
+  }
+}
+/** The sizes a field's shape words name ("d_model × d_model"), as the core defines them (docs/spec.md). */
+function sizesOf(spec) {
+  const dModel = spec.x?.[0]?.length ?? 0, heads = Number.isSafeInteger(spec.heads) && spec.heads > 0 ? spec.heads : 1;
+  const dHead = Math.max(1, Math.floor(dModel / heads));
+  return { d_model: dModel, d_head: dHead, d_a: Array.isArray(spec.additive?.v) ? spec.additive.v.length : dHead,
+    n_q: spec.x?.length ?? 0, n_k: (spec.memory ?? spec.x)?.length ?? 0 };
+}
+/** A new field's value, the one that changes nothing: the identity matrix of its shape, or a vector of ones. */
+function fresh(field, sizes) {
+  const [rows, cols] = field.shape.split(' × ').map((words) => sizes[words.split(' ')[0]]);
+  return field.rank === 2 ? Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === j ? 1 : 0))) : Array(rows).fill(1);
+}
+/** A field that names a kind: the kind (mask {"window": 2} is "window"). */
+const kindOf = (value) => (value && typeof value === 'object' ? Object.keys(value)[0] : value);
+
 /** The spec's shape and kinds: when it changes, the panel is rebuilt; otherwise only values and errors move. */
-function structureOf(spec) {
+function structureOf(spec, { tensors, scalars, choices }) {
   const shape = (m) => (Array.isArray(m) ? [m.length, Array.isArray(m[0]) ? m[0].length : 0] : null);
-  return JSON.stringify({
-    x: shape(spec.x), memory: shape(spec.memory), weights: Object.keys(spec.weights ?? {}).sort(), score: spec.score,
-    additive: !!spec.additive, bilinear: !!spec.bilinear, mask: typeof spec.mask === 'object' ? Object.keys(spec.mask)[0] : spec.mask,
-    positional: typeof spec.positional === 'object' ? 'learned' : spec.positional, heads: spec.heads,
-    tq: spec.tokens?.query?.length, tk: spec.tokens?.key?.length,
-  });
+  return JSON.stringify([
+    tensors.map((f) => shape(at(spec, f.path))),
+    Object.keys(choices).map((c) => kindOf(spec[c])),
+    // labels by their count (a renamed token keeps the panel, and the reader's place in it)
+    scalars.map((f) => (f.kind === 'labels' ? at(spec, f.path)?.length : at(spec, f.path))),
+  ]);
 }
 
 /** A matrix as CSV text: a row a line. */
@@ -72,8 +111,9 @@ function parseRows(text) {
 
 export class Editor {
   /**
-   * @param {{choices: {score: string[], mask: string[], positional: string[]}, onEdit: (field: string, change: (spec: object) => void) => void,
-   *   onReset: () => void}} options choices: the core's names for each kind (a.schema().sequence.choices)
+   * @param {{schema: {tensors: object[], scalars: object[], choices: {score: string[], mask: string[], positional: string[]}},
+   *   onEdit: (field: string, change: (spec: object) => void) => void, onReset: () => void}} options schema: the
+   *   core's field tables (a.schema().sequence): the matrices drawn, their labels, and the names of each kind
    */
   constructor(options) {
     this.options = options;
@@ -85,7 +125,7 @@ export class Editor {
   /** Shows the spec (rebuilding only when its structure changed) and the current error. */
   update(spec, error, words) {
     this.el.setAttribute('aria-label', words.editTitle);
-    const structure = structureOf(spec) + words.edit;
+    const structure = structureOf(spec, this.options.schema) + words.edit;
     if (structure !== this.structure) {
       this.structure = structure;
       this.build(spec, words);
@@ -176,76 +216,77 @@ export class Editor {
     this.errors.clear();
     const general = h('p', { className: 'error', attrs: { role: 'alert' } });
     this.errors.set('general', general);
-    const d = spec.x[0].length;
+    const { choices, tensors } = this.options.schema;
+    const sizes = sizesOf(spec);
     // the spec's own words are the values; what a reader sees is in their language
-    const select = (field, value, choices, onChange) => h('select', {
+    const select = (field, value, onChange) => h('select', {
       dataset: { field }, attrs: { 'aria-label': w[field] ?? field },
       on: { change: (e) => onChange(e.target.value) },
-    }, choices.map((c) => h('option', { value: c, text: w.choices[c] ?? c, selected: c === value })));
+    }, choices[field].map((c) => h('option', { value: c, text: w.choices[c] ?? c, selected: c === value })));
+    // the matrices under a field that names a kind (mask.matrix, positional.learned), drawn below its menu
+    const under = (parent) => tensors.filter((f) => parentOf(f.path) === parent && has(spec, f.path)).map((f) => this.tensor(f, spec));
 
-    const maskKind = typeof spec.mask === 'object' ? Object.keys(spec.mask)[0] : spec.mask;
-    const posKind = typeof spec.positional === 'object' ? 'learned' : spec.positional;
-    const nQ = spec.x.length;
-    const nK = spec.memory ? spec.memory.length : nQ;
+    const maskKind = kindOf(spec.mask), posKind = kindOf(spec.positional);
     const parts = [
       h('h3', { text: w.editTitle }),
       h('button', { className: 'reset', type: 'button', text: w.reset, on: { click: () => this.options.onReset() } }),
       general,
-      this.field('score', w.score, select('score', spec.score, this.options.choices.score, (v) => this.edit('score', (s) => {
-        // each score takes only its own parameters: switching starts from identity ones and drops the others
-        const dHead = Math.max(1, Math.floor(d / s.heads));
+      this.field('score', w.score, select('score', spec.score, (v) => this.edit('score', (s) => {
+        // each score takes only its own parameters: switching starts from identity ones (fresh) and drops the others
         s.score = v;
-        if (v === 'additive') s.additive ??= { w1: identity(dHead), w2: identity(dHead), v: Array(dHead).fill(1) };
-        else delete s.additive;
-        if (v === 'bilinear') s.bilinear ??= { w: identity(dHead) };
-        else delete s.bilinear;
+        const own = { ...sizesOf(s), d_a: sizesOf(s).d_head }; // a new additive score starts with d_a = d_head
+        for (const f of tensors.filter((t) => t.score)) put(s, f.path, f.score === v ? at(s, f.path) ?? fresh(f, own) : undefined);
       }))),
       this.field('heads', w.heads, h('input', {
         type: 'number', value: String(spec.heads), attrs: { min: '1', 'aria-label': w.heads }, dataset: { field: 'heads' },
         on: { change: (e) => this.edit('heads', (s) => { s.heads = Number(e.target.value); }) },
       })),
-      this.field('mask', w.mask, select('mask', maskKind, this.options.choices.mask, (v) => this.edit('mask', (s) => {
-        const fresh = { window: { window: 2 }, matrix: { matrix: filled(nQ, nK, 1) } }; // a new mask's starting value
-        s.mask = fresh[v] ?? v;
+      this.field('mask', w.mask, select('mask', maskKind, (v) => this.edit('mask', (s) => {
+        // a new mask's starting value: a window of 2, or every key kept
+        s.mask = v === 'window' ? { window: 2 } : v;
+        for (const f of tensors.filter((t) => parentOf(t.path) === 'mask' && childOf(t.path) === v)) put(s, f.path, filled(sizes.n_q, sizes.n_k, 1));
       })), maskKind === 'window' && h('label', {}, ` ${w.window} `, h('input', {
         type: 'number', value: String(spec.mask.window), attrs: { min: '1', 'aria-label': w.window }, dataset: { field: 'mask.window' },
         on: { change: (e) => this.edit('mask', (s) => { s.mask = { window: Number(e.target.value) }; }) },
       }))),
-      maskKind === 'matrix' && this.grid('mask.matrix', 'mask', spec.mask.matrix, (s, i, j, v) => { s.mask.matrix[i][j] = v; }),
+      ...under('mask'),
       this.field('mask_value', w.maskValue, h('input', {
         value: String(spec.mask_value), attrs: { inputmode: 'decimal', 'aria-label': w.maskValue }, dataset: { field: 'mask_value' },
         on: { change: (e) => this.edit('mask_value', (s) => { s.mask_value = Number(e.target.value); }) },
       })),
-      this.field('positional', w.positional, select('positional', posKind, this.options.choices.positional, (v) => this.edit('positional', (s) => {
-        s.positional = v === 'learned' ? { learned: filled(Math.max(nQ, nK), d, 0) } : v;
+      this.field('positional', w.positional, select('positional', posKind, (v) => this.edit('positional', (s) => {
+        s.positional = v;
+        // a learned table starts at zeros, a row for every position
+        for (const f of tensors.filter((t) => parentOf(t.path) === 'positional' && childOf(t.path) === v)) put(s, f.path, filled(Math.max(sizes.n_q, sizes.n_k), sizes.d_model, 0));
       }))),
-      posKind === 'learned' && this.grid('positional.learned', 'PE table', spec.positional.learned, (s, i, j, v) => { s.positional.learned[i][j] = v; }),
-      this.tokens(spec, w, nQ, nK),
+      ...under('positional'),
+      this.tokens(spec, w, sizes.n_q, sizes.n_k),
       h('h4', { text: w.inputs }),
-      this.grid('x', 'X', spec.x, (s, i, j, v) => { s.x[i][j] = v; }),
-      spec.memory && this.grid('memory', 'M', spec.memory, (s, i, j, v) => { s.memory[i][j] = v; }),
     ];
-    for (const p of ['q', 'k', 'v', 'o']) {
-      const wk = `w${p}`, bk = `b${p}`;
-      const has = !!spec.weights?.[wk];
-      parts.push(this.field(`weights.${wk}`, `W_${p}`, h('label', {}, h('input', {
-        type: 'checkbox', checked: has, dataset: { field: `use.${wk}` }, attrs: { 'aria-label': w.useWeight(`W_${p}`) },
-        on: { change: (e) => this.edit(`weights.${wk}`, (s) => {
-          s.weights ??= {};
-          if (e.target.checked) s.weights[wk] = identity(d);
-          else { delete s.weights[wk]; if (p === 'o') delete s.weights.bo; }
-        }) },
-      }), ' W')));
-      if (has) parts.push(this.grid(`weights.${wk}`, `W_${p}`, spec.weights[wk], (s, i, j, v) => { s.weights[wk][i][j] = v; }));
-      if (spec.weights?.[bk]) parts.push(this.grid(`weights.${bk}`, `b_${p}`, [spec.weights[bk]], (s, i, j, v) => { s.weights[bk][j] = v; }));
+    // every other matrix and vector, in the core's table order: drawn when the spec has it; a square
+    // d_model × d_model projection can be switched on (as the identity, what leaving it out means) and off
+    for (const f of tensors) {
+      if (choices[parentOf(f.path)]) continue; // drawn under its menu above
+      if (f.shape === 'd_model × d_model') {
+        parts.push(this.field(`use.${f.path}`, f.symbol, h('label', {}, h('input', {
+          type: 'checkbox', checked: has(spec, f.path), dataset: { field: `use.${f.path}` }, attrs: { 'aria-label': w.useWeight(f.symbol) },
+          on: { change: (e) => this.edit(f.path, (s) => {
+            put(s, f.path, e.target.checked ? fresh(f, sizesOf(s)) : undefined);
+            if (!e.target.checked) for (const b of tensors.filter((t) => t.bias_of === f.path)) put(s, b.path, undefined);
+          }) },
+        }), ' W')));
+      }
+      if (has(spec, f.path)) parts.push(this.tensor(f, spec));
     }
-    if (spec.additive) {
-      parts.push(this.grid('additive.w1', 'W1', spec.additive.w1, (s, i, j, v) => { s.additive.w1[i][j] = v; }));
-      parts.push(this.grid('additive.w2', 'W2', spec.additive.w2, (s, i, j, v) => { s.additive.w2[i][j] = v; }));
-      parts.push(this.grid('additive.v', 'v', [spec.additive.v], (s, i, j, v) => { s.additive.v[j] = v; }));
-    }
-    if (spec.bilinear) parts.push(this.grid('bilinear.w', 'W (bilinear)', spec.bilinear.w, (s, i, j, v) => { s.bilinear.w[i][j] = v; }));
     for (const part of parts) if (part) this.el.append(part);
+  }
+
+  /** One matrix or vector field as a grid (a vector: one row), edited cell by cell. */
+  tensor(f, spec) {
+    const value = at(spec, f.path);
+    return f.rank === 2
+      ? this.grid(f.path, f.symbol, value, (s, i, j, v) => { at(s, f.path)[i][j] = v; })
+      : this.grid(f.path, f.symbol, [value], (s, i, j, v) => { at(s, f.path)[j] = v; });
   }
 
   tokens(spec, w, nQ, nK) {

@@ -423,7 +423,7 @@ export class AttentionStepper extends HTMLElement {
       work.append(visionEditor(this, s, w));
     } else if (s.editing && c.has('edit')) {
       this.editor ??= new Editor({
-        choices: this.attention.schema().sequence.choices, // the spec's kinds, from the core's field tables
+        schema: this.attention.schema().sequence, // the core's field tables: the fields drawn and the kinds offered
         onEdit: (field, change) => this.edit(field, change), onReset: () => this.resetToExample(),
       });
       this.editor.structure = '';
