@@ -13,7 +13,6 @@
 #include <algorithm>
 #include <cmath>
 #include <memory>
-#include <vector>
 
 #include "kernels/simd_lanes.hpp"
 
@@ -89,7 +88,8 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
     // q_pack: the block's q values scaled by 1/√d_h, a group's interleaved (q_pack[g·R·d_h + p·R + r]: the R
     // values of one p side by side, so the micro-tile reaches them from one pointer), packed once per
     // block of rows, or already in every lane (PRE); P likewise
-    std::vector<F> q_splat(PRE ? sizes.q_pack / N : 0), p_splat(sizes.p_splat / N);
+    // (new F[n], not a std::vector: a vector zeroes its lanes first, a fifth of a native call at n = 16)
+    const std::unique_ptr<F[]> q_splat(PRE ? new F[sizes.q_pack / N] : nullptr), p_splat(PRE ? new F[sizes.p_splat / N] : nullptr);
     for (std::size_t h = 0; h < heads; ++h) {
         const std::size_t col = h * dh;
         // K in panels of W keys, kt[(j / W)·d_h·W + p·W + j % W] = k[j][p]: a micro-tile reads its W keys'
@@ -130,7 +130,7 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                         F c[R][2];
                         for (std::size_t r = 0; r < R; ++r) c[r][0] = c[r][1] = splat<F>(0.0f);
                         const float* kp = kt + (j0 + jj) * dh;
-                        const F* qs = q_splat.data() + (PRE ? g * dh * R : 0);
+                        const F* qs = q_splat.get() + (PRE ? g * dh * R : 0);
                         const float* qp = q_pack + (PRE ? 0 : g * dh * R);
                         for (std::size_t p = 0; p < dh; ++p, kp += W, qs += PRE ? R : 0, qp += PRE ? 0 : R) {
                             const F k0 = load<F>(kp), k1 = load<F>(kp + N);
@@ -162,7 +162,9 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                             rescale[r] = 1.0f;
                             continue;
                         }
-                        rescale[r] = top == st.m[r] ? 1.0f : std::exp(st.m[r] - top);
+                        // a row's first block has nothing to rescale (acc is 0): no exp call, which at n = 16 (one block,
+                        // a libm call a row) was a sixth of the kernel
+                        rescale[r] = top == st.m[r] ? 1.0f : st.m[r] == -INFINITY ? 0.0f : std::exp(st.m[r] - top);
                         F sum = splat<F>(0.0f);
                         for (std::size_t t = 0; t < nb_w; t += N) {
                             const F e = lanes::exp_nonpositive<N>(load<F>(s + t) - top);
