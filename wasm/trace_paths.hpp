@@ -129,59 +129,61 @@ struct spec_kind;
 
 /// Specs read from packed skeletons, by skeleton text and budget: the last 32 structures (every worked
 /// example and its variants, traced in turn, all stay), while they hold at most 4 Mi floats together.
-/// The spec is shared with last_spec, not copied: a hit changes the spec of an earlier trace, which then
-/// stops being the last (its trace.spec is read again from its own text), whether or not the new numbers
-/// are traced.
+/// A kept spec is a template, never traced and never changed: a hit copies it and writes the new numbers
+/// into the copy, so no trace shares its spec with the cache or with another trace (a hit that wrote into
+/// the kept spec once changed an earlier trace's trace.spec: c3023cb), and numbers the validator refuses
+/// leave the template as good as it was.
 template <class Spec>
 class structure_cache {
 public:
-    /// Where a packed field's floats go in the spec read: found once, when the structure is kept.
+    /// A packed field: where its floats are in the numbers sent, and its path (packed_field finds it again
+    /// in each copy).
     struct destination {
         std::size_t offset, count;
-        float* to;
+        std::string field;
     };
     struct entry {
         std::string skeleton;
         bool interactive;
-        std::shared_ptr<Spec> read;
+        std::shared_ptr<const Spec> read;  // the template
         std::vector<destination> fields;
         trace_keys keys;  // its traces' texts
     };
-    /// The entry of this structure with these numbers written in and validated, or nullptr.
-    entry* refill(std::string_view skeleton, bool interactive, const float* numbers, std::size_t count) {
+    struct hit {
+        std::shared_ptr<Spec> spec;  // the template's copy, with the numbers written in and validated
+        trace_keys* keys;
+    };
+    /// A copy of this structure's template with these numbers written in and validated; {nullptr} when the
+    /// structure is not kept. Refused numbers throw, as a first reading would.
+    hit refill(std::string_view skeleton, bool interactive, const float* numbers, std::size_t count) {
         const auto e = std::find_if(entries_.begin(), entries_.end(),
                                     [&](const entry& x) { return x.interactive == interactive && x.skeleton == skeleton; });
-        if (e == entries_.end()) return nullptr;
+        if (e == entries_.end()) return {};
         for (const destination& f : e->fields)
-            if (f.offset > count || f.count > count - f.offset) return nullptr;  // not with the same skeleton
-        // the last trace may be of this very spec: its trace.spec must not read these numbers (they may
-        // even be refused below), so it reads its own text from now on
-        last_spec_read& last = last_spec();
-        if (static_cast<const void*>(last.read.get()) == e->read.get() || static_cast<const void*>(last.vision.get()) == e->read.get())
-            last = {last.serial + 1, nullptr, nullptr};
-        for (const destination& f : e->fields) std::copy(numbers + f.offset, numbers + f.offset + f.count, f.to);
-        try {
-            spec_kind<Spec>::revalidate(*e->read, interactive);
-        } catch (...) {
-            forget(e);  // these numbers made it invalid: not kept with them
-            throw;
+            if (f.offset > count || f.count > count - f.offset) return {};  // not with the same skeleton
+        auto copy = std::make_shared<Spec>(*e->read);
+        for (const destination& f : e->fields) {
+            float* to = spec_kind<Spec>::packed_field(*copy, f.field, f.count);  // found when kept: it is there
+            std::copy(numbers + f.offset, numbers + f.offset + f.count, to);
         }
-        return &*e;
+        spec_kind<Spec>::revalidate(*copy, interactive);
+        return {std::move(copy), &e->keys};
     }
-    /// Keeps what was read, when every packed field can be written again; the entry, or nullptr.
-    entry* keep(std::string_view skeleton, bool interactive, std::shared_ptr<Spec> s, const std::vector<packed_read>& reads) {
+    /// Keeps a copy of what was read as this structure's template, when every packed field can be written
+    /// again; its keys, or nullptr.
+    trace_keys* keep(std::string_view skeleton, bool interactive, const Spec& s, const std::vector<packed_read>& reads) {
+        auto kept = std::make_shared<Spec>(s);
         std::vector<destination> fields;
         std::size_t floats = 0;
         for (const packed_read& f : reads) {
-            float* to = spec_kind<Spec>::packed_field(*s, f.field, f.count);
-            if (!to) return nullptr;
-            fields.push_back({f.offset, f.count, to});
+            if (!spec_kind<Spec>::packed_field(*kept, f.field, f.count)) return nullptr;
+            fields.push_back({f.offset, f.count, f.field});
             floats += f.count;
         }
-        entries_.push_back({std::string(skeleton), interactive, std::move(s), std::move(fields), {}});
+        entries_.push_back({std::string(skeleton), interactive, std::move(kept), std::move(fields), {}});
         floats_ += floats;
         while (entries_.size() > 32 || (entries_.size() > 1 && floats_ > (std::size_t(4) << 20))) forget(entries_.begin());
-        return &entries_.back();
+        return &entries_.back().keys;
     }
 
 private:
@@ -221,9 +223,9 @@ const trace_header* trace_packed(std::string_view skeleton, const float* numbers
     trace_path_counts& paths = counted ? path_counts : uncounted;
     return guarded([&] {
         // a structure seen before needs no parse
-        if (auto* hit = structures<Spec>().refill(skeleton, interactive, numbers, count)) {
+        if (auto hit = structures<Spec>().refill(skeleton, interactive, numbers, count); hit.spec) {
             ++(counted ? paths.packed_hit : path_counts.example_hit);
-            return spec_kind<Spec>::trace(hit->read, &hit->keys);
+            return spec_kind<Spec>::trace(std::move(hit.spec), hit.keys);
         }
         ++paths.packed_parsed;
         const json j = parse_spec_json(skeleton);
@@ -231,9 +233,9 @@ const trace_header* trace_packed(std::string_view skeleton, const float* numbers
         const packed_numbers sent(numbers, count);
         packed_reads_log log;
         std::shared_ptr<Spec> s = spec_kind<Spec>::read(j, interactive);
-        auto* kept = structures<Spec>().keep(skeleton, interactive, s, log.reads);
+        trace_keys* kept = structures<Spec>().keep(skeleton, interactive, *s, log.reads);
         if (kept) ++paths.packed_kept;
-        return spec_kind<Spec>::trace(std::move(s), kept ? &kept->keys : nullptr);
+        return spec_kind<Spec>::trace(std::move(s), kept);
     });
 }
 

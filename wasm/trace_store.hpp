@@ -56,7 +56,7 @@ text_cache& axes_texts();
 /// third of a small trace). An older trace's spec is read again from its text (normalised_spec_json).
 struct last_spec_read {
     int serial = 0;
-    std::shared_ptr<const spec> read;  // shared with the structure cache: never copied
+    std::shared_ptr<const spec> read;  // this trace's own (a cache hit traces a copy of its template): nothing else writes it
     std::shared_ptr<const vision_spec> vision;
 };
 last_spec_read& last_spec();

@@ -111,6 +111,27 @@ test('an older trace\'s spec is still its own after a refused trace of the same 
   assert.deepEqual(kept.spec.ca.bn.var, ca.ca.bn.var);
 });
 
+test('a hit traces a copy of the kept structure: numbers the validator refuses leave it kept, and the next good ones still hit', () => {
+  for (const [spec, bad, refusal] of [
+    [{ x: [[1, 2], [3, 4]], weights: { wq: [[1, 0], [0, 1]] } }, (s) => { s.weights.wq[1][0] = NaN; }, /weights\.wq\[1\]\[0\]/],
+    [structuredClone(a.example('coordinate-attention').spec), (s) => { s.ca.bn.var[0] = -1; }, /a variance cannot be negative/],
+  ]) {
+    const first = a.trace(spec);
+    const refused = structuredClone(spec);
+    bad(refused);
+    const before = a.tracePaths();
+    assert.throws(() => a.trace(refused), refusal);
+    const good = structuredClone(spec);
+    good.x ? (good.x[0][0] = 9) : (good.feature[0][0][0] = 9);
+    const again = a.trace(good);
+    const after = a.tracePaths();
+    assert.equal(after.packedParsed, before.packedParsed, 'neither the refused numbers nor the good ones after them parsed the skeleton again');
+    assert.equal(after.packedHit, before.packedHit + 1, 'the good ones were a hit on the kept structure');
+    same(again, a.trace(JSON.stringify(good)), 'the hit after a refusal traces what the text path does');
+    assert.deepEqual(first.spec, a.trace(JSON.stringify(spec)).spec, 'the first trace\'s spec is its own');
+  }
+});
+
 test('vision specs: each channel crosses as floats or, when it cannot, as text with the text path\'s sentence', () => {
   const base = a.example('cbam-block').spec;
   const clone = () => structuredClone(base);
