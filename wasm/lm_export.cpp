@@ -2,6 +2,11 @@
 // the sequence stepper's download does not grow. Plain exports, no Embind: every call returns JSON text
 // (or null, with the refusal's sentence in attn_error, as every module's: text_answer.hpp), and a trace's
 // numbers stay in one float buffer that JS reads with a typed array until the next trace.
+//
+// [SECTION] the models and the last trace kept here
+// [SECTION] exports: the registry and limits, loading and freeing
+// [SECTION] exports: a text's trace, its layers, lines and attribution
+// [SECTION] exports: generating, head scores, training, saving
 #include <cmath>
 #include <cstdint>
 #include <cstring>
@@ -13,6 +18,8 @@
 #include "attn/lm_json.hpp"
 #include "attn/lm_stages.hpp"
 #include "text_answer.hpp"
+
+// [SECTION] the models and the last trace kept here
 
 namespace {
 
@@ -96,6 +103,8 @@ void forget_last_trace() {
 
 }  // namespace
 
+// [SECTION] exports: the registry and limits, loading and freeing
+
 extern "C" {
 
 float* attn_lm_floats() { return last_floats.data(); }
@@ -173,6 +182,8 @@ void attn_lm_free(int handle) {
     for (auto it = trainers.begin(); it != trainers.end();) it = it->first / 1000000 == handle ? trainers.erase(it) : std::next(it);
 }
 
+// [SECTION] exports: a text's trace, its layers, lines and attribution
+
 const char* attn_lm_trace(int handle, const char* text, std::size_t len) {
     forget_last_trace();
     const char* out = answer([&] { return layout_of(trace(find(handle), text_of(text, len))); });
@@ -243,6 +254,8 @@ const char* attn_lm_next(int handle, const char* text, std::size_t len, int k) {
         return out;
     });
 }
+
+// [SECTION] exports: generating, head scores, training, saving
 
 const char* attn_lm_generate(int handle, const char* prompt, std::size_t len, int n, double temperature, double seed) {
     return answer([&] {

@@ -4,6 +4,11 @@
 // not), the ▶ button where it was, the caption box whole on screen and not under anything, no
 // sideways overflow, no text under 12 px, and on the phone targets of 44 px and the sticky chrome
 // within 15 % of the screen. The first screen of each page is saved for a person to look at.
+//
+// [SECTION] opening a page and walking its stages
+// [SECTION] nothing moves: laptop and phone, every example
+// [SECTION] first screens and embeds
+// [SECTION] 中文 everywhere
 import assert from 'node:assert/strict';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
@@ -19,6 +24,8 @@ before(async () => {
   phone = await launchChromium({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true, deviceScaleFactor: 2 });
 });
 after(async () => phone?.close());
+
+// [SECTION] opening a page and walking its stages
 
 /** The page at url in a fresh tab, its layout shifts recorded from the first paint on. */
 async function open(context, url, viewport) {
@@ -126,6 +133,8 @@ async function openAtStart(context, id, lang, viewport) {
   return page;
 }
 
+// [SECTION] nothing moves: laptop and phone, every example
+
 test('laptop (1366 × 900): every example, every stage, clicked at one spot — nothing moves', async () => {
   const report = [];
   for (const id of await examples()) {
@@ -145,6 +154,8 @@ test('phone (390 × 844): every example, every stage — the picture first, noth
   }
   console.log(`layout shift per example (phone): ${report.join(', ')}`);
 });
+
+// [SECTION] first screens and embeds
 
 test('first screens: the playground opens on translation\'s weights as lines, Play marked, no ring around everything', async () => {
   for (const [name, context, viewport, lang] of [['desktop-en', session.browser, { width: 1366, height: 900 }, 'en'],
@@ -240,6 +251,8 @@ const LATIN_OK = new Set(['softmax', 'Transformer', 'LayerNorm', 'token', 'token
   'mask', 'masked', 'scaled', 'output', 'context', 'PE', 'trace', 'attention', 'scores', /* keys */ 'Ctrl', 'Enter',
   // terms the Chinese explanations keep as written in the field, and the vision formulas' symbols
   'padding', 'one-hot', 'FlashAttention', 'var', 'eps', 'avg', 'act', 'Wh', 'Ww', 'bh', 'bw', 'ww']);
+
+// [SECTION] 中文 everywhere
 
 /**
  * Installed in the page: the Latin words a reader sees in a shadow root (its visible text, the editor's

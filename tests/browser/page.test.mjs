@@ -2,6 +2,11 @@
 // at the way readers and blog authors use them: what the page shows is compared with the core's
 // trace (and with the native CLI), screenshots are checked for real pictures, and hostile input
 // stays text.
+//
+// [SECTION] what is shown is the trace: numbers, pictures, arithmetic
+// [SECTION] state and edits: the URL, the editor, hostile labels
+// [SECTION] the ways it is opened: blogs, keyboard, motion, iframe, file://, docs
+// [SECTION] words: empty rows, languages, console errors
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, writeFileSync, copyFileSync } from 'node:fs';
 import os from 'node:os';
@@ -24,6 +29,8 @@ let a;
 before(async () => {
   a = await createAttention();
 });
+
+// [SECTION] what is shown is the trace: numbers, pictures, arithmetic
 
 /** How many result cells the page draws for a stage: one head's matrix (q, k, v: all heads side by side), at most 48 × 48 and 1,024 cells. */
 function shownCells(stage) {
@@ -105,6 +112,8 @@ test('hovering or focusing a cell shows its arithmetic with the real values', as
   assert.equal((await shown(page)).caption, 'scaled[token_1, token_3] = e[token_1, token_3] ÷ √4 = 1 ÷ 2 = 0.5000');
   await page.close();
 });
+
+// [SECTION] state and edits: the URL, the editor, hostile labels
 
 test('the URL holds the whole state: example, variant, stage, language, head and edits round-trip', async () => {
   const page = await open('index.html?example=bank&variant=finance&stage=weights&lang=zh&view=matrix');
@@ -227,6 +236,8 @@ test('a token label with HTML in it stays text, from the URL and from the spec a
   await page.close();
   await p2.close();
 });
+
+// [SECTION] the ways it is opened: blogs, keyboard, motion, iframe, file://, docs
 
 test('a plain blog page with hostile CSS and two embeds renders both, sharing one core worker', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-blog-'));
@@ -361,6 +372,8 @@ test('site/index.html opens from file:// after a build, with no server', async (
   got.cells.forEach((c) => assert.equal(c.value, ctx.data[c.i * ctx.shape[2] + c.j]));
   await page.close();
 });
+
+// [SECTION] words: empty rows, languages, console errors
 
 test('a query row that sees no key is named, and its uniform softmax explained, at the softmax stages only', async () => {
   const trace = a.example('masking', 'padding');

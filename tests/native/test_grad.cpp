@@ -2,6 +2,10 @@
 // double precision: for every parameter of random specs (every score function, heads, masks with an
 // empty row, positional encodings, cross-attention, W_o with biases; both losses), and for every
 // stage, whose value the reference can replace (dL/d(stage) is what changing that stage alone does).
+//
+// [SECTION] the independent double-precision forward pass
+// [SECTION] finite differences, random specs, their parameters
+// [SECTION] the tests
 #include <algorithm>
 #include <cmath>
 #include <functional>
@@ -11,6 +15,8 @@
 
 #include "attn/attn.hpp"
 #include "check.hpp"
+
+// [SECTION] the independent double-precision forward pass
 
 namespace {
 
@@ -163,6 +169,8 @@ double reference_loss(const attn::spec& s, const attn::loss_spec& l, const nudge
     return L / double(nq);
 }
 
+// [SECTION] finite differences, random specs, their parameters
+
 /// Central difference of the reference loss in one value: a parameter (set) or a stage element (nudge).
 double central(const std::function<double(double)>& loss_at, double h = 1e-5) { return (loss_at(h) - loss_at(-h)) / (2 * h); }
 
@@ -219,6 +227,8 @@ std::vector<float> analytic(const attn::param_grads& g, const attn::spec& s) {
 }
 
 }  // namespace
+
+// [SECTION] the tests
 
 TEST_CASE("grad: every parameter and every stage against central differences of an independent double forward pass") {
     std::mt19937 rng(3);

@@ -1,20 +1,24 @@
 // The friendly API over the wasm modules: one place for both entry points (node.js, index.js).
-// Nothing here computes attention: every number comes from the C++ core's trace.
+// Nothing here computes attention: every number comes from the C++ core's trace. What a call's input is
+// checked for lives beside it: spec_input.js (a spec), call_args.js (a.attention's arrays, a cell).
+//
+// [SECTION] options, and the values made when first read
+// [SECTION] makeApi: the modules, the parts, then the API's calls in groups
+//   (the core's tables · traces · the fast path · learning · words · the language model, the parts, memory)
 import { shortText, wholeNumber } from './args.js';
+import { AttentionError } from './attention_error.js';
+import { MAX_CELL, cellArgs, checkAttentionArgs } from './call_args.js';
 import { fieldTree, packSpec, unpackSpecText } from './packed_spec.js';
 import { PART_NAMES, partSlots } from './parts.js';
+import { leafText, readingSpecObject, specText } from './spec_input.js';
 import { deepFreeze, keptText, textCalls, traceCalls } from './trace_reader.js';
+
+export { AttentionError };
 
 /** The package version (kept equal to package.json by a test). */
 export const version = '0.1.0';
 
-/** A spec the core refused, or a call made wrongly; `message` is one sentence naming the field. */
-export class AttentionError extends Error {
-  constructor(message) {
-    super(message);
-    this.name = 'AttentionError';
-  }
-}
+// [SECTION] options, and the values made when first read
 
 /** createAttention's options checked the same in Node and the browser: the refusal, or null. */
 export function createOptionsError(options) {
@@ -23,168 +27,6 @@ export function createOptionsError(options) {
     return new AttentionError(`options.threads is ${String(options.threads).slice(0, 80)} but must be true or false.`);
   }
   return null;
-}
-
-/** Nesting deeper than the core accepts is refused here too, before a cycle could recurse forever. */
-const MAX_DEPTH = 32;
-
-function describe(value) {
-  if (typeof value === 'bigint') return `a BigInt (${String(value).slice(0, 40)}n); use a Number`;
-  if (typeof value === 'number') return `${value}, not a finite number`;
-  return 'a text with a lone UTF-16 surrogate (half of a character), which is not valid Unicode';
-}
-
-/**
- * Walks a spec once and returns the first value JSON cannot carry faithfully, with its path
- * (".x[0][1]"): NaN and ±Infinity (JSON.stringify would write null), BigInt (it would throw a
- * TypeError), strings with a lone surrogate (text specs are checked the same way), a cycle or
- * nesting deeper than MAX_DEPTH (it would overflow the stack). `seen.typed` tells whether typed
- * arrays need converting. The path is only spelled out for the value that is refused.
- */
-function inspect(value, seen, depth) {
-  if (typeof value === 'number') return Number.isFinite(value) ? null : { path: '', problem: describe(value) };
-  if (typeof value === 'bigint') return { path: '', problem: describe(value) };
-  if (typeof value === 'string') return value.isWellFormed() ? null : { path: '', problem: describe(value) };
-  if (!value || typeof value !== 'object') return null;
-  if (depth >= MAX_DEPTH) return { path: '', problem: `nested more than ${MAX_DEPTH} levels deep (or refers to itself)` };
-  if (seen.open.has(value)) return { path: '', problem: 'the same object again inside itself (a cycle), which JSON cannot write' };
-  seen.open.add(value);
-  let found = null;
-  if (ArrayBuffer.isView(value)) {
-    seen.typed = true;
-    if (!(value instanceof DataView)) {
-      for (let i = 0; i < value.length && !found; i++) {
-        const inner = inspect(value[i], seen, depth + 1);
-        if (inner) found = { path: `[${i}]${inner.path}`, problem: inner.problem };
-      }
-    }
-  } else if (Array.isArray(value)) {
-    for (let i = 0; i < value.length && !found; i++) {
-      const inner = inspect(value[i], seen, depth + 1);
-      if (inner) found = { path: `[${i}]${inner.path}`, problem: inner.problem };
-    }
-  } else {
-    for (const key of Object.keys(value)) {
-      const inner = key.isWellFormed() ? inspect(value[key], seen, depth + 1) : { path: '', problem: `a field name that is ${describe(key)}` };
-      if (inner) {
-        found = { path: `.${key.isWellFormed() ? key : '?'}${inner.path}`, problem: inner.problem };
-        break;
-      }
-    }
-  }
-  seen.open.delete(value);
-  return found;
-}
-
-/** Typed arrays are welcome as rows; JSON.stringify would write them as {"0": …} objects. */
-function typedArraysAsLists(_key, value) {
-  return ArrayBuffer.isView(value) ? Array.from(value) : value;
-}
-
-/** The largest cell index or head an explain call passes to the core (its arguments are 32-bit ints). */
-const MAX_CELL = 2 ** 31 - 1;
-
-/** [head, i, j] of an explain call (0-based), each a whole number in range or a sentence naming it. */
-function cellArgs(call, { head, i, j }) {
-  return [['head', head, 63], ['i', i, MAX_CELL], ['j', j, MAX_CELL]].map(([name, x, max]) => wholeNumber(x, `${call}: ${name}`, 0, max, AttentionError));
-}
-
-/** " (row 1, column 2)" for a path ending in [0][1], " (entry 3)" for one ending in a single [2]: the core's way. */
-function peopleIndex(path) {
-  const cellMatch = path.match(/^\.[a-z_.]+\[(\d+)\]\[(\d+)\]$/);
-  if (cellMatch) return ` (row ${Number(cellMatch[1]) + 1}, column ${Number(cellMatch[2]) + 1})`;
-  const entry = path.match(/^\.[a-z_.]+\[(\d+)\]$/);
-  if (!entry) return '';
-  return ` (${path.startsWith('.tokens.') ? 'label' : 'entry'} ${Number(entry[1]) + 1})`;
-}
-
-/**
- * Whether a spec object is being read (walked, packed or stringified). A getter or toJSON in it that calls
- * the API again would share the packer's buffers with the outer call and corrupt its trace: refused.
- */
-let readingSpec = false;
-function readingSpecObject(read) {
-  if (readingSpec) {
-    throw new AttentionError('a getter or toJSON in a spec called the attention API while that spec was being read: work out its values first, then pass plain data.');
-  }
-  readingSpec = true;
-  try {
-    return read();
-  } catch (error) {
-    // a revoked Proxy, a detached buffer, toJSON returning a BigInt or a cycle: TypeErrors from the reading
-    if (error instanceof AttentionError) throw error;
-    const why = String(error?.message ?? error).split('\n')[0].replace(/\.$/, '');
-    throw new AttentionError(`the spec could not be read (${shortText(why)}).`);
-  } finally {
-    readingSpec = false;
-  }
-}
-
-function specText(spec, maxBytes) {
-  if (typeof spec === 'string') {
-    // each UTF-16 unit is at least one UTF-8 byte, so this refuses before anything crosses into wasm
-    if (spec.length > maxBytes) {
-      throw new AttentionError(`the spec is ${Math.ceil(spec.length / 2 ** 20)} MiB of text, over the limit of ${maxBytes / 2 ** 20} MiB.`);
-    }
-    if (!spec.isWellFormed()) throw new AttentionError(`the spec is ${describe(spec)}.`);
-    return spec;
-  }
-  if (!spec || typeof spec !== 'object' || readingSpecObject(() => Array.isArray(spec))) {
-    throw new AttentionError('the spec must be an object (or JSON text) with at least "x".');
-  }
-  const text = readingSpecObject(() => {
-    const seen = { typed: false, open: new Set() };
-    const bad = inspect(spec, seen, 0);
-    if (bad) throw new AttentionError(`${shortText(bad.path.slice(1)) || 'the spec'}${peopleIndex(bad.path)} is ${bad.problem}.`);
-    return seen.typed ? JSON.stringify(spec, typedArraysAsLists) : JSON.stringify(spec); // a replacer is slow
-  });
-  return specText(text, maxBytes);
-}
-
-/**
- * The JSON text of a spec value that packSpec does not pack, or null when the text path must take the whole
- * spec: a value JSON cannot carry (refused there with its path in the whole spec), or the spec's own
- * "$f32", which the core must not read as a reference to the numbers. depth: the value's depth in the spec.
- */
-function leafText(value, depth) {
-  const seen = { typed: false, open: new Set() };
-  if (inspect(value, seen, depth)) return null;
-  const text = seen.typed ? JSON.stringify(value, typedArraysAsLists) : JSON.stringify(value);
-  return text?.includes('"$f32"') ? null : text;
-}
-
-/** The fast path's arguments checked, each refusal one sentence naming the argument; {nQ, nK}. */
-function checkAttentionArgs({ q, k, v, d, heads, causal, out }, limits) {
-  const kind = (x) => (x === null ? 'null' : Array.isArray(x) ? 'an Array' : ArrayBuffer.isView(x) ? `a ${x.constructor.name}` : `a ${typeof x}`);
-  for (const [name, a] of [['q', q], ['k', k], ['v', v]]) {
-    if (!(a instanceof Float32Array)) throw new AttentionError(`${name} must be a Float32Array (rows of d values, row-major), not ${kind(a)}.`);
-    if (a.length === 0) throw new AttentionError(`${name} is empty: it needs at least one row of d values.`);
-  }
-  wholeNumber(d, 'd', 1, limits.maxDModel, AttentionError);
-  wholeNumber(heads, 'heads', 1, limits.maxHeads, AttentionError);
-  if (d % heads !== 0) throw new AttentionError(`d is ${d} but heads is ${heads}: d must be a multiple of heads.`);
-  if (typeof causal !== 'boolean') throw new AttentionError(`causal is ${kind(causal)} but must be true or false.`);
-  for (const [name, a] of [['q', q], ['k', k], ['v', v]]) {
-    if (a.length % d !== 0) throw new AttentionError(`${name} has ${a.length} values: not a whole number of rows of d = ${d}.`);
-  }
-  if (k.length !== v.length) throw new AttentionError(`k has ${k.length / d} rows but v has ${v.length / d}: keys and values come in pairs.`);
-  if (out !== undefined && !(out instanceof Float32Array && out.length === q.length)) {
-    const what = out instanceof Float32Array ? `one of ${out.length} values` : kind(out);
-    throw new AttentionError(`out must be a Float32Array of ${q.length} values (n_q × d, as q), not ${what}.`);
-  }
-  const nQ = q.length / d, nK = k.length / d;
-  // Sizes in doubles, before anything is allocated: wasm's malloc takes 32 bits, and a byte count past 2³²
-  // would wrap to a small block that the copies below overrun (the heap would be corrupt for good).
-  const bytes = (2 * q.length + k.length + v.length) * 4;
-  if (bytes > limits.maxAttentionBytes) {
-    throw new AttentionError(`q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB, over the ${limits.maxAttentionBytes / 2 ** 20} MiB one attention() call may hold.`);
-  }
-  // The work: two products of d multiply-adds and one exp (about 16 multiply-adds' time) per score
-  const work = nQ * nK * (2 * d + 16) / (causal ? 2 : 1);
-  if (work > limits.maxAttentionWork) {
-    throw new AttentionError(`${nQ} × ${nK} scores at d = ${d} are about ${work.toExponential(1)} operations, over the 2^${Math.log2(limits.maxAttentionWork)} one attention() call may do (a few seconds).`);
-  }
-  return { nQ, nK }; // finiteness: checked by the core (attention below)
 }
 
 /**
@@ -234,6 +76,8 @@ export function partsOption(options) {
   }
   return [parts, null];
 }
+
+// [SECTION] makeApi: the modules, the parts, then the API's calls in groups
 
 /**
  * Wraps an instantiated core module (its plain exports: wasm/core_export.cpp, trace_export.cpp) in the package's API.
@@ -355,6 +199,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
     version,
     /** Every stage id, in trace order: the core's registry. */
     stageIds,
+    // [SECTION] the core's tables: stages, fields, limits, how traces crossed
     /** The stage registry: [{id, symbol, title, title_zh, explain, per_head, rows, cols}] in trace order. */
     stages() {
       return registry;
@@ -388,6 +233,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       }
       return { text: sum[0], packedParsed: sum[1], packedKept: sum[2], packedHit: sum[3], example: sum[4], exampleHit: sum[5] };
     },
+    // [SECTION] traces: a spec, a worked example
     /**
      * Every stage of one attention computation for a spec (object or JSON text).
      * options.budget "interactive" applies the playground's lower limits on work and memory.
@@ -446,6 +292,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       trace.variant = variant;
       return trace;
     },
+    // [SECTION] the fast path: attention on Float32Arrays
     /**
      * The fast path: softmax(q·kᵀ/√d_h [causal])·v as one Float32Array (n_q × d), no trace and no JSON.
      * q (n_q × d), k and v (n_k × d) are row-major Float32Arrays; `heads` heads are contiguous column
@@ -498,6 +345,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       if (d % heads !== 0) throw new AttentionError(`d is ${d} but heads is ${heads}: d must be a multiple of heads.`);
       return fast._attn_attention_bytes(nQ, nK, d, heads);
     },
+    // [SECTION] learning: gradients, tasks, the trainer (the learn part)
     /**
      * The loss of a spec with its "target" (or "labels" and "loss": "cross_entropy", or "upstream", dL/dy of a
      * later loss, and "loss": "upstream"), dL/d(parameter) for
@@ -595,6 +443,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
         run.dispose();
       }
     },
+    // [SECTION] words: examples' documents, a cell's arithmetic (the explain part)
     /** An example's texts (title, summary, embeddings, notes, variants) without computing its trace. */
     exampleDocument(id) {
       if (!exampleIds.has(id)) throw new AttentionError(`example "${shortText(String(id))}" is unknown: see examples().`);
@@ -623,6 +472,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
     catalog() {
       return JSON.parse(examplesJson);
     },
+    // [SECTION] the language model, the parts, memory
     /**
      * The tiny language model (docs/model.md): 'zh' or 'en' (shipped in the package) or the bytes of a
      * safetensors file. Its module and weights load on this first call only.

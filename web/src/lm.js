@@ -1,6 +1,9 @@
 // The tiny language model for JavaScript (docs/model.md): a.loadModel('zh' | 'en' | bytes). Its wasm module
 // (dist/lm) and the weight files (models/) load only on the first call, so the sequence stepper's download
 // does not grow. Every number comes from the C++ core; nothing here computes the model.
+//
+// [SECTION] loading a model (its module once, its weights)
+// [SECTION] a model's calls: trace, explain, generate, heads, train
 
 import { wholeNumber } from './args.js';
 import { deepFreeze, textCalls } from './trace_reader.js';
@@ -10,6 +13,8 @@ function wellFormedText(text, name, AttentionError) {
   if (!text.isWellFormed()) throw new AttentionError(`${name} holds a lone UTF-16 surrogate (half of a character), which is not valid Unicode.`);
   return text;
 }
+
+// [SECTION] loading a model (its module once, its weights)
 
 /**
  * Makes loadModel over a factory of the lm module (instantiated once) and a reader of the shipped
@@ -70,6 +75,8 @@ const TABLE_WIDTH = 7;
  * the stage names it has told us, and its stage registry (the same for every model), each read once.
  */
 const perModule = new WeakMap();
+
+// [SECTION] a model's calls: trace, explain, generate, heads, train
 
 /** The API of a model in the lm module: open(call) makes it there and returns {handle, about} (and, fresh, train). */
 function wrapModel(lm, open, AttentionError) {

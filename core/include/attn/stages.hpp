@@ -1,6 +1,16 @@
 // The stage registry: the ids of docs/spec.md, word for word, with their symbols, titles,
 // explanations (after the two source articles, in English and Chinese), formulas, operands and
-// axes. Adding a stage is one registry row plus its compute in trace.cpp.
+// axes.
+//
+// Adding a stage: its id in stage_id below (the enum's order is the trace's, and the registry's rows follow
+// it: a test checks); its row in the registry (core/src/sequence/stages.cpp: symbol, titles and
+// explanations in both languages, axes, colour scale), its formula and operands there (stage_formula,
+// stage_operands); its computation in core/src/sequence/trace.cpp (compute_trace, and trace::stages, which
+// lists it); its gradient in core/src/learn/grad.cpp when it feeds the loss; a cell's arithmetic in
+// core/src/explain/explain.cpp; its id in web/types/index.d.ts's StageId (tests/node/module.test.mjs fails
+// until the two agree); and its picture in web/src/stepper/steps.js's scene table (which matrices are
+// drawn beside it). The CLI, the npm API, the lab and the page's titles, formulas, colours and words then
+// come from the registry.
 #pragma once
 
 #include <array>

@@ -1,6 +1,11 @@
 // The stage registry: symbols, titles, explanations, axes, formulas and operands of every stage.
 // The explanations follow the two source articles (docs/sources.md: seeds 000 and 002) and say
 // why each step is there, not only what it does.
+//
+// [SECTION] the registry's rows
+// [SECTION] lookups by id and name
+// [SECTION] formulas, terms and operands for a spec
+// [SECTION] colour scales and axes
 #include "attn/stages.hpp"
 
 #include <algorithm>
@@ -8,6 +13,8 @@
 #include "attn/online_softmax.hpp"
 
 namespace attn {
+// [SECTION] the registry's rows
+
 namespace {
 
 // One row per stage, in trace order: id, name, symbol, title, explanation, per head, row and column
@@ -133,6 +140,8 @@ std::vector<std::string> numbered(const std::string& prefix, std::size_t n, std:
 
 const std::array<stage_info, 21>& stage_registry() { return registry; }
 
+// [SECTION] lookups by id and name
+
 const stage_info& stage_info_of(stage_id id) {
     return registry[static_cast<std::size_t>(id)];  // the rows follow the enum's order (a test checks)
 }
@@ -148,6 +157,8 @@ std::optional<stage_id> stage_from_name(std::string_view name) {
 bilingual stage_title(stage_id id) { return stage_info_of(id).title; }
 
 bilingual stage_explanation(stage_id id) { return stage_info_of(id).explanation; }
+
+// [SECTION] formulas, terms and operands for a spec
 
 std::string stage_formula(stage_id id, const spec& s) {
     switch (id) {
@@ -229,6 +240,8 @@ std::vector<stage_id> stage_operands(stage_id id, const spec& s) {
     }
     return {};
 }
+
+// [SECTION] colour scales and axes
 
 const char* color_scale_name(color_scale scale) {
     switch (scale) {

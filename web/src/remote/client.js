@@ -3,7 +3,7 @@
 // when the worker starts, and are read synchronously; everything the core computes is a promise. A
 // refusal rejects with an AttentionError carrying the core's sentence. The worker may ask the page for a
 // part's bytes ({part}), which the one-file script loads from a file beside itself (start_worker_inline.js).
-import { AttentionError } from '../api.js';
+import { AttentionError } from '../attention_error.js';
 import { coreBytes, partBytes, startWorker } from './start_worker.js';
 
 export class RemoteCore {

@@ -1,8 +1,17 @@
 // The edit panel: every field of the spec — inputs, weights, token labels, score function,
 // mask, heads, positional encoding. Each change goes to the core through onEdit; a refusal
 // comes back as the core's sentence, shown beside the field that caused it.
+//
+// [SECTION] scrubbing a number box
+// [SECTION] fields by their paths in the core's table
+// [SECTION] pasted text
+// [SECTION] Editor: the panel, its grids and paste boxes
+  // [SECTION] Editor.build: every field, from the tables
+  // [SECTION] token labels, and values put back
 import { tokensAreLabels } from './chrome.js';
 import { clear, h } from './dom.js';
+
+// [SECTION] scrubbing a number box
 
 /**
  * Drag a number box sideways with the mouse to scrub its value (0.01 a pixel, 0.1 with Shift), as the
@@ -40,6 +49,8 @@ const MAX_GRID_CELLS = 400;
 const MAX_TOKEN_FIELDS = 64;
 
 const filled = (r, c, v) => Array.from({ length: r }, () => Array.from({ length: c }, () => v));
+
+// [SECTION] fields by their paths in the core's table
 
 // Fields by their paths in the core's table (a.schema().sequence: "weights.wq", "mask.matrix"), so that a new
 // matrix field in the core's table is drawn here with no line of its own
@@ -92,6 +103,8 @@ function structureOf(spec, { tensors, scalars, choices }) {
   ]);
 }
 
+// [SECTION] pasted text
+
 /** A matrix as CSV text: a row a line. */
 function asCsv(matrix) {
   return matrix.map((row) => row.join(', ')).join('\n');
@@ -108,6 +121,8 @@ function parseRows(text) {
   }
   return trimmed.split(/\r?\n/).filter((line) => line.trim()).map((line) => line.split(/[,;\s]+/).filter(Boolean).map(Number));
 }
+
+// [SECTION] Editor: the panel, its grids and paste boxes
 
 export class Editor {
   /**
@@ -210,6 +225,8 @@ export class Editor {
     return this.field(field, label, h('p', { className: 'hint', text: this.words.pasteHint(rows, cols) }), box);
   }
 
+  // [SECTION] Editor.build: every field, from the tables
+
   build(spec, w) {
     this.words = w;
     clear(this.el);
@@ -288,6 +305,8 @@ export class Editor {
       ? this.grid(f.path, f.symbol, value, (s, i, j, v) => { at(s, f.path)[i][j] = v; })
       : this.grid(f.path, f.symbol, [value], (s, i, j, v) => { at(s, f.path)[j] = v; });
   }
+
+  // [SECTION] token labels, and values put back
 
   tokens(spec, w, nQ, nK) {
     const list = (field, names, n, key) => (n > MAX_TOKEN_FIELDS ? this.labelBox(field, names, n, key) : h('div', { className: 'tokens' }, Array.from({ length: n }, (_, i) => h('input', {
