@@ -103,7 +103,7 @@ struct spec_kind<spec> {
 
 }  // namespace attn::wasm
 
-// attn_trace_path_counts, attn_trace_text, attn_trace_packed: for sequence specs
+// attn_trace_path_counts and attn_trace_packed (every spec, JSON text included): for sequence specs
 ATTN_TRACE_EXPORTS(attn::spec)
 
 using attn::wasm::trace_header;

@@ -7,15 +7,16 @@
 // about a microsecond for each property and each string that crosses, and a small trace is 5–20 µs of
 // arithmetic.
 //
-// Specs whose matrices cross as floats (web/src/packed_spec.js) are kept by structure: the page's edits
-// and a.trace in a loop send one structure again and again with other numbers, and a hit writes the new
-// floats where the first reading put its own and validates again, skipping the JSON parse and the reading.
+// A spec crosses in one way: a skeleton and its numbers (web/src/packed_spec.js), where plain JSON text is
+// a skeleton with no numbers. Skeletons with numbers are kept by structure: the page's edits and a.trace
+// in a loop send one structure again and again with other numbers, and a hit copies the structure's
+// template, writes the new floats into the copy and validates it, skipping the JSON parse and the reading.
 //
 // [SECTION] trace_header: what JS reads
 // [SECTION] result_store and guarded: the one result, and a refusal as a header
 // [SECTION] spec_kind: what each module says of its kind of spec
 // [SECTION] structure_cache: packed specs kept by structure
-// [SECTION] the entries: text, packed, and the exports of both
+// [SECTION] the one entry (a skeleton and its numbers; plain text has none), and its exports
 #pragma once
 
 #include <algorithm>
@@ -201,58 +202,50 @@ structure_cache<Spec>& structures() {
     return cache;
 }
 
-// [SECTION] the entries: text, packed, and the exports of both
+// [SECTION] the one entry (a skeleton and its numbers; plain text has none), and its exports
 
-/// a.trace of JSON text; a spec of the other module's kind gets other_kind().
-template <class Spec>
-const trace_header* trace_text(std::string_view text, bool interactive) {
-    return guarded([&] {
-        const json j = parse_spec_json(text);
-        if (is_vision_spec(j) != spec_kind<Spec>::vision) return other_kind();  // counted where it is traced
-        ++path_counts.text;
-        return spec_kind<Spec>::trace(spec_kind<Spec>::read(j, interactive), nullptr);
-    });
-}
+/// What a skeleton is, which decides whether it is kept and how it is counted: plain JSON text (no numbers:
+/// parsed each time, counted as text), a skeleton with numbers (kept by structure, counted as packed), or
+/// a worked example's spec text (no numbers, kept by its text, counted as an example by its export).
+enum class skeleton_of { text, packed, example };
 
-/// a.trace of a skeleton (JSON text in which each packed matrix reads {"$f32": [offset, rows, cols]}, a
-/// vector [offset, n]) and its count floats, which stay the caller's. counted: the packed paths count it
-/// (a worked example's spec text, kept the same way with no numbers, is counted as an example instead).
+/// a.trace, the one entry for every spec: a skeleton (JSON text in which each packed matrix reads
+/// {"$f32": [offset, rows, cols]}, a vector [offset, n]) and its count floats, which stay the caller's
+/// (null for text and examples: a "$f32" object there is refused as any other non-array). A spec of the
+/// other module's kind gets other_kind().
 template <class Spec>
-const trace_header* trace_packed(std::string_view skeleton, const float* numbers, std::size_t count, bool interactive, bool counted = true) {
-    trace_path_counts uncounted;
-    trace_path_counts& paths = counted ? path_counts : uncounted;
+const trace_header* trace_skeleton(std::string_view skeleton, const float* numbers, std::size_t count, bool interactive, skeleton_of what) {
     return guarded([&] {
         // a structure seen before needs no parse
-        if (auto hit = structures<Spec>().refill(skeleton, interactive, numbers, count); hit.spec) {
-            ++(counted ? paths.packed_hit : path_counts.example_hit);
-            return spec_kind<Spec>::trace(std::move(hit.spec), hit.keys);
-        }
-        ++paths.packed_parsed;
+        if (what != skeleton_of::text)
+            if (auto hit = structures<Spec>().refill(skeleton, interactive, numbers, count); hit.spec) {
+                ++(what == skeleton_of::packed ? path_counts.packed_hit : path_counts.example_hit);
+                return spec_kind<Spec>::trace(std::move(hit.spec), hit.keys);
+            }
+        if (what == skeleton_of::packed) ++path_counts.packed_parsed;
         const json j = parse_spec_json(skeleton);
-        if (is_vision_spec(j) != spec_kind<Spec>::vision) return other_kind();
+        if (is_vision_spec(j) != spec_kind<Spec>::vision) return other_kind();  // counted where it is traced
+        if (what == skeleton_of::text) ++path_counts.text;
         const packed_numbers sent(numbers, count);
         packed_reads_log log;
         std::shared_ptr<Spec> s = spec_kind<Spec>::read(j, interactive);
-        trace_keys* kept = structures<Spec>().keep(skeleton, interactive, *s, log.reads);
-        if (kept) ++paths.packed_kept;
+        trace_keys* kept = what == skeleton_of::text ? nullptr : structures<Spec>().keep(skeleton, interactive, *s, log.reads);
+        if (kept && what == skeleton_of::packed) ++path_counts.packed_kept;
         return spec_kind<Spec>::trace(std::move(s), kept);
     });
 }
 
 }  // namespace attn::wasm
 
-/// The trace exports of a module that traces Spec (each module one kind): the counts of each path; a.trace of
-/// JSON text (length bytes of UTF-8; interactive: the playground's lower budget); a.trace of a packed
-/// skeleton and its count floats, which stay the caller's.
+/// The trace exports of a module that traces Spec (each module one kind): the counts of each path, and
+/// a.trace of a skeleton (length bytes of UTF-8) and its count floats (null: plain JSON text); interactive:
+/// the playground's lower budget.
 #define ATTN_TRACE_EXPORTS(Spec)                                                                                               \
     extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_path_counts* attn_trace_path_counts() {                            \
         return &attn::wasm::path_counts;                                                                                       \
     }                                                                                                                          \
-    extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_header* attn_trace_text(const char* text, std::size_t length,       \
-                                                                                    int interactive) {                         \
-        return attn::wasm::trace_text<Spec>(std::string_view(text, length), interactive != 0);                                 \
-    }                                                                                                                          \
     extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_header* attn_trace_packed(                                         \
         const char* skeleton, std::size_t length, const float* numbers, std::size_t count, int interactive) {                  \
-        return attn::wasm::trace_packed<Spec>(std::string_view(skeleton, length), numbers, count, interactive != 0);            \
+        return attn::wasm::trace_skeleton<Spec>(std::string_view(skeleton, length), numbers, count, interactive != 0,            \
+                                                numbers ? attn::wasm::skeleton_of::packed : attn::wasm::skeleton_of::text);    \
     }

@@ -83,7 +83,7 @@ struct spec_kind<vision_spec> {
 
 }  // namespace attn::wasm
 
-// attn_trace_path_counts, attn_trace_text, attn_trace_packed: for vision specs
+// attn_trace_path_counts and attn_trace_packed (every spec, JSON text included): for vision specs
 ATTN_TRACE_EXPORTS(attn::vision_spec)
 
 using attn::wasm::trace_header;
@@ -93,7 +93,7 @@ using attn::wasm::trace_header;
 // parsed again (the core's own examples are read once each, too).
 extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_example_spec(const char* text, std::size_t length) {
     ++attn::wasm::path_counts.example;
-    return attn::wasm::trace_packed<attn::vision_spec>(std::string_view(text, length), nullptr, 0, false, false);
+    return attn::wasm::trace_skeleton<attn::vision_spec>(std::string_view(text, length), nullptr, 0, false, attn::wasm::skeleton_of::example);
 }
 
 // The normalised spec of the last trace as JSON text when serial is that trace's, else null.

@@ -77,7 +77,7 @@ export function traceCalls(core, refuse) {
    */
   function withCopies(texts, numbers, call) {
     const encoded = texts.map((t) => (t.length > 65536 ? encoder.encode(t) : null));
-    const sizes = [...texts.map((t, k) => (encoded[k] ? encoded[k].length : 3 * t.length)), numbers ? numbers.length * 4 : 0];
+    const sizes = [...texts.map((t, k) => (encoded[k] ? encoded[k].length : 3 * t.length)), ...(numbers ? [numbers.length * 4] : [])];
     const addresses = [];
     try {
       for (const size of sizes) {
@@ -122,11 +122,11 @@ export function traceCalls(core, refuse) {
   }
 
   return {
-    /** The trace of JSON text; interactive: the playground's lower budget. */
+    /** The trace of JSON text: the one entry's skeleton with no numbers (null); interactive: the playground's lower budget. */
     text(text, interactive) {
-      return withCopies([text], null, ([at], [length]) => core._attn_trace_text(at, length, interactive ? 1 : 0));
+      return withCopies([text], null, ([at], [length]) => core._attn_trace_packed(at, length, 0, 0, interactive ? 1 : 0));
     },
-    /** The trace of a packed skeleton (JSON text with {"$f32": …} references) and its numbers. */
+    /** The trace of a packed skeleton (JSON text with {"$f32": …} references) and its numbers: the same entry. */
     packed(skeleton, numbers, interactive) {
       return withCopies([skeleton], numbers, ([at, numbersAt], [length]) =>
         core._attn_trace_packed(at, length, numbersAt, numbers.length, interactive ? 1 : 0));
