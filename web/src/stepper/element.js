@@ -7,9 +7,11 @@
 // url-state (read the options from the page URL and keep the URL in step, for sharing).
 //
 // The element wires the store to the views; each job has its own file: options.js (what to show),
-// chrome.js (bars and timeline), stage_view.js (StageArea: the picture and its caption, with its own state —
-// scene, drawn views, hovered cell — drawn from the store, the core and the example), stage_texts.js (the
-// stage's words), keyboard.js, editor.js, url_state.js, animator.js.
+// chrome.js (Chrome: the bars, the caption's box and the timeline, keeping the nodes it updates; its
+// controls act through the actions given below), formula_map.js (the strip of terms, marked by stage),
+// stage_view.js (StageArea: the picture and its caption, with its own state — scene, drawn views, hovered
+// cell — drawn from the store, the core and the example), stage_texts.js (the stage's words),
+// keyboard.js, editor.js, url_state.js, animator.js.
 //
 // [SECTION] set-up and attributes
 // [SECTION] loading examples and specs
@@ -17,7 +19,7 @@
 // [SECTION] rendering
 import { pageAttention } from './page_core.js';
 import { createAnimator } from './animator.js';
-import { captionRow, controlBar, controlsProgress, exampleText, markStage, timeline, topBar } from './chrome.js';
+import { Chrome } from './chrome.js';
 import { complexityPanel } from './complexity.js';
 import { pathsPanel } from './complexity_paths.js';
 import { clear, h } from './dom.js';
@@ -26,9 +28,8 @@ import { StageTexts } from './stage_texts.js';
 import { Editor } from './editor.js';
 import { later } from './later.js';
 import { visionEditor } from './vision_editor.js';
-import { formulaMap, markCurrentTerm } from './formula_map.js';
-import { fillNumbers } from './format.js';
-import { pick, pickLanguage, wordsFor } from './i18n.js';
+import { formulaMap } from './formula_map.js';
+import { pickLanguage, wordsFor } from './i18n.js';
 import { onKey } from './keyboard.js';
 import { describeIgnored, hasSpec, pickExample, pickView, readOptions, VIEWS } from './options.js';
 import { StageArea } from './stage_view.js';
@@ -76,6 +77,20 @@ export class AttentionStepper extends HTMLElement {
     // the picture and its caption: its own state, drawn from the store, the core and the example
     this.area = new StageArea({ store: this.store, attention: null, controls: () => this.controls, working: (p) => this.working(p) });
     this.texts = new StageTexts(); // the stage's heading and words
+    // the bars, the caption's box and the timeline; their controls act on the store and the animation
+    this.chrome = new Chrome({
+      chooseExample: (id, variant) => this.chooseExample(id, variant),
+      toggleEdit: () => this.store.set({ editing: !this.store.get().editing }),
+      setLang: (lang) => this.store.set({ lang }),
+      togglePlay: () => (this.store.get().playing ? this.pause() : this.play()),
+      step: (delta) => this.step(delta),
+      stepCell: (delta) => this.stepCell(delta),
+      setSpeed: (speed) => this.store.set({ speed }),
+      resetToExample: () => this.resetToExample(),
+      seek: (stageIndex, progress) => this.store.set({ playing: false, animated: false, stageIndex, progress }),
+      show: (index) => this.show(index),
+      toggleDetail: () => { this.area.detail = !this.area.detail; this.renderProgress(); },
+    });
     this.animator = createAnimator(this.store, () => ({ steps: this.area.steps, stages: this.stageIds().length }));
     this.store.subscribe((state, changed) => this.onState(state, changed));
     this.docs = new Map(); // example id -> its document (texts), from the core
@@ -383,7 +398,8 @@ export class AttentionStepper extends HTMLElement {
     const w = wordsFor(s.lang);
     const c = this.controls;
     const doc = this.doc(s.exampleId);
-    this.host = {};
+    this.chrome.reset();
+    this.formula = null;
     const parts = [];
     let fillEditor = false;
     if (this.refusal) {
@@ -392,19 +408,22 @@ export class AttentionStepper extends HTMLElement {
       parts.push(...this.refusalBanner);
     }
     if (this.ignored?.length) parts.push(h('p', { className: 'notice', attrs: { role: 'status' }, text: w.ignored(this.ignored) }));
-    if (c.has('examples') || c.has('lang') || c.has('edit')) parts.push(topBar(this, s, w, doc));
-    if (c.has('text')) parts.push(...exampleText(this, s, w, doc));
+    if (c.has('examples') || c.has('lang') || c.has('edit')) parts.push(this.chrome.topBar(s, w, doc, c, this.examples));
+    if (c.has('text')) parts.push(...this.chrome.exampleText(s, w, doc));
     const vision = s.trace.kind === 'vision'; // a vision block: no QKV formula and no Transformer block around it
     this.view.classList.toggle('compact', !!this.compact);
-    if (!vision && !this.compact) parts.push(formulaMap(this, s, w));
+    if (!vision && !this.compact) {
+      this.formula = formulaMap(this.attention.stages(), s, w, (id) => this.goTo(id));
+      parts.push(this.formula.el);
+    }
     if (c.has('text') && !vision) parts.push(blockDiagram(this, w));
     // Top to bottom, everything whose height changes from stage to stage comes last: the timeline
     // and the stacked stage words keep one height for the example, so the controls and the caption
     // under them never move, and only the picture below them changes size.
-    if (c.has('timeline')) parts.push(timeline(this, s, w));
+    if (c.has('timeline')) parts.push(this.chrome.timeline(s, w));
     parts.push(...this.texts.build(w));
-    const controls = controlBar(this, s, w);
-    const pinned = h('div', { className: 'pinned' }, controls, captionRow(this, w));
+    const controls = this.chrome.controlBar(s, w, c);
+    const pinned = h('div', { className: 'pinned' }, controls, this.chrome.captionRow(this.area.detail));
     // a sticky edit panel sits under the pinned controls, not under them (styles.js: --pinned-height)
     this.pinnedObserver?.disconnect();
     if (typeof ResizeObserver !== 'undefined') {
@@ -413,7 +432,7 @@ export class AttentionStepper extends HTMLElement {
     }
     parts.push(pinned);
     const box = h('div', { className: 'stage' });
-    this.area.attach(box, this.host.caption, this.host.detail); // a new box: drawn afresh, not refreshed
+    this.area.attach(box, this.chrome.caption, this.chrome.detail); // a new box: drawn afresh, not refreshed
     this.tallest?.disconnect(); // the old box is gone
     this.tallest = keepTallest(box);
     // editing: the panel beside the picture on a wide screen (styles.js), so the picture changes in view
@@ -468,10 +487,10 @@ export class AttentionStepper extends HTMLElement {
     else this.texts.show(s, w, doc, drawn === 'fresh' && this.controls.has('export') ? exportMenu(this, w) : null, this.controls.has('text'));
     if (drawn !== 'vision') {
       // example texts quote numbers as {stage[i][j]}: filled from the current trace, edits included
-      if (this.host.summary && doc) this.host.summary.textContent = fillNumbers(pick(doc.summary, s.lang), s.trace);
-      markCurrentTerm(this, this.stageId);
+      this.chrome.summary(s, doc);
+      this.formula?.mark(this.stageId);
     }
-    markStage(this, s.stageIndex);
+    this.chrome.markStage(s.stageIndex);
     this.renderProgress(); // the new caption and cells at the current point of the animation
   }
 
@@ -481,7 +500,7 @@ export class AttentionStepper extends HTMLElement {
     if (!s.trace || !this.area.box) return; // nothing drawn yet (renderAll draws the chrome and the box)
     const w = wordsFor(s.lang);
     this.area.progress(w);
-    controlsProgress(this, s, w);
+    this.chrome.progress(s, w);
   }
 
   /** Shows stage index whole, paused: what a click, a key or a link does (Play then animates it). */

@@ -6,28 +6,30 @@ import { h } from './dom.js';
 import { stageTitle } from './i18n.js';
 import { shownStages } from './steps.js';
 
-/** The strip for the element's trace; el.host.terms maps stage id -> its button. */
-export function formulaMap(el, s, w) {
+/**
+ * The strip for a trace, from the stage registry (a.stages()); goTo(id) shows a stage. Returns {el, mark}:
+ * mark(id) highlights the current stage's term.
+ */
+export function formulaMap(registry, s, w, goTo) {
   const shown = new Set(shownStages(s.trace).map((st) => st.id));
   const strip = h('nav', { className: 'formula-map', attrs: { part: 'formula', 'aria-label': w.formulaMap } });
-  el.host.terms = new Map();
+  const terms = new Map(); // stage id -> its button
   let groupName = '';
   let group = null;
-  const registry = el.attention.stages();
   // a group of optional stages (the online softmax's) appears only in the traces that have it
   const groupShown = (g) => registry.some((st) => st.group === g && shown.has(st.id));
-  const terms = new Map(s.trace.stages.map((st) => [st.id, st.term])); // this spec's (no W_q: "Q = X")
+  const written = new Map(s.trace.stages.map((st) => [st.id, st.term])); // this spec's (no W_q: "Q = X")
   for (const info of registry) {
     const present = shown.has(info.id);
     if (!present && info.group && !groupShown(info.group)) continue;
-    const text = terms.get(info.id) ?? info.term;
+    const text = written.get(info.id) ?? info.term;
     const term = h('button', {
       type: 'button', className: 'term', text, dataset: { stage: info.id },
       // the accessible name starts with the visible term (WCAG "label in name"), then the stage's title
       attrs: { title: stageTitle(info, s.lang), 'aria-label': `${text}: ${stageTitle(info, s.lang)}`, 'aria-disabled': String(!present) },
-      on: { click: () => present && el.goTo(info.id) },
+      on: { click: () => present && goTo(info.id) },
     });
-    el.host.terms.set(info.id, term);
+    terms.set(info.id, term);
     if (info.group && info.group === groupName) {
       group.append(term);
       continue;
@@ -39,12 +41,8 @@ export function formulaMap(el, s, w) {
     strip.append(group ?? term);
   }
   if (group) group.append(h('span', { className: 'paren', text: ')' }));
-  return strip;
-}
-
-/** Highlights the current stage's term. */
-export function markCurrentTerm(el, id) {
-  for (const [stage, term] of el.host.terms ?? []) {
-    term.setAttribute('aria-current', stage === id ? 'step' : 'false');
-  }
+  const mark = (id) => {
+    for (const [stage, term] of terms) term.setAttribute('aria-current', stage === id ? 'step' : 'false');
+  };
+  return { el: strip, mark };
 }

@@ -78,11 +78,12 @@ export function exportMenu(el, w) {
         menu.open = false;
         await run();
       } catch (error) {
-        el.host.exportStatus.textContent = error.message;
+        status.textContent = error.message;
       }
     } },
   });
-  el.host.exportStatus = h('span', { className: 'export-status', attrs: { role: 'status' } });
+  const status = h('span', { className: 'export-status', attrs: { role: 'status' } });
+  let panel = null; // the embed code panel, when shown: shown again, it replaces itself
   const menu = h('details', { className: 'export-menu' },
     h('summary', { text: w.exportMenu }),
     h('div', { className: 'export-items', attrs: { role: 'group', 'aria-label': w.exportMenu } },
@@ -91,12 +92,12 @@ export function exportMenu(el, w) {
       item('csv', 'CSV', () => download(fileName(el, 'csv'), toCSV(stageData(el)), 'text/csv')),
       item('json', 'JSON', () => download(fileName(el, 'json'), toJSON(stageData(el)), 'application/json')),
       item('latex', 'LaTeX', async () => download(fileName(el, 'tex'), await toLaTeX(el), 'application/x-tex')),
-      item('embed', w.embedCode, () => showEmbed(el, w))),
-    el.host.exportStatus);
+      item('embed', w.embedCode, async () => { panel?.remove(); panel = await showEmbed(el, w); })),
+    status);
   return menu;
 }
 
-/** The embed code panel under the stage: both snippets, each with a copy button. */
+/** The embed code panel under the stage: both snippets, each with a copy button; returns it. */
 async function showEmbed(el, w) {
   const { script, iframe } = await embedCode(el);
   const block = (label, text, kind) => {
@@ -108,9 +109,9 @@ async function showEmbed(el, w) {
     });
     return h('div', { className: 'embed-block' }, h('div', { className: 'embed-label' }, h('strong', { text: label }), copy, status), field);
   };
-  el.host.embedPanel?.remove();
-  el.host.embedPanel = h('section', { className: 'embed-code', attrs: { 'aria-label': w.embedCode } },
+  const panel = h('section', { className: 'embed-code', attrs: { 'aria-label': w.embedCode } },
     block(w.embedScript, script, 'script'), block(w.embedIframe, iframe, 'iframe'),
     h('p', { className: 'hint', text: w.embedHint }));
-  el.area.box.append(el.host.embedPanel);
+  el.area.box.append(panel);
+  return panel;
 }
