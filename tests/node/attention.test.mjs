@@ -101,4 +101,12 @@ test('n = 16384, d = 64: no n × n matrix (the wasm heap grows by less than 64 M
   assert.ok(grew * 2 ** 20 <= bytes + 16 * 2 ** 20, 'the heap grew by about what attentionBytes says, no more');
   const half = a.attentionBytes({ nQ: n / 2, nK: n / 2, d });
   assert.ok(Math.abs(bytes / half - 2) < 0.05, `doubling n doubles the memory (${(bytes / half).toFixed(3)}×), it does not quadruple it`);
+  // a small call's buffers fit the scratch the kernel keeps: it holds q, k, v and out only (16 × 8: 4 × 512 bytes),
+  // and its heap does not grow, call after call
+  assert.equal(a.attentionBytes({ nQ: 16, nK: 16, d: 8 }), 4 * 16 * 8 * 4);
+  const small = new Float32Array(16 * 8).map((_, i) => Math.sin(i));
+  a.attention({ q: small, k: small, v: small, d: 8 });
+  const inUse = a.memory().heapInUse;
+  for (let i = 0; i < 100; i++) a.attention({ q: small, k: small, v: small, d: 8 });
+  assert.equal(a.memory().heapInUse, inUse, 'a small call leaves the heap as it found it');
 });

@@ -58,7 +58,8 @@ void attention_streaming_threads(float* out, const float* q, const float* k, con
 long first_not_finite(const float* values, std::size_t count);
 
 /// @brief Bytes one attention_streaming call holds: q, k, v and out, and the kernel's buffers (one head's
-/// K packed, a block of accumulators), once per thread: O((n_q + threads·n_k)·d), never n_q × n_k.
+/// K packed, a block of accumulators), once per thread: O((n_q + threads·n_k)·d), never n_q × n_k. A
+/// small call's buffers fit the 32 KiB each thread keeps and are not counted.
 std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads,
                                       std::size_t threads = 1);
 

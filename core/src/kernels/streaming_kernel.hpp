@@ -47,6 +47,20 @@ scratch_sizes scratch_for(std::size_t dh, std::size_t n_k) {
     return {dh * padded, QB * dh, R * BK, PRE ? QB * dh * N : QB * dh, PRE ? R * BK * N : 0};
 }
 
+/// Floats of scratch each thread keeps for small calls (thread_local, in the module's memory from its start):
+/// a call whose buffers fit takes them from there and holds no heap for them.
+constexpr std::size_t kept_scratch_floats = 8192;
+
+/// Floats of the heap one streaming_kernel<N, R, PRE> call holds beside its arguments (what
+/// attention_streaming_bytes reports): its buffers when they do not fit the kept scratch, and PRE's
+/// broadcast copies, which are always allocated.
+template <int N, std::size_t R, bool PRE>
+std::size_t heap_floats_for(std::size_t dh, std::size_t n_k) {
+    const scratch_sizes sizes = scratch_for<N, R, PRE>(dh, n_k);
+    const std::size_t buffers = sizes.kt + sizes.acc + sizes.p_block + (PRE ? 0 : sizes.q_pack);
+    return (buffers > kept_scratch_floats ? buffers : 0) + (PRE ? sizes.q_pack + sizes.p_splat : 0);
+}
+
 /// Query rows row_begin … row_end − 1 of the n_q (their rows of out written, the others untouched, so
 /// threads can share a call). N lanes; R query rows a group; PRE: keep q and P already broadcast in
 /// memory (a plain load in the inner loops instead of a load and a shuffle, which SSE needs; AVX's
@@ -69,10 +83,9 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
     // is zeroed first: at n = 16 the zeroing (memset) was 15 % of a call. Only kt's last panel is zeroed,
     // once: its keys past n_k are never packed (and their scores are replaced by −∞ anyway), and they sit
     // between the packed ones.
-    constexpr std::size_t kept_floats = 8192;
-    alignas(64) thread_local float kept[kept_floats];
+    alignas(64) thread_local float kept[kept_scratch_floats];
     const std::size_t scratch_floats = sizes.kt + sizes.acc + sizes.p_block + (PRE ? 0 : sizes.q_pack);
-    std::unique_ptr<float[]> heap(scratch_floats > kept_floats ? new float[scratch_floats] : nullptr);
+    std::unique_ptr<float[]> heap(scratch_floats > kept_scratch_floats ? new float[scratch_floats] : nullptr);
     float* const kt = heap ? heap.get() : kept;  // one head's K, packed in panels (below)
     float* const acc = kt + sizes.kt;
     float* const p_block = acc + sizes.acc;

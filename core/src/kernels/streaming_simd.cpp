@@ -79,14 +79,14 @@ void attention_streaming_rows(float* out, const float* q, const float* k, const 
 std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads,
                                      std::size_t threads) {
     const std::size_t dh = d / heads;
-    scratch_sizes scratch{};
+    std::size_t scratch = 0;
     switch (streaming_level()) {  // the kernel attention_streaming runs here
-        case simd_level::lanes4: scratch = scratch_for<4, default_rows, default_pre<4>>(dh, n_k); break;
-        case simd_level::avx2: scratch = scratch_for<8, default_rows, default_pre<8>>(dh, n_k); break;
-        case simd_level::avx512: scratch = scratch_for<16, default_rows, default_pre<16>>(dh, n_k); break;
+        case simd_level::lanes4: scratch = heap_floats_for<4, default_rows, default_pre<4>>(dh, n_k); break;
+        case simd_level::avx2: scratch = heap_floats_for<8, default_rows, default_pre<8>>(dh, n_k); break;
+        case simd_level::avx512: scratch = heap_floats_for<16, default_rows, default_pre<16>>(dh, n_k); break;
     }
-    // q, out, k, v, and each thread's kernel buffers
-    return (2 * n_q * d + 2 * n_k * d + std::max<std::size_t>(1, threads) * scratch.floats()) * sizeof(float);
+    // q, out, k, v, and each thread's kernel buffers on the heap (a small call's fit the scratch it keeps)
+    return (2 * n_q * d + 2 * n_k * d + std::max<std::size_t>(1, threads) * scratch) * sizeof(float);
 }
 
 void attention_streaming(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
