@@ -90,12 +90,17 @@ test('the npm package in an isolated page: createAttention({threads: true}) load
   // call that found the pool empty would wait for a new worker that cannot start: the page would freeze)
   const small = random(256 * 64, 5);
   for (let i = 0; i < 12; i++) threaded.attention({ q: small, k: small, v: small, d: 64 });
+  // the threads module refuses as every module does: its sentence through attn_error, and it keeps working
+  const sentences = [[Float32Array.of(1, 0, 0, NaN), 2], [Float32Array.of(3e38, 3e38, 3e38, 3e38), 2]].map(([bad, d]) => {
+    try { threaded.attention({ q: bad, k: bad, v: bad, d }); return 'computed'; } catch (e) { return e.name + ': ' + e.message; }
+  });
+  const after = threaded.attention({ q: small, k: small, v: small, d: 64 }).every(Number.isFinite);
   // speed, side by side (reported, not asserted: this machine is shared)
   const n = 2048, d = 64, q = random(n * d, 4);
   const time = (api) => { const t0 = performance.now(); for (let i = 0; i < 3; i++) api.attention({ q, k: q, v: q, d }); return (performance.now() - t0) / 3; };
   time(threaded); time(single);
   const ms = { threaded: time(threaded), single: time(single) };
-  window.report = { threads: threaded.threads, single: single.threads, same: threaded === await createAttention({ threads: true }), refused, traced, ragged, cases, ms };
+  window.report = { threads: threaded.threads, single: single.threads, same: threaded === await createAttention({ threads: true }), refused, traced, ragged, cases, sentences, after, ms };
 </script>`);
   const server = await serveStatic(repo, { headers: isolation });
   try {
@@ -111,7 +116,9 @@ test('the npm package in an isolated page: createAttention({threads: true}) load
     assert.deepEqual(report, { threads: Math.min(4, cores), single: 1, same: true,
       cases: [[1024, 0, true], [777, 0, true], [2048, 0, true], [40, 0, true]],
       refused: 'AttentionError: options.threads is yes but must be true or false.', traced: [true, true],
-      ragged: 'row 2 of x has 1 values but row 1 has 2: every row needs the same length.' });
+      ragged: 'row 2 of x has 1 values but row 1 has 2: every row needs the same length.',
+      sentences: ['AttentionError: q[3] is not a finite number.',
+        'AttentionError: the attention overflowed the float range: q·kᵀ or the weighted sum of v is too large for float32.'], after: true });
     assert.deepEqual(problems, []);
     await page.close();
   } finally {

@@ -315,19 +315,16 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
         fast.HEAPF32.set(q, at);
         fast.HEAPF32.set(k, at + q.length);
         fast.HEAPF32.set(v, at + q.length + k.length);
-        let bad;
+        let refused;
         try {
-          bad = fast._attn_attention(out * 4, base, rows.nQ, rows.nK, d, heads, causal ? 1 : 0);
+          refused = fast._attn_attention(out * 4, base, rows.nQ, rows.nK, d, heads, causal ? 1 : 0);
         } catch (error) {
-          // the kernel's buffers could not be allocated (a C++ exception reaching JS as a WebAssembly.Exception)
+          // the kernel's buffers could not be allocated: the one failure that reaches JS as a WebAssembly.Exception
+          // (the wasm-threads module catches no C++ exception: docs/toolchain.md)
           if (error instanceof Error) throw error;
           throw new AttentionError(`out of memory: the kernel's buffers for ${rows.nQ} × ${rows.nK} do not fit in this page's memory.`);
         }
-        if (bad === -2) throw new AttentionError('the attention overflowed the float range: q·kᵀ or the weighted sum of v is too large for float32.');
-        if (bad >= 0) {
-          const [name, index] = bad < q.length ? ['q', bad] : bad < q.length + k.length ? ['k', bad - q.length] : ['v', bad - q.length - k.length];
-          throw new AttentionError(`${name}[${index}] is not a finite number.`);
-        }
+        if (refused) throw new AttentionError(fast.UTF8ToString(fast._attn_error())); // the core's sentence, as every call's
         if (!into) return fast.HEAPF32.slice(out, out + q.length);
         into.set(fast.HEAPF32.subarray(out, out + q.length)); // q, k and v were copied in: out may be one of them
         return into;
