@@ -60,6 +60,13 @@ await build({
     lib: { entry: path.join(here, 'src/model/index.js'), name: 'AttentionModelBundle', formats: ['iife'], fileName: () => 'attention-model.js' },
   },
 });
+{
+  // the language model's wasm in the model mode's script, where its client left room for it (model/client.js)
+  const modelScript = path.join(outDir, 'attention-model.js');
+  const holes = readFileSync(modelScript, 'utf8').split(/(["'])__ATTN_LM_WASM__\1/);
+  if (holes.length !== 3) throw new Error('site: the model mode\'s script has no one place for the language model\'s wasm (LM_WASM in model/client.js)');
+  writeFileSync(modelScript, '\uFEFF' + holes[0] + byteString(readFileSync(path.join(here, 'dist/lm/attention_lm.wasm'))) + holes[2]);
+}
 mkdirSync(path.join(outDir, 'models'), { recursive: true });
 for (const name of ['zh', 'en']) {
   const weights = path.join(here, 'models', `${name}.safetensors`);
@@ -74,7 +81,7 @@ if (lessonFiles.every((f) => existsSync(f))) {
   writeFileSync(path.join(outDir, 'models', 'lesson-en.js'), `(globalThis.AttentionModels ??= {}).lessonText = ${JSON.stringify(text)};\n`);
 }
 const modelFile = path.join(outDir, 'attention-model.js');
-console.log(`site: ${path.relative(process.cwd(), modelFile)} ${statSync(modelFile).size} bytes, ${gzipSync(readFileSync(modelFile), { level: 9 }).length} gzipped (model mode: element + worker + inlined lm wasm)`);
+console.log(`site: ${path.relative(process.cwd(), modelFile)} ${statSync(modelFile).size} bytes, ${gzipSync(readFileSync(modelFile), { level: 9 }).length} gzipped (model mode: element + worker + the lm wasm as a string of bytes)`);
 
 const file = path.join(outDir, 'attention-stepper.js');
 const BOM = '\uFEFF';

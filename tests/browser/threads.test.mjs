@@ -95,12 +95,15 @@ test('the npm package in an isolated page: createAttention({threads: true}) load
     try { threaded.attention({ q: bad, k: bad, v: bad, d }); return 'computed'; } catch (e) { return e.name + ': ' + e.message; }
   });
   const after = threaded.attention({ q: small, k: small, v: small, d: 64 }).every(Number.isFinite);
+  // the language model from the package's own files: its glue finds its .wasm beside it (locateFile in index.js)
+  const model = await single.loadModel('en');
+  const lm = model.trace('the cat').stages.some((s) => s.id === 'weights');
   // speed, side by side (reported, not asserted: this machine is shared)
   const n = 2048, d = 64, q = random(n * d, 4);
   const time = (api) => { const t0 = performance.now(); for (let i = 0; i < 3; i++) api.attention({ q, k: q, v: q, d }); return (performance.now() - t0) / 3; };
   time(threaded); time(single);
   const ms = { threaded: time(threaded), single: time(single) };
-  window.report = { threads: threaded.threads, single: single.threads, same: threaded === await createAttention({ threads: true }), refused, traced, ragged, cases, sentences, after, ms };
+  window.report = { threads: threaded.threads, single: single.threads, same: threaded === await createAttention({ threads: true }), refused, traced, ragged, cases, sentences, after, lm, ms };
 </script>`);
   const server = await serveStatic(repo, { headers: isolation });
   try {
@@ -118,7 +121,7 @@ test('the npm package in an isolated page: createAttention({threads: true}) load
       refused: 'AttentionError: options.threads is yes but must be true or false.', traced: [true, true],
       ragged: 'row 2 of x has 1 values but row 1 has 2: every row needs the same length.',
       sentences: ['AttentionError: q[3] is not a finite number.',
-        'AttentionError: the attention overflowed the float range: q·kᵀ or the weighted sum of v is too large for float32.'], after: true });
+        'AttentionError: the attention overflowed the float range: q·kᵀ or the weighted sum of v is too large for float32.'], after: true, lm: true });
     assert.deepEqual(problems, []);
     await page.close();
   } finally {

@@ -18,7 +18,10 @@ let shared = null;
 const lmPath = '../dist/lm/attention_lm.js';
 const modelsPath = '../models/';
 const loadModel = makeModelLoader(
-  async () => (await import(/* @vite-ignore */ String(new URL(lmPath, import.meta.url)))).default(),
+  async () => (await import(/* @vite-ignore */ String(new URL(lmPath, import.meta.url)))).default({
+    // the glue does not name its .wasm (USE_ES6_IMPORT_META=0): it is beside it
+    locateFile: (file) => String(new URL(lmPath.replace(/[^/]*$/, file), import.meta.url)),
+  }),
   async (name) => {
     const response = await fetch(new URL(`${modelsPath}${name}.safetensors`, import.meta.url));
     if (!response.ok) throw new Error(`HTTP ${response.status}`);

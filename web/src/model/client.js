@@ -1,11 +1,17 @@
 // The page's side of the model worker: each call a promise. view() is "latest wins": while one text is
 // being traced, newer keystrokes replace each other and only the last is traced next, so a fast typist
 // or a paste never queues work (the picture follows the text within one trace).
+import { bytesOf } from '../byte_string.js';
 import ModelWorker from './worker.js?worker&inline';
+
+/** The language model's wasm, a string of bytes (../byte_string.js) that web/build-site.mjs puts in place. */
+const LM_WASM = '__ATTN_LM_WASM__';
 
 export class ModelClient {
   constructor() {
     this.worker = new ModelWorker();
+    const wasm = bytesOf(LM_WASM); // made afresh for each worker: it is transferred
+    this.worker.postMessage({ wasm }, [wasm.buffer]);
     this.pending = new Map();
     this.nextId = 1;
     this.worker.onmessage = ({ data: { id, result, error } }) => {

@@ -8,7 +8,12 @@ import { LESSON } from './lesson.js';
 
 class ModelError extends Error {}
 
-const loadModel = makeModelLoader(() => createLmCore(), () => Promise.reject(new Error('bytes are sent by the page')), ModelError);
+// the module's bytes come from the page with the worker's first message (client.js): they are a string of
+// bytes in the model mode's script, not a file beside it (a page saved to disk has none to fetch)
+let wasmArrived;
+const wasmBinary = new Promise((resolve) => { wasmArrived = resolve; });
+const loadModel = makeModelLoader(async () => createLmCore({ wasmBinary: await wasmBinary }),
+  () => Promise.reject(new Error('bytes are sent by the page')), ModelError);
 
 let lesson = null; // the induction lesson's {model, run} (lesson.js)
 const models = new Map(); // name -> the promise of its model (two loads of one name share it)
@@ -105,7 +110,8 @@ function m(name) {
   return model;
 }
 
-self.onmessage = async ({ data: { id, op, args } }) => {
+self.onmessage = async ({ data: { id, op, args, wasm } }) => {
+  if (wasm) return wasmArrived(wasm);
   try {
     const result = await ops[op](...args);
     self.postMessage({ id, result });
