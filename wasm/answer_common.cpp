@@ -4,7 +4,7 @@
 
 #include "text_answer.hpp"
 
-// The sentence of the last call that returned null.
+// The sentence of the last call refused: one that returned null (or a.attention's 1).
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_error() { return attn::wasm::answer_error().c_str(); }
 
 // Bytes malloc has handed out and not taken back: the leak check's measure (a.memory()).

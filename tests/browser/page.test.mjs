@@ -205,6 +205,14 @@ test('the editor draws every matrix of the core\'s field table the spec has, lab
   assert.deepEqual(now.spec.mask, { matrix: [[1, 1, 1], [1, 1, 1], [1, 1, 1]] });
   assert.equal(now.spec.positional.learned.length, 3);
   assert.equal(await root.locator('section.editor .error[role=alert]').allTextContents().then((t) => t.join('')), '', 'every edit was accepted');
+  // a number edited in place keeps the panel (and the reader's place in it): the same box after the edit
+  await root.locator('select[data-field="mask"]').selectOption('window');
+  const box = root.locator('input[data-field="mask.window"]');
+  await box.evaluate((input) => { input.dataset.before = 'yes'; });
+  await box.fill('3');
+  await box.press('Enter');
+  await page.waitForFunction(() => document.querySelector('attention-stepper').trace.spec.mask.window === 3);
+  assert.equal(await box.evaluate((input) => input.dataset.before), 'yes', 'the window box was not drawn again');
   await page.close();
 });
 

@@ -34,8 +34,8 @@ template <int N>
 constexpr bool default_pre = N == 4;
 #endif
 
-/// Floats of scratch streaming_kernel<N, R, PRE> allocates for heads of d_h columns and n_k keys (what
-/// attention_streaming_bytes reports: the kernel sizes its buffers from the same numbers).
+/// Floats of each scratch buffer of streaming_kernel<N, R, PRE> for heads of d_h columns and n_k keys (the
+/// kernel sizes its buffers from these numbers; heap_floats_for, below, says which of them are on the heap).
 struct scratch_sizes {
     std::size_t kt, acc, p_block, q_pack, p_splat;  // floats each
     std::size_t floats() const { return kt + acc + p_block + q_pack + p_splat; }
@@ -176,7 +176,7 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                             continue;
                         }
                         // a row's first block has nothing to rescale (acc is 0): no exp call, which at n = 16 (one block,
-                        // a libm call a row) was a sixth of the kernel
+                        // a libm call a row) were about a third of the kernel in wasm
                         rescale[r] = top == st.m[r] ? 1.0f : st.m[r] == -INFINITY ? 0.0f : std::exp(st.m[r] - top);
                         F sum = splat<F>(0.0f);
                         for (std::size_t t = 0; t < nb_w; t += N) {

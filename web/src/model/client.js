@@ -9,8 +9,10 @@ const LM_WASM = '__ATTN_LM_WASM__';
 
 export class ModelClient {
   constructor() {
+    // made afresh for each worker (it is transferred), and first: a script built without web/build-site.mjs
+    // has no wasm in it, and says so before any worker starts
+    const wasm = bytesOf(LM_WASM);
     this.worker = new ModelWorker();
-    const wasm = bytesOf(LM_WASM); // made afresh for each worker: it is transferred
     this.worker.postMessage({ wasm }, [wasm.buffer]);
     this.pending = new Map();
     this.nextId = 1;

@@ -14,7 +14,7 @@ import { shownStages } from './steps.js';
  * @typedef {{chooseExample: (id: string, variant?: string) => void, toggleEdit: () => void, setLang: (lang: string) => void,
  *   togglePlay: () => void, step: (delta: number) => void, stepCell: (delta: number) => void, setSpeed: (speed: number) => void,
  *   resetToExample: () => void, seek: (stageIndex: number, progress: number) => void, show: (index: number) => void,
- *   toggleDetail: () => boolean}} ChromeActions
+ *   toggleDetail: () => void}} ChromeActions
  */
 
 export class Chrome {

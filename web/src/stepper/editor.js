@@ -98,8 +98,9 @@ function structureOf(spec, { tensors, scalars, choices }) {
   return JSON.stringify([
     tensors.map((f) => shape(at(spec, f.path))),
     Object.keys(choices).map((c) => kindOf(spec[c])),
-    // labels by their count (a renamed token keeps the panel, and the reader's place in it)
-    scalars.map((f) => (f.kind === 'labels' ? at(spec, f.path)?.length : at(spec, f.path))),
+    // labels by their count (a renamed token keeps the panel, and the reader's place in it); numbers not at all:
+    // refreshValues puts them back, so a spinner click in the window box keeps the reader's focus
+    scalars.filter((f) => f.kind === 'labels').map((f) => at(spec, f.path)?.length),
   ]);
 }
 
@@ -344,6 +345,12 @@ export class Editor {
       if (box === this.el.getRootNode().activeElement || box.dataset.field === refused) continue;
       const m = box.dataset.field.split('.').reduce((o, k) => o?.[k], spec);
       if (Array.isArray(m)) box.value = asCsv(Array.isArray(m[0]) ? m : [m]);
+    }
+    // the numbers of the scalar table (heads, mask.window, mask_value …): a Reset or a link can change them
+    for (const { path } of this.options.schema.scalars) {
+      const input = this.el.querySelector(`input[data-field="${path}"]`);
+      const v = at(spec, path);
+      if (input && input !== this.el.getRootNode().activeElement && typeof v === 'number' && Number(input.value) !== v) input.value = String(v);
     }
     for (const input of this.el.querySelectorAll('input.num')) {
       if (input === this.el.getRootNode().activeElement) continue;

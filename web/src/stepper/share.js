@@ -92,7 +92,7 @@ export function exportMenu(el, w) {
       item('csv', 'CSV', () => download(fileName(el, 'csv'), toCSV(stageData(el)), 'text/csv')),
       item('json', 'JSON', () => download(fileName(el, 'json'), toJSON(stageData(el)), 'application/json')),
       item('latex', 'LaTeX', async () => download(fileName(el, 'tex'), await toLaTeX(el), 'application/x-tex')),
-      item('embed', w.embedCode, async () => { panel?.remove(); panel = await showEmbed(el, w); })),
+      item('embed', w.embedCode, async () => { const shown = await showEmbed(el, w); panel?.remove(); panel = shown; })),
     status);
   return menu;
 }
