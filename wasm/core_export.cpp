@@ -10,6 +10,7 @@
 #include "attn/attn.hpp"
 #include "attn/spec_fields.hpp"
 #include "text_answer.hpp"
+#include "trace_paths.hpp"
 #include "trace_store.hpp"
 
 namespace {
@@ -20,15 +21,17 @@ using attn::wasm::text_of;
 
 }  // namespace
 
-// The normalised spec of the last trace as JSON text when serial is that trace's, else null.
+// The normalised spec of a trace by its handle as JSON text, while its spec is kept; else null.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_spec_of_trace(int serial) {
-    const wasm::last_spec_read& last = wasm::last_spec();
-    if (serial != last.serial || !last.read) return nullptr;
-    return answer([&] { return spec_to_json(*last.read).dump(); });
+    const wasm::spec_store::entry* kept = wasm::kept_specs().find(serial);
+    if (!kept || !kept->read) return nullptr;
+    return answer([&] { return spec_to_json(*kept->read).dump(); });
 }
 
-// The normalised spec of a sequence spec's JSON text (an older trace's spec; the vision part has its own).
+// The normalised spec of a sequence spec's JSON text (a trace whose spec is no longer kept; the vision part
+// has its own); counted (a.tracePaths().specText).
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_normalised_spec(const char* text, std::size_t length) {
+    ++wasm::path_counts.spec_text;
     return answer([&] { return spec_to_json(parse_spec(text_of(text, length))).dump(); });
 }
 

@@ -92,9 +92,8 @@ struct spec_kind<spec> {
         if (t.mask) r.mask.assign(t.mask->begin(), t.mask->end());
         reuse(r.empty_rows);
         r.empty_rows.assign(t.empty_rows.begin(), t.empty_rows.end());
-        last_spec_read& last = last_spec();
-        last = {last.serial + 1, std::move(s), nullptr};
-        r.header = {0, layout.id, axes.id, last.serial, r.data.data(), int(r.data.size()),
+        const int serial = kept_specs().keep(std::move(s), nullptr, r.data.size());
+        r.header = {0, layout.id, axes.id, serial, r.data.data(), int(r.data.size()),
                     t.mask ? r.mask.data() : nullptr, t.mask ? int(t.mask->shape(0)) : 0, t.mask ? int(t.mask->shape(1)) : 0,
                     r.empty_rows.data(), int(r.empty_rows.size()), double(t.bytes()), took};
         return &r.header;

@@ -1,4 +1,4 @@
-// The texts and the last spec a module's traces keep (trace_store.hpp): in the core and in the vision part,
+// The texts and the specs a module's traces keep (trace_store.hpp): in the core and in the vision part,
 // each module its own.
 #include "trace_store.hpp"
 
@@ -14,12 +14,19 @@ text_cache& axes_texts() {
     static text_cache cache;
     return cache;
 }
-last_spec_read& last_spec() {
-    static last_spec_read last;
-    return last;
+spec_store& kept_specs() {
+    static spec_store store;
+    return store;
 }
 
 }  // namespace attn::wasm
+
+// A trace's handle given back (its object was collected): its spec is no longer kept. Unknown handles (one
+// the store let go of already) are ignored.
+extern "C" EMSCRIPTEN_KEEPALIVE void attn_release_trace(int serial) { attn::wasm::kept_specs().release(serial); }
+
+// How many traces' specs are kept (a test's view of the store).
+extern "C" EMSCRIPTEN_KEEPALIVE int attn_kept_traces() { return int(attn::wasm::kept_specs().size()); }
 
 // The layout or axes text a trace named by id (layoutId, axesId), or null when it is no longer kept.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_cached_text(int id) {

@@ -1,7 +1,8 @@
 // What the module keeps between a.trace calls: the texts a trace names by id (its stage layout and
-// axis labels, which depend on its structure, not its numbers) and the last spec read (whose
-// normalised JSON is written only when JS reads trace.spec). Shared by the trace exports
-// (trace_paths.hpp) and the exports that read them back (attn_cached_text, attn_spec_of_trace).
+// axis labels, which depend on its structure, not its numbers) and the specs of the last traces, by their
+// handles (whose normalised JSON is written only when JS reads trace.spec). Shared by the trace exports
+// (trace_paths.hpp) and the exports that read them back (attn_cached_text, attn_spec_of_trace,
+// attn_release_trace).
 #pragma once
 
 #include <algorithm>
@@ -51,14 +52,45 @@ private:
 text_cache& layout_texts();
 text_cache& axes_texts();
 
-/// The last spec a.trace read (a sequence spec, or a vision spec), with the trace's serial number: its
-/// normalised JSON is written when JS first reads trace.spec (spec_of_trace), not on every trace (it was a
-/// third of a small trace). An older trace's spec is read again from its text (normalised_spec_json).
-struct last_spec_read {
-    int serial = 0;
-    std::shared_ptr<const spec> read;  // this trace's own (a cache hit traces a copy of its template): nothing else writes it
-    std::shared_ptr<const vision_spec> vision;
+/// The specs of the last traces (a sequence spec, or a vision spec), by handle: a trace's serial number,
+/// which JS holds in the trace (trace.spec asks by it: attn_spec_of_trace) and gives back when the trace
+/// object is collected (a FinalizationRegistry calls attn_release_trace). The normalised JSON is written
+/// when JS first reads trace.spec, not on every trace (it was a third of a small trace). Bounded: at most
+/// 16 specs, and a large trace's (its trace over 256 Ki floats: a megabyte) only while it is the newest, so
+/// a big trace's memory comes back with the next one; a trace whose spec is no longer here has it read
+/// again from its text (attn_normalised_spec), and that is counted.
+class spec_store {
+public:
+    struct entry {
+        int serial;
+        std::shared_ptr<const spec> read;  // the trace's own (a cache hit traces a copy of its template)
+        std::shared_ptr<const vision_spec> vision;
+        std::size_t floats;  // what its trace held: the store's measure of its size
+    };
+    /// Keeps the spec of a trace of `floats` floats; its handle.
+    int keep(std::shared_ptr<const spec> read, std::shared_ptr<const vision_spec> vision, std::size_t floats) {
+        for (auto e = entries_.begin(); e != entries_.end();) e = e->floats > large_floats ? drop(e) : e + 1;
+        entries_.push_back({++serial_, std::move(read), std::move(vision), floats});
+        if (entries_.size() > 16) drop(entries_.begin());
+        return serial_;
+    }
+    const entry* find(int serial) const {
+        for (const entry& e : entries_)
+            if (e.serial == serial) return &e;
+        return nullptr;
+    }
+    void release(int serial) {
+        const auto e = std::find_if(entries_.begin(), entries_.end(), [&](const entry& x) { return x.serial == serial; });
+        if (e != entries_.end()) entries_.erase(e);
+    }
+    std::size_t size() const { return entries_.size(); }
+
+private:
+    static constexpr std::size_t large_floats = std::size_t(1) << 18;
+    std::vector<entry>::iterator drop(std::vector<entry>::iterator e) { return entries_.erase(e); }
+    std::vector<entry> entries_;
+    int serial_ = 0;
 };
-last_spec_read& last_spec();
+spec_store& kept_specs();
 
 }  // namespace attn::wasm

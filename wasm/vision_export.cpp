@@ -73,9 +73,8 @@ struct spec_kind<vision_spec> {
             }
             return stages.dump();
         });
-        last_spec_read& last = last_spec();
-        last = {last.serial + 1, nullptr, std::move(s)};
-        r.header = {1, layout.id, 0, last.serial, r.data.data(), int(r.data.size()), nullptr, 0, 0, nullptr, 0,
+        const int serial = kept_specs().keep(nullptr, std::move(s), r.data.size());
+        r.header = {1, layout.id, 0, serial, r.data.data(), int(r.data.size()), nullptr, 0, 0, nullptr, 0,
                     double(t.bytes()), took};
         return &r.header;
     }
@@ -96,15 +95,17 @@ extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_example_spec(cons
     return attn::wasm::trace_skeleton<attn::vision_spec>(std::string_view(text, length), nullptr, 0, false, attn::wasm::skeleton_of::example);
 }
 
-// The normalised spec of the last trace as JSON text when serial is that trace's, else null.
+// The normalised spec of a trace by its handle as JSON text, while its spec is kept; else null.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_spec_of_trace(int serial) {
-    const attn::wasm::last_spec_read& last = attn::wasm::last_spec();
-    if (serial != last.serial || !last.vision) return nullptr;
-    return attn::wasm::answer([&] { return attn::vision_spec_to_json(*last.vision).dump(); });
+    const attn::wasm::spec_store::entry* kept = attn::wasm::kept_specs().find(serial);
+    if (!kept || !kept->vision) return nullptr;
+    return attn::wasm::answer([&] { return attn::vision_spec_to_json(*kept->vision).dump(); });
 }
 
-// The normalised spec of a vision spec's JSON text (an older trace's spec), or null and the sentence.
+// The normalised spec of a vision spec's JSON text (a trace whose spec is no longer kept), or null and the
+// sentence; counted (a.tracePaths().specText).
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_normalised_spec(const char* text, std::size_t length) {
+    ++attn::wasm::path_counts.spec_text;
     return attn::wasm::answer([&] { return attn::vision_spec_to_json(attn::vision_spec_from_json(attn::parse_spec_json(attn::wasm::text_of(text, length)))).dump(); });
 }
 

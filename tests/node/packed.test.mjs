@@ -22,34 +22,40 @@ function same(objectTrace, textTrace, what) {
 
 const outcome = (f) => { try { return f(); } catch (e) { return e.message; } };
 
+/** a.tracePaths() without keptSpecs, which every trace moves (the specs kept for trace.spec: spec store test below). */
+const paths = () => {
+  const { keptSpecs, ...counts } = a.tracePaths();
+  return counts;
+};
+
 test('the fast paths are taken: every worked example\'s spec object crosses packed, and its repeat hits the kept structure', () => {
   for (const id of a.examples()) {
     const spec = a.example(id).spec;
-    const before = a.tracePaths();
+    const before = paths();
     a.trace(structuredClone(spec));
-    const first = a.tracePaths();
+    const first = paths();
     a.trace(structuredClone(spec));
-    const second = a.tracePaths();
+    const second = paths();
     assert.equal(first.text, before.text, `${id}: a spec object is never sent as JSON text`);
     assert.equal(first.packedParsed + first.packedHit, before.packedParsed + before.packedHit + 1, `${id}: sent packed`);
     assert.equal(first.packedParsed - before.packedParsed, first.packedKept - before.packedKept, `${id}: a parsed structure is kept`);
     assert.deepEqual(second, { ...first, packedHit: first.packedHit + 1 }, `${id}: the repeat is a cache hit, no parse`);
   }
-  const before = a.tracePaths();
+  const before = paths();
   a.trace(JSON.stringify({ x: [[1, 0], [0, 1]] }));
   a.example('translation');
-  assert.deepEqual(a.tracePaths(), { ...before, text: before.text + 1, example: before.example + 1 }, 'text and examples are counted on their own paths');
+  assert.deepEqual(paths(), { ...before, text: before.text + 1, example: before.example + 1 }, 'text and examples are counted on their own paths');
   // a vision example's spec text crosses from the core to the vision part, which keeps it: its repeat is not parsed
   for (const id of a.examples().filter((e) => a.exampleDocument(e) && a.catalog().find((c) => c.id === e).kind === 'vision')) {
     a.example(id);
-    const kept = a.tracePaths();
+    const kept = paths();
     a.example(id);
-    assert.deepEqual(a.tracePaths(), { ...kept, example: kept.example + 1, exampleHit: kept.exampleHit + 1 }, `${id}: the repeat is the kept spec`);
+    assert.deepEqual(paths(), { ...kept, example: kept.example + 1, exampleHit: kept.exampleHit + 1 }, `${id}: the repeat is the kept spec`);
   }
   // a vision spec's text: read by the core (which sends it on), counted once, where it is traced
-  const text = a.tracePaths();
+  const text = paths();
   a.trace(JSON.stringify(a.example('se-block').spec));
-  assert.equal(a.tracePaths().text, text.text + 1, 'a vision spec as text counts as one text trace');
+  assert.equal(paths().text, text.text + 1, 'a vision spec as text counts as one text trace');
 });
 
 test('every example and 200 random specs: the same trace as their JSON text, or the same sentence', () => {
@@ -119,12 +125,12 @@ test('a hit traces a copy of the kept structure: numbers the validator refuses l
     const first = a.trace(spec);
     const refused = structuredClone(spec);
     bad(refused);
-    const before = a.tracePaths();
+    const before = paths();
     assert.throws(() => a.trace(refused), refusal);
     const good = structuredClone(spec);
     good.x ? (good.x[0][0] = 9) : (good.feature[0][0][0] = 9);
     const again = a.trace(good);
-    const after = a.tracePaths();
+    const after = paths();
     assert.equal(after.packedParsed, before.packedParsed, 'neither the refused numbers nor the good ones after them parsed the skeleton again');
     assert.equal(after.packedHit, before.packedHit + 1, 'the good ones were a hit on the kept structure');
     same(again, a.trace(JSON.stringify(good)), 'the hit after a refusal traces what the text path does');
@@ -201,4 +207,39 @@ test('vision blocks too: one structure with other numbers in every packed field,
   assert.equal(outcome(() => a.trace(JSON.stringify(ca))), sentence);
   ca.ca.bn.var[1] = 0.25; // and the structure traces again afterwards
   same(a.trace(ca), a.trace(JSON.stringify(ca)), 'coordinate-attention after a refusal');
+});
+
+test('trace.spec by handle: the core keeps the last traces\' specs, drops a large one with the next trace, and lets go of one when its trace is collected', async () => {
+  const spec = (k) => ({ x: [[1, k], [k, 1]], tokens: { query: [`a${k}`, `b${k}`] } });
+  const first = a.trace(spec(1));
+  a.trace(spec(2));
+  a.trace(spec(3));
+  let before = paths().specText;
+  assert.deepEqual(first.spec.x, [[1, 1], [1, 1]]);
+  assert.equal(paths().specText, before, 'an older trace\'s spec came from the core\'s store, not from its text');
+  const old = a.trace(spec(4));
+  for (let k = 5; k < 25; k++) a.trace(spec(k));
+  before = paths().specText;
+  assert.deepEqual(old.spec.x, [[1, 4], [4, 1]], 'read again from its text once 16 newer traces pushed it out');
+  assert.equal(paths().specText, before + 1);
+  // a large trace's spec (its trace over a megabyte) is kept only while it is the newest
+  const x = Array.from({ length: 300 }, (_, i) => Array.from({ length: 16 }, (_, c) => Math.cos(i + c)));
+  const big = a.trace({ x });
+  a.trace(spec(30));
+  before = paths().specText;
+  assert.equal(big.spec.x.length, 300);
+  assert.equal(paths().specText, before + 1, 'the large spec was dropped with the next trace');
+  // a collected trace gives its handle back (FinalizationRegistry): the core keeps one spec fewer
+  const { setFlagsFromString } = await import('node:v8');
+  const { runInNewContext } = await import('node:vm');
+  setFlagsFromString('--expose-gc');
+  const gc = runInNewContext('gc');
+  const kept = a.tracePaths().keptSpecs;
+  (() => { a.trace(spec(40)); })(); // its trace object is dropped at once
+  const withOne = a.tracePaths().keptSpecs;
+  for (let round = 0; round < 20 && a.tracePaths().keptSpecs >= withOne; round++) {
+    gc();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+  }
+  assert.ok(a.tracePaths().keptSpecs < withOne, `the collected trace's spec was let go (${kept} → ${withOne} → ${a.tracePaths().keptSpecs})`);
 });

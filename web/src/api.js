@@ -112,6 +112,10 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
   // a module's kept texts and the normalised spec of its last trace, by the ids its traces name
   const textsOf = (module) => textsById((id) => keptText(module, module._attn_cached_text(id)));
   const specOfTraceIn = (module) => (serial) => keptText(module, module._attn_spec_of_trace(serial));
+  // a trace's handle (its serial) goes back to its module when the trace is collected: the module keeps the
+  // specs of the last few traces for trace.spec (wasm/trace_store.hpp), and this lets it drop one sooner
+  const releaseIn = (module) => new FinalizationRegistry((serial) => module._attn_release_trace(serial));
+  const release = releaseIn(core);
   const cached = textsOf(core);
   const specOfTrace = specOfTraceIn(core);
 
@@ -125,7 +129,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       return {
         module, call, calls: traceCalls(module, refuse), info: new Map(registry.map((s) => [s.id, s])),
         schema: visionSchema, tree: fieldTree(visionSchema.tensors),
-        cached: textsOf(module), specOfTrace: specOfTraceIn(module),
+        cached: textsOf(module), specOfTrace: specOfTraceIn(module), release: releaseIn(module),
       };
     },
     learn(module) {
@@ -179,6 +183,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       };
     trace.bytes = result.bytes;
     trace.compute_ms = result.computeMs;
+    (vision ? vision.release : release).register(trace, result.serial);
     valueWhenRead(trace, 'spec', () => JSON.parse(normalisedText()));
     if (result.vision) return trace;
     const axes = cached(result.axesId);
@@ -227,11 +232,13 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
      */
     tracePaths() {
       // the one-thread core traces sequence specs, the vision part vision specs: their counts added
-      const sum = [0, 0, 0, 0, 0, 0];
-      for (const module of [core, parts.loaded.vision?.module].filter(Boolean)) {
-        new Int32Array(module.HEAPF32.buffer, module._attn_trace_path_counts(), 6).forEach((c, k) => (sum[k] += c));
+      const sum = [0, 0, 0, 0, 0, 0, 0];
+      const modules = [core, parts.loaded.vision?.module].filter(Boolean);
+      for (const module of modules) {
+        new Int32Array(module.HEAPF32.buffer, module._attn_trace_path_counts(), 7).forEach((c, k) => (sum[k] += c));
       }
-      return { text: sum[0], packedParsed: sum[1], packedKept: sum[2], packedHit: sum[3], example: sum[4], exampleHit: sum[5] };
+      return { text: sum[0], packedParsed: sum[1], packedKept: sum[2], packedHit: sum[3], example: sum[4], exampleHit: sum[5],
+        specText: sum[6], keptSpecs: modules.reduce((n, m) => n + m._attn_kept_traces(), 0) };
     },
     // [SECTION] traces: a spec, a worked example
     /**

@@ -327,8 +327,11 @@ export interface TraceOptions {
 export interface Attention {
   readonly version: string;
   readonly stageIds: readonly StageId[];
-  /** How the traces so far crossed into the core (tests and benchmarks that must see the fast paths). */
-  tracePaths(): { text: number; packedParsed: number; packedKept: number; packedHit: number; example: number; exampleHit: number };
+  /**
+   * How the traces so far crossed into the core (tests and benchmarks that must see the fast paths); specText: the
+   * traces whose spec was read again from its text (no longer kept by the core); keptSpecs: the specs kept now.
+   */
+  tracePaths(): { text: number; packedParsed: number; packedKept: number; packedHit: number; example: number; exampleHit: number; specText: number; keptSpecs: number };
   /** The documented limits of a spec (the core's own numbers). */
   readonly limits: Limits;
   /** Threads a large attention() call uses: 1, but with the wasm-threads module (createAttention({threads: true}) on a cross-origin-isolated page). */
