@@ -102,20 +102,8 @@ struct spec_kind<spec> {
 
 }  // namespace attn::wasm
 
-// attn_trace_path_counts and attn_trace_packed (every spec, JSON text included): for sequence specs
+// attn_trace_path_counts, attn_trace_packed (every spec, JSON text included) and attn_trace_example_spec: for sequence specs
 ATTN_TRACE_EXPORTS(attn::spec)
 
 using attn::wasm::trace_header;
 
-// a.example: a sequence example's trace (id and variant as UTF-8), its spec remembered as the last spec
-// read; a vision example's id gets other_kind() (JS asks for its spec text and sends it to the vision part).
-extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_example(const char* id, std::size_t id_length, const char* variant,
-                                                                       std::size_t variant_length) {
-    using namespace attn;
-    const std::string_view name(id, id_length), which(variant, variant_length);
-    return wasm::guarded([&] {
-        if (example_is_vision(name)) return wasm::other_kind();  // counted where it is traced
-        ++wasm::path_counts.example;
-        return wasm::spec_kind<spec>::trace(std::make_shared<spec>(example_spec(name, which)), nullptr);
-    });
-}

@@ -239,9 +239,10 @@ const trace_header* trace_skeleton(std::string_view skeleton, const float* numbe
 
 }  // namespace attn::wasm
 
-/// The trace exports of a module that traces Spec (each module one kind): the counts of each path, and
-/// a.trace of a skeleton (length bytes of UTF-8) and its count floats (null: plain JSON text); interactive:
-/// the playground's lower budget.
+/// The trace exports of a module that traces Spec (each module one kind): the counts of each path;
+/// a.trace of a skeleton (length bytes of UTF-8) and its count floats (null: plain JSON text), interactive:
+/// the playground's lower budget; and a.example's, a worked example's spec text (JS asks the core for it
+/// once, attn_example_spec), kept by its text as a structure with no numbers and counted as an example.
 #define ATTN_TRACE_EXPORTS(Spec)                                                                                               \
     extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_path_counts* attn_trace_path_counts() {                            \
         return &attn::wasm::path_counts;                                                                                       \
@@ -250,4 +251,8 @@ const trace_header* trace_skeleton(std::string_view skeleton, const float* numbe
         const char* skeleton, std::size_t length, const float* numbers, std::size_t count, int interactive) {                  \
         return attn::wasm::trace_skeleton<Spec>(std::string_view(skeleton, length), numbers, count, interactive != 0,            \
                                                 numbers ? attn::wasm::skeleton_of::packed : attn::wasm::skeleton_of::text);    \
+    }                                                                                                                          \
+    extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_header* attn_trace_example_spec(const char* text, std::size_t length) { \
+        ++attn::wasm::path_counts.example;                                                                                     \
+        return attn::wasm::trace_skeleton<Spec>(std::string_view(text, length), nullptr, 0, false, attn::wasm::skeleton_of::example); \
     }

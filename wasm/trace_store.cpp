@@ -21,10 +21,6 @@ spec_store& kept_specs() {
 
 }  // namespace attn::wasm
 
-// A trace's handle given back (its object was collected): its spec is no longer kept. Unknown handles (one
-// the store let go of already) are ignored.
-extern "C" EMSCRIPTEN_KEEPALIVE void attn_release_trace(int serial) { attn::wasm::kept_specs().release(serial); }
-
 // How many traces' specs are kept (a test's view of the store).
 extern "C" EMSCRIPTEN_KEEPALIVE int attn_kept_traces() { return int(attn::wasm::kept_specs().size()); }
 

@@ -53,8 +53,9 @@ text_cache& layout_texts();
 text_cache& axes_texts();
 
 /// The specs of the last traces (a sequence spec, or a vision spec), by handle: a trace's serial number,
-/// which JS holds in the trace (trace.spec asks by it: attn_spec_of_trace) and gives back when the trace
-/// object is collected (a FinalizationRegistry calls attn_release_trace). The normalised JSON is written
+/// which JS holds in the trace (trace.spec asks by it: attn_spec_of_trace). The store is bounded instead of
+/// told when a trace is collected: a FinalizationRegistry that gave handles back made the worked examples'
+/// traces up to twice as slow in a loop (paired runs of web/bench/forward.mjs). The normalised JSON is written
 /// when JS first reads trace.spec, not on every trace (it was a third of a small trace). Bounded: at most
 /// 16 specs, and a large trace's (its trace over 256 Ki floats: a megabyte) only while it is the newest, so
 /// a big trace's memory comes back with the next one; a trace whose spec is no longer here has it read
@@ -78,10 +79,6 @@ public:
         for (const entry& e : entries_)
             if (e.serial == serial) return &e;
         return nullptr;
-    }
-    void release(int serial) {
-        const auto e = std::find_if(entries_.begin(), entries_.end(), [&](const entry& x) { return x.serial == serial; });
-        if (e != entries_.end()) entries_.erase(e);
     }
     std::size_t size() const { return entries_.size(); }
 

@@ -82,18 +82,10 @@ struct spec_kind<vision_spec> {
 
 }  // namespace attn::wasm
 
-// attn_trace_path_counts and attn_trace_packed (every spec, JSON text included): for vision specs
+// attn_trace_path_counts, attn_trace_packed (every spec, JSON text included) and attn_trace_example_spec: for vision specs
 ATTN_TRACE_EXPORTS(attn::vision_spec)
 
 using attn::wasm::trace_header;
-
-// a.example of a vision example: its spec's JSON text (from the core, which holds the examples), counted
-// as an example. Kept by its text as a structure with no packed numbers: the same example again is not
-// parsed again (the core's own examples are read once each, too).
-extern "C" EMSCRIPTEN_KEEPALIVE const trace_header* attn_trace_example_spec(const char* text, std::size_t length) {
-    ++attn::wasm::path_counts.example;
-    return attn::wasm::trace_skeleton<attn::vision_spec>(std::string_view(text, length), nullptr, 0, false, attn::wasm::skeleton_of::example);
-}
 
 // The normalised spec of a trace by its handle as JSON text, while its spec is kept; else null.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_spec_of_trace(int serial) {

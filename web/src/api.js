@@ -100,7 +100,8 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
   const schema = deepFreeze(JSON.parse(call('attn_schema', [])));
   const sequenceTree = fieldTree(schema.tensors);
   const examplesJson = call('attn_examples', []);
-  const exampleIds = new Set(JSON.parse(examplesJson).map((e) => e.id));
+  const exampleKinds = new Map(JSON.parse(examplesJson).map((e) => [e.id, e.kind])); // id -> "sequence" | "vision"
+  const exampleIds = new Set(exampleKinds.keys());
   const documents = new Map(); // example id -> its texts, read from the core once
 
   function exampleDocument(id) {
@@ -112,10 +113,6 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
   // a module's kept texts and the normalised spec of its last trace, by the ids its traces name
   const textsOf = (module) => textsById((id) => keptText(module, module._attn_cached_text(id)));
   const specOfTraceIn = (module) => (serial) => keptText(module, module._attn_spec_of_trace(serial));
-  // a trace's handle (its serial) goes back to its module when the trace is collected: the module keeps the
-  // specs of the last few traces for trace.spec (wasm/trace_store.hpp), and this lets it drop one sooner
-  const releaseIn = (module) => new FinalizationRegistry((serial) => module._attn_release_trace(serial));
-  const release = releaseIn(core);
   const cached = textsOf(core);
   const specOfTrace = specOfTraceIn(core);
 
@@ -129,7 +126,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       return {
         module, call, calls: traceCalls(module, refuse), info: new Map(registry.map((s) => [s.id, s])),
         schema: visionSchema, tree: fieldTree(visionSchema.tensors),
-        cached: textsOf(module), specOfTrace: specOfTraceIn(module), release: releaseIn(module),
+        cached: textsOf(module), specOfTrace: specOfTraceIn(module),
       };
     },
     learn(module) {
@@ -183,7 +180,6 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       };
     trace.bytes = result.bytes;
     trace.compute_ms = result.computeMs;
-    (vision ? vision.release : release).register(trace, result.serial);
     valueWhenRead(trace, 'spec', () => JSON.parse(normalisedText()));
     if (result.vision) return trace;
     const axes = cached(result.axesId);
@@ -196,7 +192,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
   }
 
   const exampleSpecs = new Map(); // "id\nvariant" -> the example's normalised spec (JSON text)
-  const exampleSpecTexts = new Map(); // "id\nvariant" -> a vision example's spec as the core writes it
+  const exampleSpecTexts = new Map(); // "id\nvariant" -> an example's spec as the core writes it
   const trainerHandles = new WeakMap(); // trainer() run -> its handle in the core, for train()'s check
   const specTexts = new WeakMap(); // trace -> its spec as JSON text, for explain()
 
@@ -284,14 +280,12 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
         throw new AttentionError(`example "${shortText(id)}" with variant "${shortText(variant)}" is unknown: see examples().`);
       }
       const key = `${id}\n${variant}`;
-      let result = calls.example(id, variant); // refuses unknown ids and variants
-      let specOf = specOfTrace;
-      if (result.other) { // a vision example: its spec from the core, its trace from the vision part
-        const vision = parts.need('vision', `example("${id}")`);
-        if (!exampleSpecTexts.has(key)) exampleSpecTexts.set(key, call('attn_example_spec', [id, variant]));
-        result = vision.calls.exampleSpec(exampleSpecTexts.get(key));
-        specOf = vision.specOfTrace;
-      }
+      // the example's spec text from the core, once (it refuses unknown ids and variants), then traced the one
+      // way every spec is: a skeleton, here with no numbers, which its module keeps by its text
+      const vision = exampleKinds.get(id) === 'vision' ? parts.need('vision', `example("${id}")`) : null;
+      if (!exampleSpecTexts.has(key)) exampleSpecTexts.set(key, call('attn_example_spec', [id, variant]));
+      const result = (vision ? vision.calls : calls).exampleSpec(exampleSpecTexts.get(key));
+      const specOf = vision ? vision.specOfTrace : specOfTrace;
       // an example's normalised spec never changes: its text is asked for once
       if (!exampleSpecs.has(key)) exampleSpecs.set(key, specOf(result.serial));
       const trace = build(result, () => exampleSpecs.get(key));

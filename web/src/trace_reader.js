@@ -131,12 +131,7 @@ export function traceCalls(core, refuse) {
       return withCopies([skeleton], numbers, ([at, numbersAt], [length]) =>
         core._attn_trace_packed(at, length, numbersAt, numbers.length, interactive ? 1 : 0));
     },
-    /** The trace of a worked example (unknown ids and variants are refused by the core); {other} for a vision one. */
-    example(id, variant) {
-      return withCopies([id, variant], null, ([idAt, variantAt], [idLength, variantLength]) =>
-        core._attn_trace_example(idAt, idLength, variantAt, variantLength));
-    },
-    /** The vision part's trace of a vision example's spec text (from the core), counted as an example. */
+    /** The trace of a worked example's spec text (from the core: attn_example_spec), counted as an example. */
     exampleSpec(text) {
       return withCopies([text], null, ([at], [length]) => core._attn_trace_example_spec(at, length));
     },
