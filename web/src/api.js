@@ -306,7 +306,8 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       if (args === null || typeof args !== 'object') throw new AttentionError('attention takes one object, {q, k, v, d, heads, causal, out}.');
       const { q, k, v, d, heads = 1, causal = false } = args;
       const into = args.out ?? undefined; // null, as absent: a new array
-      const rows = checkAttentionArgs({ q, k, v, d, heads, causal, out: into }, limits);
+      checkAttentionArgs(q, k, v, d, heads, causal, into, limits);
+      const nQ = q.length / d, nK = k.length / d;
       const bytes = (q.length + k.length + v.length + q.length) * 4;
       const base = fast._malloc(bytes);
       if (!base) throw new AttentionError(`out of memory: q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB.`);
@@ -318,12 +319,12 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
         fast.HEAPF32.set(v, at + q.length + k.length);
         let refused;
         try {
-          refused = fast._attn_attention(out * 4, base, rows.nQ, rows.nK, d, heads, causal ? 1 : 0);
+          refused = fast._attn_attention(out * 4, base, nQ, nK, d, heads, causal ? 1 : 0);
         } catch (error) {
           // the kernel's buffers could not be allocated: the one failure that reaches JS as a WebAssembly.Exception
           // (the wasm-threads module catches no C++ exception: docs/toolchain.md)
           if (error instanceof Error) throw error;
-          throw new AttentionError(`out of memory: the kernel's buffers for ${rows.nQ} × ${rows.nK} do not fit in this page's memory.`);
+          throw new AttentionError(`out of memory: the kernel's buffers for ${nQ} × ${nK} do not fit in this page's memory.`);
         }
         if (refused) throw new AttentionError(fast.UTF8ToString(fast._attn_error())); // the core's sentence, as every call's
         if (!into) return fast.HEAPF32.slice(out, out + q.length);
