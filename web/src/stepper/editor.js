@@ -252,7 +252,8 @@ export class Editor {
       this.field('score', w.score, select('score', spec.score, (v) => this.edit('score', (s) => {
         // each score takes only its own parameters: switching starts from identity ones (fresh) and drops the others
         s.score = v;
-        const own = { ...sizesOf(s), d_a: sizesOf(s).d_head }; // a new additive score starts with d_a = d_head
+        const now = sizesOf(s);
+        const own = { ...now, d_a: now.d_head }; // a new additive score starts with d_a = d_head
         for (const f of tensors.filter((t) => t.score)) put(s, f.path, f.score === v ? at(s, f.path) ?? fresh(f, own) : undefined);
       }))),
       this.field('heads', w.heads, h('input', {
