@@ -62,7 +62,8 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_example_document(const char* id
     return answer([&] { return example_about_json(text_of(id, length))["example"].dump(); });
 }
 
-// An example's spec as JSON: how a vision example's spec reaches the vision part.
+// An example's spec as JSON: what a.example traces (asked once per example and variant), in the core or,
+// for a vision example, in the vision part.
 extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_example_spec(const char* id, std::size_t length, const char* variant, std::size_t variant_length) {
     return answer([&] { return example_spec_json(text_of(id, length), text_of(variant, variant_length)).dump(); });
 }

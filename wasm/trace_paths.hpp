@@ -57,8 +57,8 @@ static_assert(offsetof(trace_header, bytes) == 48, "web/src/trace_reader.js read
 
 /// How each trace crossed into this module, counted so that a test sees the fast paths (a.tracePaths()):
 /// JSON text; a packed skeleton parsed, and of those the ones kept for their structure; a packed skeleton
-/// whose structure was kept, filled with new numbers and no parse; a worked example by its id, and of those
-/// the ones whose spec text was kept and not parsed again (the vision part's); and the traces whose
+/// whose structure was kept, filled with new numbers and no parse; a worked example (its spec text), and of
+/// those the ones whose text was kept and not parsed again; and the traces whose
 /// trace.spec was read again from their text, their spec no longer kept (trace_store.hpp).
 struct trace_path_counts {
     std::int32_t text = 0, packed_parsed = 0, packed_kept = 0, packed_hit = 0, example = 0, example_hit = 0, spec_text = 0;
