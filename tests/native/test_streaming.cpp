@@ -1,8 +1,11 @@
 // The streaming attention (online softmax, no n × n matrices) against the trace's own stages, on
 // random shapes, head counts and the causal mask; its SIMD twin against its scalar twin.
+#include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <string>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "attn/attn.hpp"
@@ -100,33 +103,7 @@ TEST_CASE("streaming: every instruction set this CPU has (4 lanes, AVX2 + FMA, A
     CHECK(levels_run == static_cast<int>(attn::streaming_level()) + 1);
 }
 
-TEST_CASE("streaming threads: split_rows covers every row once, parts equal in work, causal parts shorter later") {
-    for (std::size_t n_q : {1, 2, 7, 64, 300, 1000})
-        for (std::size_t parts : {1, 2, 3, 4})
-            for (bool causal : {false, true}) {
-                const std::size_t n_k = n_q;
-                const auto bounds = attn::split_rows(n_q, n_k, causal, parts);
-                REQUIRE(bounds.size() == parts + 1);
-                CHECK(bounds.front() == 0);
-                CHECK(bounds.back() == n_q);
-                double total = 0, largest = 0;
-                for (std::size_t t = 0; t < parts; ++t) {
-                    CHECK(bounds[t] <= bounds[t + 1]);
-                    double work = 0;
-                    for (std::size_t i = bounds[t]; i < bounds[t + 1]; ++i) work += causal ? double(i + 1) : double(n_k);
-                    total += work;
-                    largest = std::max(largest, work);
-                }
-                // no part takes more than its share by more than one row's keys
-                CHECK(largest <= total / double(parts) + double(n_k));
-            }
-    // 1000 causal rows in two: the first part is the longer (its rows see fewer keys): √½ of the rows
-    const auto halves = attn::split_rows(1000, 1000, true, 2);
-    CHECK(halves[1] == 707);
-    CHECK(attn::split_rows(1000, 1000, false, 4) == std::vector<std::size_t>{0, 250, 500, 750, 1000});
-}
-
-TEST_CASE("streaming threads: the rows of a split, computed apart, are the whole call's rows bit for bit") {
+TEST_CASE("streaming threads: threads sharing a call's items write the whole call's rows bit for bit") {
     std::mt19937 rng(5);
     for (std::size_t n_q : {3, 65, 200})
         for (std::size_t heads : {1, 2})
@@ -135,12 +112,18 @@ TEST_CASE("streaming threads: the rows of a split, computed apart, are the whole
                 const auto q = random_values(n_q * d, rng), k = random_values(n_k * d, rng), v = random_values(n_k * d, rng);
                 std::vector<float> whole(n_q * d), parts(n_q * d, -1.0f), threaded(n_q * d);
                 attn::attention_streaming(whole.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal);
-                const auto bounds = attn::split_rows(n_q, n_k, causal, 3);
-                for (std::size_t t = 0; t < 3; ++t)
-                    attn::attention_streaming_rows(parts.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal,
-                                                   bounds[t], bounds[t + 1]);
+                // three threads of our own on one counter (the library natively has no pool)
+                std::atomic<std::size_t> next_item{0};
+                std::vector<std::thread> sharing;
+                for (int t = 0; t < 3; ++t)
+                    sharing.emplace_back([&] { attn::attention_streaming_shared(parts.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal, next_item); });
+                for (auto& t : sharing) t.join();
                 INFO("n_q ", n_q, " heads ", heads, " causal ", causal);
                 CHECK(parts == whole);  // every row written, each the same float
+                // every item taken once, and each thread's last take past the end: one item per head and block,
+                // shared blocks n_q / 16 rows rounded up to whole groups of 6 (natively), 6 … 96 of them
+                const std::size_t rows = std::clamp<std::size_t>((n_q / 16 + 5) / 6 * 6, 6, 96);
+                CHECK(next_item.load() == heads * ((n_q + rows - 1) / rows) + 3);
                 attn::attention_streaming_threads(threaded.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal, 4);
                 CHECK(threaded == whole);
             }

@@ -7,8 +7,8 @@
 // attn::scalar as for the other kernels.
 #pragma once
 
+#include <atomic>
 #include <cstddef>
-#include <vector>
 
 namespace attn {
 
@@ -30,16 +30,13 @@ const char* simd_level_name(simd_level level);
 bool attention_streaming_at(simd_level level, float* out, const float* q, const float* k, const float* v, std::size_t n_q,
                             std::size_t n_k, std::size_t d, std::size_t heads, bool causal);
 
-/// @brief attention_streaming for query rows row_begin … row_end − 1 only: those rows of out, the same
-/// numbers bit for bit as the whole call (every row is computed on its own). What threads share a call by.
-void attention_streaming_rows(float* out, const float* q, const float* k, const float* v, std::size_t n_q,
-                              std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::size_t row_begin,
-                              std::size_t row_end);
-
-/// @brief Where `parts` threads split n_q query rows: part t takes rows bounds[t] … bounds[t + 1] − 1
-/// (parts + 1 bounds, from 0 to n_q), as equal in work as whole rows allow; with the causal mask later
-/// rows see more keys, so their parts are shorter.
-std::vector<std::size_t> split_rows(std::size_t n_q, std::size_t n_k, bool causal, std::size_t parts);
+/// @brief One of the threads that share an attention_streaming call: the work is items (one head's block of
+/// query rows each), and each thread takes the next item from next_item (0 at the start, one counter for all
+/// of them) until none is left, so a thread that starts late or runs slower takes fewer. Together they
+/// write every row of out, the same numbers bit for bit as one thread (every row is computed on its own).
+void attention_streaming_shared(float* out, const float* q, const float* k, const float* v, std::size_t n_q,
+                                std::size_t n_k, std::size_t d, std::size_t heads, bool causal,
+                                std::atomic<std::size_t>& next_item);
 
 /// @brief How many threads attention_streaming_threads uses for a call: 1 in a build without threads
 /// (everywhere but the wasm-threads module) and for a call under about 4M multiply-adds, where starting
@@ -48,7 +45,7 @@ std::size_t streaming_threads_for(std::size_t n_q, std::size_t n_k, std::size_t 
 /// @brief The most threads a large call uses here: 1 without threads, else min(the pool + 1, cores).
 std::size_t streaming_max_threads();
 
-/// @brief attention_streaming with its query rows split (split_rows) between streaming_threads_for(…)
+/// @brief attention_streaming shared (attention_streaming_shared) between streaming_threads_for(…)
 /// threads, this one among them: the same numbers, bit for bit, as one thread.
 void attention_streaming_threads(float* out, const float* q, const float* k, const float* v, std::size_t n_q,
                                  std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::size_t max_threads);

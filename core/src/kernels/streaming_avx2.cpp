@@ -6,8 +6,8 @@
 namespace attn {
 
 void streaming_avx2(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
-                     std::size_t d, std::size_t heads, bool causal, std::size_t row_begin, std::size_t row_end) {
-    streaming_kernel<8>(out, q, k, v, n_q, n_k, d, heads, causal, row_begin, row_end);
+                     std::size_t d, std::size_t heads, bool causal, std::atomic<std::size_t>* shared) {
+    streaming_kernel<8>(out, q, k, v, n_q, n_k, d, heads, causal, shared);
 }
 
 }  // namespace attn

@@ -11,6 +11,7 @@
 #pragma once
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <memory>
 
@@ -61,15 +62,16 @@ std::size_t heap_floats_for(std::size_t dh, std::size_t n_k) {
     return (buffers > kept_scratch_floats ? buffers : 0) + (PRE ? sizes.q_pack + sizes.p_splat : 0);
 }
 
-/// Query rows row_begin … row_end − 1 of the n_q (their rows of out written, the others untouched, so
-/// threads can share a call). N lanes; R query rows a group; PRE: keep q and P already broadcast in
-/// memory (a plain load in the inner loops instead of a load and a shuffle, which SSE needs; AVX's
-/// broadcast loads need no help).
+/// The work is items, each one head's block of 16·R query rows (head-major). Alone (shared null) a call
+/// does every item in order; threads sharing a call each take the next item from `shared`, so one that
+/// starts late or runs slower takes fewer (a fixed split into halves left the other thread waiting), and
+/// each thread packs a head's K only when its next item is of a new head. N lanes; R query rows a group;
+/// PRE: keep q and P already broadcast in memory (a plain load in the inner loops instead of a load and a
+/// shuffle, which SSE needs; AVX's broadcast loads need no help).
 template <int N, std::size_t R = default_rows, bool PRE = default_pre<N>>
 void streaming_kernel(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
-                      std::size_t d, std::size_t heads, bool causal, std::size_t row_begin, std::size_t row_end) {
-    row_end = std::min(row_end, n_q);
-    if (row_begin >= row_end || n_k == 0) return;
+                      std::size_t d, std::size_t heads, bool causal, std::atomic<std::size_t>* shared) {
+    if (n_q == 0 || n_k == 0) return;
     using F = typename lanes::vec<N>::f;
     using lanes::load;
     using lanes::splat;
@@ -103,135 +105,143 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
     // block of rows, or already in every lane (PRE); P likewise
     // (new F[n], not a std::vector: a vector zeroes its lanes first, a fifth of a native call at n = 16)
     const std::unique_ptr<F[]> q_splat(PRE ? new F[sizes.q_pack / N] : nullptr), p_splat(PRE ? new F[sizes.p_splat / N] : nullptr);
-    for (std::size_t h = 0; h < heads; ++h) {
-        const std::size_t col = h * dh;
-        // K in panels of W keys, kt[(j / W)·d_h·W + p·W + j % W] = k[j][p]: a micro-tile reads its W keys'
-        // values for every p from one contiguous run. (A row-major Kᵀ put a block's d_h rows a power-of-two
-        // stride apart at n = 512 or 2048, where they fought over a few L1 sets: 1.3–1.5× slower.)
-        for (std::size_t j = 0; j < n_k; ++j)
-            for (std::size_t p = 0; p < dh; ++p) kt[(j / W) * dh * W + p * W + j % W] = k[j * d + col + p];
-        for (std::size_t b0 = row_begin; b0 < row_end; b0 += QB) {
-            // a block of QB query rows, in groups of R, walks the key blocks together: each block of
-            // K and V is read from memory once for QB rows and stays in the cache while they use it
-            const std::size_t block_rows = std::min(QB, row_end - b0), groups = (block_rows + R - 1) / R;
-            std::size_t keys = 0;
+    // shared between threads, blocks of fewer rows (at least 16 items a head, R rows at least): a thread
+    // that finishes early then waits for at most a short block of the other's (at n = 512 a whole one was
+    // 0.3 ms of wasm, a sixth of a two-thread call)
+    const std::size_t rows = shared ? std::clamp((n_q / 16 + R - 1) / R * R, R, QB) : QB;
+    const std::size_t blocks = (n_q + rows - 1) / rows, items = heads * blocks;
+    const auto next = [&](std::size_t done) { return shared ? shared->fetch_add(1, std::memory_order_relaxed) : done + 1; };
+    std::size_t packed = heads;  // the head whose K is in kt: none yet
+    for (std::size_t item = shared ? next(0) : 0; item < items; item = next(item)) {
+        const std::size_t h = item / blocks, col = h * dh, b0 = (item % blocks) * rows;
+        if (h != packed) {
+            packed = h;
+            // K in panels of W keys, kt[(j / W)·d_h·W + p·W + j % W] = k[j][p]: a micro-tile reads its W keys'
+            // values for every p from one contiguous run. (A row-major Kᵀ put a block's d_h rows a power-of-two
+            // stride apart at n = 512 or 2048, where they fought over a few L1 sets: 1.3–1.5× slower.)
+            for (std::size_t j = 0; j < n_k; ++j)
+                for (std::size_t p = 0; p < dh; ++p) kt[(j / W) * dh * W + p * W + j % W] = k[j * d + col + p];
+        }
+        // a block of `rows` (≤ QB) query rows, in groups of R, walks the key blocks together: each block of
+        // K and V is read from memory once for all of them and stays in the cache while they use it
+        const std::size_t block_rows = std::min(rows, n_q - b0), groups = (block_rows + R - 1) / R;
+        std::size_t keys = 0;
+        for (std::size_t g = 0; g < groups; ++g) {
+            group_state& st = state[g];
+            st.rows = std::min(R, block_rows - g * R);
+            for (std::size_t r = 0; r < R; ++r) {
+                const std::size_t i = b0 + g * R + (r < st.rows ? r : 0);  // a short group repeats its first row
+                st.q[r] = q + i * d + col;
+                st.limit[r] = causal ? std::min(n_k, i + 1) : n_k;
+                st.m[r] = -INFINITY;
+                st.l[r] = 0.0f;
+                keys = std::max(keys, st.limit[r]);
+            }
+            for (std::size_t p = 0; p < dh; ++p)
+                for (std::size_t r = 0; r < R; ++r)
+                    if constexpr (PRE) q_splat[(g * dh + p) * R + r] = splat<F>(st.q[r][p] * scale);
+                    else q_pack[(g * dh + p) * R + r] = st.q[r][p] * scale;
+        }
+        std::fill(acc, acc + groups * R * dh, 0.0f);
+        for (std::size_t j0 = 0; j0 < keys; j0 += BK) {
+            const std::size_t nb = std::min(BK, keys - j0), nb_w = (nb + W - 1) / W * W;
             for (std::size_t g = 0; g < groups; ++g) {
                 group_state& st = state[g];
-                st.rows = std::min(R, block_rows - g * R);
-                for (std::size_t r = 0; r < R; ++r) {
-                    const std::size_t i = b0 + g * R + (r < st.rows ? r : 0);  // a short group repeats its first row
-                    st.q[r] = q + i * d + col;
-                    st.limit[r] = causal ? std::min(n_k, i + 1) : n_k;
-                    st.m[r] = -INFINITY;
-                    st.l[r] = 0.0f;
-                    keys = std::max(keys, st.limit[r]);
-                }
-                for (std::size_t p = 0; p < dh; ++p)
-                    for (std::size_t r = 0; r < R; ++r)
-                        if constexpr (PRE) q_splat[(g * dh + p) * R + r] = splat<F>(st.q[r][p] * scale);
-                        else q_pack[(g * dh + p) * R + r] = st.q[r][p] * scale;
-            }
-            std::fill(acc, acc + groups * R * dh, 0.0f);
-            for (std::size_t j0 = 0; j0 < keys; j0 += BK) {
-                const std::size_t nb = std::min(BK, keys - j0), nb_w = (nb + W - 1) / W * W;
-                for (std::size_t g = 0; g < groups; ++g) {
-                    group_state& st = state[g];
-                    float* const ga = acc + g * R * dh;
-                    if (*std::max_element(st.limit, st.limit + R) <= j0) continue;  // causal: past every row's keys
-                    // pass 1: scores of the R rows against the block's keys, W keys at a time
-                    for (std::size_t jj = 0; jj < nb_w; jj += W) {
-                        F c[R][2];
-                        for (std::size_t r = 0; r < R; ++r) c[r][0] = c[r][1] = splat<F>(0.0f);
-                        const float* kp = kt + (j0 + jj) * dh;
-                        const F* qs = q_splat.get() + (PRE ? g * dh * R : 0);
-                        const float* qp = q_pack + (PRE ? 0 : g * dh * R);
-                        for (std::size_t p = 0; p < dh; ++p, kp += W, qs += PRE ? R : 0, qp += PRE ? 0 : R) {
-                            const F k0 = load<F>(kp), k1 = load<F>(kp + N);
-                            for (std::size_t r = 0; r < R; ++r) {
-                                const F qv = PRE ? qs[r] : splat<F>(qp[r]);
-                                c[r][0] += qv * k0;
-                                c[r][1] += qv * k1;
-                            }
-                        }
+                float* const ga = acc + g * R * dh;
+                if (*std::max_element(st.limit, st.limit + R) <= j0) continue;  // causal: past every row's keys
+                // pass 1: scores of the R rows against the block's keys, W keys at a time
+                for (std::size_t jj = 0; jj < nb_w; jj += W) {
+                    F c[R][2];
+                    for (std::size_t r = 0; r < R; ++r) c[r][0] = c[r][1] = splat<F>(0.0f);
+                    const float* kp = kt + (j0 + jj) * dh;
+                    const F* qs = q_splat.get() + (PRE ? g * dh * R : 0);
+                    const float* qp = q_pack + (PRE ? 0 : g * dh * R);
+                    for (std::size_t p = 0; p < dh; ++p, kp += W, qs += PRE ? R : 0, qp += PRE ? 0 : R) {
+                        const F k0 = load<F>(kp), k1 = load<F>(kp + N);
                         for (std::size_t r = 0; r < R; ++r) {
-                            store(p_block + r * BK + jj, c[r][0]);
-                            store(p_block + r * BK + jj + N, c[r][1]);
+                            const F qv = PRE ? qs[r] : splat<F>(qp[r]);
+                            c[r][0] += qv * k0;
+                            c[r][1] += qv * k1;
                         }
                     }
-                    // pass 2: each row's online softmax over the block (keys past its limit weigh nothing)
-                    float rescale[R];
-                    std::size_t seen_of[R];
                     for (std::size_t r = 0; r < R; ++r) {
-                        float* s = p_block + r * BK;
-                        const std::size_t seen = seen_of[r] = st.limit[r] > j0 ? std::min(nb, st.limit[r] - j0) : 0;
-                        std::fill(s + seen, s + nb_w, -INFINITY);
-                        F top_lanes = splat<F>(st.m[r]);
-                        for (std::size_t t = 0; t < nb_w; t += N) top_lanes = lanes::max(top_lanes, load<F>(s + t));
-                        const float top = lanes::reduce_max<N>(top_lanes);
-                        if (top == -INFINITY) {  // nothing seen yet (cannot happen with j = 0 ≤ i, kept for safety)
-                            std::fill(s, s + nb_w, 0.0f);
-                            if constexpr (PRE)
-                                for (std::size_t t = 0; t < nb; ++t) p_splat[t * R + r] = splat<F>(0.0f);
-                            rescale[r] = 1.0f;
-                            continue;
-                        }
-                        // a row's first block has nothing to rescale (acc is 0): no exp call, which at n = 16 (one block,
-                        // a libm call a row) were about a third of the kernel in wasm
-                        rescale[r] = top == st.m[r] ? 1.0f : st.m[r] == -INFINITY ? 0.0f : std::exp(st.m[r] - top);
-                        F sum = splat<F>(0.0f);
-                        for (std::size_t t = 0; t < nb_w; t += N) {
-                            const F e = lanes::exp_nonpositive<N>(load<F>(s + t) - top);
-                            store(s + t, e);
-                            sum += e;
-                        }
-                        const float total = lanes::reduce_add<N>(sum);
+                        store(p_block + r * BK + jj, c[r][0]);
+                        store(p_block + r * BK + jj + N, c[r][1]);
+                    }
+                }
+                // pass 2: each row's online softmax over the block (keys past its limit weigh nothing)
+                float rescale[R];
+                std::size_t seen_of[R];
+                for (std::size_t r = 0; r < R; ++r) {
+                    float* s = p_block + r * BK;
+                    const std::size_t seen = seen_of[r] = st.limit[r] > j0 ? std::min(nb, st.limit[r] - j0) : 0;
+                    std::fill(s + seen, s + nb_w, -INFINITY);
+                    F top_lanes = splat<F>(st.m[r]);
+                    for (std::size_t t = 0; t < nb_w; t += N) top_lanes = lanes::max(top_lanes, load<F>(s + t));
+                    const float top = lanes::reduce_max<N>(top_lanes);
+                    if (top == -INFINITY) {  // nothing seen yet (cannot happen with j = 0 ≤ i, kept for safety)
+                        std::fill(s, s + nb_w, 0.0f);
                         if constexpr (PRE)
-                            for (std::size_t t = 0; t < nb; ++t) p_splat[t * R + r] = splat<F>(s[t]);
-                        st.l[r] = st.l[r] * rescale[r] + total;
-                        st.m[r] = top;
+                            for (std::size_t t = 0; t < nb; ++t) p_splat[t * R + r] = splat<F>(0.0f);
+                        rescale[r] = 1.0f;
+                        continue;
                     }
-                    // pass 3: acc = acc·rescale + P·V, W columns of the R accumulators at a time
-                    const float* vb = v + j0 * d + col;
-                    std::size_t p = 0;
-                    for (; p + W <= dh; p += W) {
-                        F a[R][2];
-                        for (std::size_t r = 0; r < R; ++r) {
-                            a[r][0] = load<F>(ga + r * dh + p) * rescale[r];
-                            a[r][1] = load<F>(ga + r * dh + p + N) * rescale[r];
-                        }
-                        // V's rows by an offset stepped d floats a key: an index t·d cost an integer multiply
-                        // per key in V8's code (d kept on the stack), on the port the float multiplies use
-                        std::size_t at = p;
-                        const float* pt = p_block;  // row r's weight of key t at pt[r·BK]: one pointer
-                        for (std::size_t t = 0; t < nb; ++t, at += d, ++pt) {
-                            const F v0 = load<F>(vb + at), v1 = load<F>(vb + at + N);
-                            for (std::size_t r = 0; r < R; ++r) {
-                                const F w = PRE ? p_splat[t * R + r] : splat<F>(pt[r * BK]);
-                                a[r][0] += w * v0;
-                                a[r][1] += w * v1;
-                            }
-                        }
-                        for (std::size_t r = 0; r < R; ++r) {
-                            store(ga + r * dh + p, a[r][0]);
-                            store(ga + r * dh + p + N, a[r][1]);
-                        }
+                    // a row's first block has nothing to rescale (acc is 0): no exp call, which at n = 16 (one block,
+                    // a libm call a row) were about a third of the kernel in wasm
+                    rescale[r] = top == st.m[r] ? 1.0f : st.m[r] == -INFINITY ? 0.0f : std::exp(st.m[r] - top);
+                    F sum = splat<F>(0.0f);
+                    for (std::size_t t = 0; t < nb_w; t += N) {
+                        const F e = lanes::exp_nonpositive<N>(load<F>(s + t) - top);
+                        store(s + t, e);
+                        sum += e;
                     }
-                    for (; p < dh; ++p)  // the columns past the last whole 2N (each row over the keys it sees)
-                        for (std::size_t r = 0; r < R; ++r) {
-                            float a = ga[r * dh + p] * rescale[r];
-                            for (std::size_t t = 0; t < seen_of[r]; ++t) a += p_block[r * BK + t] * vb[t * d + p];
-                            ga[r * dh + p] = a;
-                        }
+                    const float total = lanes::reduce_add<N>(sum);
+                    if constexpr (PRE)
+                        for (std::size_t t = 0; t < nb; ++t) p_splat[t * R + r] = splat<F>(s[t]);
+                    st.l[r] = st.l[r] * rescale[r] + total;
+                    st.m[r] = top;
                 }
+                // pass 3: acc = acc·rescale + P·V, W columns of the R accumulators at a time
+                const float* vb = v + j0 * d + col;
+                std::size_t p = 0;
+                for (; p + W <= dh; p += W) {
+                    F a[R][2];
+                    for (std::size_t r = 0; r < R; ++r) {
+                        a[r][0] = load<F>(ga + r * dh + p) * rescale[r];
+                        a[r][1] = load<F>(ga + r * dh + p + N) * rescale[r];
+                    }
+                    // V's rows by an offset stepped d floats a key: an index t·d cost an integer multiply
+                    // per key in V8's code (d kept on the stack), on the port the float multiplies use
+                    std::size_t at = p;
+                    const float* pt = p_block;  // row r's weight of key t at pt[r·BK]: one pointer
+                    for (std::size_t t = 0; t < nb; ++t, at += d, ++pt) {
+                        const F v0 = load<F>(vb + at), v1 = load<F>(vb + at + N);
+                        for (std::size_t r = 0; r < R; ++r) {
+                            const F w = PRE ? p_splat[t * R + r] : splat<F>(pt[r * BK]);
+                            a[r][0] += w * v0;
+                            a[r][1] += w * v1;
+                        }
+                    }
+                    for (std::size_t r = 0; r < R; ++r) {
+                        store(ga + r * dh + p, a[r][0]);
+                        store(ga + r * dh + p + N, a[r][1]);
+                    }
+                }
+                for (; p < dh; ++p)  // the columns past the last whole 2N (each row over the keys it sees)
+                    for (std::size_t r = 0; r < R; ++r) {
+                        float a = ga[r * dh + p] * rescale[r];
+                        for (std::size_t t = 0; t < seen_of[r]; ++t) a += p_block[r * BK + t] * vb[t * d + p];
+                        ga[r * dh + p] = a;
+                    }
             }
-            for (std::size_t g = 0; g < groups; ++g)
-                for (std::size_t r = 0; r < state[g].rows; ++r) {
-                    float* oi = out + (b0 + g * R + r) * d + col;
-                    const float* a = acc + (g * R + r) * dh;
-                    const float inv = 1.0f / state[g].l[r];
-                    for (std::size_t p = 0; p < dh; ++p) oi[p] = a[p] * inv;
-                }
         }
+        for (std::size_t g = 0; g < groups; ++g)
+            for (std::size_t r = 0; r < state[g].rows; ++r) {
+                float* oi = out + (b0 + g * R + r) * d + col;
+                const float* a = acc + (g * R + r) * dh;
+                const float inv = 1.0f / state[g].l[r];
+                for (std::size_t p = 0; p < dh; ++p) oi[p] = a[p] * inv;
+            }
     }
 }
 

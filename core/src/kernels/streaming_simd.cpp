@@ -10,9 +10,9 @@ namespace attn {
 #if defined(ATTN_X86_DISPATCH)
 // streaming_avx2.cpp and streaming_avx512.cpp, built with their own -m flags
 void streaming_avx2(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
-                    std::size_t d, std::size_t heads, bool causal, std::size_t row_begin, std::size_t row_end);
+                    std::size_t d, std::size_t heads, bool causal, std::atomic<std::size_t>* shared);
 void streaming_avx512(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
-                      std::size_t d, std::size_t heads, bool causal, std::size_t row_begin, std::size_t row_end);
+                      std::size_t d, std::size_t heads, bool causal, std::atomic<std::size_t>* shared);
 #endif
 
 namespace {
@@ -28,15 +28,16 @@ simd_level widest() {
 simd_level widest() { return simd_level::lanes4; }
 #endif
 
-/// Rows row_begin … row_end − 1 at one level; false, and nothing computed, when this CPU or build lacks it.
-bool rows_at(simd_level level, float* out, const float* q, const float* k, const float* v, std::size_t n_q,
-             std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::size_t row_begin, std::size_t row_end) {
+/// The kernel at one level (shared: as streaming_kernel takes it); false, and nothing computed, when this CPU
+/// or build lacks it.
+bool run_at(simd_level level, float* out, const float* q, const float* k, const float* v, std::size_t n_q,
+             std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::atomic<std::size_t>* shared) {
     if (static_cast<int>(level) > static_cast<int>(streaming_level())) return false;  // this CPU lacks it
     switch (level) {
-        case simd_level::lanes4: streaming_kernel<4>(out, q, k, v, n_q, n_k, d, heads, causal, row_begin, row_end); return true;
+        case simd_level::lanes4: streaming_kernel<4>(out, q, k, v, n_q, n_k, d, heads, causal, shared); return true;
 #if defined(ATTN_X86_DISPATCH)
-        case simd_level::avx2: streaming_avx2(out, q, k, v, n_q, n_k, d, heads, causal, row_begin, row_end); return true;
-        case simd_level::avx512: streaming_avx512(out, q, k, v, n_q, n_k, d, heads, causal, row_begin, row_end); return true;
+        case simd_level::avx2: streaming_avx2(out, q, k, v, n_q, n_k, d, heads, causal, shared); return true;
+        case simd_level::avx512: streaming_avx512(out, q, k, v, n_q, n_k, d, heads, causal, shared); return true;
 #else
         default: return false;
 #endif
@@ -67,13 +68,12 @@ const char* simd_level_name(simd_level level) {
 
 bool attention_streaming_at(simd_level level, float* out, const float* q, const float* k, const float* v,
                             std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads, bool causal) {
-    return rows_at(level, out, q, k, v, n_q, n_k, d, heads, causal, 0, n_q);
+    return run_at(level, out, q, k, v, n_q, n_k, d, heads, causal, nullptr);
 }
 
-void attention_streaming_rows(float* out, const float* q, const float* k, const float* v, std::size_t n_q,
-                              std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::size_t row_begin,
-                              std::size_t row_end) {
-    rows_at(streaming_level(), out, q, k, v, n_q, n_k, d, heads, causal, row_begin, row_end);
+void attention_streaming_shared(float* out, const float* q, const float* k, const float* v, std::size_t n_q,
+                                std::size_t n_k, std::size_t d, std::size_t heads, bool causal, std::atomic<std::size_t>& next_item) {
+    run_at(streaming_level(), out, q, k, v, n_q, n_k, d, heads, causal, &next_item);
 }
 
 std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads,
@@ -91,7 +91,7 @@ std::size_t attention_streaming_bytes(std::size_t n_q, std::size_t n_k, std::siz
 
 void attention_streaming(float* out, const float* q, const float* k, const float* v, std::size_t n_q, std::size_t n_k,
                          std::size_t d, std::size_t heads, bool causal) {
-    rows_at(streaming_level(), out, q, k, v, n_q, n_k, d, heads, causal, 0, n_q);
+    run_at(streaming_level(), out, q, k, v, n_q, n_k, d, heads, causal, nullptr);
 }
 
 long first_not_finite(const float* values, std::size_t count) {
