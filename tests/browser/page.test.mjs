@@ -204,10 +204,13 @@ test('the editor draws every matrix of the core\'s field table the spec has, lab
   now = await panel();
   assert.deepEqual(now.spec.mask, { matrix: [[1, 1, 1], [1, 1, 1], [1, 1, 1]] });
   assert.equal(now.spec.positional.learned.length, 3);
+  assert.ok(now.spec.positional.learned.flat().every((v) => v === 0), 'a learned table starts at zeros (the core table\'s start)');
   assert.equal(await root.locator('section.editor .error[role=alert]').allTextContents().then((t) => t.join('')), '', 'every edit was accepted');
   // a number edited in place keeps the panel (and the reader's place in it): the same box after the edit
   await root.locator('select[data-field="mask"]').selectOption('window');
+  await page.waitForFunction(() => document.querySelector('attention-stepper').trace.spec.mask.window === 2); // the table's start
   const box = root.locator('input[data-field="mask.window"]');
+  assert.equal(await box.getAttribute('aria-label'), 'Window k', 'the core\'s label for mask.window');
   await box.evaluate((input) => { input.dataset.before = 'yes'; });
   await box.fill('3');
   await box.press('Enter');

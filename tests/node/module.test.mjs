@@ -169,7 +169,12 @@ test('index.d.ts\'s Spec has every field of the core\'s field tables, and no oth
   assert.deepEqual(keysOf('TensorField'), [...new Set(sequence.tensors.flatMap(Object.keys))].sort(), 'TensorField: the core\'s columns');
   assert.deepEqual(keysOf('ScalarField'), [...new Set(sequence.scalars.flatMap(Object.keys))].sort(), 'ScalarField: the core\'s columns');
   assert.deepEqual(sequence.tensors.find((f) => f.path === 'weights.bo'), { path: 'weights.bo', rank: 1, shape: 'd_model', symbol: 'b_o',
-    param: 'bo', grad: 'bo', packed: true, score: '', bias_of: 'weights.wo' }, 'a bias row, as the core wrote it');
+    param: 'bo', grad: 'bo', packed: true, score: '', bias_of: 'weights.wo', start: '' }, 'a bias row, as the core wrote it');
+  // every kind and every scalar has its label in both languages (the editor draws its controls from these)
+  for (const fieldPath of [...Object.keys(sequence.choices), ...sequence.scalars.map((f) => f.path)]) {
+    assert.ok(sequence.labels[fieldPath]?.en && sequence.labels[fieldPath]?.zh, `${fieldPath}: a label in en and zh`);
+  }
+  assert.equal(sequence.scalars.find((f) => f.path === 'mask.window').start, 2, 'a new window mask keeps 2 keys');
   const scoreKind = dts.match(/export type ScoreKind =([^;]+);/)[1].match(/'([a-z_]+)'/g).map((q) => q.slice(1, -1));
   assert.deepEqual(scoreKind, sequence.choices.score);
   assert.ok(a.schema().vision.tensors.some((f) => f.path === 'feature' && f.rank === 3), 'the vision part\'s table, once loaded');

@@ -431,6 +431,8 @@ export interface TensorField {
   score: string;
   /** The matrix a bias is added after ("weights.wo"), refused without it; "" when it stands alone. */
   bias_of: string;
+  /** What a new one is filled with when an editor adds it: "ones", "zeros", or "" for the identity (a vector: ones). */
+  start: '' | 'ones' | 'zeros';
 }
 
 /** One number or list of labels of the sequence spec, as the core's scalar table has it (attn/spec_fields.hpp). */
@@ -438,9 +440,10 @@ export interface ScalarField {
   /** Its JSON path in a spec, e.g. "heads", "online_softmax.block", "tokens.query". */
   path: string;
   kind: 'whole' | 'number' | 'labels';
-  /** A whole number's range. */
+  /** A whole number's range, and the value a new one starts at in an editor (mask {"window": 2}). */
   min?: number;
   max?: number;
+  start?: number;
 }
 
 /** The specs' field tables, from the core: a.schema(). */
@@ -452,6 +455,8 @@ export interface SpecSchema {
     scalars: ScalarField[];
     /** The names of each kind of score, mask and positional encoding. */
     choices: { score: ScoreKind[]; mask: string[]; positional: string[] };
+    /** What a reader sees each field with a control called (the kinds and the scalar fields), by path, in both languages. */
+    labels: Record<string, { en: string; zh: string }>;
   };
   /** The vision blocks' matrices and vectors ("feature" and "cbam.spatial" are lists of matrices: rank 3); null until the vision part is loaded. */
   vision: { tensors: { path: string; rank: 1 | 2 | 3; block: '' | 'se' | 'eca' | 'cbam' | 'ca'; shape: string }[] } | null;

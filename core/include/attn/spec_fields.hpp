@@ -6,6 +6,7 @@
 // these tables; a new matrix field is one row here (docs/spec.md, "The field table, and adding a field").
 #pragma once
 
+#include <array>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -14,6 +15,7 @@
 #include "attn/grad.hpp"
 #include "attn/json.hpp"
 #include "attn/spec.hpp"
+#include "attn/stages.hpp"
 
 namespace attn {
 
@@ -50,6 +52,9 @@ struct tensor_field {
     /// Its shape words read once, when the table is made: the sizes its rows and columns must be (a
     /// vector: rows only); none when the words are not two such names (its rule is its own).
     size_word shape_rows = size_word::none, shape_cols = size_word::none;
+    /// What a new one is filled with when an editor adds it: "ones" (a mask that keeps every key), "zeros"
+    /// (a learned table that adds nothing); empty: the identity (a vector: ones), what leaving a projection out means.
+    std::string_view start = {};
 };
 
 /// What validate() requires of a field's shape, read from its shape words: each of "d_model", "d_head",
@@ -78,7 +83,17 @@ struct scalar_field {
     float* (*number)(spec&);
     std::vector<std::string>* (*labels)(spec&);
     bool (*written)(const spec&);                  // the writer writes it (else the spec leaves it out)
+    long long start = 0;                           // a new one's value in an editor (mask {"window": 2})
 };
+
+/// What a reader sees a field called, in both languages: the fields an editor has a control for (the kinds
+/// and the scalar fields), by path.
+struct field_label {
+    std::string_view path;
+    bilingual label;
+};
+/// Every such label (a constant table: no code builds it, which in the wasm core was 1 KB gzipped).
+const std::array<field_label, 9>& sequence_field_labels();
 
 /// Every scalar field, in the order the writer writes them.
 const std::vector<scalar_field>& sequence_scalar_fields();
@@ -96,8 +111,9 @@ const json* json_at(const json& j, std::string_view path);
 /// j's value at a dotted path, made (with the objects on the way) if missing.
 json& json_make(json& j, std::string_view path);
 
-/// a.schema()'s sequence part: {top: [names], tensors: [{path, rank, shape, param, grad, packed}],
-/// scalars: [{path, kind: "whole" | "number" | "labels", min?, max?}], choices: {score, mask, positional: [names]}}.
+/// a.schema()'s sequence part: {top: [names], tensors: [{path, rank, shape, symbol, param, grad, packed, score,
+/// bias_of, start}], scalars: [{path, kind: "whole" | "number" | "labels", min?, max?, start?}], choices: {score,
+/// mask, positional: [names]}, labels: {path: {en, zh}}}.
 json sequence_schema_json();
 
 }  // namespace attn

@@ -58,6 +58,12 @@ tensor_field with_score(tensor_field row, std::string_view score) {
     return row;
 }
 
+/// The row, filled with `start` when an editor adds it (tensor_field::start).
+tensor_field starting_at(tensor_field row, std::string_view start) {
+    row.start = start;
+    return row;
+}
+
 /// The row, a bias refused without its matrix (tensor_field::bias_of).
 tensor_field bias_after(tensor_field row, std::string_view matrix) {
     row.bias_of = matrix;
@@ -136,13 +142,16 @@ std::vector<tensor_field> written_rows() {
         with_score(ATTN_TENSOR("additive.w2", "d_head × d_a", "W_2", "additive.w2", "additive.w2", additive.w2), "additive"),
         with_score(ATTN_TENSOR("additive.v", "d_a", "v", "additive.v", "additive.v", additive.v), "additive"),
         with_score(ATTN_TENSOR("bilinear.w", "d_head × d_head", "W", "bilinear", "bilinear.w", bilinear), "bilinear"),
-        {"mask.matrix", 2, "n_q × n_k of 0 and 1", "mask", "", "", false,
-         [](spec& s) { return s.mask == mask_kind::matrix ? given_span(s.mask_matrix) : float_span{}; }, nullptr, read_mask_matrix},
+        starting_at({"mask.matrix", 2, "n_q × n_k of 0 and 1", "mask", "", "", false,
+                     [](spec& s) { return s.mask == mask_kind::matrix ? given_span(s.mask_matrix) : float_span{}; }, nullptr,
+                     read_mask_matrix},
+                    "ones"),
         // the spec keeps the table (a matrix, not optional) only with positional "learned"
-        {"positional.learned", 2, "at least max(n_q, n_k) × d_model", "P", "learned", "learned", true,
-         [](spec& s) { return s.positional == positional_kind::learned ? span_of(s.learned) : float_span{}; },
-         [](param_grads& g) { return span_of(g.learned); },
-         [](spec& s, const json& j, const std::string& path) { s.learned = json_read::read_matrix(j, path); }},
+        starting_at({"positional.learned", 2, "at least max(n_q, n_k) × d_model", "P", "learned", "learned", true,
+                     [](spec& s) { return s.positional == positional_kind::learned ? span_of(s.learned) : float_span{}; },
+                     [](param_grads& g) { return span_of(g.learned); },
+                     [](spec& s, const json& j, const std::string& path) { s.learned = json_read::read_matrix(j, path); }},
+                    "zeros"),
     };
 }
 
@@ -170,11 +179,26 @@ const std::vector<scalar_field>& sequence_scalar_fields() {
         {"heads", holds::whole, 1, static_cast<long long>(max_heads), false, {}, [](spec& s) { return &s.heads; }, nullptr, nullptr, always},
         // read when the mask is {"window": k} (json.cpp's read_mask chooses the kind)
         {"mask.window", holds::whole, 1, static_cast<long long>(max_positions), false, {}, [](spec& s) { return &s.window; }, nullptr,
-         nullptr, [](const spec& s) { return s.mask == mask_kind::window; }},
+         nullptr, [](const spec& s) { return s.mask == mask_kind::window; }, 2},
         {"mask_value", holds::number, 0, 0, false, {}, nullptr, [](spec& s) { return &s.mask_value; }, nullptr, always},
         {"online_softmax.block", holds::whole, 1, static_cast<long long>(max_positions), true, "the keys per tile, e.g. {\"block\": 2}",
-         [](spec& s) { return &s.online_block; }, nullptr, nullptr, [](const spec& s) { return s.online_block > 0; }},
+         [](spec& s) { return &s.online_block; }, nullptr, nullptr, [](const spec& s) { return s.online_block > 0; }, 2},
     };
+    return rows;
+}
+
+const std::array<field_label, 9>& sequence_field_labels() {
+    static constexpr std::array<field_label, 9> rows{{
+        {"score", {"Score function", "打分函数"}},
+        {"heads", {"Heads", "头数"}},
+        {"mask", {"Mask", "掩码"}},
+        {"mask.window", {"Window k", "窗口 k"}},
+        {"mask_value", {"Mask value", "掩码值"}},
+        {"positional", {"Positional encoding", "位置编码"}},
+        {"online_softmax.block", {"Keys per tile", "每块的键数"}},
+        {"tokens.query", {"Query tokens", "查询的 token"}},
+        {"tokens.key", {"Key tokens", "键的 token"}},
+    }};
     return rows;
 }
 
@@ -222,7 +246,7 @@ json sequence_schema_json() {
     json tensors = json::array();
     for (const tensor_field& f : sequence_tensor_fields())
         tensors.push_back({{"path", f.path}, {"rank", f.rank}, {"shape", f.shape}, {"symbol", f.symbol}, {"param", f.param},
-                           {"grad", f.grad}, {"packed", f.packed}, {"score", f.score}, {"bias_of", f.bias_of}});
+                           {"grad", f.grad}, {"packed", f.packed}, {"score", f.score}, {"bias_of", f.bias_of}, {"start", f.start}});
     // the values of the fields that name a kind, from the enums' own name tables (attn/spec.hpp)
     const auto names = [](const auto& table) {
         json out = json::array();
@@ -233,13 +257,16 @@ json sequence_schema_json() {
     for (const scalar_field& f : sequence_scalar_fields()) {
         const char* kind = f.kind == scalar_field::holds::whole ? "whole" : f.kind == scalar_field::holds::number ? "number" : "labels";
         json row = {{"path", f.path}, {"kind", kind}};
-        if (f.kind == scalar_field::holds::whole) row["min"] = f.lo, row["max"] = f.hi;
+        if (f.kind == scalar_field::holds::whole) row["min"] = f.lo, row["max"] = f.hi, row["start"] = f.start ? f.start : f.lo;
         scalars.push_back(std::move(row));
     }
+    json labels = json::object();
+    for (const field_label& f : sequence_field_labels()) labels[std::string(f.path)] = {{"en", f.label.en}, {"zh", f.label.zh}};
     return {{"top", sequence_top_fields()},
             {"tensors", std::move(tensors)},
             {"scalars", std::move(scalars)},
-            {"choices", {{"score", names(score_names)}, {"mask", names(mask_names)}, {"positional", names(positional_names)}}}};
+            {"choices", {{"score", names(score_names)}, {"mask", names(mask_names)}, {"positional", names(positional_names)}}},
+            {"labels", std::move(labels)}};
 }
 
 }  // namespace attn

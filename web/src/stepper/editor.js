@@ -10,6 +10,7 @@
   // [SECTION] token labels, and values put back
 import { tokensAreLabels } from './chrome.js';
 import { clear, h } from './dom.js';
+import { pick } from './i18n.js';
 
 // [SECTION] scrubbing a number box
 
@@ -48,7 +49,6 @@ const MAX_GRID_CELLS = 400;
 /** Likewise for token labels: beyond this many, one text box with a label a line. */
 const MAX_TOKEN_FIELDS = 64;
 
-const filled = (r, c, v) => Array.from({ length: r }, () => Array.from({ length: c }, () => v));
 
 // [SECTION] fields by their paths in the core's table
 
@@ -84,13 +84,27 @@ function sizesOf(spec) {
   return { d_model: dModel, d_head: dHead, d_a: Array.isArray(spec.additive?.v) ? spec.additive.v.length : dHead,
     n_q: spec.x?.length ?? 0, n_k: (spec.memory ?? spec.x)?.length ?? 0 };
 }
-/** A new field's value, the one that changes nothing: the identity matrix of its shape, or a vector of ones. */
+/** A size named by one side of a shape's words: "n_q", "d_model", "at least max(n_q, n_k)". */
+function sizeNamed(words, sizes) {
+  const most = words.match(/max\((\w+), (\w+)\)/);
+  return most ? Math.max(sizes[most[1]], sizes[most[2]]) : sizes[words.split(' ')[0]];
+}
+/**
+ * A new field's value, the one that changes nothing, as the core's table starts it (tensor_field::start):
+ * ones (a mask keeping every key), zeros (a learned table adding nothing), else the identity (a vector: ones).
+ */
 function fresh(field, sizes) {
-  const [rows, cols] = field.shape.split(' × ').map((words) => sizes[words.split(' ')[0]]);
-  return field.rank === 2 ? Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => (i === j ? 1 : 0))) : Array(rows).fill(1);
+  const [rows, cols] = field.shape.split(' × ').map((words) => sizeNamed(words, sizes));
+  const value = (i, j) => (field.start === 'zeros' ? 0 : field.start === 'ones' || i === j ? 1 : 0);
+  return field.rank === 2 ? Array.from({ length: rows }, (_, i) => Array.from({ length: cols }, (_, j) => value(i, j))) : Array(rows).fill(field.start === 'zeros' ? 0 : 1);
 }
 /** A field that names a kind: the kind (mask {"window": 2} is "window"). */
 const kindOf = (value) => (value && typeof value === 'object' ? Object.keys(value)[0] : value);
+/**
+ * The kind of field `name` a matrix belongs to, or "" (none): the table's column of that name where it has one
+ * (score: additive.w1 is the "additive" score's), else its path (mask.matrix is the "matrix" mask's).
+ */
+const kindOwning = (t, name) => (name in t ? t[name] : parentOf(t.path) === name ? childOf(t.path) : '');
 
 /** The spec's shape and kinds: when it changes, the panel is rebuilt; otherwise only values and errors move. */
 function structureOf(spec, { tensors, scalars, choices }) {
@@ -127,7 +141,7 @@ function parseRows(text) {
 
 export class Editor {
   /**
-   * @param {{schema: {tensors: object[], scalars: object[], choices: {score: string[], mask: string[], positional: string[]}},
+   * @param {{schema: import('../../types/index.js').SpecSchema['sequence'],
    *   onEdit: (field: string, change: (spec: object) => void) => void, onReset: () => void}} options schema: the
    *   core's field tables (a.schema().sequence): the matrices drawn, their labels, and the names of each kind
    */
@@ -234,54 +248,24 @@ export class Editor {
     this.errors.clear();
     const general = h('p', { className: 'error', attrs: { role: 'alert' } });
     this.errors.set('general', general);
-    const { choices, tensors } = this.options.schema;
-    const sizes = sizesOf(spec);
-    // the spec's own words are the values; what a reader sees is in their language
-    const select = (field, value, onChange) => h('select', {
-      dataset: { field }, attrs: { 'aria-label': w[field] ?? field },
-      on: { change: (e) => onChange(e.target.value) },
-    }, choices[field].map((c) => h('option', { value: c, text: w.choices[c] ?? c, selected: c === value })));
-    // the matrices under a field that names a kind (mask.matrix, positional.learned), drawn below its menu
-    const under = (parent) => tensors.filter((f) => parentOf(f.path) === parent && has(spec, f.path)).map((f) => this.tensor(f, spec));
-
-    const maskKind = kindOf(spec.mask), posKind = kindOf(spec.positional);
+    const { top, tensors, scalars, choices } = this.options.schema;
     const parts = [
       h('h3', { text: w.editTitle }),
       h('button', { className: 'reset', type: 'button', text: w.reset, on: { click: () => this.options.onReset() } }),
       general,
-      this.field('score', w.score, select('score', spec.score, (v) => this.edit('score', (s) => {
-        // each score takes only its own parameters: switching starts from identity ones (fresh) and drops the others
-        s.score = v;
-        const now = sizesOf(s);
-        const own = { ...now, d_a: now.d_head }; // a new additive score starts with d_a = d_head
-        for (const f of tensors.filter((t) => t.score)) put(s, f.path, f.score === v ? at(s, f.path) ?? fresh(f, own) : undefined);
-      }))),
-      this.field('heads', w.heads, h('input', {
-        type: 'number', value: String(spec.heads), attrs: { min: '1', 'aria-label': w.heads }, dataset: { field: 'heads' },
-        on: { change: (e) => this.edit('heads', (s) => { s.heads = Number(e.target.value); }) },
-      })),
-      this.field('mask', w.mask, select('mask', maskKind, (v) => this.edit('mask', (s) => {
-        // a new mask's starting value: a window of 2, or every key kept
-        s.mask = v === 'window' ? { window: 2 } : v;
-        for (const f of tensors.filter((t) => parentOf(t.path) === 'mask' && childOf(t.path) === v)) put(s, f.path, filled(sizes.n_q, sizes.n_k, 1));
-      })), maskKind === 'window' && h('label', {}, ` ${w.window} `, h('input', {
-        type: 'number', value: String(spec.mask.window), attrs: { min: '1', 'aria-label': w.window }, dataset: { field: 'mask.window' },
-        on: { change: (e) => this.edit('mask', (s) => { s.mask = { window: Number(e.target.value) }; }) },
-      }))),
-      ...under('mask'),
-      this.field('mask_value', w.maskValue, h('input', {
-        value: String(spec.mask_value), attrs: { inputmode: 'decimal', 'aria-label': w.maskValue }, dataset: { field: 'mask_value' },
-        on: { change: (e) => this.edit('mask_value', (s) => { s.mask_value = Number(e.target.value); }) },
-      })),
-      this.field('positional', w.positional, select('positional', posKind, (v) => this.edit('positional', (s) => {
-        s.positional = v;
-        // a learned table starts at zeros, a row for every position
-        for (const f of tensors.filter((t) => parentOf(t.path) === 'positional' && childOf(t.path) === v)) put(s, f.path, filled(Math.max(sizes.n_q, sizes.n_k), sizes.d_model, 0));
-      }))),
-      ...under('positional'),
-      this.tokens(spec, w, sizes.n_q, sizes.n_k),
-      h('h4', { text: w.inputs }),
     ];
+    // the controls in the order of the spec's top-level fields: a menu for a field that names a kind (its
+    // kind's number and matrices below it), an input for each number the spec has
+    for (const name of top) {
+      if (choices[name]) parts.push(this.choice(name, spec, w), ...this.under(name, spec));
+      else {
+        for (const f of scalars.filter((x) => x.kind !== 'labels' && (x.path === name || parentOf(x.path) === name))) {
+          if (has(spec, f.path)) parts.push(this.field(f.path, this.label(f.path, w), this.number(f, spec)));
+        }
+      }
+    }
+    const sizes = sizesOf(spec);
+    parts.push(this.tokens(spec, w, sizes.n_q, sizes.n_k), h('h4', { text: w.inputs }));
     // every other matrix and vector, in the core's table order: drawn when the spec has it; a square
     // d_model × d_model projection can be switched on (as the identity, what leaving it out means) and off
     for (const f of tensors) {
@@ -298,6 +282,52 @@ export class Editor {
       if (has(spec, f.path)) parts.push(this.tensor(f, spec));
     }
     for (const part of parts) if (part) this.el.append(part);
+  }
+
+  /** A field's name for the reader, from the core's table, in the page's language. */
+  label(path, w) {
+    return pick(this.options.schema.labels[path], w.lang) || path;
+  }
+
+  /**
+   * The menu of a field that names a kind (score, mask, positional encoding) and, beside it, the number its
+   * kind has of its own (a window's k). Switching kind gives the new kind its own matrices as the table starts
+   * them (tensor_field::start) and its number at its start, and drops the old kind's.
+   */
+  choice(name, spec, w) {
+    const { choices, scalars, tensors } = this.options.schema;
+    const kind = kindOf(spec[name]);
+    const ownNumber = (k) => scalars.find((f) => f.path === `${name}.${k}`);
+    const menu = h('select', {
+      dataset: { field: name }, attrs: { 'aria-label': this.label(name, w) },
+      on: { change: (e) => this.edit(name, (s) => {
+        const v = e.target.value, number = ownNumber(v);
+        s[name] = number ? { [v]: number.start } : v;
+        const sizes = sizesOf(s);
+        for (const t of tensors) {
+          const of = kindOwning(t, name);
+          if (of) put(s, t.path, of === v ? at(s, t.path) ?? fresh(t, sizes) : undefined);
+        }
+      }) },
+    }, choices[name].map((c) => h('option', { value: c, text: w.choices[c] ?? c, selected: c === kind })));
+    const number = ownNumber(kind);
+    return this.field(name, this.label(name, w), menu,
+      number && h('label', {}, ` ${this.label(number.path, w)} `, this.number(number, spec)));
+  }
+
+  /** The matrices under a field that names a kind (mask.matrix, positional.learned) that the spec has. */
+  under(name, spec) {
+    return this.options.schema.tensors.filter((f) => parentOf(f.path) === name && has(spec, f.path)).map((f) => this.tensor(f, spec));
+  }
+
+  /** An input for one number of the scalar table (heads, mask.window, mask_value, online_softmax.block). */
+  number(f, spec, w = this.words) {
+    const whole = f.kind === 'whole';
+    return h('input', {
+      type: whole ? 'number' : 'text', value: String(at(spec, f.path)), dataset: { field: f.path },
+      attrs: whole ? { min: String(f.min), max: String(f.max), 'aria-label': this.label(f.path, w) } : { inputmode: 'decimal', 'aria-label': this.label(f.path, w) },
+      on: { change: (e) => this.edit(f.path, (s) => { put(s, f.path, Number(e.target.value)); }) },
+    });
   }
 
   /** One matrix or vector field as a grid (a vector: one row), edited cell by cell. */
@@ -321,8 +351,8 @@ export class Editor {
     }))));
     return h('div', {},
       tokensAreLabels(w),
-      this.field('tokens.query', w.queryTokens, list('tokens.query', spec.tokens?.query, nQ, 'query')),
-      spec.memory && this.field('tokens.key', w.keyTokens, list('tokens.key', spec.tokens?.key, nK, 'key')));
+      this.field('tokens.query', this.label('tokens.query', w), list('tokens.query', spec.tokens?.query, nQ, 'query')),
+      spec.memory && this.field('tokens.key', this.label('tokens.key', w), list('tokens.key', spec.tokens?.key, nK, 'key')));
   }
 
   /** Many token labels as text, one a line (applied when the box loses focus). */

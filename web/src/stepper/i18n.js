@@ -3,6 +3,7 @@
 
 const words = {
   en: {
+    lang: 'en', // the editor picks the core's field labels ({en, zh}) by it
     play: 'Play', pause: 'Pause', previous: 'Previous stage', next: 'Next stage', speed: 'Speed',
     previousCell: 'Previous cell (,)', nextCell: 'Next cell (.)', edited: 'edited', resetEdit: 'Reset', aboutStage: 'What this stage does', kept: 'kept', maskedKey: 'masked',
     exampleOwn: 'as the example gives it',
@@ -46,9 +47,8 @@ const words = {
     crossInputs: 'Cross-attention: these rows give the queries only; keys and values come from the source sequence (memory).',
     oneHead: 'With one head this context is already the result: merging the heads (concat) would only copy it.',
     timeline: 'Stage timeline', example: 'Example', variant: 'Variant', head: 'Head',
-    edit: 'Edit', editTitle: 'Edit the spec', reset: 'Reset to the example', score: 'Score function',
+    edit: 'Edit', editTitle: 'Edit the spec', reset: 'Reset to the example',
     useWeight: (name) => `use ${name}`,
-    heads: 'Heads', mask: 'Mask', window: 'Window k', maskValue: 'Mask value', positional: 'Positional encoding',
     choices: {
       dot: 'dot product', scaled_dot: 'scaled dot product', additive: 'additive (Bahdanau)', bilinear: 'bilinear (Luong)',
       none: 'none', causal: 'causal', window: 'window', matrix: 'a matrix of your own', sinusoidal: 'sinusoidal', learned: 'learned table',
@@ -80,6 +80,7 @@ const words = {
     pasteHint: (r, c) => `${r} × ${c} values: too many for a grid of fields. Paste rows here, as CSV (one row a line) or JSON ([[…], …]), then leave the box.`,
   },
   zh: {
+    lang: 'zh',
     play: '播放', pause: '暂停', previous: '上一阶段', next: '下一阶段', speed: '速度',
     previousCell: '上一个格子（,）', nextCell: '下一个格子（.）', edited: '已编辑', resetEdit: '还原', aboutStage: '这一步做什么', kept: '保留', maskedKey: '被掩码',
     exampleOwn: '示例原本的设置',
@@ -122,9 +123,8 @@ const words = {
     crossInputs: '交叉注意力：这些行只提供查询（Query）；键和值来自源序列（memory）。',
     oneHead: '只有一个头时，这个上下文就是结果：合并多头（concat）只会原样复制它。',
     timeline: '阶段时间轴', example: '示例', variant: '变体', head: '头',
-    edit: '编辑', editTitle: '编辑 spec', reset: '恢复为示例', score: '打分函数',
+    edit: '编辑', editTitle: '编辑 spec', reset: '恢复为示例',
     useWeight: (name) => `使用 ${name}`,
-    heads: '头数', mask: '掩码', window: '窗口 k', maskValue: '掩码值', positional: '位置编码',
     choices: {
       dot: '点积', scaled_dot: '缩放点积', additive: '加性（Bahdanau）', bilinear: '双线性（Luong）',
       none: '无', causal: '因果', window: '窗口', matrix: '自定义矩阵', sinusoidal: '正弦', learned: '可学习的表',
