@@ -193,6 +193,12 @@ test('the stage registry is the core\'s: ids in trace order, and index.d.ts spel
   assert.deepEqual(t.stages.find((s) => s.id === 'weights').operands, ['exp', 'row_sum']);
   assert.deepEqual(t.axes.query, ['猫', '坐', '在', '垫子', '上']);
   assert.deepEqual(t.axes.key, ['The', 'cat', 'sat', 'on', 'the', 'mat']);
+  // each trace's axes are its own copy: changing one trace's changes no other (the core keeps them per structure)
+  t.axes.query[0] = 'changed';
+  assert.equal(a.example('translation').axes.query[0], '猫');
+  const cbam = a.example('cbam-block');
+  cbam.stages[0].axes.channels[0] = 'changed';
+  assert.notEqual(a.example('cbam-block').stages[0].axes.channels[0], 'changed', 'a vision stage\'s axes likewise');
   assert.equal(t.bytes, t.stages.reduce((sum, s) => sum + s.data.byteLength, 0));
   assert.ok(Number.isFinite(t.compute_ms) && t.compute_ms >= 0, `compute_ms: ${t.compute_ms}`);
   assert.equal(a.exampleDocument('bank').id, 'bank');
