@@ -216,6 +216,11 @@ test('the editor draws every matrix of the core\'s field table the spec has, lab
   await box.press('Enter');
   await page.waitForFunction(() => document.querySelector('attention-stepper').trace.spec.mask.window === 3);
   assert.equal(await box.evaluate((input) => input.dataset.before), 'yes', 'the window box was not drawn again');
+  // a refused window is said under the mask's menu, the line the window box sits on
+  await box.fill('0');
+  await box.press('Enter');
+  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.error[data-field="mask"]')?.textContent);
+  assert.match(await root.locator('.error[data-field="mask"]').textContent(), /window/);
   await page.close();
 });
 

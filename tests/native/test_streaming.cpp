@@ -105,7 +105,7 @@ TEST_CASE("streaming: every instruction set this CPU has (4 lanes, AVX2 + FMA, A
 
 TEST_CASE("streaming threads: threads sharing a call's items write the whole call's rows bit for bit") {
     std::mt19937 rng(5);
-    for (std::size_t n_q : {3, 65, 200})
+    for (std::size_t n_q : {3, 65, 200, 1500})  // 1500: shared blocks of the most rows, 16 · 6
         for (std::size_t heads : {1, 2})
             for (bool causal : {false, true}) {
                 const std::size_t n_k = causal ? n_q : n_q + 9, d = 16 * heads;
@@ -124,6 +124,19 @@ TEST_CASE("streaming threads: threads sharing a call's items write the whole cal
                 // shared blocks n_q / 16 rows rounded up to whole groups of 6 (natively), 6 … 96 of them
                 const std::size_t rows = std::clamp<std::size_t>((n_q / 16 + 5) / 6 * 6, 6, 96);
                 CHECK(next_item.load() == heads * ((n_q + rows - 1) / rows) + 3);
+                // items from 1 on, one thread: every row but those of item 0 (head 0's first block: its last rows
+                // with the causal mask, whose blocks go from the end) is written, and only those
+                std::vector<float> skipped(n_q * d, -1.0f);
+                std::atomic<std::size_t> from_one{1};
+                attn::attention_streaming_shared(skipped.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal, from_one);
+                const std::size_t blocks = (n_q + rows - 1) / rows, first = causal ? (blocks - 1) * rows : 0;
+                std::size_t wrong = 0;
+                for (std::size_t i = 0; i < n_q; ++i)
+                    for (std::size_t c = 0; c < d; ++c) {
+                        const bool item0 = i >= first && i < first + rows && c < d / heads;
+                        wrong += item0 ? skipped[i * d + c] != -1.0f : skipped[i * d + c] != whole[i * d + c];
+                    }
+                CHECK(wrong == 0);
                 attn::attention_streaming_threads(threaded.data(), q.data(), k.data(), v.data(), n_q, n_k, d, heads, causal, 4);
                 CHECK(threaded == whole);
             }

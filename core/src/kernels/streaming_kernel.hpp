@@ -1,6 +1,7 @@
 // The streaming attention of attn/streaming.hpp as one template over the vector width N, the way
-// FlashAttention blocks it: per head, K is packed once in panels of 2N keys; a block of 16·R query
-// rows walks the blocks of 64 keys together (so each block of K and V is read once for all of them),
+// FlashAttention blocks it: per head, K is packed in panels of 2N keys (once per thread that works on the
+// head); a block of up to 16·R query rows walks the blocks of 64 keys together (so each block of K and V
+// is read once for all of them),
 // and for each group of R of its rows (6 natively, 4 in WebAssembly) and each key block
 //   1. the R × 64 scores, a micro-tile of R rows × 2N keys at a time, kept in registers while the
 //      d_h products accumulate (each q value broadcast, each packed K row loaded once for R rows);
@@ -62,10 +63,12 @@ std::size_t heap_floats_for(std::size_t dh, std::size_t n_k) {
     return (buffers > kept_scratch_floats ? buffers : 0) + (PRE ? sizes.q_pack + sizes.p_splat : 0);
 }
 
-/// The work is items, each one head's block of 16·R query rows (head-major). Alone (shared null) a call
-/// does every item in order; threads sharing a call each take the next item from `shared`, so one that
-/// starts late or runs slower takes fewer (a fixed split into halves left the other thread waiting), and
-/// each thread packs a head's K only when its next item is of a new head. N lanes; R query rows a group;
+/// The work is items, each one head's block of query rows (head-major; 16·R rows, fewer when shared). Alone
+/// (shared null) a call does every item in order; threads sharing a call each take the next item from
+/// `shared`, so one that starts late or runs slower takes fewer (a fixed split into halves left the other
+/// thread waiting), and each thread packs a head's K only when its next item is of a new head. With the
+/// causal mask a head's blocks go from the last rows to the first: the longest come first and the last
+/// items taken are the shortest, so no thread is left waiting long for another's. N lanes; R query rows a group;
 /// PRE: keep q and P already broadcast in memory (a plain load in the inner loops instead of a load and a
 /// shuffle, which SSE needs; AVX's broadcast loads need no help).
 template <int N, std::size_t R = default_rows, bool PRE = default_pre<N>>
@@ -105,15 +108,15 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
     // block of rows, or already in every lane (PRE); P likewise
     // (new F[n], not a std::vector: a vector zeroes its lanes first, a fifth of a native call at n = 16)
     const std::unique_ptr<F[]> q_splat(PRE ? new F[sizes.q_pack / N] : nullptr), p_splat(PRE ? new F[sizes.p_splat / N] : nullptr);
-    // shared between threads, blocks of fewer rows (at least 16 items a head, R rows at least): a thread
-    // that finishes early then waits for at most a short block of the other's (at n = 512 a whole one was
-    // 0.3 ms of wasm, a sixth of a two-thread call)
+    // shared between threads, blocks of fewer rows (n_q / 16 rounded up to whole groups, so about 16 items
+    // a head; R to 16·R rows): a thread that finishes early then waits for at most a short block of the
+    // other's (at n = 512 a whole one was 0.3 ms of wasm, a sixth of a two-thread call)
     const std::size_t rows = shared ? std::clamp((n_q / 16 + R - 1) / R * R, R, QB) : QB;
     const std::size_t blocks = (n_q + rows - 1) / rows, items = heads * blocks;
     const auto next = [&](std::size_t done) { return shared ? shared->fetch_add(1, std::memory_order_relaxed) : done + 1; };
     std::size_t packed = heads;  // the head whose K is in kt: none yet
     for (std::size_t item = shared ? next(0) : 0; item < items; item = next(item)) {
-        const std::size_t h = item / blocks, col = h * dh, b0 = (item % blocks) * rows;
+        const std::size_t h = item / blocks, col = h * dh, b = item % blocks, b0 = (causal ? blocks - 1 - b : b) * rows;
         if (h != packed) {
             packed = h;
             // K in panels of W keys, kt[(j / W)·d_h·W + p·W + j % W] = k[j][p]: a micro-tile reads its W keys'

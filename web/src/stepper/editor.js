@@ -104,7 +104,7 @@ const kindOf = (value) => (value && typeof value === 'object' ? Object.keys(valu
  * The kind of field `name` a matrix belongs to, or "" (none): the table's column of that name where it has one
  * (score: additive.w1 is the "additive" score's), else its path (mask.matrix is the "matrix" mask's).
  */
-const kindOwning = (t, name) => (name in t ? t[name] : parentOf(t.path) === name ? childOf(t.path) : '');
+const kindOwning = (t, name) => (Object.prototype.hasOwnProperty.call(t, name) ? t[name] : parentOf(t.path) === name ? childOf(t.path) : '');
 
 /** The spec's shape and kinds: when it changes, the panel is rebuilt; otherwise only values and errors move. */
 function structureOf(spec, { tensors, scalars, choices }) {
@@ -312,7 +312,7 @@ export class Editor {
     }, choices[name].map((c) => h('option', { value: c, text: w.choices[c] ?? c, selected: c === kind })));
     const number = ownNumber(kind);
     return this.field(name, this.label(name, w), menu,
-      number && h('label', {}, ` ${this.label(number.path, w)} `, this.number(number, spec)));
+      number && h('label', {}, ` ${this.label(number.path, w)} `, this.number(number, spec, name)));
   }
 
   /** The matrices under a field that names a kind (mask.matrix, positional.learned) that the spec has. */
@@ -320,13 +320,16 @@ export class Editor {
     return this.options.schema.tensors.filter((f) => parentOf(f.path) === name && has(spec, f.path)).map((f) => this.tensor(f, spec));
   }
 
-  /** An input for one number of the scalar table (heads, mask.window, mask_value, online_softmax.block). */
-  number(f, spec, w = this.words) {
+  /**
+   * An input for one number of the scalar table (heads, mask.window, mask_value, online_softmax.block); a
+   * refusal shows under `errorField` (a kind's own number's under its menu: the field it has a line for).
+   */
+  number(f, spec, errorField = f.path, w = this.words) {
     const whole = f.kind === 'whole';
     return h('input', {
       type: whole ? 'number' : 'text', value: String(at(spec, f.path)), dataset: { field: f.path },
       attrs: whole ? { min: String(f.min), max: String(f.max), 'aria-label': this.label(f.path, w) } : { inputmode: 'decimal', 'aria-label': this.label(f.path, w) },
-      on: { change: (e) => this.edit(f.path, (s) => { put(s, f.path, Number(e.target.value)); }) },
+      on: { change: (e) => this.edit(errorField, (s) => { put(s, f.path, Number(e.target.value)); }) },
     });
   }
 
