@@ -159,5 +159,14 @@ TEST_CASE("spec fields: the scalar rows are read, written and refused by the tab
     // a.schema() lists them with their ranges
     const attn::json schema = attn::sequence_schema_json();
     REQUIRE(schema["scalars"].size() == attn::sequence_scalar_fields().size());
-    CHECK(schema["scalars"][2] == attn::json::parse(R"({"path": "heads", "kind": "whole", "min": 1, "max": 64})"));
+    CHECK(schema["scalars"][2] == attn::json::parse(R"({"path": "heads", "kind": "whole", "min": 1, "max": 64, "start": 1})"));
+    // a new window starts at 2 keys; a new mask matrix keeps every key, a new learned table adds nothing
+    CHECK(schema["scalars"][3] == attn::json::parse(R"({"path": "mask.window", "kind": "whole", "min": 1, "max": 4096, "start": 2})"));
+    for (const auto& row : schema["tensors"]) {
+        const std::string path = row["path"], start = row["start"];
+        CHECK(start == (path == "mask.matrix" ? "ones" : path == "positional.learned" ? "zeros" : ""));
+    }
+    // every control's label, in both languages
+    CHECK(schema["labels"]["mask.window"] == attn::json::parse(R"({"en": "Window k", "zh": "窗口 k"})"));
+    CHECK(schema["labels"].size() == attn::sequence_field_labels().size());
 }
