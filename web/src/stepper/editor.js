@@ -49,7 +49,6 @@ const MAX_GRID_CELLS = 400;
 /** Likewise for token labels: beyond this many, one text box with a label a line. */
 const MAX_TOKEN_FIELDS = 64;
 
-
 // [SECTION] fields by their paths in the core's table
 
 // Fields by their paths in the core's table (a.schema().sequence: "weights.wq", "mask.matrix"), so that a new
@@ -324,11 +323,11 @@ export class Editor {
    * An input for one number of the scalar table (heads, mask.window, mask_value, online_softmax.block); a
    * refusal shows under `errorField` (a kind's own number's under its menu: the field it has a line for).
    */
-  number(f, spec, errorField = f.path, w = this.words) {
+  number(f, spec, errorField = f.path) {
     const whole = f.kind === 'whole';
     return h('input', {
       type: whole ? 'number' : 'text', value: String(at(spec, f.path)), dataset: { field: f.path },
-      attrs: whole ? { min: String(f.min), max: String(f.max), 'aria-label': this.label(f.path, w) } : { inputmode: 'decimal', 'aria-label': this.label(f.path, w) },
+      attrs: { ...(whole ? { min: String(f.min), max: String(f.max) } : { inputmode: 'decimal' }), 'aria-label': this.label(f.path, this.words) },
       on: { change: (e) => this.edit(errorField, (s) => { put(s, f.path, Number(e.target.value)); }) },
     });
   }
