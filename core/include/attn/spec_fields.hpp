@@ -83,7 +83,7 @@ struct scalar_field {
     float* (*number)(spec&);
     std::vector<std::string>* (*labels)(spec&);
     bool (*written)(const spec&);                  // the writer writes it (else the spec leaves it out)
-    long long start = 0;                           // a new one's value in an editor (mask {"window": 2})
+    long long start = 0;                           // a new whole one's value in an editor (mask {"window": 2}); 0: lo
 };
 
 /// What a reader sees a field called, in both languages: the fields an editor has a control for (the kinds
