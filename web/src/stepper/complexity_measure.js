@@ -27,30 +27,46 @@ const breathe = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * Browsers read their clocks to about 0.1 ms; a timed sample repeats a trace until its compute adds up to about
- * this. A trace of 8 tokens takes a few µs on a fast machine: 32 repeats (as once here) summed to 0.1 ms, and
- * often read 0, so the repeats go up to 1024 (about 10 ms of a.trace calls, still one short task).
+ * this. A trace of 8 tokens takes a few µs on a fast machine, so one call mostly reads 0 and now and then 0.1 ms.
+ * The repeats therefore come from a calibration that also repeats (up to MAX_REPEATS calls, about 10 ms of
+ * a.trace, still one short task): one call that happened to read 0.1 ms once set 30 repeats, whose sums were
+ * mostly 0, and the median of such samples read 0.
  */
 const SAMPLE_MS = 3;
 const MAX_REPEATS = 1024;
 
+/** How many calls of the trace add up to about SAMPLE_MS of the core's compute (at least 1, at most MAX_REPEATS). */
+function calibrate(attention, spec) {
+  let compute = 0;
+  let calls = 0;
+  while (compute < SAMPLE_MS && calls < MAX_REPEATS) {
+    compute += attention.trace(spec).compute_ms;
+    calls++;
+  }
+  const each = compute / calls;
+  return Math.min(MAX_REPEATS, Math.max(1, Math.ceil(SAMPLE_MS / Math.max(each, SAMPLE_MS / MAX_REPEATS))));
+}
+
 /**
- * Measures every size: two untimed rounds first (the browser compiles the core's hot loops to
- * optimised code only after they have run), then RUNS timed rounds, sizes interleaved so a busy
- * moment of the machine touches every size alike. A sample of a small size repeats its trace
- * (up to 1024 times) until the core's compute adds up to about 3 ms, and is the mean of those; per
- * size the median of the samples.
+ * Measures every size: an untimed round first (the browser compiles the core's hot loops to
+ * optimised code only after they have run), then a calibrating round, then RUNS timed rounds, sizes
+ * interleaved so a busy moment of the machine touches every size alike. A sample of a small size
+ * repeats its trace (up to 1024 times) until the core's compute adds up to about 3 ms, and is the
+ * mean of those; per size the median of the samples.
  */
 export async function measure(attention, sizes, d, tick = () => {}) {
   const specs = sizes.map((n) => ({ x: complexityInputs(n, d) }));
-  const estimate = sizes.map(() => 0);
-  for (let warm = 0; warm < 2; warm++) {
-    for (const [k, spec] of specs.entries()) {
-      await breathe();
-      tick(0);
-      estimate[k] = attention.trace(spec).compute_ms;
-    }
+  for (const spec of specs) {
+    await breathe();
+    tick(0);
+    attention.trace(spec);
   }
-  const repeats = estimate.map((ms) => Math.min(MAX_REPEATS, Math.max(1, Math.ceil(SAMPLE_MS / Math.max(ms, SAMPLE_MS / MAX_REPEATS)))));
+  const repeats = [];
+  for (const spec of specs) {
+    await breathe();
+    tick(0);
+    repeats.push(calibrate(attention, spec));
+  }
   const runs = sizes.map(() => ({ call: [], compute: [], bytes: 0 }));
   for (let r = 0; r < RUNS; r++) {
     for (const [k, spec] of specs.entries()) {
