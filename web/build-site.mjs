@@ -29,6 +29,8 @@ await build({
     { find: /^\.\/part_files\.js$/, replacement: path.join(here, 'src/remote/part_files_inline.js') },
     { find: /^\.\/core_file\.js$/, replacement: path.join(here, 'src/remote/core_file_inline.js') },
     { find: /^\.\/lm\.js$/, replacement: path.join(here, 'src/remote/lm_absent.js') },
+    // the train mode's code goes to the learn part's script (below), loaded when a page has a trainer
+    { find: /^\.\.\/trainer\/define\.js$/, replacement: path.join(here, 'src/remote/trainer_beside.js') },
   ] },
   worker: { format: 'iife' },
   build: {
@@ -92,12 +94,44 @@ const BOM = '\uFEFF';
   if (holes.length !== 3) throw new Error('site: the element\'s script has no one place for the core\'s wasm (CORE_WASM in start_worker_inline.js)');
   writeFileSync(file, BOM + holes[0] + byteString(readFileSync(path.join(here, 'dist/core/attention_core.wasm'))) + holes[2]);
 }
-// the parts beside it, each a classic script setting AttentionStepperParts[name] to its wasm
+// <attention-trainer>'s code for the learn part's script: the stepper's modules it imports are the one-file
+// script's own, read from globalThis.AttentionStepperModules.NAME (src/remote/trainer_beside.js publishes them)
+const stepperDir = path.join(here, 'src/stepper');
+const sharedModule = (id, importer) => {
+  const file = importer && id.startsWith('.') ? path.resolve(path.dirname(importer), id) : id;
+  return path.dirname(file) === stepperDir ? path.basename(file, '.js') : null;
+};
+const trainerBuild = await build({
+  configFile: false,
+  logLevel: 'warn',
+  build: {
+    write: false,
+    target: 'es2020',
+    minify: !process.env.ATTN_UNMINIFIED,
+    lib: { entry: path.join(here, 'src/trainer/script.js'), name: 'AttentionTrainerScript', formats: ['iife'], fileName: () => 'trainer.js' },
+    rollupOptions: {
+      external: (id, importer) => sharedModule(id, importer) !== null,
+      output: { globals: (id) => `AttentionStepperModules.${path.basename(id, '.js')}` }, // the externals are all src/stepper/*.js
+    },
+  },
+});
+const trainerCode = [trainerBuild].flat()[0].output[0].code;
+{
+  // every module it reads must be one trainer_beside.js publishes, and no more than a few KB of the stepper rides along
+  const published = new Set([...readFileSync(path.join(here, 'src/remote/trainer_beside.js'), 'utf8').matchAll(/import \* as (\w+) from '\.\.\/stepper\/\1\.js'/g)].map((m) => m[1]));
+  const read = [...new Set([...trainerCode.matchAll(/AttentionStepperModules\.(\w+)/g)].map((m) => m[1]))];
+  const missing = read.filter((name) => !published.has(name));
+  if (missing.length) throw new Error(`site: the train mode reads ${missing.join(', ')} from AttentionStepperModules, which src/remote/trainer_beside.js does not publish`);
+  if (trainerCode.length > 30000) throw new Error(`site: the train mode's code is ${trainerCode.length} bytes: did it bundle the stepper's modules again (sharedModule in build-site.mjs)?`);
+}
+
+// the parts beside it, each a classic script setting AttentionStepperParts[name] to its wasm (the learn
+// part's then defines <attention-trainer>)
 const partSizes = [];
 const overBudget = [];
-for (const [name, budget] of [['vision', 108], ['learn', 160], ['explain', 110]]) {
+for (const [name, budget] of [['vision', 108], ['learn', 168], ['explain', 110]]) {
   const wasm = readFileSync(path.join(here, 'dist', name, `attention_${name}.wasm`));
-  const script = `${BOM}(globalThis.AttentionStepperParts ??= {}).${name} = ${byteString(wasm)};\n`;
+  const script = `${BOM}(globalThis.AttentionStepperParts ??= {}).${name} = ${byteString(wasm)};\n${name === 'learn' ? trainerCode : ''}`;
   for (const dir of [outDir, path.join(here, 'dist')]) writeFileSync(path.join(dir, `attention-stepper.${name}.js`), script);
   const gz = gzipSync(script, { level: 9 }).length;
   partSizes.push(`attention-stepper.${name}.js ${Buffer.byteLength(script)} bytes, ${gz} gzipped (budget ${budget} KB)`);
@@ -113,8 +147,9 @@ if (existsSync(threads)) {
   for (const name of readdirSync(threads)) copyFileSync(path.join(threads, name), path.join(outDir, 'core-threads', name));
 }
 // the sequence embed: 401 KB gzipped while the parts rode in it, 245 before LTO and the explain part, 226 before the
-// bytes were renamed by frequency; the goal is 150 (docs/toolchain.md, "Sizes")
-const EMBED_BUDGET = 220;
+// bytes were renamed by frequency, 217 before the train mode's code moved to the learn part's script; the goal is
+// 150 (docs/toolchain.md, "Sizes")
+const EMBED_BUDGET = 212;
 const gz = gzipSync(readFileSync(file), { level: 9 }).length;
 console.log(`site: ${path.relative(process.cwd(), file)} ${statSync(file).size} bytes, ${gz} gzipped (element + loader + inlined wasm; budget ${EMBED_BUDGET} KB)`);
 for (const line of partSizes) console.log(`site: part ${line}`);

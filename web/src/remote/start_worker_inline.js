@@ -39,25 +39,28 @@ export function partScriptUrl(name) {
 
 const loading = new Map(); // name -> the promise of its script's loading (a failure is kept for the page)
 
+/** Loads a part's classic script beside this one, once per page (the learn part's also defines <attention-trainer>). */
+export function loadPartScript(name) {
+  if (!loading.has(name)) {
+    loading.set(name, new Promise((resolve, reject) => {
+      const script = document.createElement('script');
+      script.src = partScriptUrl(name);
+      script.onload = resolve;
+      script.onerror = () => {
+        // kept: every caption or step would otherwise ask for the missing file again (a reload retries)
+        script.remove();
+        reject(new Error(`${script.src} is missing; copy it beside attention-stepper.js`));
+      };
+      document.head.append(script);
+    }));
+  }
+  return loading.get(name);
+}
+
 /** A part's wasm bytes, from its classic script beside this one (loaded once per page). */
 export async function partBytes(name) {
   const parts = (globalThis.AttentionStepperParts ??= {});
-  if (!parts[name]) {
-    if (!loading.has(name)) {
-      loading.set(name, new Promise((resolve, reject) => {
-        const script = document.createElement('script');
-        script.src = partScriptUrl(name);
-        script.onload = resolve;
-        script.onerror = () => {
-          // kept: every caption or step would otherwise ask for the missing file again (a reload retries)
-          script.remove();
-          reject(new Error(`${script.src} is missing; copy it beside attention-stepper.js`));
-        };
-        document.head.append(script);
-      }));
-    }
-    await loading.get(name);
-  }
+  if (!parts[name]) await loadPartScript(name);
   if (typeof parts[name] !== 'string') throw new Error(`the ${name} part's script did not hold its module`);
   return bytesOf(parts[name]);
 }

@@ -1,7 +1,8 @@
 // Defines <attention-stepper> and <attention-trainer> (the train mode). One module (or, built, one classic
-// script) per page; every element on the page shares one Web Worker running the wasm core (page_core.js).
+// script, the train mode's code beside it in attention-stepper.learn.js) per page; every element on the
+// page shares one Web Worker running the wasm core (page_core.js).
 import { AttentionStepper } from './element.js';
-import { AttentionTrainer } from '../trainer/element.js';
+import { AttentionTrainer, defineTrainer } from '../trainer/define.js';
 import { pageAttention } from './page_core.js';
 
 // pageAttention rides along so a page with only the one-file script can ask the core's facts too
@@ -10,8 +11,9 @@ export { AttentionStepper, AttentionTrainer, pageAttention };
 
 function define() {
   if (!customElements.get('attention-stepper')) customElements.define('attention-stepper', AttentionStepper);
-  // the train mode rides in the same script: a post can embed <attention-trainer lesson="alignment">
-  if (!customElements.get('attention-trainer')) customElements.define('attention-trainer', AttentionTrainer);
+  // the train mode: a post can embed <attention-trainer lesson="alignment"> (in the one-file script its code
+  // rides in the learn part's script, loaded when the page first has one: ../remote/trainer_beside.js)
+  defineTrainer();
 }
 
 // A page's elements are upgraded in a task of their own, after the one that compiled this script (about

@@ -1,0 +1,40 @@
+// The one-file script's train mode (web/build-site.mjs puts this file in place of ../trainer/define.js).
+// <attention-trainer> is about 7.5 KB gzipped of code that an embed of a stepper never runs, and training
+// needs the learn part anyway: so its code rides in the learn part's script (attention-stepper.learn.js,
+// built from ../trainer/script.js), loaded the first time the page has an <attention-trainer>. Until then the
+// element is undefined, and upgrades when the script defines it.
+//
+// The train mode draws with the stepper's own modules and shares the page's one core: the learn script does
+// not bundle them again but reads them from globalThis.AttentionStepperModules, published here (build-site.mjs
+// makes every ../stepper/NAME.js the trainer imports an external named AttentionStepperModules.NAME).
+import * as colors from '../stepper/colors.js';
+import * as dom from '../stepper/dom.js';
+import * as format from '../stepper/format.js';
+import * as i18n from '../stepper/i18n.js';
+import * as matrix_view from '../stepper/matrix_view.js';
+import * as page_core from '../stepper/page_core.js';
+import * as styles from '../stepper/styles.js';
+import { loadPartScript } from './start_worker_inline.js';
+
+/** Defined by attention-stepper.learn.js, not by this script: customElements.get('attention-trainer') once loaded. */
+export const AttentionTrainer = null;
+
+/** Loads the learn part's script once the page has an <attention-trainer> (now, or when one is added). */
+export function defineTrainer() {
+  if (typeof document === 'undefined' || customElements.get('attention-trainer')) return;
+  globalThis.AttentionStepperModules ??= { colors, dom, format, i18n, matrix_view, page_core, styles };
+  const trainers = document.getElementsByTagName('attention-trainer'); // live: a length read per check
+  let asked = false;
+  const observer = new MutationObserver(() => look());
+  function look() {
+    if (asked || !trainers.length) return;
+    asked = true;
+    observer.disconnect();
+    loadPartScript('learn').catch((error) => {
+      // the elements would stay empty: each says why instead (a reload tries again)
+      for (const el of trainers) if (!el.shadowRoot) el.replaceChildren(dom.h('p', { attrs: { role: 'alert' }, text: `the train mode could not be loaded: ${error.message}.` }));
+    });
+  }
+  look();
+  if (!asked) observer.observe(document, { childList: true, subtree: true });
+}
