@@ -1,9 +1,9 @@
-// Builds site/assets/attention-stepper.js: the <attention-stepper> and <attention-trainer> elements,
-// and the core's Web Worker with the wasm core inlined, in one classic script. One file serves every way the
+// Builds site/assets/attention-stepper.js: the <attention-stepper> element and the core's Web Worker with the
+// wasm core inlined, in one classic script (<attention-trainer>'s code rides in the learn part's script). One file serves every way the
 // page is opened: <script src> from file:// (double-clicking site/index.html), and
 // <script type="module" src> in a stranger's blog (it has no import or export statements).
 // Beside it, attention-stepper.{vision,learn,explain}.js: the parts' wasm in classic scripts, loaded only
-// when a page first shows a vision block, a gradient, or a cell's arithmetic (web/src/parts.js). Each wasm
+// when a page first shows a vision block, a gradient or a trainer, or a cell's arithmetic (web/src/parts.js). Each wasm
 // is a JS string of one character a byte, the bytes renamed by frequency (src/byte_string.js): 3.5 % over
 // the binary gzipped, where base64 is 35 %; each such script starts with a byte order mark.
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';

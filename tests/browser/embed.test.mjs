@@ -123,12 +123,13 @@ test('a post whose parts were not copied says so in a sentence, asks once, and i
 });
 
 test('a trainer added to a saved post after it loaded: its code comes with the learn part, once, and it trains; without the file it says so', async () => {
-  // the post's own script adds the element a moment after load: the one-file script sees it and loads the learn part
-  const post = (files) => savedPost(`<attention-stepper example="numpy-3x4" stage="weights"></attention-stepper>
-<script>setTimeout(() => document.body.append(Object.assign(document.createElement('attention-trainer'), { lang: 'en' })), 300);</script>`, files);
+  // the post adds the element once its stepper is drawn: the one-file script sees it and loads the learn part
+  const post = (files) => savedPost('<attention-stepper example="numpy-3x4" stage="weights"></attention-stepper>', files);
+  const addTrainer = (page) => page.evaluate(() => document.body.append(Object.assign(document.createElement('attention-trainer'), { lang: 'en' })));
   const dir = post(SCRIPTS);
   const { page, requested } = await openLogged(String(pathToFileURL(path.join(dir, 'post.html'))), 1);
   assert.deepEqual(requested.filter((f) => f !== 'post.html'), ['attention-stepper.js'], 'no trainer yet: nothing but the script');
+  await addTrainer(page);
   const trainer = page.locator('attention-trainer');
   await page.waitForFunction(() => /^step 0 of \d+$/.test(document.querySelector('attention-trainer')?.shadowRoot?.querySelector('.train-status')?.textContent ?? ''), null, { timeout: 30000 });
   assert.match(await trainer.locator('h2').textContent(), /^Alignment: /);
@@ -140,9 +141,15 @@ test('a trainer added to a saved post after it loaded: its code comes with the l
 
   const without = post(['attention-stepper.js']);
   const missing = await openLogged(String(pathToFileURL(path.join(without, 'post.html'))), 1);
+  await addTrainer(missing.page);
   await missing.page.waitForFunction(() => document.querySelector('attention-trainer [role="alert"]'));
-  assert.match(await missing.page.locator('attention-trainer [role="alert"]').textContent(),
-    /^the train mode could not be loaded: file:\/\/\S+\/attention-stepper\.learn\.js is missing; copy it beside attention-stepper\.js\.$/);
+  // a second trainer added after the failure says the same, and the file is not asked for again
+  await addTrainer(missing.page);
+  await missing.page.waitForFunction(() => document.querySelectorAll('attention-trainer [role="alert"]').length === 2);
+  for (const text of await missing.page.locator('attention-trainer [role="alert"]').allTextContents()) {
+    assert.match(text, /^the train mode could not be loaded: file:\/\/\S+\/attention-stepper\.learn\.js is missing; copy it beside attention-stepper\.js\.$/);
+  }
+  assert.equal(missing.requested.filter((f) => f === 'attention-stepper.learn.js').length, 1);
   await missing.page.close();
 });
 

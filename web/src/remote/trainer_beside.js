@@ -14,27 +14,43 @@ import * as i18n from '../stepper/i18n.js';
 import * as matrix_view from '../stepper/matrix_view.js';
 import * as page_core from '../stepper/page_core.js';
 import * as styles from '../stepper/styles.js';
-import { loadPartScript } from './start_worker_inline.js';
+import { loadPartScript, partScriptUrl } from './start_worker_inline.js';
 
 /** Defined by attention-stepper.learn.js, not by this script: customElements.get('attention-trainer') once loaded. */
 export const AttentionTrainer = null;
 
-/** Loads the learn part's script once the page has an <attention-trainer> (now, or when one is added). */
+/**
+ * Loads the learn part's script once the page has an <attention-trainer> (now, or when one is added; not one
+ * inside another element's shadow root). If the script is missing or defines no trainer, every trainer on the
+ * page, and every one added later, says why in a sentence.
+ */
 export function defineTrainer() {
-  if (typeof document === 'undefined' || customElements.get('attention-trainer')) return;
+  if (typeof document === 'undefined') return;
+  // first: a learn script that a stepper loads for its gradients defines the trainer from these modules too
   globalThis.AttentionStepperModules ??= { colors, dom, format, i18n, matrix_view, page_core, styles };
+  if (customElements.get('attention-trainer')) return;
   const trainers = document.getElementsByTagName('attention-trainer'); // live: a length read per check
   let asked = false;
+  let failed = null; // the sentence, once loading failed
   const observer = new MutationObserver(() => look());
   function look() {
+    if (failed) {
+      for (const el of trainers) if (!el.shadowRoot && !el.firstElementChild) el.append(dom.h('p', { attrs: { role: 'alert' }, text: failed }));
+      return;
+    }
+    if (customElements.get('attention-trainer')) return observer.disconnect(); // defined meanwhile (the learn script came for gradients)
     if (asked || !trainers.length) return;
     asked = true;
-    observer.disconnect();
-    loadPartScript('learn').catch((error) => {
-      // the elements would stay empty: each says why instead (a reload tries again)
-      for (const el of trainers) if (!el.shadowRoot) el.replaceChildren(dom.h('p', { attrs: { role: 'alert' }, text: `the train mode could not be loaded: ${error.message}.` }));
-    });
+    loadPartScript('learn')
+      .then(() => {
+        if (!customElements.get('attention-trainer')) throw new Error(`${partScriptUrl('learn')} defines no <attention-trainer>: is it from another version of attention-stepper.js?`);
+        observer.disconnect();
+      })
+      .catch((error) => {
+        failed = `the train mode could not be loaded: ${error.message.replace(/\.$/, '')}.`;
+        look();
+      });
   }
+  observer.observe(document, { childList: true, subtree: true });
   look();
-  if (!asked) observer.observe(document, { childList: true, subtree: true });
 }
