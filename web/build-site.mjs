@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { readFileSync } from 'node:fs';
 
-import { build } from 'vite';
+import { build, transformWithEsbuild } from 'vite';
 
 import { byteString } from './src/byte_string.js';
 import { LESSON_FILES } from './src/model/lesson.js';
@@ -125,13 +125,23 @@ const trainerCode = [trainerBuild].flat()[0].output[0].code;
   if (trainerCode.length > 30000) throw new Error(`site: the train mode's code is ${trainerCode.length} bytes: did it bundle the stepper's modules again (sharedModule in build-site.mjs)?`);
 }
 
-// the parts beside it, each a classic script setting AttentionStepperParts[name] to its wasm (the learn
-// part's then defines <attention-trainer>)
+// A part's Emscripten glue (an ES6 module: `export default createVisionPart;`) as the classic script the
+// one-file script's worker runs (src/remote/part_files_inline.js): it sets AttentionStepperPartFactories[name].
+async function classicGlue(name) {
+  const glue = readFileSync(path.join(here, 'dist', name, `attention_${name}.js`), 'utf8');
+  const end = /\nexport default (\w+);\s*$/;
+  if (!end.test(glue) || /\bimport\.meta\b/.test(glue)) throw new Error(`site: the ${name} part's glue does not end in one "export default …;" or names import.meta (its link options: wasm/CMakeLists.txt)`);
+  const classic = glue.replace(end, `\n(self.AttentionStepperPartFactories ??= {}).${name} = $1;\n`);
+  return (await transformWithEsbuild(classic, `attention_${name}.js`, { minify: true, target: 'es2020' })).code; // as Vite minified it in the worker
+}
+
+// the parts beside it, each a classic script setting AttentionStepperParts[name] to its wasm and its glue's
+// text (the learn part's then defines <attention-trainer>)
 const partSizes = [];
 const overBudget = [];
 for (const [name, budget] of [['vision', 108], ['learn', 168], ['explain', 110]]) {
   const wasm = readFileSync(path.join(here, 'dist', name, `attention_${name}.wasm`));
-  const script = `${BOM}(globalThis.AttentionStepperParts ??= {}).${name} = ${byteString(wasm)};\n${name === 'learn' ? trainerCode : ''}`;
+  const script = `${BOM}(globalThis.AttentionStepperParts ??= {}).${name} = { wasm: ${byteString(wasm)}, glue: ${JSON.stringify(await classicGlue(name))} };\n${name === 'learn' ? trainerCode : ''}`;
   for (const dir of [outDir, path.join(here, 'dist')]) writeFileSync(path.join(dir, `attention-stepper.${name}.js`), script);
   const gz = gzipSync(script, { level: 9 }).length;
   partSizes.push(`attention-stepper.${name}.js ${Buffer.byteLength(script)} bytes, ${gz} gzipped (budget ${budget} KB)`);

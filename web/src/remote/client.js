@@ -4,7 +4,7 @@
 // refusal rejects with an AttentionError carrying the core's sentence. The worker may ask the page for a
 // part's bytes ({part}), which the one-file script loads from a file beside itself (start_worker_inline.js).
 import { AttentionError } from '../attention_error.js';
-import { coreBytes, partBytes, startWorker } from './start_worker.js';
+import { coreBytes, partModule, startWorker } from './start_worker.js';
 
 export class RemoteCore {
   /** Starts the worker and its core (threadsUrl: the wasm-threads module, for a cross-origin-isolated page). */
@@ -48,11 +48,11 @@ export class RemoteCore {
     };
   }
 
-  /** A part's bytes, or the sentence of why they could not be loaded, to the worker that asked. */
+  /** A part's bytes and glue, or the sentence of why they could not be loaded, to the worker that asked. */
   async sendPart(name) {
     try {
-      const bytes = await partBytes(name);
-      this.worker.postMessage({ partBytes: name, bytes }, [bytes.buffer]);
+      const { bytes, glue } = await partModule(name);
+      this.worker.postMessage({ partBytes: name, bytes, glue }, [bytes.buffer]);
     } catch (error) {
       this.worker.postMessage({ partBytes: name, error: String(error?.message ?? error) });
     }

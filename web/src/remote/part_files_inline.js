@@ -1,27 +1,42 @@
-// The one-file script's worker's parts (build-site.mjs puts this file in place of ../part_files.js): the
-// parts' glue is bundled here (a few KB), their wasm bytes come from the page when a part is first
-// needed (start_worker_inline.js loads them from a file beside the script).
-import createExplainPart from '../../dist/explain/attention_explain.js';
-import createLearnPart from '../../dist/learn/attention_learn.js';
-import createVisionPart from '../../dist/vision/attention_vision.js';
+// The one-file script's worker's parts (build-site.mjs puts this file in place of ../part_files.js): a
+// part's wasm bytes and its Emscripten glue come from the page when the part is first needed
+// (start_worker_inline.js loads them from the part's script beside the one-file script), so the one-file
+// script carries neither (the three parts' glue was 3.4 KB gzipped of it).
 
-const create = { vision: createVisionPart, learn: createLearnPart, explain: createExplainPart };
-
-/** The page's answer to a {part: name} request: the bytes, or why they could not be loaded. */
+/** The page's answer to a {part: name} request: {bytes, glue}, or why they could not be loaded. */
 function askPage(name) {
   return new Promise((resolve, reject) => {
     const answer = ({ data }) => {
       if (data?.partBytes !== name) return;
       self.removeEventListener('message', answer);
       if (data.error !== undefined) reject(new Error(data.error));
-      else resolve(data.bytes);
+      else resolve(data);
     };
     self.addEventListener('message', answer);
     self.postMessage({ part: name });
   });
 }
 
-/** Instantiates a part's module from the bytes the page sends. */
+/**
+ * Runs a part's glue (a classic script that sets AttentionStepperPartFactories[name]: build-site.mjs makes it
+ * from the module's ES6 glue) from a blob URL, as the worker itself was started, and returns its factory.
+ */
+function factoryOf(name, glue) {
+  const factories = (self.AttentionStepperPartFactories ??= {});
+  if (!factories[name]) {
+    const url = URL.createObjectURL(new Blob([glue], { type: 'text/javascript' }));
+    try {
+      importScripts(url);
+    } finally {
+      URL.revokeObjectURL(url);
+    }
+  }
+  if (typeof factories[name] !== 'function') throw new Error(`the ${name} part's glue defined no module`);
+  return factories[name];
+}
+
+/** Instantiates a part's module from what the page sends. */
 export async function loadPart(name) {
-  return create[name]({ wasmBinary: await askPage(name) });
+  const { bytes, glue } = await askPage(name);
+  return factoryOf(name, glue)({ wasmBinary: bytes });
 }

@@ -11,6 +11,6 @@ export function coreBytes() {
 }
 
 /** A module worker loads its parts itself (../part_files.js): the page is never asked. */
-export async function partBytes(name) {
+export async function partModule(name) {
   throw new Error(`the worker asked the page for the ${name} part, which only the one-file script's worker does.`);
 }

@@ -6,7 +6,8 @@
 // a byte (../byte_string.js). The page decodes it and hands the worker the bytes with its start.
 //
 // The parts (the vision blocks; gradients and training; a cell's arithmetic) are not in this script: each
-// is a classic script beside it, attention-stepper.{name}.js, holding its wasm the same way, loaded with a
+// is a classic script beside it, attention-stepper.{name}.js, holding its wasm the same way and its glue's
+// text, loaded with a
 // <script> tag the first time the worker asks. A script tag loads from file:// and from another origin without CORS, where
 // fetch would not.
 import { bytesOf } from '../byte_string.js';
@@ -57,10 +58,15 @@ export function loadPartScript(name) {
   return loading.get(name);
 }
 
-/** A part's wasm bytes, from its classic script beside this one (loaded once per page). */
-export async function partBytes(name) {
+/**
+ * A part's module as the worker needs it, from its classic script beside this one (loaded once per page):
+ * its wasm bytes and its Emscripten glue's text (a classic script; the worker runs it, so this script does
+ * not carry the three parts' glue).
+ */
+export async function partModule(name) {
   const parts = (globalThis.AttentionStepperParts ??= {});
   if (!parts[name]) await loadPartScript(name);
-  if (typeof parts[name] !== 'string') throw new Error(`the ${name} part's script did not hold its module`);
-  return bytesOf(parts[name]);
+  const part = parts[name];
+  if (typeof part?.wasm !== 'string' || typeof part.glue !== 'string') throw new Error(`the ${name} part's script did not hold its module (is it from another version of attention-stepper.js?)`);
+  return { bytes: bytesOf(part.wasm), glue: part.glue };
 }
