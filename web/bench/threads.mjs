@@ -12,7 +12,8 @@
 // web/src and web/dist, all served from the repository's root. Every output is checked against
 // a.attention's (≤ 1e-4) before it is timed; a peer that cannot run a size says why. Median time per call
 // and GFLOP/s (4·n²·d).
-// usage: node web/bench/threads.mjs   (after bash scripts/build.sh)
+// usage: node web/bench/threads.mjs   (after bash scripts/build.sh); some sizes only, as forward.mjs:
+//        BENCH_SIZES='[[512, 64]]' node web/bench/threads.mjs
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -20,7 +21,8 @@ import { launchChromium, serveStatic } from '../../tests/node/helpers.mjs';
 import { attentionModel, fusedAttentionModel } from './onnx_model.mjs';
 
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
-const SIZES = [[128, 64], [512, 64], [1024, 64], [2048, 64], [4096, 64], [1024, 128]];
+const SIZES = process.env.BENCH_SIZES ? JSON.parse(process.env.BENCH_SIZES)
+  : [[128, 64], [512, 64], [1024, 64], [2048, 64], [4096, 64], [1024, 128]];
 const NAMES = ['a.attention, threads', 'a.attention, 1 thread', 'TF.js fast, threads', 'ORT graph, threads', 'ORT fused MHA, threads'];
 const PEERS = [2, 3, 4];
 const ROUNDS = 3;
