@@ -113,6 +113,14 @@ test('the chosen layer in the playground\'s stepper: its weights are the model t
   const parts = await stepperLoc.locator('.block-diagram button.block').evaluateAll((bs) => bs.map((b) => b.dataset.stage));
   assert.deepEqual(parts, ['ln_1', 'q', 'resid_mid', 'ln_2', 'mlp_act', 'resid_post']);
   assert.equal(await stepperLoc.locator('.block-diagram .context').count(), 0, 'nothing marked "not computed"');
+  // each box but the attention's in the words of the model's stage registry (attn lm stages), none of the stepper's own
+  const registry = new Map(JSON.parse(cli('stages')).map((st) => [st.id, st]));
+  const words = await stepperLoc.locator('.block-diagram button.model-part').evaluateAll((bs) => bs.map((b) =>
+    [b.dataset.stage, b.querySelector('strong').textContent, b.querySelector('.block-text').textContent]));
+  assert.deepEqual(words, ['ln_1', 'resid_mid', 'ln_2', 'mlp_act', 'resid_post'].map((id) => {
+    const st = registry.get(id);
+    return [id, `${st.symbol} · ${st.title}`, st.explain.en];
+  }));
   await stepperLoc.locator('.block-diagram button[data-stage="ln_2"]').click();
   await page.waitForFunction(() => document.querySelector('attention-model').shadowRoot.querySelector('details.block')?.open
     && document.querySelector('attention-model').shadowRoot.querySelector('details.block .box[aria-pressed="true"]')?.dataset.stage === 'ln_2');

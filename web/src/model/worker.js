@@ -74,6 +74,9 @@ const ops = {
       return { id: s.id, shape: s.shape, symbol: s.symbol, title: s.title, scale: s.scale, formula, explain, data: s.data };
     });
   },
+  /** What each of the block's stages is, in the registry's words: [{id, symbol, title: {en, zh}, explain: {en, zh}}] in registry order. */
+  blockFacts: (name) => m(name).stages().filter((st) => st.block)
+    .map((st) => ({ id: st.id, symbol: st.symbol, title: { en: st.title, zh: st.title_zh }, explain: st.explain })),
   generate: (name, prompt, options) => m(name).generate(prompt, options),
   /**
    * The last character of text as one generation step (m.step: the earlier characters' keys and values kept

@@ -6,8 +6,8 @@
 // open that stage (a "blockstage" event, detail {stage}, which <attention-model> answers).
 import { h } from './dom.js';
 
-export function blockDiagram(el, w) {
-  if (el.getAttribute('block') === 'model') return modelBlock(el, w);
+export function blockDiagram(el, w, lang) {
+  if (el.getAttribute('block') === 'model') return modelBlock(el, w, lang);
   const boxes = w.block.map((box) => {
     const here = box.computed;
     const content = [h('strong', { text: box.title }), h('span', { className: 'block-text', text: box.text })];
@@ -24,14 +24,26 @@ function diagram(boxes, w, open = false) {
   return h('details', { className: 'block-diagram', attrs: { open } }, h('summary', { text: w.blockTitle }), h('div', { className: 'blocks' }, row));
 }
 
-function modelBlock(el, w) {
-  const boxes = w.modelBlock.map((box) => {
-    const content = [h('strong', { text: box.title }), h('span', { className: 'block-text', text: box.text }), h('em', { className: 'block-note', text: w.computedHere })];
-    const open = box.attention
+/** The model's pre-LN decoder block (GPT-2's) in the order the residual stream meets it; null: the attention. */
+const MODEL_BLOCK = ['ln_1', null, 'resid_mid', 'ln_2', 'mlp_act', 'resid_post'];
+
+/**
+ * Each box but the attention's says what its stage is in the words of the model's stage registry
+ * (el.blockFacts, which <attention-model> sets from m.stages(): [{id, symbol, title: {en, zh}, explain: {en, zh}}]);
+ * without them a box is named by its stage's id. lang: en or zh.
+ */
+function modelBlock(el, w, lang) {
+  const facts = new Map((el.blockFacts ?? []).map((f) => [f.id, f]));
+  const boxes = MODEL_BLOCK.map((stage) => {
+    const fact = stage && facts.get(stage);
+    const [title, text] = !stage ? [w.modelAttention.title, w.modelAttention.text]
+      : fact ? [`${fact.symbol} · ${fact.title[lang]}`, fact.explain[lang]] : [stage, ''];
+    const content = [h('strong', { text: title }), h('span', { className: 'block-text', text }), h('em', { className: 'block-note', text: w.computedHere })];
+    const open = !stage
       ? () => el.goTo('q')
-      : () => el.dispatchEvent(new CustomEvent('blockstage', { detail: { stage: box.stage }, bubbles: true, composed: true }));
-    return h('button', { type: 'button', className: `block here${box.attention ? '' : ' model-part'}`, dataset: { stage: box.stage ?? 'q' },
-      attrs: box.attention ? { 'aria-current': 'true' } : {}, on: { click: open } }, ...content);
+      : () => el.dispatchEvent(new CustomEvent('blockstage', { detail: { stage }, bubbles: true, composed: true }));
+    return h('button', { type: 'button', className: `block here${stage ? ' model-part' : ''}`, dataset: { stage: stage ?? 'q' },
+      attrs: stage ? {} : { 'aria-current': 'true' }, on: { click: open } }, ...content);
   });
   return diagram(boxes, w);
 }

@@ -416,7 +416,7 @@ export class AttentionStepper extends HTMLElement {
       this.formula = formulaMap(this.attention.stages(), s, w, (id) => this.goTo(id));
       parts.push(this.formula.el);
     }
-    if (c.has('text') && !vision) parts.push(blockDiagram(this, w));
+    if (c.has('text') && !vision) parts.push(blockDiagram(this, w, s.lang));
     // Top to bottom, everything whose height changes from stage to stage comes last: the timeline
     // and the stacked stage words keep one height for the example, so the controls and the caption
     // under them never move, and only the picture below them changes size.

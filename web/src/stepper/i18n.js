@@ -28,15 +28,9 @@ const words = {
       { title: 'Feed-forward', text: 'Two linear layers with a nonlinearity, applied to each position on its own.' },
       { title: 'Add & LayerNorm', text: 'Again a residual and a normalisation; blocks like this one are stacked many times.' },
     ],
-    // a real model's decoder block (block="model": the model mode), pre-LayerNorm as GPT-2's: every part computed
-    modelBlock: [
-      { title: 'LayerNorm ln_1', text: 'Each row of the residual stream normalised, then scaled: the attention\'s input.', stage: 'ln_1' },
-      { title: 'Multi-head attention', text: 'This stepper: every character gathers information from the ones before it.', attention: true },
-      { title: 'Residual +', text: 'The attention\'s output added to the stream.', stage: 'resid_mid' },
-      { title: 'LayerNorm ln_2', text: 'The stream normalised again: the MLP\'s input.', stage: 'ln_2' },
-      { title: 'MLP', text: 'A linear layer, GELU, a linear layer, for each position on its own.', stage: 'mlp_act' },
-      { title: 'Residual +', text: 'The MLP\'s output added: the next layer reads this.', stage: 'resid_post' },
-    ],
+    // a real model's decoder block (block="model": the model mode): the attention's box; the others' words are
+    // the model's stage registry's (block_diagram.js)
+    modelAttention: { title: 'Multi-head attention', text: 'This stepper: every character gathers information from the ones before it.' },
     computedHere: 'computed: open its stage',
     exactCaption: 'every term, every digit', shortCaption: 'short form',
     gradientTitle: (label) => `Gradient ∂L/∂${label}: how the loss moves when each value moves`,
@@ -105,14 +99,7 @@ const words = {
       { title: '前馈网络', text: '两层线性变换夹一个非线性，对每个位置单独计算。' },
       { title: '残差 & LayerNorm', text: '再做一次残差与归一化；这样的块会堆叠很多层。' },
     ],
-    modelBlock: [
-      { title: 'LayerNorm ln_1', text: '残差流的每一行先归一化再缩放：这是注意力的输入。', stage: 'ln_1' },
-      { title: '多头注意力', text: '本演练器：每个字符从它前面的字符那里汇集信息。', attention: true },
-      { title: '残差 +', text: '注意力的输出加回残差流。', stage: 'resid_mid' },
-      { title: 'LayerNorm ln_2', text: '残差流再次归一化：这是 MLP 的输入。', stage: 'ln_2' },
-      { title: 'MLP', text: '线性层、GELU、线性层，对每个位置单独计算。', stage: 'mlp_act' },
-      { title: '残差 +', text: 'MLP 的输出加回：下一层读的就是它。', stage: 'resid_post' },
-    ],
+    modelAttention: { title: '多头注意力', text: '本演练器：每个字符从它前面的字符那里汇集信息。' },
     computedHere: '已计算：打开这一阶段',
     exactCaption: '展开全部项与完整精度', shortCaption: '简写',
     gradientTitle: (label) => `梯度 ∂L/∂${label}：每个数值变动时，损失如何变动`,
