@@ -111,13 +111,13 @@ test('the chosen layer in the playground\'s stepper: its weights are the model t
   await stepperLoc.locator('.block-diagram').scrollIntoViewIfNeeded();
   await page.screenshot({ path: path.join(artifacts, 'model-block-diagram.png') });
   const parts = await stepperLoc.locator('.block-diagram button.block').evaluateAll((bs) => bs.map((b) => b.dataset.stage));
-  assert.deepEqual(parts, ['ln_1', 'q', 'resid_mid', 'ln_2', 'mlp_act', 'resid_post']);
+  assert.deepEqual(parts, ['ln_1', 'q', 'resid_mid', 'ln_2', 'mlp_pre', 'mlp_act', 'mlp_out', 'resid_post']);
   assert.equal(await stepperLoc.locator('.block-diagram .context').count(), 0, 'nothing marked "not computed"');
-  // each box but the attention's in the words of the model's stage registry (attn lm stages), none of the stepper's own
+  // a box for each of the registry's block stages (attn lm stages), each but the attention's in the registry's words
   const registry = new Map(JSON.parse(cli('stages')).map((st) => [st.id, st]));
   const words = await stepperLoc.locator('.block-diagram button.model-part').evaluateAll((bs) => bs.map((b) =>
     [b.dataset.stage, b.querySelector('strong').textContent, b.querySelector('.block-text').textContent]));
-  assert.deepEqual(words, ['ln_1', 'resid_mid', 'ln_2', 'mlp_act', 'resid_post'].map((id) => {
+  assert.deepEqual(words, [...registry.values()].filter((st) => st.block && st.id !== 'output').map(({ id }) => {
     const st = registry.get(id);
     return [id, `${st.symbol} · ${st.title}`, st.explain.en];
   }));

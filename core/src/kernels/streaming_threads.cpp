@@ -19,6 +19,10 @@
 
 #include "attn/streaming.hpp"
 
+#if defined(__EMSCRIPTEN_PTHREADS__)
+#include <emscripten/threading.h>
+#endif
+
 namespace attn {
 
 namespace {
@@ -69,9 +73,13 @@ public:
         }
         if (sleeping) wake_.notify_all();
         work(0);
-        // the caller spins for the helpers' last items: at most one block of rows each (streaming_kernel's
-        // shared blocks), and the browser's main thread, which may be the caller, cannot block anyway
+        // the caller spins for the helpers' last items (at most one block of rows each, streaming_kernel's shared
+        // blocks, once they are awake): the browser's main thread, which may be the caller, cannot block anyway,
+        // and there it runs what other threads proxied to it meanwhile, as Emscripten's own waits do
         while (remaining_.load(std::memory_order_acquire) != 0) {
+#if defined(__EMSCRIPTEN_PTHREADS__)
+            if (emscripten_is_main_browser_thread()) emscripten_main_thread_process_queued_calls();
+#endif
         }
     }
 

@@ -453,7 +453,9 @@ export class AttentionModel extends HTMLElement {
     this.layerKey = key;
     let spec;
     try {
-      spec = await this.client.call('layerSpec', this.state.model, this.viewText, this.state.layer);
+      // with the words of the block's boxes (the model's stage registry, the same for every model), asked for once
+      [spec, this.blockFacts] = await Promise.all([this.client.call('layerSpec', this.state.model, this.viewText, this.state.layer),
+        this.blockFacts ?? this.client.call('blockFacts', this.state.model)]);
     } catch (error) {
       this.error.textContent = error.message;
       return;
@@ -463,12 +465,7 @@ export class AttentionModel extends HTMLElement {
       // its attributes before it connects: it reads them then
       // block="model": its block diagram is this model's, every part computed; a part opens its stage below
       this.stepperEl = h('attention-stepper', { attrs: { stage: this.state.stage ?? 'weights', lang: this.state.lang, block: 'model', spec: JSON.stringify(spec) } });
-      // its boxes' words are the model's stage registry's (the stepper's core has no language model)
-      try {
-        this.stepperEl.blockFacts = await this.client.call('blockFacts', this.state.model);
-      } catch (error) {
-        this.error.textContent = error.message;
-      }
+      this.stepperEl.blockFacts = this.blockFacts; // its boxes' words: the stepper's core has no language model
       this.stepperEl.addEventListener('blockstage', (e) => this.openBlockStage(e.detail.stage));
       // the stage it shows rides in the URL (?stage=exp): a link opens the layer there
       this.stepperEl.addEventListener('stagechange', (e) => { this.state.stage = e.detail.stage; this.writeUrl(); });

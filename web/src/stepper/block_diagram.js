@@ -24,26 +24,23 @@ function diagram(boxes, w, open = false) {
   return h('details', { className: 'block-diagram', attrs: { open } }, h('summary', { text: w.blockTitle }), h('div', { className: 'blocks' }, row));
 }
 
-/** The model's pre-LN decoder block (GPT-2's) in the order the residual stream meets it; null: the attention. */
-const MODEL_BLOCK = ['ln_1', null, 'resid_mid', 'ln_2', 'mlp_act', 'resid_post'];
-
 /**
- * Each box but the attention's says what its stage is in the words of the model's stage registry
- * (el.blockFacts, which <attention-model> sets from m.stages(): [{id, symbol, title: {en, zh}, explain: {en, zh}}]);
- * without them a box is named by its stage's id. lang: en or zh.
+ * The model's own block: a box for each stage its registry marks as the block's, in the order the residual
+ * stream meets them (el.blockFacts, which <attention-model> sets from m.stages(): [{id, symbol, title: {en, zh},
+ * explain: {en, zh}}]), each named and explained in the registry's words; the attention's output is this
+ * stepper's box, in its own words. Without facts, the attention's box alone. lang: en or zh.
  */
 function modelBlock(el, w, lang) {
-  const facts = new Map((el.blockFacts ?? []).map((f) => [f.id, f]));
-  const boxes = MODEL_BLOCK.map((stage) => {
-    const fact = stage && facts.get(stage);
-    const [title, text] = !stage ? [w.modelAttention.title, w.modelAttention.text]
-      : fact ? [`${fact.symbol} · ${fact.title[lang]}`, fact.explain[lang]] : [stage, ''];
+  const facts = el.blockFacts?.length ? el.blockFacts : [{ id: 'output' }];
+  const boxes = facts.map((fact) => {
+    const attention = fact.id === 'output';
+    const [title, text] = attention ? [w.modelAttention.title, w.modelAttention.text] : [`${fact.symbol} · ${fact.title[lang]}`, fact.explain[lang]];
     const content = [h('strong', { text: title }), h('span', { className: 'block-text', text }), h('em', { className: 'block-note', text: w.computedHere })];
-    const open = !stage
+    const open = attention
       ? () => el.goTo('q')
-      : () => el.dispatchEvent(new CustomEvent('blockstage', { detail: { stage }, bubbles: true, composed: true }));
-    return h('button', { type: 'button', className: `block here${stage ? ' model-part' : ''}`, dataset: { stage: stage ?? 'q' },
-      attrs: stage ? {} : { 'aria-current': 'true' }, on: { click: open } }, ...content);
+      : () => el.dispatchEvent(new CustomEvent('blockstage', { detail: { stage: fact.id }, bubbles: true, composed: true }));
+    return h('button', { type: 'button', className: `block here${attention ? '' : ' model-part'}`, dataset: { stage: attention ? 'q' : fact.id },
+      attrs: attention ? { 'aria-current': 'true' } : {}, on: { click: open } }, ...content);
   });
   return diagram(boxes, w);
 }
