@@ -117,10 +117,8 @@ test('the chosen layer in the playground\'s stepper: its weights are the model t
   const registry = new Map(JSON.parse(cli('stages')).map((st) => [st.id, st]));
   const words = await stepperLoc.locator('.block-diagram button.model-part').evaluateAll((bs) => bs.map((b) =>
     [b.dataset.stage, b.querySelector('strong').textContent, b.querySelector('.block-text').textContent]));
-  assert.deepEqual(words, [...registry.values()].filter((st) => st.block && st.id !== 'output').map(({ id }) => {
-    const st = registry.get(id);
-    return [id, `${st.symbol} · ${st.title}`, st.explain.en];
-  }));
+  assert.deepEqual(words, [...registry.values()].filter((st) => st.block && st.id !== 'output')
+    .map((st) => [st.id, `${st.symbol} · ${st.title}`, st.explain.en]));
   await stepperLoc.locator('.block-diagram button[data-stage="ln_2"]').click();
   await page.waitForFunction(() => document.querySelector('attention-model').shadowRoot.querySelector('details.block')?.open
     && document.querySelector('attention-model').shadowRoot.querySelector('details.block .box[aria-pressed="true"]')?.dataset.stage === 'ln_2');
