@@ -147,7 +147,8 @@ try {
         }
       }
     }
-    const ms = times.map((t, i) => (live[i] && t.length ? t.sort((a, b) => a - b)[t.length >> 1] : null));
+    // the best of the rounds' times, each contender's own cost, as forward.mjs takes it (noise only adds)
+    const ms = times.map((t, i) => (live[i] && t.length ? Math.min(...t) : null));
     const gf = (t) => (4 * n * n * d) / (t * 1e6);
     const cell = (t) => (t === null ? '—'.padStart(26) : `${t.toFixed(2)} ms ${(t / ms[0]).toFixed(2)}x ${gf(t).toFixed(1)}GF/s`.padStart(26));
     console.log(`${String(n).padStart(6)}${String(d).padStart(4)}  ${ms.map(cell).join('')}`);

@@ -76,31 +76,35 @@ inline float reduce_max(typename vec<N>::f v) {
     }
 }
 
-/// e^x lane by lane for x ≤ 0 (what the online softmax takes, s − max): Cephes expf's polynomial as in
-/// simd4.hpp's exp4, about 1 ulp, exactly 0 below about −87.3 and for −∞. x·log2(e) is rounded to a
-/// whole number by adding and subtracting 1.5·2²³, which also leaves it in the low bits as an integer:
-/// WebAssembly's saturating float ↔ int conversions cost V8 several instructions each, and there were
-/// three (the streaming kernel became 1.15× faster in wasm at n = 512 and 2048, the same floats).
+/// 2^x lane by lane for x ≤ 0: the online softmax's e^(s − max) with the scores already in base 2 (the
+/// kernel folds log2 e into its 1/√d_h, as FlashAttention-2 does), so the range reduction is one
+/// subtraction where e^x needed x·log2 e and two multiply-subtracts by ln 2's halves. x is rounded to a
+/// whole number n by adding and subtracting 1.5·2²³, which also leaves n in the low bits of the sum:
+/// shifted left 23 they are 2^n's exponent, added to the polynomial's bits (WebAssembly's saturating
+/// float ↔ int conversions cost V8 several instructions each). 2^r for r in [−½, ½]: degree 5 with
+/// 2^0 = 1 exactly, interpolated at Chebyshev nodes; at most 2.7e-7 from 2^x (4.6 ulp; Cephes' expf,
+/// which this replaced, was 1 ulp at 10 more instructions a vector, 1.0x–1.06x of the kernel's time).
+/// Exactly 0 below −125 (near where 2^x leaves the normal floats) and for −∞: such a lane's bits are
+/// cleared at the end, and nothing on the way is a subnormal, which x86 multiplies through a microcode assist of a hundred
+/// cycles or more (half of a causal row's lanes). Softmax loses nothing by it: such a term is below
+/// 1e-38 of the row's largest, which is 1.
 template <int N>
-inline typename vec<N>::f exp_nonpositive(typename vec<N>::f x) {
+inline typename vec<N>::f exp2_nonpositive(typename vec<N>::f x) {
     using F = typename vec<N>::f;
     using I = typename vec<N>::i;
     constexpr float magic = 12582912.0f;  // 1.5·2²³
-    const I underflow = x < -87.3365447505f;
-    x = select(underflow, splat<F>(0.0f), x);  // as exp4: e^0, zeroed at the end, never a subnormal product
-    const F shifted = x * 1.44269504088896341f + magic;
-    const F fx = shifted - magic;  // round(x·log2 e), from −126 to 0
-    x = x - fx * 0.693359375f - fx * -2.12194440e-4f;
-    F y = splat<F>(1.9875691500e-4f);
-    y = y * x + 1.3981999507e-3f;
-    y = y * x + 8.3334519073e-3f;
-    y = y * x + 4.1665795894e-2f;
-    y = y * x + 1.6666665459e-1f;
-    y = y * x + 5.0000001201e-1f;
-    y = y * (x * x) + x + 1.0f;
-    const I n = (I)shifted - (I)splat<F>(magic);  // the same whole number as an integer
-    y = y * (F)((n + 127) << 23);
-    return (F)((I)y & ~underflow);
+    // below −125 (n ≥ −125 keeps 2^n·y, y ≥ ½√2, a normal float), and −∞, whose r is NaN: every
+    // operation on such a lane is exact or NaN, never subnormal, and its bits are cleared at the end
+    const I underflow = x < -125.0f;
+    const F shifted = x + magic;
+    const F r = x - (shifted - magic);  // x − round(x), in [−½, ½]
+    F y = splat<F>(1.33813021e-3f);
+    y = y * r + 9.66636837e-3f;
+    y = y * r + 5.55038117e-2f;
+    y = y * r + 2.40223497e-1f;
+    y = y * r + 6.93147182e-1f;
+    y = y * r + 1.0f;
+    return (F)(((I)y + ((I)shifted << 23)) & ~underflow);  // the low bits of `shifted` hold n (mod 2⁹)
 }
 
 }  // namespace lanes

@@ -5,7 +5,8 @@
 // and for each group of R of its rows (6 natively, 4 in WebAssembly) and each key block
 //   1. the R × 64 scores, a micro-tile of R rows × 2N keys at a time, kept in registers while the
 //      d_h products accumulate (each q value broadcast, each packed K row loaded once for R rows);
-//   2. the online softmax of each row over the block: new running max, rescale factor, e^(s − m);
+//   2. the online softmax of each row over the block: new running max, rescale factor, e^(s − m)
+//      (in base 2: the scores are scaled by log2 e / √d_h);
 //   3. acc = acc·rescale + P·V, 2N columns of the R accumulators in registers across the block's keys.
 // The accumulators stay in the cache (R × d_h floats); nothing n × n is ever allocated. Internal:
 // included by one translation unit per instruction set (streaming_simd.cpp, streaming_avx2.cpp, …).
@@ -82,7 +83,8 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
     constexpr std::size_t QB = 16 * R, BK = 64, W = 2 * N;  // query rows a block, keys a block and a micro-tile
     const std::size_t dh = d / heads;
     const scratch_sizes sizes = scratch_for<N, R, PRE>(dh, n_k);
-    const float scale = 1.0f / std::sqrt(float(dh));
+    // the scores in base 2: log2 e folded into 1/√d_h, so that e^(s − m) is 2^(s' − m') (exp2_nonpositive)
+    const float scale = 1.4426950408889634f / std::sqrt(float(dh));
     // the scratch, one block: a small call's from a buffer each thread keeps (at n = 16 its four allocations
     // were a fifth of a call), a larger call's from the heap. Buffers written before they are read, so none
     // is zeroed first: at n = 16 the zeroing (memset) was 15 % of a call. Only kt's last panel is zeroed,
@@ -103,7 +105,7 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
         std::size_t rows;
     };
     group_state state[QB / R];
-    // q_pack: the block's q values scaled by 1/√d_h, a group's interleaved (q_pack[g·R·d_h + p·R + r]: the R
+    // q_pack: the block's q values scaled by log2 e/√d_h, a group's interleaved (q_pack[g·R·d_h + p·R + r]: the R
     // values of one p side by side, so the micro-tile reaches them from one pointer), packed once per
     // block of rows, or already in every lane (PRE); P likewise
     // (new F[n], not a std::vector: a vector zeroes its lanes first, a fifth of a native call at n = 16)
@@ -191,10 +193,10 @@ void streaming_kernel(float* out, const float* q, const float* k, const float* v
                     }
                     // a row's first block has nothing to rescale (acc is 0): no exp call, which at n = 16 (one block,
                     // a libm call a row) were about a third of the kernel in wasm
-                    rescale[r] = top == st.m[r] ? 1.0f : st.m[r] == -INFINITY ? 0.0f : std::exp(st.m[r] - top);
+                    rescale[r] = top == st.m[r] ? 1.0f : st.m[r] == -INFINITY ? 0.0f : std::exp2(st.m[r] - top);
                     F sum = splat<F>(0.0f);
                     for (std::size_t t = 0; t < nb_w; t += N) {
-                        const F e = lanes::exp_nonpositive<N>(load<F>(s + t) - top);
+                        const F e = lanes::exp2_nonpositive<N>(load<F>(s + t) - top);
                         store(s + t, e);
                         sum += e;
                     }
