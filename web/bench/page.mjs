@@ -31,12 +31,14 @@ try {
       const out = [];
       for (let r = 0; r < 15; r++) {
         performance.clearMarks();
-        el.edit('x', (s) => { s.x[0][0] += 0.25; });
+        // the trace runs in the page's worker: the edit settles once the DOM shows it, then its frame follows
+        await el.edit('x', (s) => { s.x[0][0] += 0.25; });
         el.pause();
         await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
         const [start] = performance.getEntriesByName('attention-stepper:edit');
         const [sync] = performance.getEntriesByName('attention-stepper:edit-done');
         const [done] = performance.getEntriesByName('attention-stepper:edit-rendered');
+        if (!sync || !done) throw new Error(`the edit of ${location.search} was not drawn (refused?): ${el.shadowRoot.querySelector('[role=alert]')?.textContent ?? 'no sentence'}`);
         out.push([sync.startTime - start.startTime, done.startTime - start.startTime]);
       }
       return out;
