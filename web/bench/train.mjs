@@ -47,24 +47,26 @@ try {
   await page.goto(`${server.url}train.html?lesson=alignment`);
   await page.waitForFunction(() => document.querySelector('attention-trainer')?.runs?.[0]?.stepper?.shadowRoot?.querySelector('.scene'));
   const inPage = await page.evaluate(async () => {
-    const { createAttention } = window.AttentionStepperBundle; // the page's own module instance
-    const a = await createAttention();
+    // the page's own core, in its worker (every element on the page shares it): 300 steps a message
+    const a = await window.AttentionStepperBundle.pageAttention();
+    const task = await a.task('alignment');
     const rates = [];
     for (let r = 0; r < 9; r++) {
-      const run = a.trainer(a.task('alignment'));
+      const run = await a.trainer(task);
       const t0 = performance.now();
-      run.step(300);
+      const { error } = await a.trainTogether([run], 300, 1e9);
+      if (error || run.done !== 300) throw new Error(`the page's core trained ${run.done} of 300 steps: ${error ?? ''}`);
       if (r >= 2) rates.push(300 / ((performance.now() - t0) / 1000));
-      run.dispose();
+      a.dispose(run);
     }
     return rates.sort((x, y) => x - y)[rates.length >> 1];
   });
-  console.log(`alignment in the page's wasm (Chromium, no drawing): ${inPage.toFixed(0)} steps/s`);
+  console.log(`alignment in the page's wasm, in its worker (Chromium, no drawing): ${inPage.toFixed(0)} steps/s`);
   console.log(`${'steps per frame'.padEnd(18)}${'frames/s'.padStart(10)}${'steps/s'.padStart(10)}${'longest frame'.padStart(16)}`);
   for (const perFrame of [1, 5, 20]) {
     const r = await page.evaluate(async (n) => {
       const t = document.querySelector('attention-trainer');
-      t.reset();
+      await t.reset(); // new runs in the worker: settled before the target is set and play starts
       t.stepsPerFrame = n;
       t.target = 100000; // train for a fixed time, not to the lesson's end
       const stamps = [];
