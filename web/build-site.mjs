@@ -163,8 +163,9 @@ if (existsSync(threads)) {
 }
 // the sequence embed: 401 KB gzipped while the parts rode in it, 245 before LTO and the explain part, 226 before the
 // bytes were renamed by frequency, 217 before the train mode's code moved to the learn part's script; the goal is
-// 150 (docs/toolchain.md, "Sizes"); 210 before the -Oz link, 204 before the parts' glue left it and terser
-const EMBED_BUDGET = 200;
+// 150 (docs/toolchain.md, "Sizes"); 210 before the -Oz link, 204 before the parts' glue left it and terser,
+// 198.8 before the examples' documents were embedded without their line breaks
+const EMBED_BUDGET = 199;
 const gz = gzipSync(readFileSync(file), { level: 9 }).length;
 console.log(`site: ${path.relative(process.cwd(), file)} ${statSync(file).size} bytes, ${gz} gzipped (element + loader + inlined wasm; budget ${EMBED_BUDGET} KB)`);
 for (const line of partSizes) console.log(`site: part ${line}`);
