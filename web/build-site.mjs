@@ -36,6 +36,8 @@ await build({
     { find: /^\.\/lm\.js$/, replacement: path.join(here, 'src/remote/lm_absent.js') },
     // the train mode's code goes to the learn part's script (below), loaded when a page has a trainer
     { find: /^\.\.\/trainer\/define\.js$/, replacement: path.join(here, 'src/remote/trainer_beside.js') },
+    // the vision views go to the vision part's script, which the page runs before any vision trace reaches it
+    { find: /^\.\/vision_(view|editor)\.js$/, replacement: path.join(here, 'src/remote/vision_view_beside.js') },
   ] },
   worker: { format: 'iife' },
   build: {
@@ -99,36 +101,43 @@ const BOM = '\uFEFF';
   if (holes.length !== 3) throw new Error('site: the element\'s script has no one place for the core\'s wasm (CORE_WASM in start_worker_inline.js)');
   writeFileSync(file, BOM + holes[0] + byteString(readFileSync(path.join(here, 'dist/core/attention_core.wasm'))) + holes[2]);
 }
-// <attention-trainer>'s code for the learn part's script: the stepper's modules it imports are the one-file
-// script's own, read from globalThis.AttentionStepperModules.NAME (src/remote/trainer_beside.js publishes them)
+// Code that rides in a part's script (the train mode in the learn part's, the vision views in the vision
+// part's): built from its entry as a classic script whose src/stepper/*.js imports, but for the few it
+// bundles itself, are the one-file script's own, read from globalThis.AttentionStepperModules.NAME
+// (src/remote/modules_beside.js publishes them)
 const stepperDir = path.join(here, 'src/stepper');
-const sharedModule = (id, importer) => {
-  const file = importer && id.startsWith('.') ? path.resolve(path.dirname(importer), id) : id;
-  return path.dirname(file) === stepperDir ? path.basename(file, '.js') : null;
-};
-const trainerBuild = await build({
-  configFile: false,
-  logLevel: 'warn',
-  build: {
-    write: false,
-    target: 'es2020',
-    ...MINIFY,
-    lib: { entry: path.join(here, 'src/trainer/script.js'), name: 'AttentionTrainerScript', formats: ['iife'], fileName: () => 'trainer.js' },
-    rollupOptions: {
-      external: (id, importer) => sharedModule(id, importer) !== null,
-      output: { globals: (id) => `AttentionStepperModules.${path.basename(id, '.js')}` }, // the externals are all src/stepper/*.js
+const published = new Set([...readFileSync(path.join(here, 'src/remote/modules_beside.js'), 'utf8').matchAll(/import \* as (\w+) from '\.\.\/stepper\/\1\.js'/g)].map((m) => m[1]));
+async function partCode(entry, name, bundled, limit) {
+  const sharedModule = (id, importer) => {
+    const file = importer && id.startsWith('.') ? path.resolve(path.dirname(importer), id) : id;
+    return path.dirname(file) === stepperDir && !bundled.includes(path.basename(file, '.js')) ? path.basename(file, '.js') : null;
+  };
+  const built = await build({
+    configFile: false,
+    logLevel: 'warn',
+    build: {
+      write: false,
+      target: 'es2020',
+      ...MINIFY,
+      lib: { entry: path.join(here, entry), name, formats: ['iife'], fileName: () => `${name}.js` },
+      rollupOptions: {
+        external: (id, importer) => sharedModule(id, importer) !== null,
+        output: { globals: (id) => `AttentionStepperModules.${path.basename(id, '.js')}` }, // the externals are all src/stepper/*.js
+      },
     },
-  },
-});
-const trainerCode = [trainerBuild].flat()[0].output[0].code;
-{
-  // every module it reads must be one trainer_beside.js publishes, and no more than a few KB of the stepper rides along
-  const published = new Set([...readFileSync(path.join(here, 'src/remote/trainer_beside.js'), 'utf8').matchAll(/import \* as (\w+) from '\.\.\/stepper\/\1\.js'/g)].map((m) => m[1]));
-  const read = [...new Set([...trainerCode.matchAll(/AttentionStepperModules\.(\w+)/g)].map((m) => m[1]))];
-  const missing = read.filter((name) => !published.has(name));
-  if (missing.length) throw new Error(`site: the train mode reads ${missing.join(', ')} from AttentionStepperModules, which src/remote/trainer_beside.js does not publish`);
-  if (trainerCode.length > 30000) throw new Error(`site: the train mode's code is ${trainerCode.length} bytes: did it bundle the stepper's modules again (sharedModule in build-site.mjs)?`);
+  });
+  const code = [built].flat()[0].output[0].code;
+  // every module it reads must be one modules_beside.js publishes, and no more than a few KB of the stepper rides along
+  const read = [...new Set([...code.matchAll(/AttentionStepperModules\.(\w+)/g)].map((m) => m[1]))];
+  const missing = read.filter((module) => !published.has(module));
+  if (missing.length) throw new Error(`site: ${entry} reads ${missing.join(', ')} from AttentionStepperModules, which src/remote/modules_beside.js does not publish`);
+  if (code.length > limit) throw new Error(`site: ${entry}'s code is ${code.length} bytes: did it bundle the stepper's modules again (partCode in build-site.mjs)?`);
+  return code;
 }
+const riding = {
+  learn: await partCode('src/trainer/script.js', 'AttentionTrainerScript', [], 30000),
+  vision: await partCode('src/remote/vision_view_script.js', 'AttentionVisionViews', ['vision_view', 'vision_editor'], 12000),
+};
 
 // A part's Emscripten glue (an ES6 module: `export default createVisionPart;`) as the classic script the
 // one-file script's worker runs (src/remote/part_files_inline.js): it sets AttentionStepperPartFactories[name].
@@ -141,12 +150,12 @@ async function classicGlue(name) {
 }
 
 // the parts beside it, each a classic script setting AttentionStepperParts[name] to its wasm and its glue's
-// text (the learn part's then defines <attention-trainer>)
+// text (the learn part's then defines <attention-trainer>, the vision part's the vision views)
 const partSizes = [];
 const overBudget = [];
-for (const [name, budget] of [['vision', 108], ['learn', 168], ['explain', 110]]) {
+for (const [name, budget] of [['vision', 111], ['learn', 168], ['explain', 110]]) {
   const wasm = readFileSync(path.join(here, 'dist', name, `attention_${name}.wasm`));
-  const script = `${BOM}(globalThis.AttentionStepperParts ??= {}).${name} = { wasm: ${byteString(wasm)}, glue: ${JSON.stringify(await classicGlue(name))} };\n${name === 'learn' ? trainerCode : ''}`;
+  const script = `${BOM}(globalThis.AttentionStepperParts ??= {}).${name} = { wasm: ${byteString(wasm)}, glue: ${JSON.stringify(await classicGlue(name))} };\n${riding[name] ?? ''}`;
   for (const dir of [outDir, path.join(here, 'dist')]) writeFileSync(path.join(dir, `attention-stepper.${name}.js`), script);
   const gz = gzipSync(script, { level: 9 }).length;
   partSizes.push(`attention-stepper.${name}.js ${Buffer.byteLength(script)} bytes, ${gz} gzipped (budget ${budget} KB)`);
@@ -164,8 +173,9 @@ if (existsSync(threads)) {
 // the sequence embed: 401 KB gzipped while the parts rode in it, 245 before LTO and the explain part, 226 before the
 // bytes were renamed by frequency, 217 before the train mode's code moved to the learn part's script; the goal is
 // 150 (docs/toolchain.md, "Sizes"); 210 before the -Oz link, 204 before the parts' glue left it and terser,
-// 198.8 before the examples' documents were embedded without their line breaks
-const EMBED_BUDGET = 199;
+// 198.8 before the examples' documents were embedded without their line breaks, 198.0 before the vision views
+// rode in the vision part's script
+const EMBED_BUDGET = 197;
 const gz = gzipSync(readFileSync(file), { level: 9 }).length;
 console.log(`site: ${path.relative(process.cwd(), file)} ${statSync(file).size} bytes, ${gz} gzipped (element + loader + inlined wasm; budget ${EMBED_BUDGET} KB)`);
 for (const line of partSizes) console.log(`site: part ${line}`);

@@ -12,6 +12,7 @@
 // fetch would not.
 import { bytesOf } from '../byte_string.js';
 import CoreWorker from './worker.js?worker&inline';
+import { publishModules } from './modules_beside.js';
 
 const CORE_WASM = '__ATTN_CORE_WASM__';
 
@@ -43,6 +44,7 @@ const loading = new Map(); // name -> the promise of its script's loading (a fai
 /** Loads a part's classic script beside this one, once per page (the learn part's also defines <attention-trainer>). */
 export function loadPartScript(name) {
   if (!loading.has(name)) {
+    publishModules(); // the stepper's modules the code in a part's script reads (modules_beside.js)
     loading.set(name, new Promise((resolve, reject) => {
       const script = document.createElement('script');
       script.src = partScriptUrl(name);

@@ -5,15 +5,8 @@
 // element is undefined, and upgrades when the script defines it.
 //
 // The train mode draws with the stepper's own modules and shares the page's one core: the learn script does
-// not bundle them again but reads them from globalThis.AttentionStepperModules, published here (build-site.mjs
-// makes every ../stepper/NAME.js the trainer imports an external named AttentionStepperModules.NAME).
-import * as colors from '../stepper/colors.js';
+// not bundle them again but reads them from globalThis.AttentionStepperModules (./modules_beside.js).
 import * as dom from '../stepper/dom.js';
-import * as format from '../stepper/format.js';
-import * as i18n from '../stepper/i18n.js';
-import * as matrix_view from '../stepper/matrix_view.js';
-import * as page_core from '../stepper/page_core.js';
-import * as styles from '../stepper/styles.js';
 import { loadPartScript, partScriptUrl } from './start_worker_inline.js';
 
 /** Defined by attention-stepper.learn.js, not by this script: customElements.get('attention-trainer') once loaded. */
@@ -26,8 +19,6 @@ export const AttentionTrainer = null;
  */
 export function defineTrainer() {
   if (typeof document === 'undefined') return;
-  // first: a learn script that a stepper loads for its gradients defines the trainer from these modules too
-  globalThis.AttentionStepperModules ??= { colors, dom, format, i18n, matrix_view, page_core, styles };
   if (customElements.get('attention-trainer')) return;
   const trainers = document.getElementsByTagName('attention-trainer'); // live: a length read per check
   let asked = false;
