@@ -17,6 +17,7 @@ template <int N>
 struct vec {
     typedef float f __attribute__((vector_size(4 * N)));
     typedef std::int32_t i __attribute__((vector_size(4 * N)));
+    typedef std::uint32_t u __attribute__((vector_size(4 * N)));  // bits shifted past the sign: defined
 };
 
 template <class V>
@@ -82,17 +83,18 @@ inline float reduce_max(typename vec<N>::f v) {
 /// whole number n by adding and subtracting 1.5·2²³, which also leaves n in the low bits of the sum:
 /// shifted left 23 they are 2^n's exponent, added to the polynomial's bits (WebAssembly's saturating
 /// float ↔ int conversions cost V8 several instructions each). 2^r for r in [−½, ½]: degree 5 with
-/// 2^0 = 1 exactly, interpolated at Chebyshev nodes; at most 2.7e-7 from 2^x (4.6 ulp; Cephes' expf,
-/// which this replaced, was 1 ulp at 10 more instructions a vector: a.attention became 1.07–1.10x faster
-/// in wasm at n = 128 to 2048, paired runs of one process).
+/// 2^0 = 1 exactly, interpolated at Chebyshev nodes; at most 2.8e-7 from 2^x over 2·10⁷ points of
+/// [−125, 0] (4.7 ulp; Cephes' expf, which this replaced, was 1 ulp at 10 more instructions a vector:
+/// a.attention became 1.07–1.10x faster in wasm at n = 128 to 2048, paired runs of one process).
 /// Exactly 0 below −125 (near where 2^x leaves the normal floats) and for −∞: such a lane's bits are
-/// cleared at the end, and nothing on the way is a subnormal, which x86 multiplies through a microcode assist of a hundred
-/// cycles or more (half of a causal row's lanes). Softmax loses nothing by it: such a term is below
-/// 1e-38 of the row's largest, which is 1.
+/// cleared at the end, and nothing on the way is a subnormal, which x86 multiplies through a microcode
+/// assist of a hundred cycles or more (half of a causal row's lanes). Softmax loses nothing by it: such
+/// a term is below 1e-37 of the row's largest, which is 1.
 template <int N>
 inline typename vec<N>::f exp2_nonpositive(typename vec<N>::f x) {
     using F = typename vec<N>::f;
     using I = typename vec<N>::i;
+    using U = typename vec<N>::u;
     constexpr float magic = 12582912.0f;  // 1.5·2²³
     // below −125 (n ≥ −125 keeps 2^n·y, y ≥ ½√2, a normal float), and −∞, whose r is NaN: every
     // operation on such a lane is exact or NaN, never subnormal, and its bits are cleared at the end
@@ -105,7 +107,7 @@ inline typename vec<N>::f exp2_nonpositive(typename vec<N>::f x) {
     y = y * r + 2.40223497e-1f;
     y = y * r + 6.93147182e-1f;
     y = y * r + 1.0f;
-    return (F)(((I)y + ((I)shifted << 23)) & ~underflow);  // the low bits of `shifted` hold n (mod 2⁹)
+    return (F)(((U)y + ((U)shifted << 23)) & ~(U)underflow);  // the low bits of `shifted` hold n (mod 2⁹)
 }
 
 }  // namespace lanes
