@@ -1,5 +1,5 @@
 // The one-file script's vision views (build-site.mjs puts this file in place of ../stepper/vision_view.js
-// and ../stepper/vision_editor.js). Their code, 2.2 KB gzipped that a sequence embed never runs, rides in
+// and ../stepper/vision_editor.js). Their code, 2.7 KB gzipped that a sequence embed never runs, rides in
 // the vision part's script (attention-stepper.vision.js, built from ./vision_view_script.js), and the page
 // has always run that script before a vision trace reaches it: the core's worker asks the page for the
 // part's bytes (partModule in start_worker_inline.js) before it computes the first vision trace. Every
