@@ -10,6 +10,7 @@
 
 #include "attn/attn.hpp"
 #include "check.hpp"
+#include "kernels/simd_lanes.hpp"
 
 namespace {
 
@@ -73,6 +74,26 @@ TEST_CASE("streaming: the online softmax survives scores far apart (no overflow,
     CHECK(out[1] == doctest::Approx((v[1] + v[5]) / 2));
     // row 3, q = (30, 30): key 3 alone at 1800/√2
     CHECK(out[4] == doctest::Approx(v[4]));
+}
+
+TEST_CASE("streaming's 2^x: within 2.8e-7 of exp2 on [-125, 0], exactly 1 at 0, exactly 0 below -125 and at -inf") {
+    using F = attn::lanes::vec<4>::f;
+    const auto at = [](float x) { return attn::lanes::exp2_nonpositive<4>(attn::lanes::splat<F>(x))[0]; };
+    double worst = 0;
+    for (int i = 0; i <= 2000000; ++i) {  // every 6.25e-5 of the range, and each lane of a vector the same
+        const float x = -125.0f * float(i) / 2000000.0f;
+        const double want = std::exp2(double(x));
+        worst = std::max(worst, std::fabs(double(at(x)) - want) / want);
+    }
+    MESSAGE("the largest relative error of 2^x on [-125, 0]: " << worst);
+    CHECK(worst <= 2.8e-7);
+    CHECK(at(0.0f) == 1.0f);
+    CHECK(at(-0.0f) == 1.0f);
+    CHECK(at(-3.0f) == 0.125f);
+    CHECK(at(-125.0f) == std::exp2(-125.0f));  // the last power kept: a normal float
+    CHECK(std::isnormal(at(-124.99f)));
+    // below -125 (the subnormals' edge) and at -inf (masked and padded keys): exactly 0, no NaN, no subnormal
+    for (float x : {-125.001f, -125.5f, -126.0f, -126.7f, -127.0f, -150.0f, -1e7f, -1e30f, -INFINITY}) CHECK(at(x) == 0.0f);
 }
 
 TEST_CASE("streaming: every instruction set this CPU has (4 lanes, AVX2 + FMA, AVX-512) equals the scalar twin, across key blocks") {

@@ -29,6 +29,20 @@ test('a.attention equals the trace\'s merged context on random shapes, heads and
   assert.equal(cases, 60);
 });
 
+test('a.attention equals the trace across several 64-key blocks (the online softmax\'s rescaling), causal and not', () => {
+  const rand = random(41);
+  for (const [nQ, nK, causal] of [[70, 200, false], [65, 129, false], [130, 130, true]]) {
+    const d = 8;
+    const rows = (n) => Array.from({ length: n }, () => Array.from({ length: d }, () => Math.round((rand() * 6 - 3) * 1000) / 1000));
+    const x = rows(nQ), memory = causal ? x : rows(nK);
+    const trace = a.trace(causal ? { x, mask: 'causal' } : { x, memory });
+    const kv = Float32Array.from(memory.flat());
+    const out = a.attention({ q: Float32Array.from(x.flat()), k: kv, v: kv, d, causal });
+    const { first, worst } = maxDiff(out, trace.stages.find((st) => st.id === 'concat').data, 2e-5);
+    assert.equal(first, -1, `n_q ${nQ}, n_k ${nK}, causal ${causal}: max |diff| ${worst}`);
+  }
+});
+
 test('out: the result written into the caller\'s array (q itself too), the same numbers as a new one', () => {
   const rand = random(7);
   const n = 16, d = 8, values = (m) => Float32Array.from({ length: m }, () => rand() * 2 - 1);

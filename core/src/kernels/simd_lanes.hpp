@@ -84,8 +84,9 @@ inline float reduce_max(typename vec<N>::f v) {
 /// shifted left 23 they are 2^n's exponent, added to the polynomial's bits (WebAssembly's saturating
 /// float ↔ int conversions cost V8 several instructions each). 2^r for r in [−½, ½]: degree 5 with
 /// 2^0 = 1 exactly, interpolated at Chebyshev nodes; at most 2.8e-7 from 2^x over 2·10⁷ points of
-/// [−125, 0] (4.7 ulp; Cephes' expf, which this replaced, was 1 ulp at 10 more instructions a vector:
-/// a.attention became 1.07–1.10x faster in wasm at n = 128 to 2048, paired runs of one process).
+/// [−125, 0], about 3 ulp where it peaks (test_streaming.cpp holds it to that). Cephes' expf, which this
+/// replaced, was 1 ulp at 10 more instructions a vector: a.attention became 1.07–1.10x faster in wasm at
+/// n = 128 to 2048 (paired runs of one process).
 /// Exactly 0 below −125 (near where 2^x leaves the normal floats) and for −∞: such a lane's bits are
 /// cleared at the end, and nothing on the way is a subnormal, which x86 multiplies through a microcode
 /// assist of a hundred cycles or more (half of a causal row's lanes). Softmax loses nothing by it: such
