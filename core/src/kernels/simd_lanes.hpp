@@ -36,8 +36,6 @@ inline V splat(float x) {
     else if constexpr (sizeof(V) == 32) return V{x, x, x, x, x, x, x, x};
     else return V{x, x, x, x, x, x, x, x, x, x, x, x, x, x, x, x};
 }
-template <class F, class I>
-inline F select(I mask, F yes, F no) { return (F)((mask & (I)yes) | (~mask & (I)no)); }
 
 /// The larger of a and b lane by lane (neither is NaN here). In WebAssembly the pseudo-maximum, one
 /// instruction, where f32x4.max's NaN rules cost V8 several.
