@@ -25,6 +25,10 @@ const outDir = path.resolve(here, '../site/assets');
 const TERSER = { ecma: 2020, compress: { passes: 2 } };
 const MINIFY = process.env.ATTN_UNMINIFIED ? { minify: false } : { minify: 'terser', terserOptions: TERSER };
 
+// the stepper's modules whose code rides in the vision part's script (src/remote/vision_view_script.js), not in
+// this one: the page runs that script before any vision trace reaches it
+const VISION_VIEWS = ['vision_view', 'vision_editor'];
+
 await build({
   configFile: false,
   logLevel: 'warn',
@@ -36,8 +40,7 @@ await build({
     { find: /^\.\/lm\.js$/, replacement: path.join(here, 'src/remote/lm_absent.js') },
     // the train mode's code goes to the learn part's script (below), loaded when a page has a trainer
     { find: /^\.\.\/trainer\/define\.js$/, replacement: path.join(here, 'src/remote/trainer_beside.js') },
-    // the vision views go to the vision part's script, which the page runs before any vision trace reaches it
-    { find: /^\.\/vision_(view|editor)\.js$/, replacement: path.join(here, 'src/remote/vision_view_beside.js') },
+    ...VISION_VIEWS.map((name) => ({ find: `./${name}.js`, replacement: path.join(here, 'src/remote/vision_view_beside.js') })),
   ] },
   worker: { format: 'iife' },
   build: {
@@ -136,7 +139,7 @@ async function partCode(entry, name, bundled, limit) {
 }
 const riding = {
   learn: await partCode('src/trainer/script.js', 'AttentionTrainerScript', [], 30000),
-  vision: await partCode('src/remote/vision_view_script.js', 'AttentionVisionViews', ['vision_view', 'vision_editor'], 12000),
+  vision: await partCode('src/remote/vision_view_script.js', 'AttentionVisionViews', VISION_VIEWS, 12000),
 };
 
 // A part's Emscripten glue (an ES6 module: `export default createVisionPart;`) as the classic script the
