@@ -156,7 +156,7 @@ async function classicGlue(name) {
 // text (the learn part's then defines <attention-trainer>, the vision part's the vision views)
 const partSizes = [];
 const overBudget = [];
-for (const [name, budget] of [['vision', 111], ['learn', 168], ['explain', 110]]) {
+for (const [name, budget] of [['vision', 111], ['learn', 163], ['explain', 99]]) {
   const wasm = readFileSync(path.join(here, 'dist', name, `attention_${name}.wasm`));
   const script = `${BOM}(globalThis.AttentionStepperParts ??= {}).${name} = { wasm: ${byteString(wasm)}, glue: ${JSON.stringify(await classicGlue(name))} };\n${riding[name] ?? ''}`;
   for (const dir of [outDir, path.join(here, 'dist')]) writeFileSync(path.join(dir, `attention-stepper.${name}.js`), script);
