@@ -155,7 +155,7 @@ std::string format_exact(float v) {
     int digits = 1;
     for (; digits < 9; ++digits) {  // the fewest significant digits that read back as v
         std::snprintf(buf, sizeof buf, "%.*e", digits - 1, static_cast<double>(v));
-        if (std::strtof(buf, nullptr) == v) break;
+        if (static_cast<float>(std::strtod(buf, nullptr)) == v) break;  // as JavaScript reads it: a double, then Math.fround
     }
     std::snprintf(buf, sizeof buf, "%.*e", digits - 1, static_cast<double>(v));
     // buf is [-]d[.ddd]e±XX: written out as JavaScript does, plain from 1e-6 up to 1e21
