@@ -228,7 +228,8 @@ double shortest_decimal(float f) {
     char buf[32];  // tiny or huge magnitudes: the slow, always-right way
     for (int digits = 6; digits < 9; ++digits) {
         std::snprintf(buf, sizeof buf, "%.*g", digits, static_cast<double>(f));
-        if (static_cast<float>(std::strtod(buf, nullptr)) == f) return std::strtod(buf, nullptr);  // as a spec's reader reads it
+        const double read = std::strtod(buf, nullptr);
+        if (static_cast<float>(read) == f) return read;  // as a spec's reader reads it: a double, then float
     }
     std::snprintf(buf, sizeof buf, "%.9g", static_cast<double>(f));  // 9 digits always round-trip a float
     return std::strtod(buf, nullptr);
