@@ -4,8 +4,10 @@
 // <script type="module" src> in a stranger's blog (it has no import or export statements).
 // Beside it, attention-stepper.{vision,learn,explain}.js: the parts' wasm in classic scripts, loaded only
 // when a page first shows a vision block, a gradient or a trainer, or a cell's arithmetic (web/src/parts.js). Each wasm
-// is a JS string of one character a byte, the bytes renamed by frequency (src/byte_string.js): 3.5 % over
-// the binary gzipped, where base64 is 35 %; each such script starts with a byte order mark.
+// is packed, LZMA in base64 (packedWasm below; the worker unpacks it: src/remote/unpack_inline.js); the
+// model mode's wasm and weights are strings of one character a byte (src/byte_string.js), each such script
+// starting with a byte order mark.
+import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -37,6 +39,7 @@ await build({
     { find: /^\.\/start_worker\.js$/, replacement: path.join(here, 'src/remote/start_worker_inline.js') },
     { find: /^\.\/part_files\.js$/, replacement: path.join(here, 'src/remote/part_files_inline.js') },
     { find: /^\.\/core_file\.js$/, replacement: path.join(here, 'src/remote/core_file_inline.js') },
+    { find: /^\.\/unpack\.js$/, replacement: path.join(here, 'src/remote/unpack_inline.js') },
     { find: /^\.\/lm\.js$/, replacement: path.join(here, 'src/remote/lm_absent.js') },
     // the train mode's code goes to the learn part's script (below), loaded when a page has a trainer
     { find: /^\.\.\/trainer\/define\.js$/, replacement: path.join(here, 'src/remote/trainer_beside.js') },
@@ -95,6 +98,16 @@ if (lessonFiles.every((f) => existsSync(f))) {
 const modelFile = path.join(outDir, 'attention-model.js');
 console.log(`site: ${path.relative(process.cwd(), modelFile)} ${statSync(modelFile).size} bytes, ${gzipSync(readFileSync(modelFile), { level: 9 }).length} gzipped (model mode: element + worker + the lm wasm as a string of bytes)`);
 
+// A wasm as the one-file script and its parts carry it: the JS string literal 'lzma/1:<size>:<base64>' of its
+// LZMA stream (xz from Debian's xz-utils; a 1 MiB dictionary, more than any module, so the decoder's window
+// stays small). gzip -9 of that string is 17 % under the wasm's own gzip (the core: 97.6 KB, where the
+// bytes as a string of one character a byte were 123.2 KB); unpacking takes the worker about 30 ms.
+function packedWasm(file) {
+  const wasm = readFileSync(file);
+  const lzma = execFileSync('xz', ['--format=lzma', '--lzma1=preset=9e,dict=1MiB', '--stdout', file], { maxBuffer: 64 << 20 });
+  return JSON.stringify(`lzma/1:${wasm.length}:${lzma.toString('base64')}`);
+}
+
 const file = path.join(outDir, 'attention-stepper.js');
 const BOM = '\uFEFF';
 {
@@ -102,7 +115,7 @@ const BOM = '\uFEFF';
   const built = readFileSync(file, 'utf8');
   const holes = built.split(/(["'])__ATTN_CORE_WASM__\1/);
   if (holes.length !== 3) throw new Error('site: the element\'s script has no one place for the core\'s wasm (CORE_WASM in start_worker_inline.js)');
-  writeFileSync(file, BOM + holes[0] + byteString(readFileSync(path.join(here, 'dist/core/attention_core.wasm'))) + holes[2]);
+  writeFileSync(file, BOM + holes[0] + packedWasm(path.join(here, 'dist/core/attention_core.wasm')) + holes[2]);
 }
 // Code that rides in a part's script (the train mode in the learn part's, the vision views in the vision
 // part's): built from its entry as a classic script whose src/stepper/*.js imports, but for the few it
@@ -156,9 +169,9 @@ async function classicGlue(name) {
 // text (the learn part's then defines <attention-trainer>, the vision part's the vision views)
 const partSizes = [];
 const overBudget = [];
-for (const [name, budget] of [['vision', 104], ['learn', 156], ['explain', 91]]) {
-  const wasm = readFileSync(path.join(here, 'dist', name, `attention_${name}.wasm`));
-  const script = `${BOM}(globalThis.AttentionStepperParts ??= {}).${name} = { wasm: ${byteString(wasm)}, glue: ${JSON.stringify(await classicGlue(name))} };\n${riding[name] ?? ''}`;
+for (const [name, budget] of [['vision', 82], ['learn', 120], ['explain', 72]]) {
+  const wasm = packedWasm(path.join(here, 'dist', name, `attention_${name}.wasm`));
+  const script = `${BOM}(globalThis.AttentionStepperParts ??= {}).${name} = { wasm: ${wasm}, glue: ${JSON.stringify(await classicGlue(name))} };\n${riding[name] ?? ''}`;
   for (const dir of [outDir, path.join(here, 'dist')]) writeFileSync(path.join(dir, `attention-stepper.${name}.js`), script);
   const gz = gzipSync(script, { level: 9 }).length;
   partSizes.push(`attention-stepper.${name}.js ${Buffer.byteLength(script)} bytes, ${gz} gzipped (budget ${budget} KB)`);
@@ -178,8 +191,8 @@ if (existsSync(threads)) {
 // 150 (docs/toolchain.md, "Sizes"); 210 before the -Oz link, 204 before the parts' glue left it and terser,
 // 198.8 before the examples' documents were embedded without their line breaks, 198.0 before the vision views
 // rode in the vision part's script, 195.4 before the sequence stages and the core's exports were compiled -Oz,
-// 181.5 before strtod's slow path was our own (core/src/io/decimal.hpp)
-const EMBED_BUDGET = 177;
+// 181.5 before strtod's slow path was our own (core/src/io/decimal.hpp), 176.1 before the wasm was packed (LZMA)
+const EMBED_BUDGET = 155;
 const gz = gzipSync(readFileSync(file), { level: 9 }).length;
 console.log(`site: ${path.relative(process.cwd(), file)} ${statSync(file).size} bytes, ${gz} gzipped (element + loader + inlined wasm; budget ${EMBED_BUDGET} KB)`);
 for (const line of partSizes) console.log(`site: part ${line}`);

@@ -13,8 +13,8 @@ export class RemoteCore {
     // that ran the page's script and defined the elements
     await new Promise((resolve) => setTimeout(resolve, 0));
     const core = new RemoteCore(startWorker());
-    const bytes = coreBytes(); // the one-file script's own copy of the core, or null (the worker fetches it)
-    const facts = await core.call('start', [threadsUrl, bytes], null, bytes ? [bytes.buffer] : []);
+    const packed = coreBytes(); // the one-file script's own copy of the core, packed (a string), or null (the worker fetches it)
+    const facts = await core.call('start', [threadsUrl, packed]);
     core.registry = Object.freeze(facts.registry);
     core.stageIds = Object.freeze(facts.registry.map((s) => s.id));
     core.limits = Object.freeze(facts.limits);
@@ -51,8 +51,8 @@ export class RemoteCore {
   /** A part's bytes and glue, or the sentence of why they could not be loaded, to the worker that asked. */
   async sendPart(name) {
     try {
-      const { bytes, glue } = await partModule(name);
-      this.worker.postMessage({ partBytes: name, bytes, glue }, [bytes.buffer]);
+      const { bytes, glue } = await partModule(name); // bytes packed, as a string: the worker unpacks them
+      this.worker.postMessage({ partBytes: name, bytes, glue });
     } catch (error) {
       this.worker.postMessage({ partBytes: name, error: String(error?.message ?? error) });
     }

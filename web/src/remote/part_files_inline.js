@@ -1,7 +1,8 @@
 // The one-file script's worker's parts (build-site.mjs puts this file in place of ../part_files.js): a
 // part's wasm bytes and its Emscripten glue come from the page when the part is first needed
 // (start_worker_inline.js loads them from the part's script beside the one-file script), so the one-file
-// script carries neither (the three parts' glue was 3.4 KB gzipped of it).
+// script carries neither (the three parts' glue was 3.4 KB gzipped of it). The bytes come packed (unpack_inline.js).
+import { unpackWasm } from './unpack.js';
 
 /** The page's answer to a {part: name} request: {bytes, glue}, or why they could not be loaded. */
 function askPage(name) {
@@ -38,5 +39,5 @@ function factoryOf(name, glue) {
 /** Instantiates a part's module from what the page sends. */
 export async function loadPart(name) {
   const { bytes, glue } = await askPage(name);
-  return factoryOf(name, glue)({ wasmBinary: bytes });
+  return factoryOf(name, glue)({ wasmBinary: unpackWasm(bytes) });
 }

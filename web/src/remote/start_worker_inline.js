@@ -2,23 +2,22 @@
 // worker and the wasm core inlined, started from a blob URL as a classic worker, which a post saved to
 // disk and opened from file:// can run too (a module worker from a blob does not start there).
 //
-// The core's wasm is a string in this script (build-site.mjs puts it in place of CORE_WASM), one character
-// a byte (../byte_string.js). The page decodes it and hands the worker the bytes with its start.
+// The core's wasm is a string in this script (build-site.mjs puts it in place of CORE_WASM), packed
+// (unpack_inline.js). The page hands the string to the worker with its start; the worker unpacks it.
 //
 // The parts (the vision blocks; gradients and training; a cell's arithmetic) are not in this script: each
 // is a classic script beside it, attention-stepper.{name}.js, holding its wasm the same way and its glue's
 // text, loaded with a
 // <script> tag the first time the worker asks. A script tag loads from file:// and from another origin without CORS, where
 // fetch would not.
-import { bytesOf } from '../byte_string.js';
 import CoreWorker from './worker.js?worker&inline';
 import { publishModules } from './modules_beside.js';
 
 const CORE_WASM = '__ATTN_CORE_WASM__';
 
-/** The core's bytes, made afresh for each worker (they are transferred to it). */
+/** The core's bytes, packed: a string, which the worker unpacks. */
 export function coreBytes() {
-  return bytesOf(CORE_WASM);
+  return CORE_WASM;
 }
 
 export function startWorker() {
@@ -62,7 +61,7 @@ export function loadPartScript(name) {
 
 /**
  * A part's module as the worker needs it, from its classic script beside this one (loaded once per page):
- * its wasm bytes and its Emscripten glue's text (a classic script; the worker runs it, so this script does
+ * its wasm bytes (packed, a string) and its Emscripten glue's text (a classic script; the worker runs it, so this script does
  * not carry the three parts' glue).
  */
 export async function partModule(name) {
@@ -70,5 +69,5 @@ export async function partModule(name) {
   if (!parts[name]) await loadPartScript(name);
   const part = parts[name];
   if (typeof part?.wasm !== 'string' || typeof part.glue !== 'string') throw new Error(`the ${name} part's script did not hold its module (is it from another version of attention-stepper.js?)`);
-  return { bytes: bytesOf(part.wasm), glue: part.glue };
+  return { bytes: part.wasm, glue: part.glue }; // packed, as the core's: the worker unpacks them
 }

@@ -13,6 +13,7 @@
 // beside the script.
 import { createAttention } from '../index.js';
 import { measure, measurePaths } from '../stepper/complexity_measure.js';
+import { unpackWasm } from './unpack.js';
 
 /** Traces (and gradients) kept for explain: the newest this many, for every element of the page together. */
 const KEEP = 64;
@@ -54,9 +55,9 @@ function gradOf(spec, transfer) {
 }
 
 const ops = {
-  /** threadsUrl: the wasm-threads module's, or null; wasmBinary: the core's bytes, from the one-file script's page. */
-  async start(threadsUrl, wasmBinary) {
-    const where = wasmBinary ? { parts: [], wasmBinary } : { parts: [] };
+  /** threadsUrl: the wasm-threads module's, or null; packed: the core's bytes, packed, from the one-file script's page. */
+  async start(threadsUrl, packed) {
+    const where = packed ? { parts: [], wasmBinary: unpackWasm(packed) } : { parts: [] };
     attention = await createAttention(threadsUrl ? { ...where, threads: true, threadsUrl } : where);
     const catalog = attention.catalog();
     return {
