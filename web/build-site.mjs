@@ -4,9 +4,9 @@
 // <script type="module" src> in a stranger's blog (it has no import or export statements).
 // Beside it, attention-stepper.{vision,learn,explain}.js: the parts' wasm in classic scripts, loaded only
 // when a page first shows a vision block, a gradient or a trainer, or a cell's arithmetic (web/src/parts.js). Each wasm
-// is packed, LZMA in base64 (packedWasm below; the worker unpacks it: src/remote/unpack_inline.js); the
-// model mode's wasm and weights are strings of one character a byte (src/byte_string.js), each such script
-// starting with a byte order mark.
+// is packed, LZMA in base64 (packedWasm below; the worker unpacks it: src/remote/unpack_inline.js), as is the
+// model mode's; the models' weights are strings of one character a byte (src/byte_string.js: LZMA finds
+// little in float32 weights), each such script starting with a byte order mark.
 import { execFileSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -80,7 +80,7 @@ await build({
   const modelScript = path.join(outDir, 'attention-model.js');
   const holes = readFileSync(modelScript, 'utf8').split(/(["'])__ATTN_LM_WASM__\1/);
   if (holes.length !== 3) throw new Error('site: the model mode\'s script has no one place for the language model\'s wasm (LM_WASM in model/client.js)');
-  writeFileSync(modelScript, '\uFEFF' + holes[0] + byteString(readFileSync(path.join(here, 'dist/lm/attention_lm.wasm'))) + holes[2]);
+  writeFileSync(modelScript, '\uFEFF' + holes[0] + packedWasm(path.join(here, 'dist/lm/attention_lm.wasm')) + holes[2]);
 }
 mkdirSync(path.join(outDir, 'models'), { recursive: true });
 for (const name of ['zh', 'en']) {
@@ -96,7 +96,7 @@ if (lessonFiles.every((f) => existsSync(f))) {
   writeFileSync(path.join(outDir, 'models', 'lesson-en.js'), `(globalThis.AttentionModels ??= {}).lessonText = ${JSON.stringify(text)};\n`);
 }
 const modelFile = path.join(outDir, 'attention-model.js');
-console.log(`site: ${path.relative(process.cwd(), modelFile)} ${statSync(modelFile).size} bytes, ${gzipSync(readFileSync(modelFile), { level: 9 }).length} gzipped (model mode: element + worker + the lm wasm as a string of bytes)`);
+console.log(`site: ${path.relative(process.cwd(), modelFile)} ${statSync(modelFile).size} bytes, ${gzipSync(readFileSync(modelFile), { level: 9 }).length} gzipped (model mode: element + worker + the lm wasm, packed)`);
 
 // A wasm as the one-file script and its parts carry it: the JS string literal 'lzma/1:<size>:<base64>' of its
 // LZMA stream (xz from Debian's xz-utils; a 1 MiB dictionary, more than any module, so the decoder's window

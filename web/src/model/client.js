@@ -1,19 +1,18 @@
 // The page's side of the model worker: each call a promise. view() is "latest wins": while one text is
 // being traced, newer keystrokes replace each other and only the last is traced next, so a fast typist
 // or a paste never queues work (the picture follows the text within one trace).
-import { bytesOf } from '../byte_string.js';
 import ModelWorker from './worker.js?worker&inline';
 
-/** The language model's wasm, a string of bytes (../byte_string.js) that web/build-site.mjs puts in place. */
+/** The language model's wasm, packed (../remote/unpack_inline.js), that web/build-site.mjs puts in place. */
 const LM_WASM = '__ATTN_LM_WASM__';
 
 export class ModelClient {
   constructor() {
-    // made afresh for each worker (it is transferred), and first: a script built without web/build-site.mjs
-    // has no wasm in it, and says so before any worker starts
-    const wasm = bytesOf(LM_WASM);
+    // first: a script built without web/build-site.mjs has no wasm in it, and says so before any worker
+    // starts; the worker unpacks the string, off the page's main thread
+    if (!/^lzma\/1:\d+:/.test(LM_WASM)) throw new Error('this script holds no language model wasm: it was not built by web/build-site.mjs');
     this.worker = new ModelWorker();
-    this.worker.postMessage({ wasm }, [wasm.buffer]);
+    this.worker.postMessage({ wasm: LM_WASM });
     this.pending = new Map();
     this.nextId = 1;
     this.worker.onmessage = ({ data: { id, result, error } }) => {

@@ -5,11 +5,12 @@
 import createLmCore from '../../dist/lm/attention_lm.js';
 import { makeModelLoader } from '../lm.js';
 import { LESSON } from './lesson.js';
+import { unpackWasm } from '../remote/unpack_inline.js';
 
 class ModelError extends Error {}
 
-// the module's bytes come from the page with the worker's first message (client.js): they are a string of
-// bytes in the model mode's script, not a file beside it (a page saved to disk has none to fetch)
+// the module's bytes come from the page with the worker's first message (client.js), packed: a string in the
+// model mode's script, not a file beside it (a page saved to disk has none to fetch); unpacked here
 let wasmArrived;
 const wasmBinary = new Promise((resolve) => { wasmArrived = resolve; });
 const loadModel = makeModelLoader(async () => createLmCore({ wasmBinary: await wasmBinary }),
@@ -114,7 +115,7 @@ function m(name) {
 }
 
 self.onmessage = async ({ data: { id, op, args, wasm } }) => {
-  if (wasm) return wasmArrived(wasm);
+  if (wasm) return wasmArrived(Promise.resolve(wasm).then(unpackWasm)); // a refusal reaches the first load
   try {
     const result = await ops[op](...args);
     self.postMessage({ id, result });
