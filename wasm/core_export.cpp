@@ -1,5 +1,6 @@
 // The core's plain exports beside its traces (trace_export.cpp): the examples, the registry, the field
-// tables, the limits and a trace's spec (a cell's arithmetic is the explain part's: explain_export.cpp).
+// tables, the limits and a trace's spec (a cell's arithmetic is the explain part's: explain_export.cpp;
+// a.attention's fast path the fast part's: fast_path.cpp).
 // Like the parts', each answers JSON text (or a sentence) or null, and then attn_error() is the
 // refusal's sentence (text_answer.hpp): one way across for every module, no Embind.
 #include <emscripten/emscripten.h>
@@ -94,16 +95,4 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_limits() {
                     {"budget", {{"default", budget_json(default_budget)}, {"interactive", budget_json(interactive_budget)}}}}
             .dump();
     });
-}
-
-// Benchmark entry: out (n, d) = softmax(q·kᵀ/√d)·v on buffers already in the wasm heap; scratch holds
-// 2·n·n + 2·n floats. simd = 0 runs the scalar twins.
-extern "C" EMSCRIPTEN_KEEPALIVE void attn_forward(float* out, const float* q, const float* k, const float* v, float* scratch, int n, int d,
-                                                  int simd) {
-    const std::size_t un = static_cast<std::size_t>(n), ud = static_cast<std::size_t>(d);
-    float* scores = scratch;  // (n, n), then exp (n, n), row_max (n), row_sum (n)
-    float* exp = scores + un * un;
-    float* row_max = exp + un * un;
-    // the weights overwrite the scores in place, so the scratch needs no third n × n block
-    attention_forward(out, scores, exp, scores, row_max, row_max + un, q, k, v, un, ud, simd ? simd_kernels() : scalar_kernels());
 }

@@ -1,5 +1,6 @@
 // a.attention's exports: the whole of the wasm-threads module (which runs a.attention only, beside the
-// one-thread module: docs/toolchain.md), and part of the one-thread module.
+// one-thread module: docs/toolchain.md), and of the fast part beside the one-thread core (loaded when first
+// used: a blog post showing a worked example never downloads the streaming kernel).
 #include <emscripten/emscripten.h>
 
 #include <algorithm>
@@ -9,6 +10,7 @@
 #include <string>
 #include <utility>
 
+#include "attn/kernels.hpp"
 #include "attn/streaming.hpp"
 #include "text_answer.hpp"
 
@@ -48,4 +50,16 @@ extern "C" EMSCRIPTEN_KEEPALIVE double attn_attention_bytes(int n_q, int n_k, in
 // a.threads: how many threads a large a.attention call uses (1 but in the wasm-threads module).
 extern "C" EMSCRIPTEN_KEEPALIVE int attn_max_threads() {
     return int(attn::streaming_max_threads());
+}
+
+// Benchmark entry: out (n, d) = softmax(q·kᵀ/√d)·v on buffers already in the wasm heap; scratch holds
+// 2·n·n + 2·n floats. simd = 0 runs the scalar twins.
+extern "C" EMSCRIPTEN_KEEPALIVE void attn_forward(float* out, const float* q, const float* k, const float* v, float* scratch, int n, int d,
+                                                  int simd) {
+    const std::size_t un = static_cast<std::size_t>(n), ud = static_cast<std::size_t>(d);
+    float* scores = scratch;  // (n, n), then exp (n, n), row_max (n), row_sum (n)
+    float* exp = scores + un * un;
+    float* row_max = exp + un * un;
+    // the weights overwrite the scores in place, so the scratch needs no third n × n block
+    attn::attention_forward(out, scores, exp, scores, row_max, row_max + un, q, k, v, un, ud, simd ? attn::simd_kernels() : attn::scalar_kernels());
 }

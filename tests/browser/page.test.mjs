@@ -177,6 +177,7 @@ test('the editor draws every matrix of the core\'s field table the spec has, lab
     return paths.every((p) => (p.startsWith('!') ? !fields.includes(p.slice(1)) : fields.includes(p)));
   }, want);
   const symbolOf = (path) => tensors.find((f) => f.path === path).symbol;
+  await drawn(['x']); // the editor's first draw follows the click
   let now = await panel();
   assert.deepEqual(now.grids, [['x', 'X']], 'numpy-3x4 has x only');
   assert.deepEqual(now.switches, tensors.filter((f) => f.shape === 'd_model × d_model').map((f) => [`use.${f.path}`, false]), 'a switch for each projection');

@@ -1,5 +1,6 @@
 // The kernels really run as WebAssembly SIMD: wasm-objdump -d lists f32x4 multiply and add
-// inside each attn::simd kernel, and none inside their scalar twins.
+// inside each attn::simd kernel, and none inside their scalar twins. Read in the fast part, whose benchmark
+// entry (attn_forward) links both kernel sets; the core's traces run the same attn::simd functions.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
@@ -12,9 +13,9 @@ const bin = path.join(repo, 'build/wasm/bin');
 
 test('attn::simd kernels compile to f32x4.mul and f32x4.add; the scalar twins do not', () => {
   // the symbol map (emitted beside the build, not shipped) names each function index
-  const names = new Map(readFileSync(path.join(bin, 'attention_core.js.symbols'), 'utf8').trim().split('\n')
+  const names = new Map(readFileSync(path.join(bin, 'attention_fast.js.symbols'), 'utf8').trim().split('\n')
     .map((line) => [Number(line.slice(0, line.indexOf(':'))), line.slice(line.indexOf(':') + 1)]));
-  const listing = execFileSync('wasm-objdump', ['-d', path.join(bin, 'attention_core.wasm')], { maxBuffer: 1 << 28 })
+  const listing = execFileSync('wasm-objdump', ['-d', path.join(bin, 'attention_fast.wasm')], { maxBuffer: 1 << 28 })
     .toString();
   const bodies = new Map(); // function index -> its instructions
   let current = null;

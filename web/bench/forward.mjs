@@ -30,9 +30,10 @@ const sizes = process.env.BENCH_SIZES ? JSON.parse(process.env.BENCH_SIZES)
 /** Above this n the slow contenders (no SIMD, plain JavaScript) are left out: one call takes seconds. */
 const SLOW_UP_TO = 1024;
 
+/** The fast part (a.attention's module, with the benchmark's attn_forward) of one build. */
 async function loadCore(dir) {
-  const { default: create } = await import(path.join(dir, 'attention_core.js'));
-  return create({ wasmBinary: await readFile(path.join(dir, 'attention_core.wasm')) });
+  const { default: create } = await import(path.join(dir, 'attention_fast.js'));
+  return create({ wasmBinary: await readFile(path.join(dir, 'attention_fast.wasm')) });
 }
 
 /** Q, K, V copied into a core's heap once; each call then runs only the forward pass. */
@@ -164,7 +165,7 @@ const pad = (s, w) => String(s).padStart(w);
 const fmtTime = (s) => (s < 1e-3 ? `${(s * 1e6).toFixed(1)} µs` : `${(s * 1e3).toFixed(2)} ms`);
 
 async function main() {
-  const simd = await loadCore(path.join(repo, 'web/dist/core'));
+  const simd = await loadCore(path.join(repo, 'web/dist/fast'));
   const noSimd = await loadCore(path.join(repo, 'build/wasm-nosimd/bin'));
   const tf = await import('@tensorflow/tfjs-core');
   await import('@tensorflow/tfjs-backend-wasm');

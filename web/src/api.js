@@ -92,13 +92,13 @@ export function partsOption(options) {
 /**
  * Wraps an instantiated core module (its plain exports: wasm/core_export.cpp, trace_export.cpp) in the package's API.
  * @param {object} core the module from createAttentionCore(): the sequence stages
- * @param {object} [fast] the module a.attention runs on: the wasm-threads module beside the one-thread
- *   core, which does everything else (in the threads build, C++ exceptions are never caught, so no spec
- *   could be refused with its sentence: docs/toolchain.md)
+ * @param {object} [threaded] the wasm-threads module, which runs a.attention beside the one-thread core (that
+ *   does everything else: in the threads build, C++ exceptions are never caught, so no spec could be refused
+ *   with its sentence: docs/toolchain.md); null: a.attention runs in the fast part
  * @param {Function} [loadModel] the language model's loader (lm.js)
  * @param {(name: string) => Promise<object>} [loadPart] instantiates a part's module (parts.js)
  */
-export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
+export function makeApi(core, threaded = null, loadModel = null, loadPart = null) {
   // the stage registry (ids, symbols, titles, explanations, axes) is the core's: read it once
   const refuse = (sentence) => new AttentionError(sentence);
   const call = textCalls(core, refuse);
@@ -147,7 +147,10 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       };
     },
     explain: (module) => ({ module, call: textCalls(module, refuse) }),
+    fast: (module) => ({ module }),
   };
+  /** The module a.attention runs in: the wasm-threads module when loaded, else the fast part. */
+  const fastModule = (call) => threaded ?? parts.need('fast', call).module;
   const load = (name) => parts.load(name, (n, module) => makePart[n](module));
   /** The packer's field tree for a spec's kind (a vision spec's needs the vision part). */
   const treeOf = (vision) => (vision ? parts.need('vision', 'trace of a vision spec').tree : sequenceTree);
@@ -226,7 +229,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
      * How many threads a large attention() call uses: 1, but for the wasm-threads module (a
      * cross-origin-isolated page that asked for it: createAttention({threads: true})).
      */
-    threads: fast._attn_max_threads(),
+    threads: threaded ? threaded._attn_max_threads() : 1,
     /**
      * How the traces so far crossed into the core, for tests and benchmarks that must see the fast paths:
      * {text: JSON text parsed, packedParsed: skeletons parsed (packedKept: of them, kept for their structure),
@@ -314,6 +317,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       const { q, k, v, d, heads = 1, causal = false } = args;
       const into = args.out ?? undefined; // null, as absent: a new array
       checkAttentionArgs(q, k, v, d, heads, causal, into, limits);
+      const fast = fastModule('attention');
       const nQ = q.length / d, nK = k.length / d;
       const bytes = (q.length + k.length + v.length + q.length) * 4;
       const base = fast._malloc(bytes);
@@ -349,7 +353,7 @@ export function makeApi(core, fast = core, loadModel = null, loadPart = null) {
       for (const [name, x, max] of [['nQ', nQ, limits.maxAttentionRows], ['nK', nK, limits.maxAttentionRows], ['d', d, limits.maxDModel], ['heads', heads, limits.maxHeads]])
         wholeNumber(x, name, 1, max, AttentionError);
       if (d % heads !== 0) throw new AttentionError(`d is ${d} but heads is ${heads}: d must be a multiple of heads.`);
-      return fast._attn_attention_bytes(nQ, nK, d, heads);
+      return fastModule('attentionBytes')._attn_attention_bytes(nQ, nK, d, heads);
     },
     // [SECTION] learning: gradients, tasks, the trainer (the learn part)
     /**

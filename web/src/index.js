@@ -50,7 +50,7 @@ const threadsPossible = () => globalThis.crossOriginIsolated === true && typeof 
  *   wasmUrl: where to fetch attention_core.wasm from, if it was moved; threads: use the wasm-threads
  *   module when the page is cross-origin isolated (a.threads tells what was loaded; elsewhere, or if it
  *   cannot load, the one-thread module); threadsUrl: where its attention_core.js is, if it was moved;
- *   parts: the parts to load before resolving (default all: "vision", "learn", "explain"); loadPart: how a part's
+ *   parts: the parts to load before resolving (default all: "vision", "learn", "explain", "fast"); loadPart: how a part's
  *   module is instantiated, if its files were moved (default: dist/{name}/ beside this file); wasmBinary:
  *   the core's .wasm bytes, when the caller has them (nothing is fetched then)
  * @returns {Promise<import('../types/index.js').Attention>}
@@ -71,7 +71,7 @@ function coreApi(options) {
   const parts = options.loadPart ?? loadPart;
   if (options.wasmUrl) {
     const url = String(options.wasmUrl);
-    return createAttentionCore({ locateFile: () => url }).then((core) => makeApi(core, core, loadModel, parts));
+    return createAttentionCore({ locateFile: () => url }).then((core) => makeApi(core, null, loadModel, parts));
   }
   if (options.threads && threadsPossible()) {
     const url = String(options.threadsUrl ?? new URL(threadsPath, import.meta.url));
@@ -85,7 +85,7 @@ function coreApi(options) {
     return sharedThreaded;
   }
   shared ??= oneThreadCore(options.wasmBinary)
-    .then((core) => makeApi(core, core, loadModel, parts))
+    .then((core) => makeApi(core, null, loadModel, parts))
     .catch((error) => {
       shared = null; // a failed start is not cached: the next call tries again
       throw error;

@@ -27,6 +27,7 @@ const partFactories = {
   vision: () => import('../dist/vision/attention_vision.js'),
   learn: () => import('../dist/learn/attention_learn.js'),
   explain: () => import('../dist/explain/attention_explain.js'),
+  fast: () => import('../dist/fast/attention_fast.js'),
 };
 async function loadPart(name) {
   const [{ default: create }, wasmBinary] = await Promise.all([
@@ -45,7 +46,7 @@ export function createAttention(options = {}) {
   if (partsRefused) return Promise.reject(partsRefused);
   shared ??= readFile(wasmFile)
     .then((wasmBinary) => createAttentionCore({ wasmBinary }))
-    .then((core) => makeApi(core, core, loadModel, loadPart))
+    .then((core) => makeApi(core, null, loadModel, loadPart))
     .catch((error) => {
       shared = null; // a failed start is not cached: the next call tries again
       throw error;

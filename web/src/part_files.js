@@ -6,6 +6,7 @@ export const partFiles = {
   vision: () => [import('../dist/vision/attention_vision.js'), new URL('../dist/vision/attention_vision.wasm', import.meta.url)],
   learn: () => [import('../dist/learn/attention_learn.js'), new URL('../dist/learn/attention_learn.wasm', import.meta.url)],
   explain: () => [import('../dist/explain/attention_explain.js'), new URL('../dist/explain/attention_explain.wasm', import.meta.url)],
+  fast: () => [import('../dist/fast/attention_fast.js'), new URL('../dist/fast/attention_fast.wasm', import.meta.url)],
 };
 
 /** Instantiates a part's module from its files. */

@@ -1,11 +1,12 @@
 // The parts beside the core, each its own wasm module loaded on first use (web/README.md, "Parts"): "vision"
-// (the articles' vision blocks), "learn" (gradients, their chain rule, training) and "explain" (the
-// arithmetic behind a sequence cell, a caption's text). A blog post that shows one sequence example
+// (the articles' vision blocks), "learn" (gradients, their chain rule, training), "explain" (the
+// arithmetic behind a sequence cell, a caption's text) and "fast" (a.attention's streaming kernel, which the
+// page runs only for the complexity example's measured paths). A blog post that shows one sequence example
 // downloads none of them until a caption first shows a cell's arithmetic (a pointer or focus on a cell, or
 // playing the stage). Their exports answer as the core's do (trace_reader.js).
 
 /** The parts a program can load, in the order createAttention loads them. */
-export const PART_NAMES = Object.freeze(['vision', 'learn', 'explain']);
+export const PART_NAMES = Object.freeze(['vision', 'learn', 'explain', 'fast']);
 
 /**
  * The loaded parts of one API, and the refusal for a call that needs one not loaded: an AttentionError whose

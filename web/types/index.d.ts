@@ -463,7 +463,7 @@ export interface SpecSchema {
 }
 
 /** A module beside the core, loaded on first use (web/README.md, "Parts"). */
-export type PartName = 'vision' | 'learn' | 'explain';
+export type PartName = 'vision' | 'learn' | 'explain' | 'fast';
 
 /** A refused spec or a wrong call; message is one sentence naming the field. The instance keeps working. */
 export declare class AttentionError extends Error {
@@ -485,7 +485,7 @@ export declare function createAttention(options?: {
   threads?: boolean;
   /** Where the wasm-threads module's attention_core.js is, if it was moved (its .wasm and .worker.js beside it). */
   threadsUrl?: string | URL;
-  /** The parts to load before the promise resolves; default all (["vision", "learn", "explain"]); [] loads the core alone. */
+  /** The parts to load before the promise resolves; default all (["vision", "learn", "explain", "fast"]); [] loads the core alone. */
   parts?: PartName[];
   /** In the browser: how a part's module is instantiated, if its files (dist/vision, dist/learn, dist/explain) were moved (Node reads them from the package). */
   loadPart?: (name: PartName) => Promise<object>;

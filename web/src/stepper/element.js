@@ -22,6 +22,7 @@ import { createAnimator } from './animator.js';
 import { Chrome } from './chrome.js';
 import { complexityPanel } from './complexity.js';
 import { pathsPanel } from './complexity_paths.js';
+import { complexityReady } from './complexity_ready.js';
 import { clear, h } from './dom.js';
 import { blockDiagram } from './block_diagram.js';
 import { StageTexts } from './stage_texts.js';
@@ -236,6 +237,16 @@ export class AttentionStepper extends HTMLElement {
       return;
     }
     if (ticket !== this.ticket) return;
+    if (exampleId === 'complexity') {
+      // its panels' code (the one-file script: in the fast part's script beside it) before they are drawn
+      try {
+        await complexityReady();
+      } catch (error) {
+        if (ticket === this.ticket) this.showLoadError(error);
+        return;
+      }
+      if (ticket !== this.ticket) return;
+    }
     // a refusal stays drawn above the picture until the next good input (renderAll draws it)
     this.refusal = refusedLink ? { text: refusedLink, link: true } : null;
     const view = pickView(options, trace, this.store.get().speed, ignored);
