@@ -501,7 +501,7 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
     },
     /**
      * Loads a part ("vision": the vision blocks; "learn": grad, explainGrad, tasks, task, trainer, train;
-     * "explain": explain of a sequence trace) if it is not loaded yet. createAttention loads all three
+     * "explain": explain of a sequence trace; "fast": attention, attentionBytes) if it is not loaded yet. createAttention loads all four
      * unless its `parts` option lists fewer; a call that needs a part not loaded throws an AttentionError
      * whose `part` names it.
      */

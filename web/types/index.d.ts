@@ -394,8 +394,8 @@ export interface Attention {
   explain(trace: VisionTrace, stage: VisionStageId, value?: { index?: number }): string;
   /**
    * Loads a part, each its own wasm module: "vision" (vision specs and examples, their explain), "learn"
-   * (grad, explainGrad, tasks, task, trainer, train) and "explain" (explain of a sequence trace).
-   * createAttention loads all three unless options.parts lists fewer; a call that needs a part not loaded
+   * (grad, explainGrad, tasks, task, trainer, train), "explain" (explain of a sequence trace) and "fast"
+   * (attention, attentionBytes). createAttention loads all four unless options.parts lists fewer; a call that needs a part not loaded
    * throws an AttentionError whose `part` names it.
    */
   load(part: PartName): Promise<void>;
