@@ -6,6 +6,7 @@
 #      way, and the transposeB form), onnxruntime-web wasm (graph and fused MultiHeadAttention) and native
 #      (with the 4-lane streaming build: the wasm ceiling), n = 16 … 4096, then the full trace of every
 #      worked example through the npm API
+#      web/bench/path.mjs: the guided path's first figure at 4x CPU slowdown, beside the playground's
 #      and web/bench/model_page.mjs: model mode's first render, keystroke and generation rate
 #   3. web/bench/threads.mjs: the threaded table in Chromium on the cross-origin-isolated playground:
 #      a.attention's wasm-threads module against TF.js's and onnxruntime-web's threaded wasm backends
@@ -28,6 +29,9 @@ node web/bench/forward.mjs
 echo
 echo "== page: first render and edit → frame, per example (headless Chromium)"
 node web/bench/page.mjs
+echo
+echo "== the guided path: first drawn figure at 4x CPU slowdown, beside the playground's first stage (headless Chromium)"
+node web/bench/path.mjs
 echo
 echo "== model mode: first render, a keystroke's work, generation rate (headless Chromium)"
 node web/bench/model_page.mjs

@@ -1,5 +1,6 @@
-// The learn part (web/dist/learn): gradients, their chain rule, the training tasks and the trainer, loaded
-// when a page or a program first asks for one, so the sequence stepper's download does not carry them.
+// The learn part (web/dist/learn): gradients, their chain rule, the training tasks, the trainer and the guided
+// path's figures (rnn-limits, why-sqrt-dk, cnn-rnn-attention), loaded when a page or a program first asks for
+// one, so the sequence stepper's download does not carry them.
 // Plain exports answering JSON text (text_answer.hpp).
 #include <emscripten/emscripten.h>
 
@@ -118,3 +119,10 @@ extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_trainer_spec(int handle) {
 }
 
 extern "C" EMSCRIPTEN_KEEPALIVE void attn_trainer_delete(int handle) { trainers.erase(handle); }
+
+// A guided-path figure's numbers (attn/figures.hpp: "rnn-limits", "why-sqrt-dk", "cnn-rnn-attention") for a
+// request's JSON text (empty: the defaults), as `attn figure NAME` writes them.
+extern "C" EMSCRIPTEN_KEEPALIVE const char* attn_figure(const char* name, std::size_t name_length, const char* request,
+                                                        std::size_t request_length) {
+    return answer([&] { return figure_json(text_of(name, name_length), text_of(request, request_length)).dump(); });
+}

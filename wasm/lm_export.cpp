@@ -50,6 +50,14 @@ model& find(int handle) {
 
 using attn::wasm::text_of;
 
+/// Refuses a corpus or training text over the bound "corpus_bytes" (lm.js refuses it before copying it here).
+void check_corpus_bytes(std::size_t len, const char* what) {
+    const double most = lm_bound_of("corpus_bytes").hi;
+    if (static_cast<double>(len) > most)
+        throw attn::spec_error(std::string(what) + " is " + std::to_string(len) + " bytes, over the limit of " +
+                               std::to_string(static_cast<long long>(most) >> 20) + " MiB.");
+}
+
 /// A stage's (id, layer) as a small number JS looks up once (attn_lm_stage_name): a trace's layout is then
 /// numbers, not the same titles in JSON on every keystroke.
 std::uint32_t intern(const stage& s) {
@@ -126,11 +134,13 @@ const char* attn_lm_stage_name(std::uint32_t index) {
     });
 }
 
-/// The bounds of the model's inputs (lm_bounds): {name: [lo, hi]}, which lm.js checks arguments against.
+/// The bounds of the model (lm_bounds): {name: [lo, hi]}, whole numbers written whole, which lm.js checks arguments
+/// (and the sizes of texts and files, before they are copied into this heap) against.
 const char* attn_lm_limits() {
     return answer([] {
+        const auto number = [](double v) { return v == std::floor(v) ? attn::json(static_cast<std::int64_t>(v)) : attn::json(v); };
         attn::json out = attn::json::object();
-        for (const attn::lm::lm_bound& b : attn::lm::lm_bounds()) out[b.name] = {b.lo, b.hi};
+        for (const attn::lm::lm_bound& b : attn::lm::lm_bounds()) out[b.name] = {number(b.lo), number(b.hi)};
         return out;
     });
 }
@@ -164,7 +174,11 @@ const char* attn_lm_fresh(const char* text, std::size_t len, const char* setting
         c.d_mlp = j.value("d_mlp", 256);
         c.n_ctx = j.value("n_ctx", 32);
         const int vocab = j.value("vocab", 128);
+        validate_config(c);
         check_bound("vocab", vocab);
+        check_corpus_bytes(len, "the corpus");
+        check_cost(fresh_cost(c, static_cast<std::size_t>(vocab), len), "a fresh model on " + std::to_string(len) + " bytes of corpus",
+                   "give a smaller model or corpus");
         const corpus_split split = split_fortunes(text_of(text, len));
         if (split.train.size() < 4096) throw attn::spec_error("the lesson's text has too few characters to train on (fewer than 4096).");
         auto m = std::make_unique<model>(make_model(c, build_vocab(split.train, static_cast<std::size_t>(vocab)), j.value("seed", std::uint64_t{1})));
@@ -211,6 +225,8 @@ const char* attn_lm_layer_spec(int handle, const char* text, std::size_t len, in
 /// sequence core's a.grad: every stage's gradient of the model's own loss.
 const char* attn_lm_layer_grad(int handle, const char* text, std::size_t len, int layer) {
     return answer([&] {
+        // the trace and the gradient together, before the trace is made (as attn lm layer-grad checks them)
+        check_text_cost(find(handle), count_chars(text_of(text, len), "the text"), "a layer's gradient", layer_grad_cost);
         return with_trace(handle, text_of(text, len), [&](const model& m, const model_trace& t) { return layer_grad_json(layer_grad_of(m, t, layer)); });
     });
 }
@@ -270,10 +286,12 @@ const char* attn_lm_heads(int handle, const char* text, std::size_t len) {
     return answer([&] { return heads_to_json(head_scores(find(handle), text_of(text, len))); });
 }
 
-/// A trainer of the model on text (settings: {steps, batch, lr, warmup, repeat_fraction, seed}); {"trainer"}.
+/// A trainer of the model on text (settings: {steps, batch, lr, warmup, repeat_fraction, seed}): {"trainer", "steps_per_call":
+/// how many steps one call of lm.js's step(count) may take within the bound "work"}.
 const char* attn_lm_trainer(int handle, const char* text, std::size_t len, const char* settings, std::size_t settings_len) {
     return answer([&] {
         model& m = find(handle);
+        check_corpus_bytes(len, "the training text");
         const attn::json j = attn::json::parse(std::string_view(settings, settings_len));
         train_settings s;
         s.steps = j.value("steps", 100);
@@ -287,12 +305,15 @@ const char* attn_lm_trainer(int handle, const char* text, std::size_t len, const
             throw attn::spec_error("the training text has " + std::to_string(chars.size()) + " characters but needs more than n_ctx + 1 (" +
                                    std::to_string(m.config.n_ctx + 1) + ").");
         const int id = handle * 1000000 + next_handle++;
-        trainers[id] = std::make_unique<trainer>(m, to_ids(m, chars), s);
-        return attn::json{{"trainer", id}};
+        auto run = std::make_unique<trainer>(m, to_ids(m, chars), s);  // refuses a step over one call's budget
+        const int per_call = run->steps_per_call();
+        trainers[id] = std::move(run);
+        return attn::json{{"trainer", id}, {"steps_per_call", per_call}};
     });
 }
 
-/// One training step: {"step", "loss"} (the batch's loss before the update, nats per character).
+/// One training step: {"step", "loss"} (the batch's loss before the update, nats per character); a loss or gradient
+/// that overflowed is refused before the update, the weights kept.
 const char* attn_lm_train_step(int id) {
     return answer([&] {
         const auto it = trainers.find(id);

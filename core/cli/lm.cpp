@@ -11,10 +11,15 @@
 //   attn lm stages                            every stage of a model trace with its facts (as attn stages)
 //   attn lm explain --model M --text T --stage ID [--layer L] [--head H]   every cell's arithmetic
 //   attn lm info --model M | attn lm recipe zh|en
-// M is zh, en (the models the build trained, beside the CLI) or a .safetensors file.
+// M is zh, en (the models the build trained, beside the CLI) or a .safetensors file. Each call's cost is checked
+// against lm_bounds() from the file's header, before its weights are read (docs/limits.md, "The language model").
+//
+// [SECTION] flags · loading and checks · train · eval · the other commands
 #include <chrono>
 #include <cmath>
+#include <cstdlib>
 #include <filesystem>
+#include <functional>
 #include <fstream>
 #include <iostream>
 #include <map>
@@ -29,6 +34,8 @@ namespace attn::cli {
 namespace {
 
 using namespace attn::lm;
+
+// ---- [SECTION] flags ----
 
 struct flags {
     std::map<std::string, std::string> values;
@@ -46,6 +53,8 @@ flags parse_flags(const std::vector<std::string>& args, std::size_t from, std::i
         bool ok = false;
         for (const char* k : known) ok = ok || a == k;
         if (!ok) throw spec_error("lm " + args[0] + " does not know the argument \"" + user_text(a) + "\".");
+        // which of two values would win is a guess the user should not have to make
+        if (f.has(a)) throw spec_error("lm " + args[0] + ": " + a + " is given twice; give it once.");
         if (a == "--heldout") {
             f.values[a] = "1";
             continue;
@@ -60,20 +69,30 @@ flags parse_flags(const std::vector<std::string>& args, std::size_t from, std::i
 long long int_flag(const flags& f, const std::string& name, long long fallback, long long lo, long long hi) {
     return f.has(name) ? whole_number(f.get(name), name, lo, hi) : fallback;
 }
+long long int_flag(const flags& f, const std::string& name, long long fallback, const char* bound) {
+    const lm_bound& b = lm_bound_of(bound);
+    return int_flag(f, name, fallback, static_cast<long long>(b.lo), static_cast<long long>(b.hi));
+}
 
+/// A number from a flag, written as whole_number reads its text: all of it a decimal (digits, one point, an
+/// exponent), with no spaces, '+', hex, inf or nan; a subnormal is a number (its range is the caller's to judge),
+/// but a text that is not 0 and reads as 0 is refused rather than taken as 0.
 double number_flag(const flags& f, const std::string& name, double fallback) {
     if (!f.has(name)) return fallback;
     const std::string v = f.get(name);
-    std::size_t used = 0;
-    double x = NAN;
-    try {
-        x = std::stod(v, &used);
-    } catch (const std::exception&) {
-        used = 0;
-    }
-    if (v.empty() || used != v.size() || !std::isfinite(x)) throw spec_error(name + " is \"" + user_text(v) + "\" but must be a number.");
+    const auto refuse = [&](const char* why) { throw spec_error(name + " is \"" + user_text(v) + "\" but must be a " + why + "."); };
+    const bool decimal = !v.empty() && v.find_first_not_of("0123456789.eE+-") == std::string::npos &&
+                         (v[0] == '-' || v[0] == '.' || (v[0] >= '0' && v[0] <= '9'));
+    if (!decimal) refuse("number");
+    char* end = nullptr;
+    const double x = std::strtod(v.c_str(), &end);  // ERANGE for a subnormal too: judged below, not here
+    if (end != v.c_str() + v.size() || !std::isfinite(x)) refuse("number");
+    const std::string mantissa = v.substr(0, v.find_first_of("eE"));
+    if (x == 0 && mantissa.find_first_of("123456789") != std::string::npos) refuse("number a double holds (this one rounds to 0)");
     return x;
 }
+
+// ---- [SECTION] loading and checks ----
 
 std::string models_dir() {
     std::error_code ec;
@@ -81,22 +100,79 @@ std::string models_dir() {
     return ec ? std::string("models") : (exe.parent_path().parent_path() / "models").string();
 }
 
-model load(const flags& f) {
+/// The model named by --model. check, when given, sees it before its weights are read (its header alone): a
+/// call's cost is refused there, in well under a second, before a large file's data is read.
+model load(const flags& f, const std::function<void(const model&)>& check = {}) {
     if (!f.has("--model")) throw spec_error("give the model with --model zh, --model en or --model FILE.safetensors.");
     const std::string name = f.get("--model");
     if (name == "zh" || name == "en") {
         const std::string path = models_dir() + "/" + name + ".safetensors";
         if (!std::filesystem::exists(path))
             throw spec_error("the " + name + " model is not built yet (" + path + "): run bash scripts/build.sh.");
-        return read_safetensors_file(path);
+        return read_safetensors_file(path, check);
     }
-    return read_safetensors_file(name);
+    return read_safetensors_file(name, check);
 }
 
 std::string text_flag(const flags& f, const char* name) {
     if (!f.has(name)) throw spec_error(std::string("give the text with ") + name + ".");
     return f.get(name);
 }
+
+/// Reads a file of text, at most the bound "corpus_bytes" of it (/dev/zero must not be read to the end).
+std::string read_text_file(const std::string& path) {
+    std::error_code ec;
+    std::ifstream in(path, std::ios::binary);
+    if (!in || std::filesystem::is_directory(path, ec)) throw spec_error("cannot read the text file \"" + user_text(path) + "\".");
+    const std::size_t most = static_cast<std::size_t>(lm_bound_of("corpus_bytes").hi);
+    std::string text(most + 1, '\0');
+    in.read(text.data(), static_cast<std::streamsize>(text.size()));
+    if (in.bad()) throw spec_error("cannot read the text file \"" + user_text(path) + "\".");
+    if (static_cast<std::size_t>(in.gcount()) > most)
+        throw spec_error("the text file \"" + user_text(path) + "\" is over the limit of " + std::to_string(most >> 20) + " MiB.");
+    text.resize(static_cast<std::size_t>(in.gcount()));
+    return text;
+}
+
+/// Refuses an --out path that cannot be written, before a training run of minutes (it used to fail after it).
+void check_writable(const std::string& path) {
+    std::error_code ec;
+    if (std::filesystem::is_directory(path, ec)) throw spec_error("cannot write --out \"" + user_text(path) + "\": it is a folder.");
+    const bool existed = std::filesystem::exists(path, ec);
+    std::ofstream probe(path, std::ios::binary | std::ios::app);  // app: an existing model is not emptied
+    if (!probe) throw spec_error("cannot write --out \"" + user_text(path) + "\": is its folder there, and writable?");
+    probe.close();
+    if (!existed) std::filesystem::remove(path, ec);
+}
+
+/// How many cells `attn lm explain` writes for a stage (rows: the text's characters; its columns by the axis kind
+/// the registries give it; q, k and v as whole rows of d_model), before the trace is made; 0 for an unknown id.
+std::size_t explain_cells(const model& m, const std::string& id, std::size_t n) {
+    const config& c = m.config;
+    axis_kind cols;
+    if (const model_stage_info* own = model_stage_of(id)) cols = own->cols;
+    else if (const auto seq = stage_from_name(id)) cols = (id == "q" || id == "k" || id == "v") ? axis_kind::feature : stage_info_of(*seq).cols;
+    else return 0;
+    const std::size_t width = cols == axis_kind::key ? n
+                            : cols == axis_kind::hidden ? static_cast<std::size_t>(c.d_mlp)
+                            : cols == axis_kind::vocab ? m.vocab.size()
+                            : cols == axis_kind::single ? 1
+                            : cols == axis_kind::head_feature ? static_cast<std::size_t>(c.d_model / c.n_head)
+                                                              : static_cast<std::size_t>(c.d_model);
+    return n * width;
+}
+
+/// The gradient of every weight on text of n characters (n − 1 predictions): refused when over the budget.
+void check_grad(const model& m, std::size_t n) {
+    if (n < 2 || n > static_cast<std::size_t>(m.config.n_ctx) + 1) return;  // refused later with their own sentences
+    const auto cost_of = [&](std::size_t chars) { return grad_cost(m, std::max<std::size_t>(chars, 2) - 1); };
+    if (within_budget(cost_of(n))) return;
+    const std::size_t most = most_that_fit(n - 1, cost_of);
+    check_cost(cost_of(n), "the gradient on " + std::to_string(n) + " characters",
+               most > 1 ? "give it at most " + std::to_string(most) + " characters" : "this model is too large for it");
+}
+
+// ---- [SECTION] train ----
 
 int train(const std::vector<std::string>& args) {
     const flags f = parse_flags(args, 1, {"--recipe", "--out", "--steps", "--dtype", "--batch", "--lr", "--repeat", "--seed", "--parts"});
@@ -105,12 +181,13 @@ int train(const std::vector<std::string>& args) {
     const std::string dt = f.get("--dtype", "f16");
     if (dt != "f16" && dt != "f32") throw spec_error("--dtype must be f16 or f32.");
     train_settings s = r.training;
-    s.steps = static_cast<int>(int_flag(f, "--steps", s.steps, lm_bound_of("steps").lo, lm_bound_of("steps").hi));
-    s.batch = static_cast<int>(int_flag(f, "--batch", s.batch, lm_bound_of("batch").lo, lm_bound_of("batch").hi));
-    s.seed = static_cast<std::uint64_t>(int_flag(f, "--seed", static_cast<long long>(s.seed), 0, 9007199254740991LL));
+    s.steps = static_cast<int>(int_flag(f, "--steps", s.steps, "steps"));
+    s.batch = static_cast<int>(int_flag(f, "--batch", s.batch, "batch"));
+    s.seed = static_cast<std::uint64_t>(int_flag(f, "--seed", static_cast<long long>(s.seed), "seed"));
     s.lr = number_flag(f, "--lr", s.lr);
     s.parts = static_cast<int>(int_flag(f, "--parts", s.parts, 1, 64));
     s.repeat_fraction = number_flag(f, "--repeat", s.repeat_fraction);
+    check_writable(f.get("--out"));
     std::vector<std::pair<std::vector<std::string>, double>> mix = r.mix;
     if (mix.empty()) mix = {{r.corpus, 1.0}};
     std::vector<std::u32string> texts;
@@ -127,7 +204,7 @@ int train(const std::vector<std::string>& args) {
     for (char32_t c : probe) m.probe += encode_utf8(c);
     std::vector<std::vector<int>> streams;
     for (const std::u32string& t : texts) streams.push_back(to_ids(m, t));
-    trainer run(m, std::move(streams), weights, s);
+    trainer run(m, std::move(streams), weights, s);  // refuses a step over one call's budget
     const auto start = std::chrono::steady_clock::now();
     const double tokens_per_step = static_cast<double>(s.batch) * m.config.n_ctx;
     for (int k = 1; k <= s.steps; ++k) {
@@ -146,11 +223,24 @@ int train(const std::vector<std::string>& args) {
     return 0;
 }
 
+// ---- [SECTION] eval ----
+
 int eval(const std::vector<std::string>& args) {
     const flags f = parse_flags(args, 1, {"--model", "--text-file", "--heldout"});
-    const model m = load(f);
+    if (f.has("--heldout") == f.has("--text-file")) throw spec_error("lm eval needs one of --text-file F or --heldout.");
     if (f.has("--heldout")) {  // the model's own held-out split, beside the two baselines on the same split
-        const corpus_split data = read_corpus(m.corpus);
+        corpus_split data;
+        const model m = load(f, [&](const model& h) {  // the corpus and the cost, before the weights are read
+            if (h.corpus.empty())
+                throw spec_error("the model names no corpus (its __metadata__.corpus is empty): evaluate it with --text-file.");
+            data = read_corpus(h.corpus);
+            if (data.heldout.size() < 2) throw spec_error("the model's held-out text has fewer than 2 characters to predict one.");
+            if (const cost c = eval_cost(h, data.heldout.size()); !within_budget(c, "eval_work"))
+                check_cost(c, "evaluating the " + std::to_string(data.heldout.size()) + " held-out characters",
+                           "evaluate a part of them with --text-file", "eval_work");
+            check_cost(baseline_cost(h, data.train.size(), data.heldout.size()), "the bigram baseline of " +
+                       std::to_string(h.vocab.size()) + " characters", "evaluate with --text-file, without the baselines");
+        });
         const eval_result e = evaluate(m, to_ids(m, data.heldout));
         const baselines b = baseline_bits(m, data.train, data.heldout);
         std::cout << json({{"corpus", m.corpus}, {"characters", e.predicted}, {"bits_per_char", e.bits_per_char},
@@ -158,18 +248,24 @@ int eval(const std::vector<std::string>& args) {
                   << '\n';
         return 0;
     }
-    if (!f.has("--text-file")) throw spec_error("lm eval needs --text-file F or --heldout.");
-    std::ifstream in(f.get("--text-file"), std::ios::binary);
-    std::stringstream text;
-    if (!in || !(text << in.rdbuf())) throw spec_error("cannot read the text file \"" + user_text(f.get("--text-file")) + "\".");
-    const std::u32string t = decode_utf8(text.str(), "the text file");
-    if (t.size() < 2) throw spec_error("the text file needs at least 2 characters to predict one.");
-    const eval_result e = evaluate(m, to_ids(m, t));
+    const std::string text = read_text_file(f.get("--text-file"));
+    const std::size_t chars = count_chars(text, "the text file");
+    if (chars < 2) throw spec_error("the text file needs at least 2 characters to predict one.");
+    const model m = load(f, [&](const model& h) {
+        if (const cost c = eval_cost(h, chars); !within_budget(c, "eval_work")) {
+            const std::size_t most = most_that_fit(chars, [&](std::size_t k) { return eval_cost(h, k); }, "eval_work");
+            check_cost(c, "evaluating " + std::to_string(chars) + " characters",
+                       most > 1 ? "evaluate at most " + std::to_string(most) + " at once" : "this model is too large for it", "eval_work");
+        }
+    });
+    const eval_result e = evaluate(m, to_ids(m, decode_utf8(text, "the text file")));
     std::cout << json({{"characters", e.predicted}, {"bits_per_char", e.bits_per_char}}).dump() << '\n';
     return 0;
 }
 
 }  // namespace
+
+// ---- [SECTION] the other commands ----
 
 int run_lm(const std::vector<std::string>& args) {
     const std::string sub = args.empty() ? "" : args[0];
@@ -182,72 +278,94 @@ int run_lm(const std::vector<std::string>& args) {
     }
     if (sub == "trace") {
         const flags f = parse_flags(args, 1, {"--model", "--text"});
-        const model m = load(f);
-        std::cout << trace_to_json(lm::trace(m, text_flag(f, "--text"))).dump() << '\n';
+        const std::string text = text_flag(f, "--text");
+        const std::size_t n = count_chars(text, "the text");
+        const model m = load(f, [&](const model& h) { check_text_cost(h, n, "a trace", trace_cost); });
+        write_trace_json(std::cout, lm::trace(m, text));  // streamed: no tree of every number
+        std::cout << '\n';
         return 0;
     }
     if (sub == "grad") {  // the loss of predicting each next character of the text, and its gradient for every tensor
         const flags f = parse_flags(args, 1, {"--model", "--text"});
-        const model m = load(f);
-        const tokens t = tokenize(m, text_flag(f, "--text"), static_cast<std::size_t>(m.config.n_ctx) + 1);
+        const std::string text = text_flag(f, "--text");
+        const std::size_t n = count_chars(text, "the text");
+        const model m = load(f, [&](const model& h) { check_grad(h, n); });
+        const tokens t = tokenize(m, text, static_cast<std::size_t>(m.config.n_ctx) + 1);
         if (t.ids.size() < 2) throw spec_error("lm grad needs a text of at least 2 characters: each is predicted from those before it.");
         const std::vector<int> in(t.ids.begin(), t.ids.end() - 1), target(t.ids.begin() + 1, t.ids.end());
         std::vector<float> grad;
         const double loss = loss_and_grad(m, in, target, 1, static_cast<int>(in.size()), &grad);
-        json grads = json::object();
-        for (const param& p : m.table) {
-            json g = json::array();
-            for (std::size_t i = 0; i < p.size; ++i) g.push_back(shortest_decimal(grad[p.offset + i]));
-            grads[p.name] = std::move(g);
+        check_finite(loss, "loss");
+        check_finite(grad.data(), grad.size(), "gradient");
+        std::cout << "{\"loss\":" << json(loss).dump() << ",\"grads\":{";
+        for (std::size_t k = 0; k < m.table.size(); ++k) {
+            const param& p = m.table[k];
+            std::cout << (k ? "," : "") << json(p.name).dump() << ':';
+            write_floats_json(std::cout, grad.data() + p.offset, p.size);
         }
-        std::cout << json({{"loss", loss}, {"grads", std::move(grads)}}).dump() << '\n';
+        std::cout << "}}\n";
         return 0;
     }
     if (sub == "layer-grad") {  // one layer's attention with the model's loss above it: a grad spec for attn grad
         const flags f = parse_flags(args, 1, {"--model", "--text", "--layer"});
-        const model m = load(f);
-        const model_trace t = lm::trace(m, text_flag(f, "--text"));
+        const std::string text = text_flag(f, "--text");
+        const std::size_t n = count_chars(text, "the text");
+        const model m = load(f, [&](const model& h) { check_text_cost(h, n, "a layer's gradient", layer_grad_cost); });
+        const model_trace t = lm::trace(m, text);
         const int layer = static_cast<int>(int_flag(f, "--layer", 1, 1, m.config.n_layer)) - 1;
         std::cout << layer_grad_json(layer_grad_of(m, t, layer)).dump() << '\n';
         return 0;
     }
     if (sub == "step") {  // one generation step through the key/value cache, its own stages
         const flags f = parse_flags(args, 1, {"--model", "--text"});
-        const model m = load(f);
-        std::cout << trace_to_json(lm::step_trace(m, text_flag(f, "--text"))).dump() << '\n';
+        const std::string text = text_flag(f, "--text");
+        const std::size_t n = count_chars(text, "the text");
+        const model m = load(f, [&](const model& h) { check_text_cost(h, n, "a generation step", step_cost); });
+        write_trace_json(std::cout, lm::step_trace(m, text));
+        std::cout << '\n';
         return 0;
     }
     if (sub == "next") {
         const flags f = parse_flags(args, 1, {"--model", "--text", "--k"});
-        const model m = load(f);
         const int k = static_cast<int>(int_flag(f, "--k", 10, 1, 100000));
+        const std::string text = text_flag(f, "--text");
+        const std::size_t n = count_chars(text, "the text");
+        const model m = load(f, [&](const model& h) { check_text_cost(h, n, "next", next_cost); });
         json out = json::array();
-        for (const candidate& c : lm::next(m, text_flag(f, "--text"), k)) out.push_back({{"char", c.ch}, {"p", shortest_decimal(c.p)}});
+        for (const candidate& c : lm::next(m, text, k)) out.push_back({{"char", c.ch}, {"p", shortest_decimal(c.p)}});
         std::cout << out.dump() << '\n';
         return 0;
     }
     if (sub == "generate") {
         const flags f = parse_flags(args, 1, {"--model", "--prompt", "--n", "--temperature", "--seed"});
-        const model m = load(f);
         generate_options o;
-        o.n = static_cast<int>(int_flag(f, "--n", 100, 1, max_generate));
+        o.n = static_cast<int>(int_flag(f, "--n", 100, "n"));
         o.temperature = number_flag(f, "--temperature", 0.8);
-        o.seed = static_cast<std::uint64_t>(int_flag(f, "--seed", 0, 0, 9007199254740991LL));
-        std::cout << lm::generate(m, text_flag(f, "--prompt"), o) << '\n';
+        check_temperature(o.temperature);  // before the model is read
+        o.seed = static_cast<std::uint64_t>(int_flag(f, "--seed", 0, "seed"));
+        const std::string prompt = text_flag(f, "--prompt");
+        const std::size_t n = count_chars(prompt, "the text");
+        const model m = load(f, [&](const model& h) {
+            if (n <= static_cast<std::size_t>(h.config.n_ctx)) check_generate(h, n, o);  // else tokenize's own sentence
+        });
+        std::cout << lm::generate(m, prompt, o) << '\n';
         return 0;
     }
     if (sub == "attribute") {  // which heads pushed each of the top-k next characters (direct logit attribution)
         const flags f = parse_flags(args, 1, {"--model", "--text", "--k"});
-        const model m = load(f);
         const int k = static_cast<int>(int_flag(f, "--k", 10, 1, 100000));
-        const json out = attribution_json(m, lm::trace(m, text_flag(f, "--text")), k);
+        const std::string text = text_flag(f, "--text");
+        const std::size_t n = count_chars(text, "the text");
+        const model m = load(f, [&](const model& h) { check_text_cost(h, n, "a trace", trace_cost); });
+        const json out = attribution_json(m, lm::trace(m, text), k);
         std::cout << out.dump() << '\n';
         return 0;
     }
     if (sub == "heads") {
         const flags f = parse_flags(args, 1, {"--model", "--text"});
-        const model m = load(f);
-        std::cout << heads_to_json(head_scores(m, f.get("--text"))).dump() << '\n';
+        const std::string probe = f.get("--text");
+        const model m = load(f, [&](const model& h) { check_heads(h, probe.empty() ? std::string_view(h.probe) : probe); });
+        std::cout << heads_to_json(head_scores(m, probe)).dump() << '\n';
         return 0;
     }
     if (sub == "stages") {  // every stage of a model trace in trace order, each layer's attention stages among them
@@ -256,9 +374,15 @@ int run_lm(const std::vector<std::string>& args) {
     }
     if (sub == "explain") {  // every cell of one stage, one JSON line each, as the page's captions say it
         const flags f = parse_flags(args, 1, {"--model", "--text", "--stage", "--layer", "--head"});
-        const model m = load(f);
-        const model_trace t = lm::trace(m, text_flag(f, "--text"));
-        const std::string id = f.get("--stage");
+        const std::string text = text_flag(f, "--text"), id = f.get("--stage");
+        const std::size_t n = count_chars(text, "the text");
+        const model m = load(f, [&](const model& h) {  // the lines it would write, before the trace is made
+            check_text_cost(h, n, "a trace", trace_cost);
+            const std::size_t cells = explain_cells(h, id, n);
+            check_cost(explain_cost(h, n, cells), "explaining the " + std::to_string(cells) + " cells of stage " + user_text(id),
+                       "explain single cells through the npm module's m.explain(), or a shorter text");
+        });
+        const model_trace t = lm::trace(m, text);
         const bool global = model_stage_of(id) && !model_stage_of(id)->per_layer;
         const std::optional<int> layer = global ? std::nullopt
             : std::optional<int>(static_cast<int>(int_flag(f, "--layer", 1, 1, m.config.n_layer)) - 1);
@@ -267,9 +391,13 @@ int run_lm(const std::vector<std::string>& args) {
         if (!s) throw spec_error("the trace has no stage \"" + user_text(id) + "\" (see attn lm stages).");
         const bool per_head = s->shape.size() == 3;
         const std::size_t rows = s->shape[per_head ? 1 : 0], cols = s->shape.back() * (per_head && (id == "q" || id == "k" || id == "v") ? m.config.n_head : 1);
+        // a layer's attention stage: its sequence trace made once for every cell, not once a cell
+        const std::optional<attn::trace> attention = layer && !model_stage_of(id) ? std::optional<attn::trace>(attention_trace_of(m, t, *layer))
+                                                                                   : std::nullopt;
         for (std::size_t i = 0; i < rows; ++i)
             for (std::size_t j = 0; j < cols; ++j)
-                std::cout << json({{"i", i}, {"j", j}, {"text", explain_model_cell(m, t, id, layer, i, j, head)}}).dump() << '\n';
+                std::cout << json({{"i", i}, {"j", j}, {"text", explain_model_cell(m, t, id, layer, i, j, head, attention ? &*attention : nullptr)}}).dump()
+                          << '\n';
         return 0;
     }
     if (sub == "info") {

@@ -9,6 +9,8 @@
 //   attn explain SPEC.json|- STAGE [--head H] [--detail]
 //                               the arithmetic of every result cell of a stage, one JSON line per cell
 //   attn example ID [--json] [--variant V] [--lang en|zh]
+//   attn figure rnn-limits|why-sqrt-dk|cnn-rnn-attention [REQUEST.json|-]
+//                               a guided-path figure's numbers (attn/figures.hpp; no request: the defaults)
 //   attn bench [--n 128,512,2048] [--d 64]
 //   attn lm trace|step|next|generate|eval|heads|attribute|grad|layer-grad|explain|stages|train|info|recipe
 //                               the tiny language model (cli/lm.cpp)
@@ -35,6 +37,7 @@ const char* const usage =
     "       attn stages\n"
     "       attn explain SPEC.json|- STAGE [--head H] [--detail]\n"
     "       attn example ID [--json] [--variant NAME] [--lang en|zh]\n"
+    "       attn figure rnn-limits|why-sqrt-dk|cnn-rnn-attention [REQUEST.json|-]\n"
     "       attn bench [--n 128,512,2048] [--d 64]\n"
     "       attn lm train|trace|step|next|generate|eval|heads|attribute|grad|layer-grad|explain|stages|info|recipe ... (docs/model.md)\n";
 
@@ -94,6 +97,19 @@ int task_command(const std::vector<std::string>& args) {
         throw usage_error("task takes one id: " + ids + ".");
     }
     std::cout << attn::training_task_json(args[0]).dump() << '\n';
+    return 0;
+}
+
+int figure_command(const std::vector<std::string>& args) {
+    const std::vector<std::string>& known = attn::figure_ids();
+    if (args.empty() || args.size() > 2) {
+        std::string ids;
+        for (const std::string& id : known) ids += (ids.empty() ? "" : "|") + id;
+        throw usage_error("figure takes a figure (" + ids + ") and a request file, - for standard input, or nothing for the defaults.");
+    }
+    // an unknown name is refused (figure_json's sentence) before a request is read from standard input
+    if (std::find(known.begin(), known.end(), args[0]) == known.end()) attn::figure_json(args[0], "");
+    std::cout << attn::figure_json(args[0], args.size() == 2 ? read_input(args[1]) : std::string()).dump() << '\n';
     return 0;
 }
 
@@ -206,6 +222,7 @@ int main(int argc, char** argv) {
         if (command == "example") return example_command(args);
         if (command == "stages") return stages_command(args);
         if (command == "explain") return explain_command(args);
+        if (command == "figure") return figure_command(args);
         if (command == "bench") return attn::cli::run_bench(args);
         if (command == "lm") return attn::cli::run_lm(args);
         throw usage_error("unknown command \"" + attn::user_text(command) + "\".");

@@ -94,6 +94,7 @@ namespace {
 int print_vision_example(const std::string& id, const std::string& variant, const std::string& lang) {
     const json& doc = example_document(id);
     const vision_trace t = compute_vision(example_vision_spec(id, variant));
+    const json notes = example_notes(id, variant);
     std::cout << text(doc["title"], lang) << "\n" << text(doc["source"], lang) << "\n\n" << text(doc["summary"], lang) << "\n\n"
               << (lang == "zh" ? "输入：" : "Inputs: ") << text(doc["embeddings"], lang) << "\n";
     const auto numbered = [](std::size_t n, const char* prefix) {
@@ -104,7 +105,7 @@ int print_vision_example(const std::string& id, const std::string& variant, cons
     for (const vision_stage& s : t.stages) {
         const vision_stage_info& info = vision_stage_info_of(s.id);
         std::cout << "\n== " << s.id << ": " << (lang == "zh" ? info.title.zh : info.title.en) << "   " << vision_formula(t.spec.block, s.id) << "\n";
-        if (doc.contains("notes") && doc["notes"].contains(s.id)) std::cout << "   " << text(doc["notes"][s.id], lang) << "\n";
+        if (notes.contains(s.id)) std::cout << "   " << text(notes[s.id], lang) << "\n";
         const std::size_t cols = s.shape.back(), rows = s.shape.size() == 1 ? 1 : s.shape[s.shape.size() - 2];
         const std::size_t blocks = s.shape.size() == 3 ? s.shape[0] : 1;
         const bool per_channel = s.shape[0] == t.spec.c && s.shape.size() >= 2;
@@ -125,6 +126,7 @@ int print_example_table(const std::string& id, const std::string& variant, const
     if (example_is_vision(id)) return print_vision_example(id, variant, lang);
     const json& doc = example_document(id);
     const trace t = compute_trace(example_spec(id, variant));  // throws before anything is printed
+    const json notes = example_notes(id, variant);
     std::cout << text(doc["title"], lang) << "\n" << text(doc["source"], lang) << "\n\n"
               << fill_numbers(text(doc["summary"], lang), t) << "\n\n"
               << (lang == "zh" ? "输入向量：" : "Embeddings: ") << text(doc["embeddings"], lang) << "\n";
@@ -139,8 +141,7 @@ int print_example_table(const std::string& id, const std::string& variant, const
         const bilingual title = stage_title(v.id);
         std::cout << "\n== " << stage_name(v.id) << ": " << (lang == "zh" ? title.zh : title.en) << "   "
                   << stage_formula(v.id, t.spec) << "\n";
-        if (doc.contains("notes") && doc["notes"].contains(stage_name(v.id)))
-            std::cout << "   " << fill_numbers(text(doc["notes"][stage_name(v.id)], lang), t) << "\n";
+        if (notes.contains(stage_name(v.id))) std::cout << "   " << fill_numbers(text(notes[stage_name(v.id)], lang), t) << "\n";
         const stage_info& info = stage_info_of(v.id);
         const std::vector<std::string> row_labels = axis_labels(info.rows, info, t.spec);
         const std::vector<std::string> col_labels = axis_labels(info.cols, info, t.spec);

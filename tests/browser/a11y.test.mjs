@@ -11,10 +11,10 @@ const session = browserSession();
 const axeScript = path.join(webDir, 'node_modules/axe-core/axe.min.js');
 
 const pages = [
-  ['index.html?example=translation&stage=weights', true], // the lines view
-  ['index.html?example=multi-head&stage=scores&lang=zh', true], // every head at once
-  ['index.html?example=cbam-block&stage=spatial_gate&lang=en', true], // a vision block
-  ['index.html?example=masking&variant=padding&stage=masked&lang=zh', true],
+  ['playground.html?example=translation&stage=weights', true], // the lines view
+  ['playground.html?example=multi-head&stage=scores&lang=zh', true], // every head at once
+  ['playground.html?example=cbam-block&stage=spatial_gate&lang=en', true], // a vision block
+  ['playground.html?example=masking&variant=padding&stage=masked&lang=zh', true],
   ['embed.html?example=multi-head&stage=weights', true],
   ['docs.html', true],
   ['lab.html?example=translation&stage=weights', false],
@@ -50,6 +50,6 @@ test('the lab: the first Tab offers the same view in the stepper (its canvas is 
     return { id: first.id, text: first.textContent, href: first.getAttribute('href'), visible: box.width > 50 && box.height > 10 };
   });
   assert.deepEqual(link, { id: 'stepper-link', text: '在无障碍的分步演示中打开这个视图', // lang=zh: the page's words in Chinese
-    href: 'index.html?example=translation&stage=weights&lang=zh', visible: true });
+    href: 'playground.html?example=translation&stage=weights&lang=zh', visible: true });
   await page.close();
 });

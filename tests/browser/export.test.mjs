@@ -38,7 +38,7 @@ async function exported(page, format) {
 }
 
 test('Export: SVG with text as text, PNG at 2× the pixel ratio, CSV and JSON equal to the trace, LaTeX that typesets', async () => {
-  const page = await open('index.html?example=multi-head&stage=scores&head=2&lang=en');
+  const page = await open('playground.html?example=multi-head&stage=scores&head=2&lang=en');
   const t = a.example('multi-head');
   const scores = t.stages.find((s) => s.id === 'scores');
   const [heads, rows, cols] = scores.shape;
@@ -83,7 +83,7 @@ test('Export: SVG with text as text, PNG at 2× the pixel ratio, CSV and JSON eq
 });
 
 test('LaTeX of every stage of every example typesets; the lines view exports its lines and labels', async () => {
-  const page = await open('index.html?example=translation&stage=weights&lang=zh');
+  const page = await open('playground.html?example=translation&stage=weights&lang=zh');
   let typeset_count = 0;
   for (const [example, variant] of [['numpy-3x4', ''], ['translation', ''], ['multi-head', ''], ['masking', 'padding'], ['positional-encoding', 'learned'],
     ['score-functions', 'additive'], ['score-functions', 'bilinear']]) {
@@ -112,7 +112,7 @@ test('LaTeX of every stage of every example typesets; the lines view exports its
 
 test('Embed code: the snippet in a stranger\'s page shows the same view with the edit; so does the iframe; Copy copies', async () => {
   await session.browser.grantPermissions(['clipboard-read', 'clipboard-write']);
-  const page = await open('index.html?example=multi-head&stage=scores&head=2&lang=zh');
+  const page = await open('playground.html?example=multi-head&stage=scores&head=2&lang=zh');
   await editCell(page, 'x', 0, 0, 1.5);
   const root = page.locator('attention-stepper');
   assert.match(await root.locator('.caption').textContent(), /格子/, 'after an edit the caption still says what to do');

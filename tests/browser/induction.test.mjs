@@ -165,4 +165,33 @@ test('中文: the lesson speaks Chinese, its charts and patterns drawn; a phone 
   await page.close();
 });
 
+test('Reset while a training step is on its way: the old run\'s answer is dropped, and the new run starts at step 0', async () => {
+  const page = await openLesson('lesson=induction&lang=en');
+  const got = await lesson(page, async (el) => {
+    // each ask for training steps, as it goes to the worker
+    const asks = [];
+    const call = el.client.call.bind(el.client);
+    el.client.call = (op, ...args) => {
+      const answer = call(op, ...args);
+      if (op === 'lessonTrain') asks.push(answer);
+      return answer;
+    };
+    el.play();
+    while (el.done < 50) await new Promise((resolve) => setTimeout(resolve, 10));
+    // the moment the next ask is posted, Reset: its answer (the old model's steps) is still on its way
+    const before = asks.length;
+    while (asks.length === before) await new Promise((resolve) => setTimeout(resolve, 0));
+    const stale = asks.at(-1);
+    el.shadowRoot.querySelector('button.reset').click();
+    const staleDone = (await stale).done;
+    await el.ready;
+    await new Promise((resolve) => setTimeout(resolve, 300)); // anything else still on its way
+    return { staleDone, done: el.done, losses: el.losses.length, steps: el.history.map((x) => x.step), status: el.shadowRoot.querySelector('.status').textContent };
+  });
+  assert.ok(got.staleDone >= 50, `the stale answer was the old run's step ${got.staleDone}`);
+  assert.deepEqual({ done: got.done, losses: got.losses, steps: got.steps }, { done: 0, losses: 0, steps: [0] }, 'the new run holds none of the old one\'s steps');
+  assert.match(got.status, /^step 0 of \d+$/);
+  await page.close();
+});
+
 test('no page errors', () => assert.deepEqual(problems, []));

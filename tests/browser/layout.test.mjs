@@ -117,7 +117,7 @@ async function walk(page, label, phoneChecks) {
 }
 
 const examples = async () => {
-  const page = await open(session.browser, 'index.html', { width: 1366, height: 900 });
+  const page = await open(session.browser, 'playground.html', { width: 1366, height: 900 });
   const ids = await page.evaluate(() => document.querySelector('attention-stepper').examples.map((e) => e.id));
   await page.close();
   return ids;
@@ -125,11 +125,11 @@ const examples = async () => {
 
 /** The example opened at its first stage (the playground opens translation at its weights). */
 async function openAtStart(context, id, lang, viewport) {
-  let page = await open(context, `index.html?example=${id}&lang=${lang}`, viewport);
+  let page = await open(context, `playground.html?example=${id}&lang=${lang}`, viewport);
   const [start, index] = await page.evaluate(() => { const el = document.querySelector('attention-stepper'); return [el.stageIds()[0], el.store.get().stageIndex]; });
   if (index === 0) return page;
   await page.close();
-  page = await open(context, `index.html?example=${id}&lang=${lang}&stage=${start}`, viewport);
+  page = await open(context, `playground.html?example=${id}&lang=${lang}&stage=${start}`, viewport);
   return page;
 }
 
@@ -160,7 +160,7 @@ test('phone (390 × 844): every example, every stage — the picture first, noth
 test('first screens: the playground opens on translation\'s weights as lines, Play marked, no ring around everything', async () => {
   for (const [name, context, viewport, lang] of [['desktop-en', session.browser, { width: 1366, height: 900 }, 'en'],
     ['desktop-zh', session.browser, { width: 1366, height: 900 }, 'zh'], ['phone-en', phone, null, 'en'], ['phone-zh', phone, null, 'zh']]) {
-    const page = await open(context, `index.html?lang=${lang}`, viewport);
+    const page = await open(context, `playground.html?lang=${lang}`, viewport);
     const first = await page.evaluate(() => {
       const el = document.querySelector('attention-stepper');
       const root = el.shadowRoot;
@@ -216,7 +216,7 @@ test('compact embed: the translation weights at 680 px wide stand under 480 px; 
 });
 
 test('an edited embed keeps its example: its title and texts, "edited", its view, and Reset', async () => {
-  const page = await open(session.browser, 'index.html?example=translation&stage=weights&lang=en', { width: 1366, height: 900 });
+  const page = await open(session.browser, 'playground.html?example=translation&stage=weights&lang=en', { width: 1366, height: 900 });
   await page.evaluate(() => document.querySelector('attention-stepper').edit('x', (s) => { s.x[0][0] += 0.5; }));
   await page.evaluate(() => document.querySelector('attention-stepper').settled());
   const { script } = await page.evaluate(() => document.querySelector('attention-stepper').embedCode());
@@ -289,7 +289,7 @@ function installLatinWords() {
 }
 
 test('中文 everywhere: in zh mode every word of the stepper\'s own is Chinese, every stage of every example, the edit panel included', async () => {
-  const page = await open(session.browser, 'index.html?lang=zh', { width: 1366, height: 900 });
+  const page = await open(session.browser, 'playground.html?lang=zh', { width: 1366, height: 900 });
   await page.evaluate(installLatinWords);
   const ids = await page.evaluate(() => document.querySelector('attention-stepper').examples.map((e) => e.id));
   const found = new Set();

@@ -30,7 +30,7 @@ async function openWatched(url, { viewport = { width: 1280, height: 900 }, ready
   const page = await session.browser.newPage();
   await page.setViewportSize(viewport);
   page.on('pageerror', (e) => problems.push(`${url}: ${e.message}`));
-  await page.goto(`${session.server.url}index.html?example=translation&lang=zh`);
+  await page.goto(`${session.server.url}playground.html?example=translation&lang=zh`);
   await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.scene'));
   await page.addInitScript(() => {
     window.longTasks = [];
@@ -76,7 +76,7 @@ const stepper = (page) => page.locator('attention-stepper').first();
 const settle = (page) => page.evaluate(() => document.querySelector('attention-stepper').settled());
 
 test('playground: load, every stage of every example, an edit, Play: no long task', async () => {
-  const page = await openWatched('index.html?example=translation&stage=weights&lang=en');
+  const page = await openWatched('playground.html?example=translation&stage=weights&lang=en');
   const root = stepper(page);
   // every action a real input event (a task the observer sees; work run from the test's evaluate is not)
   const examples = await page.evaluate(() => document.querySelector('attention-stepper').attention.examples());
@@ -113,7 +113,7 @@ test('playground: load, every stage of every example, an edit, Play: no long tas
 test('a linked spec of 64 heads (n 64, d 64): its load and a head switch, no long task', async () => {
   const n = 64, d = 64;
   const x = Array.from({ length: n }, (_, i) => Array.from({ length: d }, (_, c) => Math.round(Math.sin(0.3 * i + 0.7 * c) * 100) / 100));
-  const page = await openWatched(`index.html?stage=weights#spec=${encodeURIComponent(JSON.stringify({ x, heads: 64 }))}`);
+  const page = await openWatched(`playground.html?stage=weights#spec=${encodeURIComponent(JSON.stringify({ x, heads: 64 }))}`);
   await phase(page, 'switch head');
   await stepper(page).locator('.heads-grid [data-head="2"]').click();
   await page.waitForFunction(() => document.querySelector('attention-stepper').store.get().head === 1);
@@ -127,7 +127,7 @@ test('a linked spec of 64 heads (n 64, d 64): its load and a head switch, no lon
 test('a linked spec of n 800, d 64, then a 15 MB paste into its matrix box: refused in a sentence, no long task', async () => {
   const n = 800, d = 64;
   const x = Array.from({ length: n }, (_, i) => Array.from({ length: d }, (_, c) => Math.round(Math.cos(0.05 * i + c) * 100) / 100));
-  const page = await openWatched(`index.html?stage=weights#spec=${encodeURIComponent(JSON.stringify({ x }))}`);
+  const page = await openWatched(`playground.html?stage=weights#spec=${encodeURIComponent(JSON.stringify({ x }))}`);
   const root = stepper(page);
   await phase(page, 'open the editor');
   await root.locator('button.edit').click();
@@ -159,7 +159,7 @@ test('a linked spec of n 800, d 64, then a 15 MB paste into its matrix box: refu
 });
 
 test('the complexity example measures in the worker: progress shown, Cancel stops it, no long task', async () => {
-  const page = await openWatched('index.html?example=complexity&lang=en');
+  const page = await openWatched('playground.html?example=complexity&lang=en');
   const root = stepper(page);
   await phase(page, 'measure');
   await root.locator('.complexity svg.chart').first().waitFor({ timeout: 60000 }); // the first measurement runs by itself

@@ -21,7 +21,7 @@ const lit = (page) => page.evaluate(() => [...document.querySelector('attention-
 
 test('every online stage shows the trace\'s numbers; the result equals the context; the formula map has the online group', async () => {
   for (const id of ['online_max', 'online_rescale', 'online_sum', 'online_acc', 'online_output']) {
-    const page = await open(`index.html?example=online-softmax&stage=${id}&lang=en`);
+    const page = await open(`playground.html?example=online-softmax&stage=${id}&lang=en`);
     const s = await shown(page);
     assert.equal(s.stage, id);
     const data = stageOf(id).data;
@@ -37,7 +37,7 @@ test('every online stage shows the trace\'s numbers; the result equals the conte
     await page.close();
   }
   // examples without the online softmax do not show its terms at all
-  const plain = await open('index.html?example=translation&stage=scores&lang=en');
+  const plain = await open('playground.html?example=translation&stage=scores&lang=en');
   const plainTerms = await plain.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('[part=formula] .term')].map((t) => t.dataset.stage));
   assert.ok(!plainTerms.some((st) => st.startsWith('online_')), 'no online terms in translation');
   await plain.close();
@@ -45,7 +45,7 @@ test('every online stage shows the trace\'s numbers; the result equals the conte
 });
 
 test('hover: a cell of the accumulator reads its tile\'s scores, values, m, r and the previous accumulator; the caption is the core\'s', async () => {
-  const page = await open('index.html?example=online-softmax&stage=online_acc&lang=en');
+  const page = await open('playground.html?example=online-softmax&stage=online_acc&lang=en');
   const root = page.locator('attention-stepper');
   // 垫子 (row 2), tile 3, dimension 2: column 6
   await root.locator('figure.role-result td.cell[data-i="1"][data-j="5"]').hover();
@@ -65,7 +65,7 @@ test('hover: a cell of the accumulator reads its tile\'s scores, values, m, r an
 });
 
 test('Chinese: the titles and the arithmetic\'s sentence', async () => {
-  const page = await open('index.html?example=online-softmax&stage=online_sum&lang=zh');
+  const page = await open('playground.html?example=online-softmax&stage=online_sum&lang=zh');
   const s = await shown(page);
   assert.equal(s.title, '在线 softmax：运行和');
   await page.screenshot({ path: path.join(artifacts, 'online-zh.png'), fullPage: true });

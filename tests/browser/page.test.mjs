@@ -53,7 +53,7 @@ test('every example, every stage: the numbers shown are the trace\'s, and the na
   for (const id of a.examples().filter((e) => a.example(e).kind !== 'vision')) { // the vision blocks: vision.test.mjs
     const trace = a.example(id);
     const native = nativeTrace(trace.spec);
-    const page = await open(`index.html?example=${id}&lang=en&view=matrix`); // the lines view has its own test
+    const page = await open(`playground.html?example=${id}&lang=en&view=matrix`); // the lines view has its own test
     const stages = shownStages(trace); // with one head, concat is folded into context
     for (let k = 0; k < stages.length; k++) {
       const stage = stages[k];
@@ -73,7 +73,7 @@ test('every example, every stage: the numbers shown are the trace\'s, and the na
       await page.keyboard.press('ArrowRight');
     }
     if (id === 'multi-head') { // the second head of a per-head stage
-      await page.goto(`${session.server.url}index.html?example=multi-head&stage=weights&head=2&view=matrix`);
+      await page.goto(`${session.server.url}playground.html?example=multi-head&stage=weights&head=2&view=matrix`);
       await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
       const w = trace.stages.find((s) => s.id === 'weights');
       for (const c of (await shown(page)).cells) assert.equal(c.value, expected(w, trace.spec, c.i, c.j, 1));
@@ -88,7 +88,7 @@ test('screenshots of key stages are real pictures, and the weights heatmap has i
     ['positional-encoding', 'pe'], ['coreference', 'weights']];
   const signatures = new Set();
   for (const [id, stage] of shots) {
-    const page = await open(`index.html?example=${id}&stage=${stage}&lang=zh&view=matrix`);
+    const page = await open(`playground.html?example=${id}&stage=${stage}&lang=zh&view=matrix`);
     const file = path.join(artifacts, `page-${id}-${stage}.png`);
     const png = await page.screenshot({ path: file, fullPage: true });
     const stats = await imageStats(page, png, VIRIDIS);
@@ -101,7 +101,7 @@ test('screenshots of key stages are real pictures, and the weights heatmap has i
 });
 
 test('hovering or focusing a cell shows its arithmetic with the real values', async () => {
-  const page = await open('index.html?example=numpy-3x4&stage=scores&lang=en');
+  const page = await open('playground.html?example=numpy-3x4&stage=scores&lang=en');
   const td = await page.locator('attention-stepper').locator('figure.role-result td.cell[data-i="0"][data-j="1"]');
   await td.hover();
   assert.equal((await shown(page)).caption, 'e[token_1, token_2] = q_token_1·k_token_2 = 1×0 + 0×1 + 1×0 + 0×1 = 0');
@@ -116,7 +116,7 @@ test('hovering or focusing a cell shows its arithmetic with the real values', as
 // [SECTION] state and edits: the URL, the editor, hostile labels
 
 test('the URL holds the whole state: example, variant, stage, language, head and edits round-trip', async () => {
-  const page = await open('index.html?example=bank&variant=finance&stage=weights&lang=zh&view=matrix');
+  const page = await open('playground.html?example=bank&variant=finance&stage=weights&lang=zh&view=matrix');
   await editCell(page, 'x', 0, 1, 2.5);
   await page.waitForFunction(() => location.hash.startsWith('#spec=z.'));
   const before = await shown(page);
@@ -138,7 +138,7 @@ test('the URL holds the whole state: example, variant, stage, language, head and
 });
 
 test('an invalid edit shows the core\'s sentence beside the field and keeps the last good picture', async () => {
-  const page = await open('index.html?example=numpy-3x4&stage=weights');
+  const page = await open('playground.html?example=numpy-3x4&stage=weights');
   const root = page.locator('attention-stepper');
   const before = await shown(page);
   await root.locator('button.edit').click();
@@ -160,7 +160,7 @@ test('an invalid edit shows the core\'s sentence beside the field and keeps the 
 });
 
 test('the editor draws every matrix of the core\'s field table the spec has, labelled with its symbol, and makes and drops them with their kinds', async () => {
-  const page = await open('index.html?example=numpy-3x4&stage=weights');
+  const page = await open('playground.html?example=numpy-3x4&stage=weights');
   const root = page.locator('attention-stepper');
   await root.locator('button.edit').click();
   const { tensors } = a.schema().sequence;
@@ -228,7 +228,7 @@ test('the editor draws every matrix of the core\'s field table the spec has, lab
 test('a token label with HTML in it stays text, from the URL and from the spec attribute', async (t) => {
   const evil = '<img src=x onerror="window.__xss=1">';
   const spec = { x: [[1, 0], [0, 1]], tokens: { query: [evil, '<b>bold</b>'] } };
-  const page = await open(`index.html?spec=${encodeURIComponent(JSON.stringify(spec))}&stage=weights`);
+  const page = await open(`playground.html?spec=${encodeURIComponent(JSON.stringify(spec))}&stage=weights`);
   const found = await page.evaluate(() => {
     const root = document.querySelector('attention-stepper').shadowRoot;
     return { imgs: root.querySelectorAll('img, b').length, labels: [...root.querySelectorAll('th.row')].map((t) => t.textContent), xss: window.__xss };
@@ -350,12 +350,12 @@ test('keyboard only: tab in, arrows step, space plays and pauses, arrows move be
 });
 
 test('play animates cell by cell; prefers-reduced-motion shows each stage whole', async () => {
-  const page = await open('index.html?example=numpy-3x4&stage=q');
+  const page = await open('playground.html?example=numpy-3x4&stage=q');
   await page.evaluate(() => document.querySelector('attention-stepper').play());
   await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('td.cell.hidden').length > 0);
   await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('td.cell.current'));
   await page.close();
-  const still = await open('index.html?example=numpy-3x4&stage=q', { reducedMotion: true });
+  const still = await open('playground.html?example=numpy-3x4&stage=q', { reducedMotion: true });
   await still.evaluate(() => document.querySelector('attention-stepper').play());
   for (let t = 0; t < 8; t++) {
     await still.waitForTimeout(100);
@@ -380,8 +380,8 @@ test('the iframe route takes the same options as query parameters', async () => 
   await custom.close();
 });
 
-test('site/index.html opens from file:// after a build, with no server', async () => {
-  const url = `${pathToFileURL(path.join(site, 'index.html'))}?example=bank&stage=context`;
+test('site/playground.html opens from file:// after a build, with no server', async () => {
+  const url = `${pathToFileURL(path.join(site, 'playground.html'))}?example=bank&stage=context`;
   const page = await open(url);
   const got = await shown(page);
   assert.equal(got.stage, 'context');
@@ -395,9 +395,9 @@ test('site/index.html opens from file:// after a build, with no server', async (
 test('a query row that sees no key is named, and its uniform softmax explained, at the softmax stages only', async () => {
   const trace = a.example('masking', 'padding');
   assert.deepEqual(trace.empty_rows, [3]);
-  const page = await open('index.html?example=masking&variant=padding&stage=weights&lang=en');
+  const page = await open('playground.html?example=masking&variant=padding&stage=weights&lang=en');
   const note = () => page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.empty-rows')?.textContent ?? null);
-  assert.equal(await note(), `Query row 4 (${trace.axes.query[3]}) sees no key: its softmax is uniform, as in seed 000's code.`);
+  assert.equal(await note(), `Query row 4 (${trace.axes.query[3]}) sees no key: its softmax is uniform, as in the first article's code.`);
   await page.screenshot({ path: path.join(artifacts, 'page-masking-empty-row.png') });
   await page.evaluate(() => document.querySelector('attention-stepper').goTo('context'));
   assert.equal(await note(), null, 'the context stage mixes values: no softmax row to explain');
@@ -414,14 +414,75 @@ test('the docs page shows the snippets and a live embed (the complexity example:
   await docs.close();
 });
 
+test('no words of ours in the learner\'s way: no "spec", "seed 000" or "a.trace()" on the page, in English and 中文', async () => {
+  const OURS = /\bspec\b|seed 00\d|文章 00\d|a\.trace\(\)|a\.attention\b/i;
+  /** Every text a reader sees: the page's and the stepper's visible text, its menus' options, labels and titles. */
+  const seen = (page) => page.evaluate(() => {
+    const root = document.querySelector('attention-stepper').shadowRoot;
+    const texts = [document.body.innerText];
+    const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) if (n.parentElement?.getClientRects().length || n.parentElement?.tagName === 'OPTION') texts.push(n.textContent);
+    for (const x of root.querySelectorAll('[title], [aria-label]')) texts.push(x.getAttribute('title') ?? '', x.getAttribute('aria-label') ?? '');
+    return texts.join('\n');
+  });
+  const found = [];
+  for (const lang of ['en', 'zh']) {
+    const page = await open(`playground.html?example=numpy-3x4&lang=${lang}`);
+    for (const id of a.examples()) {
+      await page.evaluate((x) => document.querySelector('attention-stepper').chooseExample(x), id);
+      const el = 'document.querySelector("attention-stepper")';
+      await page.evaluate(`${el}.store.set({ editing: true })`);
+      for (const stage of await page.evaluate(`${el}.stageIds()`)) {
+        await page.evaluate((s) => { const e = document.querySelector('attention-stepper'); e.goTo(s); return e.settled(); }, stage);
+        const text = await seen(page);
+        const hit = OURS.exec(text);
+        if (hit) found.push(`${lang} ${id} ${stage}: "${text.slice(Math.max(0, hit.index - 40), hit.index + 40)}"`);
+      }
+      await page.evaluate(`${el}.store.set({ editing: false })`);
+    }
+    await page.close();
+    // the reader's own numbers (a link with a spec and no example) are "your numbers"
+    const own = await open(`playground.html?lang=${lang}#spec=${encodeURIComponent(JSON.stringify({ x: [[1, 0], [0, 1]] }))}`);
+    const title = await own.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('h2.title').textContent);
+    assert.equal(title, lang === 'en' ? 'Your numbers' : '你的数字');
+    assert.doesNotMatch(await seen(own), OURS);
+    await own.close();
+  }
+  assert.deepEqual(found.slice(0, 10), [], `${found.length} views with our words`);
+  assert.ok(a.examples().every((id) => !/seed|文章 0/i.test(JSON.stringify(a.exampleDocument(id).source))), 'the examples\' sources name the articles as a reader does');
+});
+
+test('the docs page in 中文: ?lang=zh, its switch and its stepper\'s language buttons turn the whole page', async () => {
+  const page = await open('docs.html?lang=zh');
+  const state = () => page.evaluate(() => ({
+    lang: document.documentElement.lang, h1: [...document.querySelectorAll('h1')].find((x) => x.getClientRects().length)?.textContent,
+    text: document.body.innerText, stepper: document.querySelector('attention-stepper').store.get().lang,
+    copy: document.querySelector('button.copy').textContent,
+  }));
+  await page.waitForFunction(() => !document.querySelector('attention-stepper').shadowRoot.querySelector('.pending'));
+  let s = await state();
+  assert.deepEqual([s.lang, s.h1, s.stepper, s.copy], ['zh-CN', '嵌入与使用注意力机制演练场', 'zh', '复制']);
+  // the prose is Chinese: no English sentence of ours outside code and the stepper's data
+  assert.doesNotMatch(s.text, /\b(the|and|your|with|element)\b.*\b(the|and|of|to)\b/, 'an English sentence in zh mode');
+  await page.screenshot({ path: path.join(artifacts, 'docs-zh.png'), fullPage: true });
+  // the live stepper's English button turns the page, and the page's 中文 button turns them both back
+  await page.locator('attention-stepper').locator('button.lang-en').click();
+  s = await state();
+  assert.deepEqual([s.lang, s.h1, s.stepper, s.copy], ['en', 'Embedding and using Attention Playground', 'en', 'Copy']);
+  await page.locator('button[data-set-lang="zh"]').click();
+  s = await state();
+  assert.deepEqual([s.lang, s.stepper], ['zh-CN', 'zh']);
+  await page.close();
+});
+
 test('the language follows the reader\'s browser unless the page says otherwise', async (t) => {
   const zhBrowser = await launchChromium({ locale: 'zh-CN' });
   t.after(() => zhBrowser.close());
   const page = await zhBrowser.newPage();
-  await page.goto(`${session.server.url}index.html?example=numpy-3x4&stage=weights`);
+  await page.goto(`${session.server.url}playground.html?example=numpy-3x4&stage=weights`);
   await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.current .stage-title'));
   assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.current .stage-title').textContent), '注意力权重 α');
-  await page.goto(`${session.server.url}index.html?example=numpy-3x4&stage=weights&lang=en`);
+  await page.goto(`${session.server.url}playground.html?example=numpy-3x4&stage=weights&lang=en`);
   await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.current .stage-title'));
   assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.current .stage-title').textContent), 'Attention weights α');
   const english = await open('embed.html?example=numpy-3x4&stage=weights'); // the default browser here is en-US

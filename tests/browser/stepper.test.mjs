@@ -41,7 +41,7 @@ async function openClocked(url) {
 }
 
 test('an edit re-renders the current stage in place, finished: no stage change, no playback', async () => {
-  const page = await open('index.html?example=numpy-3x4&stage=weights');
+  const page = await open('playground.html?example=numpy-3x4&stage=weights');
   await editCell(page, 'x', 0, 1, 2);
   await page.waitForFunction(() => document.querySelector('attention-stepper').trace.spec.x[0][1] === 2);
   await page.waitForTimeout(1200);
@@ -58,7 +58,7 @@ test('an edit re-renders the current stage in place, finished: no stage change, 
 });
 
 test('captions follow the numbers: after an edit the notes quote the new trace', async () => {
-  const page = await open('index.html?example=numpy-3x4&stage=weights&lang=en');
+  const page = await open('playground.html?example=numpy-3x4&stage=weights&lang=en');
   const before = await state(page);
   assert.match(before.note, /normalised = 0\.5065, 0\.1863, 0\.3072/);
   assert.match(before.summary, /The first row of weights is 0\.5065 0\.1863 0\.3072/);
@@ -75,7 +75,7 @@ test('captions follow the numbers: after an edit the notes quote the new trace',
 });
 
 test('Play animates the stage the learner chose, from its first cell', async () => {
-  const page = await openClocked('index.html?example=numpy-3x4&stage=x');
+  const page = await openClocked('playground.html?example=numpy-3x4&stage=x');
   await page.locator('attention-stepper').locator('.stages button[data-stage="scores"]').click();
   await page.locator('attention-stepper').locator('button.play').click();
   await page.clock.runFor(50);
@@ -88,7 +88,7 @@ test('Play animates the stage the learner chose, from its first cell', async () 
 
 test('pacing: a stage animates 1.5–8 s whatever its size, then holds 1 s before the next', async () => {
   // numpy-3x4's scores: 9 cells, a quarter second each = 2.25 s
-  const small = await openClocked('index.html?example=numpy-3x4&stage=scores');
+  const small = await openClocked('playground.html?example=numpy-3x4&stage=scores');
   await small.evaluate(() => document.querySelector('attention-stepper').play());
   await small.clock.runFor(2000);
   assert.ok((await state(small)).progress < 1, 'still animating after 2 s');
@@ -104,7 +104,7 @@ test('pacing: a stage animates 1.5–8 s whatever its size, then holds 1 s befor
   await small.close();
   // a 40 × 40 stage: row by row, done within 8 s
   const x = Array.from({ length: 40 }, (_, i) => [Math.sin(i), Math.cos(i)]);
-  const big = await openClocked(`index.html?stage=weights#spec=${encodeURIComponent(JSON.stringify({ x }))}`);
+  const big = await openClocked(`playground.html?stage=weights#spec=${encodeURIComponent(JSON.stringify({ x }))}`);
   await big.evaluate(() => document.querySelector('attention-stepper').play());
   await big.clock.runFor(100);
   const rowsHidden = (await state(big)).hidden;
@@ -115,7 +115,7 @@ test('pacing: a stage animates 1.5–8 s whatever its size, then holds 1 s befor
 });
 
 test('previous and next cell, by button and by the , and . keys', async () => {
-  const page = await open('index.html?example=numpy-3x4&stage=scores&lang=en');
+  const page = await open('playground.html?example=numpy-3x4&stage=scores&lang=en');
   const root = page.locator('attention-stepper');
   await root.locator('button.next-cell').click(); // the stage was whole: on to the next stage's first cell
   let s = await state(page);
@@ -135,7 +135,7 @@ test('previous and next cell, by button and by the , and . keys', async () => {
 });
 
 test('caption arithmetic: commas in a max, the cell named, long sums and every digit on request, the hovered cell outlined', async () => {
-  const page = await open('index.html?example=numpy-3x4&stage=row_max&lang=en');
+  const page = await open('playground.html?example=numpy-3x4&stage=row_max&lang=en');
   const root = page.locator('attention-stepper');
   await root.locator('figure.role-result td.cell[data-i="0"][data-j="0"]').hover();
   assert.equal((await shown(page)).caption, 'm_token_1 = max(1, 0, 0.5000) = 1');
@@ -143,7 +143,7 @@ test('caption arithmetic: commas in a max, the cell named, long sums and every d
   await page.close();
   // 16 dimensions: the q·k sum has 16 terms, 8 shown until the reader asks for all of them
   const x = Array.from({ length: 3 }, (_, i) => Array.from({ length: 16 }, (_, c) => Math.round(Math.sin(i + c) * 1000) / 1000));
-  const wide = await open(`index.html?stage=scores&lang=en#spec=${encodeURIComponent(JSON.stringify({ x }))}`);
+  const wide = await open(`playground.html?stage=scores&lang=en#spec=${encodeURIComponent(JSON.stringify({ x }))}`);
   const cellAt = wide.locator('attention-stepper').locator('figure.role-result td.cell[data-i="0"][data-j="1"]');
   await cellAt.hover();
   const short = (await shown(wide)).caption;
@@ -159,7 +159,7 @@ test('caption arithmetic: commas in a max, the cell named, long sums and every d
 });
 
 test('formula map: always in view, the current term marked, a click jumps there, absent terms greyed', async () => {
-  const page = await open('index.html?example=numpy-3x4&stage=scores&lang=zh');
+  const page = await open('playground.html?example=numpy-3x4&stage=scores&lang=zh');
   const map = () => page.evaluate(() => {
     const root = document.querySelector('attention-stepper').shadowRoot;
     const strip = root.querySelector('[part="formula"]');
@@ -183,7 +183,7 @@ test('formula map: always in view, the current term marked, a click jumps there,
   await page.locator('attention-stepper').locator('[part="formula"] button[data-stage="masked"]').click({ force: true }); // greyed: nothing happens
   assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').stageId), 'row_sum');
   await page.screenshot({ path: path.join(artifacts, 'formula-map.png') });
-  const masked = await open('index.html?example=multi-head&stage=weights&lang=en');
+  const masked = await open('playground.html?example=multi-head&stage=weights&lang=en');
   const disabled = await masked.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('[part="formula"] [aria-disabled="true"]')].map((b) => b.dataset.stage));
   assert.ok(!disabled.includes('concat') && !disabled.includes('output'), `two heads and W_o: ${disabled}`);
   await masked.close();
@@ -191,7 +191,7 @@ test('formula map: always in view, the current term marked, a click jumps there,
 });
 
 test('every head at once: small multiples on one scale, each with data-head, a click opens that head', async () => {
-  const page = await open('index.html?example=multi-head&stage=weights&lang=en&view=matrix');
+  const page = await open('playground.html?example=multi-head&stage=weights&lang=en&view=matrix');
   const grid = () => page.evaluate(() => {
     const root = document.querySelector('attention-stepper').shadowRoot;
     return {
@@ -226,7 +226,7 @@ test('every head at once: small multiples on one scale, each with data-head, a c
 });
 
 test('where this sits: a Transformer block, attention computed here and linked, the rest marked as context', async () => {
-  const page = await open('index.html?example=translation&stage=weights&lang=en');
+  const page = await open('playground.html?example=translation&stage=weights&lang=en');
   const root = page.locator('attention-stepper');
   await root.locator('.block-diagram summary').click();
   const blocks = await page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.blocks .block')]
@@ -239,6 +239,109 @@ test('where this sits: a Transformer block, attention computed here and linked, 
   await root.locator('.blocks .block.here').click();
   assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').stageId), 'q');
   await page.close();
+});
+
+test('the words fit the example: numpy-3x4\'s Q is X itself (no W_q, one head), and each variant has the note its numbers tell', async () => {
+  const page = await open('playground.html?example=numpy-3x4&stage=q&lang=en');
+  const el = () => page.evaluate(() => {
+    const root = document.querySelector('attention-stepper').shadowRoot;
+    return {
+      explain: root.querySelector('.stage-words .stage-text.current .explain')?.textContent,
+      notes: [...root.querySelectorAll('.stage-words .stage-text.current .note')].map((n) => n.textContent),
+    };
+  });
+  let got = await el();
+  assert.match(got.explain, /^Q = X·W_q/, 'the registry\'s general words stay');
+  assert.deepEqual(got.notes, ['Here Q = X: this example has no W_q, and with one head nothing is split.']);
+  await page.evaluate(() => document.querySelector('attention-stepper').goTo('v'));
+  assert.deepEqual((await el()).notes, ['Here V = X: this example has no W_v.']);
+  await page.locator('attention-stepper').locator('button.lang-zh').click();
+  await page.evaluate(() => document.querySelector('attention-stepper').goTo('q'));
+  assert.deepEqual((await el()).notes, ['这里 Q = X：本例没有 W_q，而且只有一个头，不做切分。']);
+  // a projection that is there, one head: Q keeps its columns; translation's K comes from the source
+  await page.evaluate(() => document.querySelector('attention-stepper').chooseExample('basic-attention'));
+  await page.evaluate(() => document.querySelector('attention-stepper').goTo('q'));
+  assert.deepEqual((await el()).notes.slice(-1), ['这里只有一个头：Q 不切分，保留全部列。']);
+  // each variant its own note: without PE the weights are uniform, and the padding row of the masks is too
+  const weightsNote = async (example, variant) => {
+    await page.evaluate(([e, v]) => document.querySelector('attention-stepper').chooseExample(e, v), [example, variant]);
+    await page.evaluate(() => document.querySelector('attention-stepper').goTo('weights'));
+    return (await el()).notes[0];
+  };
+  await page.locator('attention-stepper').locator('button.lang-en').click();
+  assert.match(await weightsNote('positional-encoding', 'sinusoidal'), /^With PE, each position attends most to itself/);
+  const none = await weightsNote('positional-encoding', 'none');
+  assert.doesNotMatch(none, /With PE/);
+  assert.match(none, /every weight is 1\/8 = 0\.1250/);
+  assert.match(await weightsNote('masking', 'padding'), /softmax spreads it evenly, 0\.2500 each/);
+  assert.equal(await weightsNote('masking', 'causal'), 'Every masked cell has weight exactly 0.');
+  await page.close();
+});
+
+test('the example\'s hand-made dimensions name the columns, in the reader\'s language, while the spec keeps their number', async () => {
+  const page = await open('playground.html?example=translation&stage=x&lang=en');
+  const doc = a.exampleDocument('translation');
+  const columns = () => page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('figure.role-result th.col')].map((th) => th.textContent));
+  assert.deepEqual(await columns(), doc.dimensions.map((d) => d.en));
+  await page.locator('attention-stepper').locator('button.lang-zh').click();
+  assert.deepEqual(await columns(), doc.dimensions.map((d) => d.zh));
+  await page.evaluate(() => document.querySelector('attention-stepper').goTo('context'));
+  assert.deepEqual(await columns(), doc.dimensions.map((d) => d.zh), 'the context\'s columns too');
+  await page.screenshot({ path: path.join(artifacts, 'dimensions-translation-zh.png') });
+  // multi-head: each head's columns are its own slice of the names
+  const mh = a.exampleDocument('multi-head').dimensions.map((d) => d.en);
+  await page.locator('attention-stepper').locator('button.lang-en').click();
+  await page.evaluate(() => document.querySelector('attention-stepper').chooseExample('multi-head'));
+  await page.evaluate(() => document.querySelector('attention-stepper').goTo('q'));
+  const heads = await page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('figure.role-split')]
+    .map((f) => [...f.querySelectorAll('th.col')].map((th) => th.textContent)));
+  assert.deepEqual(heads, [mh.slice(0, 2), mh.slice(2)]);
+  // the spec edited to another width: the core's d1, d2
+  await page.evaluate(() => document.querySelector('attention-stepper').load({ example: 'translation', stage: 'x', spec: JSON.stringify({ x: [[1, 0], [0, 1]] }) }));
+  assert.deepEqual(await columns(), ['d1', 'd2']);
+  await page.close();
+});
+
+test('past the last stage ▶| and → offer the next worked example, in the reading order; a figure in a post never leads away', async () => {
+  const page = await open('playground.html?example=numpy-3x4&stage=context&lang=en');
+  const root = page.locator('attention-stepper');
+  const offer = () => page.evaluate(() => {
+    const b = document.querySelector('attention-stepper').shadowRoot.querySelector('button.next-example');
+    return b && !b.hidden && b.getClientRects().length ? b.textContent : null;
+  });
+  const title = (id, lang) => a.exampleDocument(id).title[lang];
+  assert.equal(await offer(), null, 'nothing offered before the reader asks');
+  await root.locator('button.next').click();
+  assert.equal(await offer(), `Next example: ${title('basic-attention', 'en')}`);
+  await page.screenshot({ path: path.join(artifacts, 'next-example-offer.png') });
+  await root.locator('button.prev').click();
+  assert.equal(await offer(), null, 'stepping back takes the offer away');
+  await page.keyboard.press('ArrowRight');
+  await page.keyboard.press('ArrowRight');
+  assert.equal(await offer(), `Next example: ${title('basic-attention', 'en')}`, '→ as ▶|');
+  await root.locator('button.next-example').click();
+  await page.evaluate(() => document.querySelector('attention-stepper').settled());
+  assert.deepEqual(await page.evaluate(() => { const el = document.querySelector('attention-stepper'); return [el.store.get().exampleId, el.store.get().stageIndex]; }), ['basic-attention', 0]);
+  assert.match(page.url(), /example=basic-attention/);
+  // in zh, and the order past the article's first examples: score functions follow BasicAttention
+  await root.locator('button.lang-zh').click();
+  await page.evaluate(() => { const el = document.querySelector('attention-stepper'); el.show(el.stageIds().length - 1); });
+  await root.locator('button.next').click();
+  assert.equal(await offer(), `下一个例子：${title('score-functions', 'zh')}`);
+  // the last of the order offers nothing
+  await page.evaluate(() => document.querySelector('attention-stepper').chooseExample('coordinate-attention'));
+  await page.evaluate(() => { const el = document.querySelector('attention-stepper'); el.show(el.stageIds().length - 1); });
+  await root.locator('button.next').click();
+  assert.equal(await offer(), null);
+  await page.close();
+  for (const url of ['embed.html?example=numpy-3x4&stage=context&compact', 'embed.html?example=numpy-3x4&stage=context']) {
+    const post = await open(url);
+    await post.locator('attention-stepper').locator('button.next').click();
+    await post.locator('attention-stepper').locator('button.next').click();
+    assert.equal(await post.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('button.next-example:not([hidden])')), null, url);
+    assert.equal(await post.evaluate(() => document.querySelector('attention-stepper').store.get().exampleId), 'numpy-3x4');
+    await post.close();
+  }
 });
 
 test('no page errors', () => {

@@ -32,7 +32,7 @@ async function open(url) {
 }
 
 test('isolated playground: the elements\' core worker runs a.attention on the wasm-threads module', async () => {
-  const { page, requests, problems } = await open(`${isolated.url}index.html`);
+  const { page, requests, problems } = await open(`${isolated.url}playground.html`);
   const report = await page.evaluate(() => ({
     isolated: crossOriginIsolated, threads: document.querySelector('attention-stepper').attention.threads, cores: navigator.hardwareConcurrency,
   }));
@@ -44,7 +44,7 @@ test('isolated playground: the elements\' core worker runs a.attention on the wa
 });
 
 test('embeds and pages that are not isolated stay on one thread and never fetch the threads module', async () => {
-  for (const url of [`${isolated.url}embed.html`, `${plain.url}index.html`]) {
+  for (const url of [`${isolated.url}embed.html`, `${plain.url}playground.html`]) {
     const { page, requests, problems } = await open(url);
     assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').attention.threads), 1, url);
     assert.deepEqual(requests.filter((u) => u.includes('core-threads')), [], url);

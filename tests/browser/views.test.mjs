@@ -34,7 +34,7 @@ function heaviest(all, head = 1) {
 }
 
 test('translation at the weights stage opens as lines: 猫→cat, 坐→sat, 垫子→mat, every line the trace\'s α', async () => {
-  const page = await open('index.html?example=translation&stage=weights&lang=en');
+  const page = await open('playground.html?example=translation&stage=weights&lang=en');
   const t = a.example('translation');
   const w = t.stages.find((s) => s.id === 'weights');
   const [, nQ, nK] = w.shape;
@@ -80,7 +80,7 @@ test('translation at the weights stage opens as lines: 猫→cat, 坐→sat, 垫
 });
 
 test('multi-head: every head drawn in its own colour, a toggle hides one, the animation reveals query by query', async () => {
-  const page = await open('index.html?example=multi-head&stage=weights&lang=zh');
+  const page = await open('playground.html?example=multi-head&stage=weights&lang=zh');
   const t = a.example('multi-head');
   const w = t.stages.find((s) => s.id === 'weights');
   const [heads, nQ, nK] = w.shape;
@@ -89,6 +89,14 @@ test('multi-head: every head drawn in its own colour, a toggle hides one, the an
   for (const l of all) assert.equal(l.weight, w.data[((l.head - 1) * nQ + l.i) * nK + l.j]);
   const colors = await page.evaluate(() => [1, 2].map((hh) => document.querySelector('attention-stepper').shadowRoot.querySelector(`.lines path[data-head="${hh}"]`).getAttribute('stroke')));
   assert.notEqual(colors[0], colors[1], 'each head its own colour');
+  // drawn apart: each head's picture holds its own lines only, and the two pictures do not overlap
+  const pictures = await page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.lines .lines-head')].map((p) => {
+    const r = p.querySelector('svg').getBoundingClientRect();
+    return { head: p.dataset.head, heads: [...new Set([...p.querySelectorAll('path')].map((x) => x.dataset.head))], box: [r.left, r.top, r.right, r.bottom] };
+  }));
+  assert.deepEqual(pictures.map((p) => [p.head, p.heads]), [['1', ['1']], ['2', ['2']]]);
+  const [b1, b2] = pictures.map((p) => p.box);
+  assert.ok(b1[2] <= b2[0] || b2[2] <= b1[0] || b1[3] <= b2[1] || b2[3] <= b1[1], `the heads' pictures overlap: ${JSON.stringify([b1, b2])}`);
   await page.screenshot({ path: path.join(artifacts, 'lines-multi-head.png') });
   await page.locator('attention-stepper').locator('.head-toggle[data-head="2"]').click();
   all = await lines(page);
@@ -105,7 +113,7 @@ test('multi-head: every head drawn in its own colour, a toggle hides one, the an
 });
 
 test('context window: 那家店 reaches 蜀香园 while the window covers it; at k = 4 its line is gone (α exactly 0)', async () => {
-  const page = await open('index.html?example=context-window&variant=window-5&stage=weights&lang=zh');
+  const page = await open('playground.html?example=context-window&variant=window-5&stage=weights&lang=zh');
   let all = await lines(page);
   assert.equal(heaviest(all).get('那家店'), '蜀香园');
   assert.match(await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.summary').textContent), /上下文长度/);
@@ -123,8 +131,46 @@ test('context window: 那家店 reaches 蜀香园 while the window covers it; at
   await page.close();
 });
 
+test('the masking example opens its weights as a matrix (the triangle is the point), from a link and from the menu', async () => {
+  const drawn = (page) => page.evaluate(() => {
+    const root = document.querySelector('attention-stepper').shadowRoot;
+    return { matrix: !!root.querySelector('figure.role-result'), lines: root.querySelectorAll('.lines path').length };
+  });
+  const page = await open('playground.html?example=masking&stage=weights&lang=en');
+  assert.deepEqual(await drawn(page), { matrix: true, lines: 0 });
+  await page.screenshot({ path: path.join(artifacts, 'masking-weights-matrix.png') });
+  await page.close();
+  // the playground opens on translation's lines; the menu's masking still opens as its own matrix
+  const menu = await open('playground.html?lang=en');
+  assert.ok((await drawn(menu)).lines > 0);
+  await menu.evaluate(() => document.querySelector('attention-stepper').chooseExample('masking'));
+  assert.deepEqual(await drawn(menu), { matrix: true, lines: 0 });
+  await menu.close();
+});
+
+test('the positional-encoding curves: a position axis, a value axis and a legend naming each curve\'s column', async () => {
+  for (const [lang, position, value] of [['en', 'position', 'value'], ['zh', '位置', '数值']]) {
+    const page = await open(`playground.html?example=positional-encoding&stage=pe&lang=${lang}`);
+    const got = await page.evaluate(() => {
+      const g = document.querySelector('attention-stepper').shadowRoot.querySelector('svg.sinusoid');
+      return {
+        curves: g.querySelectorAll('polyline').length, legend: [...g.querySelectorAll('.legend-entry')].map((t) => t.textContent),
+        x: g.querySelector('.axis-x')?.textContent, y: g.querySelector('.axis-y')?.textContent,
+        ticks: [...g.querySelectorAll('text')].map((t) => t.textContent),
+      };
+    });
+    const t = a.example('positional-encoding');
+    assert.equal(got.curves, 4);
+    assert.deepEqual(got.legend, t.axes.feature.slice(0, 4).map((d, j) => `${d} ${j % 2 ? 'cos' : 'sin'}`), 'one entry a curve: its column, sin or cos');
+    assert.deepEqual([got.x, got.y], [position, value]);
+    for (const tick of ['-1', '0', '1', '7']) assert.ok(got.ticks.includes(tick), `tick ${tick}`);
+    await page.locator('attention-stepper').locator('svg.sinusoid').screenshot({ path: path.join(artifacts, `pe-curves-${lang}.png`) });
+    await page.close();
+  }
+});
+
 test('matrix ↔ lines: the switch, the URL, the attribute, and an unknown view named', async () => {
-  const page = await open('index.html?example=translation&stage=weights&lang=en');
+  const page = await open('playground.html?example=translation&stage=weights&lang=en');
   const root = page.locator('attention-stepper');
   await root.locator('.view-switch button[data-view="matrix"]').click();
   await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('figure.role-result'));
@@ -136,14 +182,14 @@ test('matrix ↔ lines: the switch, the URL, the attribute, and an unknown view 
   await page.close();
 
   // numbers, not a sentence: matrix by default; lines when the link asks
-  const numpy = await open('index.html?example=numpy-3x4&stage=weights');
+  const numpy = await open('playground.html?example=numpy-3x4&stage=weights');
   assert.equal(await numpy.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelectorAll('.lines path').length), 0);
   await numpy.close();
-  const asked = await open('index.html?example=numpy-3x4&stage=weights&view=lines');
+  const asked = await open('playground.html?example=numpy-3x4&stage=weights&view=lines');
   assert.equal((await lines(asked)).length, 9);
   await asked.close();
 
-  const odd = await open('index.html?example=bank&stage=weights&view=zzz');
+  const odd = await open('playground.html?example=bank&stage=weights&view=zzz');
   assert.match(await odd.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.notice').textContent), /view "zzz"/);
   await odd.close();
 
@@ -155,7 +201,7 @@ test('matrix ↔ lines: the switch, the URL, the attribute, and an unknown view 
 });
 
 test('complexity: log–log time and memory, medians of 7 runs, a fitted n² line and its exponent near 2', async () => {
-  const page = await open('index.html?example=complexity&stage=scores&lang=en');
+  const page = await open('playground.html?example=complexity&stage=scores&lang=en');
   await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.chart'), null, { timeout: 60000 });
   const got = await page.evaluate(() => {
     const root = document.querySelector('attention-stepper').shadowRoot;
@@ -179,7 +225,7 @@ test('complexity: log–log time and memory, medians of 7 runs, a fitted n² lin
 });
 
 test('complexity, both paths to n = 16384: the streaming kernel\'s memory grows as n, the trace\'s as n² (projected past its limit)', async () => {
-  const page = await open('index.html?example=complexity&stage=scores&lang=en');
+  const page = await open('playground.html?example=complexity&stage=scores&lang=en');
   const root = page.locator('attention-stepper');
   await root.locator('button.measure-paths').click();
   await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('section.paths .chart'), null, { timeout: 120000 });

@@ -33,7 +33,7 @@ test('every stage of the four blocks shows the trace\'s values, and the native C
   for (const id of BLOCKS) {
     const t = a.example(id);
     const native = nativeTrace(t.spec);
-    const page = await open(`index.html?example=${id}&lang=en`);
+    const page = await open(`playground.html?example=${id}&lang=en`);
     for (const [k, stage] of t.stages.entries()) {
       const got = await shownValues(page);
       assert.equal(got.stage, stage.id, `${id}: stage ${k}`);
@@ -61,21 +61,60 @@ test('the examples\' claims read off the page: SE and ECA gates raise the cat\'s
     return got.result.map((v) => v.value);
   };
   for (const id of ['se-block', 'eca-block']) {
-    const gate = await values(`index.html?example=${id}&stage=gate&lang=en`);
+    const gate = await values(`playground.html?example=${id}&stage=gate&lang=en`);
     assert.ok(Math.min(...gate.slice(0, 3)) > Math.max(...gate.slice(3)), `${id}: ${gate}`);
   }
   const cat = a.example('cbam-block').spec.feature[0].flat();
-  const spatial = await values('index.html?example=cbam-block&stage=spatial_gate&lang=zh');
+  const spatial = await values('playground.html?example=cbam-block&stage=spatial_gate&lang=zh');
   assert.equal(cat[spatial.indexOf(Math.max(...spatial))], 1, 'the largest spatial weight is on a cat pixel');
-  const gh = await values('index.html?example=coordinate-attention&stage=gate_h&lang=en');
+  const gh = await values('playground.html?example=coordinate-attention&stage=gate_h&lang=en');
   const rows = gh.slice(0, 8); // channel 1, rows 1-8: the cat spans rows 3-7
   assert.ok([2, 3, 4, 5, 6].includes(rows.indexOf(Math.max(...rows))));
   assert.ok(rows[0] < 0.5 && rows[1] < 0.5 && rows[7] < 0.5);
-  await values('index.html?example=eca-block&stage=conv1d&lang=zh');
+  await values('playground.html?example=eca-block&stage=conv1d&lang=zh');
+});
+
+test('CBAM\'s spatial gate is a map: its H × W values in H rows and W columns, and the gate over the picture one square without gaps', async () => {
+  const page = await open('playground.html?example=cbam-block&stage=spatial_gate&lang=en');
+  const [H, W] = a.example('cbam-block').stages.find((s) => s.id === 'spatial_gate').shape;
+  const got = await page.evaluate(() => {
+    const root = document.querySelector('attention-stepper').shadowRoot;
+    const boxes = (sel) => [...root.querySelectorAll(sel)].map((c) => c.getBoundingClientRect()).map((r) => ({ x: Math.round(r.x), y: Math.round(r.y), w: r.width, h: r.height }));
+    return { gate: boxes('figure.tensor.role-result .vcell'), over: boxes('figure.overlay .ocell') };
+  });
+  await page.locator('attention-stepper').locator('.vision-scene').screenshot({ path: path.join(artifacts, 'vision-cbam-spatial-gate-map.png') });
+  for (const cells of [got.gate, got.over]) {
+    assert.equal(cells.length, H * W);
+    assert.equal(new Set(cells.map((c) => c.y)).size, H, 'H rows');
+    assert.equal(new Set(cells.map((c) => c.x)).size, W, 'W columns');
+  }
+  // the overlay's cells touch: W of them span W cell widths, not a strip of columns with gaps between
+  const xs = got.over.map((c) => c.x), ys = got.over.map((c) => c.y);
+  const width = Math.max(...xs) - Math.min(...xs) + got.over[0].w, height = Math.max(...ys) - Math.min(...ys) + got.over[0].h;
+  assert.ok(Math.abs(width - W * got.over[0].w) <= 1, `the overlay is ${width} px wide for ${W} cells of ${got.over[0].w} px`);
+  assert.ok(Math.abs(width / height - W / H) < 0.1, `the overlay is ${width} × ${height} px`);
+  await page.close();
+});
+
+test('in zh the channels are named in Chinese (the example\'s channels_zh): bars, maps and the stage\'s data', async () => {
+  const page = await open('playground.html?example=cbam-block&stage=channel_gate&lang=zh');
+  const doc = a.exampleDocument('cbam-block');
+  const labels = () => page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('figure.role-result .bar-label')].map((l) => l.textContent));
+  assert.deepEqual(await labels(), doc.channels_zh);
+  await page.evaluate(() => document.querySelector('attention-stepper').goTo('channel_refined'));
+  const maps = await page.evaluate(() => [...document.querySelector('attention-stepper').shadowRoot.querySelectorAll('figure.role-result .map-label')].map((l) => l.textContent));
+  assert.deepEqual(maps, doc.channels_zh);
+  assert.deepEqual(await page.evaluate(() => document.querySelector('attention-stepper').stageData().channels), doc.channels_zh, 'the export names them so too');
+  await page.evaluate(() => document.querySelector('attention-stepper').goTo('channel_gate'));
+  // back in English, the example's own names
+  await page.locator('attention-stepper').locator('button.lang-en').click();
+  await page.evaluate(() => document.querySelector('attention-stepper').settled());
+  assert.deepEqual(await labels(), a.example('cbam-block').spec.channels);
+  await page.close();
 });
 
 test('hover gives the core\'s arithmetic; the animation sweeps: pooling lights a channel, ECA a window of k channels, CBAM a K × K window', async () => {
-  const page = await open('index.html?example=eca-block&stage=conv1d&lang=en');
+  const page = await open('playground.html?example=eca-block&stage=conv1d&lang=en');
   const t = a.example('eca-block');
   await page.locator('attention-stepper').locator('figure.role-result .vcell[data-index="2"]').hover();
   let got = await shownValues(page);
@@ -89,7 +128,7 @@ test('hover gives the core\'s arithmetic; the animation sweeps: pooling lights a
   assert.deepEqual(got.lit.sort(), [['pool_avg', 0], ['pool_avg', 1]], 'channel 1 reads itself and its right neighbour (zero padding on the left)');
   await page.close();
 
-  const pool = await open('index.html?example=se-block&stage=pool_avg&lang=en');
+  const pool = await open('playground.html?example=se-block&stage=pool_avg&lang=en');
   await pool.evaluate(() => document.querySelector('attention-stepper').store.set({ progress: 0.4 }));
   got = await shownValues(pool);
   const current = got.result.filter((v) => !v.hidden).length - 1;
@@ -98,7 +137,7 @@ test('hover gives the core\'s arithmetic; the animation sweeps: pooling lights a
   await pool.screenshot({ path: path.join(artifacts, 'vision-pool-sweep.png') });
   await pool.close();
 
-  const conv = await open('index.html?example=cbam-block&stage=spatial_conv&lang=en');
+  const conv = await open('playground.html?example=cbam-block&stage=spatial_conv&lang=en');
   await conv.locator('attention-stepper').locator('figure.role-result .vcell[data-index="36"]').hover();
   got = await shownValues(conv);
   assert.equal(got.lit.length, 18, 'a 3 × 3 window on both maps');
@@ -111,7 +150,7 @@ test('hover gives the core\'s arithmetic; the animation sweeps: pooling lights a
 });
 
 test('editing: a changed feature map recomputes every stage; an even kernel is refused with the core\'s sentence; the link and the iframe carry the edit', async () => {
-  const page = await open('index.html?example=eca-block&stage=gate&lang=en');
+  const page = await open('playground.html?example=eca-block&stage=gate&lang=en');
   const root = page.locator('attention-stepper');
   await root.locator('button.edit').click();
   const text = root.locator('textarea.vision-spec');
@@ -142,7 +181,7 @@ test('editing: a changed feature map recomputes every stage; an even kernel is r
 });
 
 test('a vision stage\'s data exports: stageData, CSV (one block of rows per channel) and JSON equal the trace; figures say what they are for', async () => {
-  const page = await open('index.html?example=se-block&stage=output&lang=en');
+  const page = await open('playground.html?example=se-block&stage=output&lang=en');
   const t = a.example('se-block');
   const out = t.stages.find((s) => s.id === 'output');
   const got = await page.evaluate(() => {

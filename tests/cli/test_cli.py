@@ -8,6 +8,7 @@ import re
 import os
 import random
 import resource
+import struct
 import subprocess
 import sys
 import tempfile
@@ -20,6 +21,76 @@ ATTN = None
 def attn(*args, stdin=None):
     return subprocess.run([ATTN, *args], input=stdin.encode() if isinstance(stdin, str) else stdin,
                           capture_output=True, timeout=120)
+
+
+def lm_tensor_table(cfg, vocab_size):
+    """docs/model.md's tensors of a config, in the file's order: (name, shape)."""
+    d, dm = cfg["d_model"], cfg["d_mlp"]
+    table = [("wte", (vocab_size, d))]
+    if cfg["positional"] == "learned":
+        table.append(("wpe", (cfg["n_ctx"], d)))
+    for layer in range(cfg["n_layer"]):
+        h = f"h.{layer}."
+        table += [(h + "ln_1.weight", (d,)), (h + "ln_1.bias", (d,))]
+        for w in "qkvo":
+            table += [(h + f"attn.w{w}", (d, d)), (h + f"attn.b{w}", (d,))]
+        if dm:
+            table += [(h + "ln_2.weight", (d,)), (h + "ln_2.bias", (d,)), (h + "mlp.w1", (d, dm)), (h + "mlp.b1", (dm,)),
+                      (h + "mlp.w2", (dm, d)), (h + "mlp.b2", (d,))]
+    return table + [("ln_f.weight", (d,)), ("ln_f.bias", (d,))]
+
+
+def lm_config(n_layer, n_head, d_model, d_mlp, n_ctx):
+    return {"n_layer": n_layer, "n_head": n_head, "d_model": d_model, "d_mlp": d_mlp, "n_ctx": n_ctx, "positional": "learned",
+            "ln_eps": 1e-5}
+
+
+def write_weights(path, cfg, vocab_size, fill=None, dtype="F16", corpus=(), probe="", edit=None):
+    """A weight file written by hand (docs/model.md): fill(name, count) gives a tensor's floats, or None for zeros
+    (ones for LayerNorm weights); edit(header_text) may change the header, e.g. to give a key twice."""
+    # printable ASCII, the CJK block, then CJK extension B: never a surrogate
+    vocab = ["<unk>"] + [chr(32 + i) if i < 95 else chr(0x4E00 + i - 95) if i < 95 + 20992 else chr(0x20000 + i) for i in range(vocab_size - 1)]
+    header, blobs, at = {}, [], 0
+    for name, shape in lm_tensor_table(cfg, vocab_size):
+        count = 1
+        for n in shape:
+            count *= n
+        values = fill(name, count) if fill else None
+        if values is None and name.endswith(".weight") and len(shape) == 1:
+            values = [1.0] * count
+        code = "f" if dtype == "F32" else "e"
+        blob = struct.pack(f"<{count}{code}", *values) if values is not None else bytes(count * (4 if dtype == "F32" else 2))
+        header[name] = {"dtype": dtype, "shape": list(shape), "data_offsets": [at, at + len(blob)]}
+        blobs.append(blob)
+        at += len(blob)
+    header["__metadata__"] = {"config": json.dumps(cfg), "vocab": json.dumps(vocab), "corpus": json.dumps(list(corpus)), "probe": probe}
+    text = json.dumps(header)
+    if edit:
+        text = edit(text)
+    with open(path, "wb") as f:
+        f.write(len(text.encode()).to_bytes(8, "little") + text.encode())
+        for blob in blobs:
+            f.write(blob)
+    return path
+
+
+def run_measured(args, timeout=60):
+    """attn ARGS: its exit code, stdout, stderr, seconds and its own peak memory in MiB (killed after timeout s)."""
+    with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+        started = time.monotonic()
+        child = subprocess.Popen([ATTN, *args], stdin=subprocess.DEVNULL, stdout=out, stderr=err)
+        while True:  # wait4: this child's own peak memory, not all children's
+            pid, status, usage = os.wait4(child.pid, os.WNOHANG)
+            if pid:
+                break
+            if time.monotonic() - started > timeout:
+                child.kill()
+            time.sleep(0.005)
+        seconds = time.monotonic() - started
+        child.returncode = os.waitstatus_to_exitcode(status)
+        out.seek(0)
+        err.seek(0)
+        return child.returncode, out.read(), err.read().decode(), seconds, usage.ru_maxrss / 1024
 
 
 class Refusals(unittest.TestCase):
@@ -258,7 +329,7 @@ class Commands(unittest.TestCase):
                 (("lm", "next", "--model", en, "--text", "ab", "--k", "-1"), "--k is \"-1\""),
                 (("lm", "next", "--model", en, "--text", "ab", "--k", "abc"), "--k is \"abc\""),
                 (("lm", "generate", "--model", en, "--prompt", "ab", "--temperature", "nan"), "--temperature is \"nan\""),
-                (("lm", "generate", "--model", en, "--prompt", "ab", "--temperature", "-0.5"), "temperature must be a number from 0"),
+                (("lm", "generate", "--model", en, "--prompt", "ab", "--temperature", "-0.5"), "temperature is -0.5 but must be 0 (greedy) or from 0.001 to 100."),
                 (("lm", "generate", "--model", en, "--prompt", "ab", "--seed", "1e3"), "--seed is \"1e3\""),
                 (("lm", "generate", "--model", en, "--prompt", "ab", "--n", "0"), "--n is \"0\""),
                 (("lm", "heads", "--model", en, "--bogus", "1"), "does not know the argument"),
@@ -291,6 +362,173 @@ class Commands(unittest.TestCase):
         rows = json.loads(attn("bench", "--n", "16", "--d", "8", "--json").stdout)
         self.assertEqual(rows[0]["n"], 16)
         self.assertGreater(rows[0]["streaming_s"], 0)
+
+
+class LanguageModelHostile(unittest.TestCase):
+    """Issue 50, the fourth hostile round, for attn lm: a call's work, memory and output are estimated from the
+    weight file's header before the work starts (lm_bounds() in core/src/lm/model.cpp), numbers that overflowed
+    are refused where they leave the core, flags and headers are read one way. Every refusal: one sentence naming
+    the limit, exit 2, nothing on stdout, in under a second and without reading the weights."""
+
+    @classmethod
+    def setUpClass(cls):
+        cls.tmp = tempfile.TemporaryDirectory()
+        cls.en = os.path.join(os.path.dirname(os.path.dirname(ATTN)), "models", "en.safetensors")
+        at = lambda name: os.path.join(cls.tmp.name, name)
+        # legal but large: 10 layers × 8 heads × d 384, MLP 1536, context 384, 3000 characters (38 MB of F16 zeros)
+        cls.large = write_weights(at("large.safetensors"), lm_config(10, 8, 384, 1536, 384), 3000)
+        cls.wide = write_weights(at("wide.safetensors"), lm_config(1, 1, 8, 0, 64), 50000)  # 50,000 characters
+        cls.wordy = write_weights(at("wordy.safetensors"), lm_config(1, 1, 8, 0, 32), 20000)  # logits of 32 × 20,000 cells
+        rng = random.Random(50)
+        # the embeddings N(0, 1), the named matrices N(0, 10^20)
+        huge = lambda *names: lambda name, count: ([rng.gauss(0, 1e20) for _ in range(count)] if name.endswith(names)
+                                                   else [rng.gauss(0, 1) for _ in range(count)] if name in ("wte", "wpe") else None)
+        # finite weights whose products overflow float32: every logit (ln_f's β of 3e38), or the attention's scores
+        cls.logits_overflow = write_weights(at("logits.safetensors"), lm_config(2, 2, 16, 32, 16), 40,
+                                            lambda name, count: [3e38] * count if name == "ln_f.bias" else [1.0] * count if name == "wte" else None,
+                                            dtype="F32")
+        cls.scores_overflow = write_weights(at("scores.safetensors"), lm_config(2, 2, 16, 32, 16), 40, huge("attn.wq", "attn.wk"), dtype="F32")
+        # <unk> takes all of the probability: γ 0 and β 1 make every final row all ones, <unk>'s embedding 10⁴
+        cls.unk_all = write_weights(at("unk.safetensors"), lm_config(1, 2, 8, 0, 16), 40,
+                                    lambda name, count: [0.0] * count if name == "ln_f.weight" else [1.0] * count if name == "ln_f.bias"
+                                    else [1e4] * 8 + [0.01 * (k % 7) for k in range(count - 8)] if name == "wte" else None, dtype="F32")
+        cls.no_corpus = write_weights(at("none.safetensors"), lm_config(1, 1, 8, 0, 16), 20)
+        cls.corpus_40 = write_weights(at("forty.safetensors"), lm_config(1, 1, 8, 0, 16), 20, corpus=["fortunes:art"] * 40)
+        cls.corpus_twice = write_weights(at("twice.safetensors"), lm_config(1, 1, 8, 0, 16), 20, corpus=["fortunes:art", "fortunes:art"])
+        cls.at = staticmethod(at)
+
+    @classmethod
+    def tearDownClass(cls):
+        cls.tmp.cleanup()
+
+    def refused(self, args, says, most_mib=120):
+        code, out, err, seconds, peak = run_measured(args)
+        self.assertEqual(code, 2, f"{args[:4]}: {err!r}")
+        self.assertEqual(out, b"", args[:4])
+        self.assertIn(says, err, args[:4])
+        self.assertEqual(err.count("\n"), 1, f"one sentence: {err!r}")
+        self.assertTrue(err.startswith("attn: "), err)
+        self.assertLess(seconds, 1.0, f"{args[:4]} took {seconds:.2f} s")
+        self.assertLess(peak, most_mib, f"{args[:4]} peaked at {peak:.0f} MiB: its weights must not be read")
+        return err
+
+    def still_answers(self):
+        """The next ordinary call still gives the right answer."""
+        code, out, err, _, _ = run_measured(["lm", "next", "--model", self.en, "--text", "The cat sat on the", "--k", "2"])
+        self.assertEqual(code, 0, err)
+        top = json.loads(out)
+        self.assertEqual(len(top), 2)
+        self.assertTrue(all(0 < c["p"] < 1 for c in top), top)
+
+    def test_1_work_memory_and_output_are_bounded_before_the_work(self):
+        large, a = self.large, lambda n: "a" * n
+        cases = [
+            (["next", "--text", a(384)], "next on 384 characters would take about"),
+            (["next", "--text", a(384)], "over the limit of 4.29 billion a call: give it at most"),
+            (["step", "--text", a(300)], "a generation step on 300 characters would take about"),
+            (["trace", "--text", a(200)], "a trace on 200 characters would"),
+            (["attribute", "--text", a(250)], "a trace on 250 characters would"),
+            (["layer-grad", "--text", a(150), "--layer", "2"], "a layer's gradient on 150 characters would"),
+            (["heads", "--text", "abcabcabc"], "the head scores would take about"),
+            (["grad", "--text", "abc"], "of JSON, over the limit of 64 MiB"),
+            (["generate", "--prompt", "a", "--n", "7000"], "generating 7000 characters would take about"),
+            (["generate", "--prompt", "a", "--n", "7000"], "generate at most"),
+        ]
+        for args, says in cases:
+            with self.subTest(args[0]):
+                self.refused(["lm", args[0], "--model", large, *args[1:]], says)
+        # a vocabulary of 50,000: the trace's logits and probs alone are 6.4 million numbers of JSON
+        self.refused(["lm", "trace", "--model", self.wide, "--text", a(64)], "a trace on 64 characters would answer with about")
+        self.refused(["lm", "explain", "--model", self.wordy, "--text", a(32), "--stage", "logits"],
+                     "explaining the 640000 cells of stage logits would answer with about 244 MiB of JSON, over the limit of 64 MiB")
+        self.still_answers()
+
+    def test_1_texts_and_corpora_are_bounded_before_they_are_read(self):
+        big_text = self.at("nine.txt")
+        with open(big_text, "wb") as f:
+            f.write(b"abc\n" * (9 << 18))  # 9 MiB
+        small_text = self.at("art.txt")
+        with open(small_text, "w") as f:
+            f.write(open("/usr/share/games/fortunes/art", encoding="utf-8").read()[:30000])
+        self.refused(["lm", "eval", "--model", self.en, "--text-file", big_text], "is over the limit of 8 MiB")
+        self.refused(["lm", "eval", "--model", self.en, "--text-file", "/dev/zero"], 'the text file "/dev/zero" is over the limit of 8 MiB')
+        self.refused(["lm", "eval", "--model", self.large, "--text-file", small_text], "over the limit of 34.4 billion a call: evaluate at most")
+        self.refused(["lm", "eval", "--model", self.corpus_40, "--heldout"], "__metadata__.corpus names more than 32 files")
+        self.refused(["lm", "eval", "--model", self.corpus_twice, "--heldout"], '__metadata__.corpus names "fortunes:art" twice')
+        # an empty corpus list reported 0.0 bits (an unsigned underflow)
+        self.refused(["lm", "eval", "--model", self.no_corpus, "--heldout"], "the model names no corpus")
+        code, out, err, _, _ = run_measured(["lm", "eval", "--model", self.en, "--text-file", small_text])
+        self.assertEqual(code, 0, err)
+        self.assertGreater(json.loads(out)["bits_per_char"], 1)
+
+    def test_2_overflow_is_refused_never_printed_as_null(self):
+        for args in (["next", "--text", "ABC"], ["step", "--text", "ABC"], ["trace", "--text", "ABC"], ["attribute", "--text", "ABC"],
+                     ["layer-grad", "--text", "ABC"], ["grad", "--text", "ABCD"], ["generate", "--prompt", "AB", "--n", "3"]):
+            with self.subTest(args[0]):
+                self.refused(["lm", args[0], "--model", self.logits_overflow, *args[1:]], "overflowed the float range")
+        text = self.at("abc.txt")
+        with open(text, "w") as f:
+            f.write("ABCDABCD" * 4)
+        self.refused(["lm", "eval", "--model", self.logits_overflow, "--text-file", text], "the model's loss overflowed the float range")
+        self.refused(["lm", "heads", "--model", self.scores_overflow, "--text", "ABCABC"], "the model's head scores overflowed the float range")
+        self.refused(["lm", "next", "--model", self.scores_overflow, "--text", "ABC"], "overflowed the float range")
+        # a temperature in (0, 1e-3) is refused: z/T would pick the last character (the page generated "愚愚愚…")
+        for t in ("1e-30", "5e-324", "0.0009"):
+            self.refused(["lm", "generate", "--model", self.en, "--prompt", "ab", "--temperature", t],
+                         f"temperature is {t} but must be 0 (greedy) or from 0.001 to 100.")
+        code, out, err, _, _ = run_measured(["lm", "generate", "--model", self.en, "--prompt", "ab", "--temperature", "0.001", "--n", "5"])
+        self.assertEqual((code, len(out.decode().strip())), (0, 5), err)
+        # p(<unk>) = 1: the candidates' probabilities were 0 ÷ 0
+        code, out, err, _, _ = run_measured(["lm", "attribute", "--model", self.unk_all, "--text", "ABC", "--k", "3"])
+        self.assertEqual(code, 0, err)
+        top = json.loads(out)
+        _, nxt, _, _, _ = run_measured(["lm", "next", "--model", self.unk_all, "--text", "ABC", "--k", "3"])
+        self.assertEqual([c["char"] for c in top], [c["char"] for c in json.loads(nxt)])
+        for c in top:
+            self.assertIsInstance(c["p"], float)
+            self.assertTrue(0 < c["p"] <= 1, c)
+        self.still_answers()
+
+    def test_7_flags_are_read_one_way_and_train_checks_its_output_first(self):
+        en = self.en
+        for args, says in [
+            (["next", "--model", en, "--text", "ab", "--k", "2", "--k", "3"], "lm next: --k is given twice; give it once."),
+            (["generate", "--model", en, "--model", en, "--prompt", "ab"], "--model is given twice"),
+            (["generate", "--model", en, "--prompt", "ab", "--temperature", " 0.5"], '--temperature is " 0.5" but must be a number.'),
+            (["generate", "--model", en, "--prompt", "ab", "--temperature", "0.5 "], '--temperature is "0.5 "'),
+            (["generate", "--model", en, "--prompt", "ab", "--temperature", "+0.5"], '--temperature is "+0.5"'),
+            (["generate", "--model", en, "--prompt", "ab", "--temperature", "0x1p-1"], '--temperature is "0x1p-1"'),
+            (["generate", "--model", en, "--prompt", "ab", "--temperature", "infinity"], '--temperature is "infinity"'),
+            (["generate", "--model", en, "--prompt", "ab", "--temperature", "2e-400"], '--temperature is "2e-400" but must be a number a double holds'),
+            (["generate", "--model", en, "--prompt", "ab", "--n", " 5"], '--n is " 5" but must be a whole number'),
+            (["train", "--recipe", "en", "--out", self.at("x.safetensors"), "--lr", " 0.01"], '--lr is " 0.01" but must be a number.'),
+            (["train", "--recipe", "en", "--out", "/nonexistent/folder/en.safetensors", "--steps", "3"],
+             'cannot write --out "/nonexistent/folder/en.safetensors"'),
+            (["train", "--recipe", "en", "--out", self.tmp.name, "--steps", "3"], "it is a folder"),
+            (["train", "--recipe", "en", "--out", self.at("y.safetensors"), "--batch", "400", "--steps", "3"],
+             "a training step of 400 windows of 64 characters would take about"),
+        ]:
+            with self.subTest(args=args[:2] + args[-2:]):
+                self.refused(["lm", *args], says)
+        self.assertFalse(os.path.exists(self.at("x.safetensors")) or os.path.exists(self.at("y.safetensors")))
+        self.still_answers()
+
+    def test_8_a_header_is_nested_at_most_32_deep_and_gives_each_key_once(self):
+        deep = self.at("deep.safetensors")
+        with open(deep, "wb") as f:  # 10 MiB of "[": refused after 2.4 s and 1.27 GB before
+            f.write((10 << 20).to_bytes(8, "little") + b"[" * (10 << 20))
+        self.refused(["lm", "info", "--model", deep], "weight file: its header nests arrays and objects more than 32 levels deep.", most_mib=60)
+        small = lm_config(1, 1, 8, 0, 16)
+        for name, edit, says in [
+            ("meta", lambda h: h[:h.rindex("}")] + ', "__metadata__": {}}', 'its header has the key "__metadata__" twice'),
+            ("tensor", lambda h: h.replace('"wte":', '"wte": {}, "wte":', 1), 'its header has the key "wte" twice'),
+            ("config", lambda h: h.replace('\\"n_layer\\": 1', '\\"n_layer\\": 1, \\"n_layer\\": 12'), '__metadata__.config has the key "n_layer" twice'),
+            ("vocab", lambda h: h.replace('"vocab": "[', '"vocab": "' + "[" * 40), "__metadata__.vocab nests arrays and objects more than 32"),
+        ]:
+            with self.subTest(name):
+                path = write_weights(self.at(name + ".safetensors"), small, 20, edit=edit)
+                self.refused(["lm", "info", "--model", path], "weight file: " + says)
+        self.still_answers()
 
 
 if __name__ == "__main__":

@@ -2,6 +2,7 @@
 #include <algorithm>
 #include <cmath>
 #include <string>
+#include <utility>
 
 #include "attn/attn.hpp"
 #include "check.hpp"
@@ -84,6 +85,49 @@ TEST_CASE("examples: the thirteen sequence examples of docs/spec.md, each with b
     CHECK_THROWS_WITH_AS(attn::example_document("nope"), doctest::Contains("example \"nope\" is unknown"), attn::spec_error);
     CHECK_THROWS_WITH_AS(attn::example_spec("bank", "sea"), doctest::Contains("no variant \"sea\" (known: river, finance)"),
                          attn::spec_error);
+}
+
+TEST_CASE("examples: every note fits the variant it is shown with, and the texts name a variant as its menu does") {
+    for (const std::string& id : attn::example_ids()) {
+        const attn::json& doc = attn::example_document(id);
+        std::vector<std::string> variants{""};
+        if (doc.contains("variants"))
+            for (const attn::json& v : doc["variants"]) variants.push_back(v["id"].get<std::string>());
+        for (const std::string& variant : variants) {
+            INFO(id << " " << variant);
+            const attn::json notes = attn::example_notes(id, variant);
+            if (attn::example_is_vision(id) || !doc.contains("spec")) continue;  // no numbers quoted from a trace
+            const attn::trace t = example(id, variant);
+            for (auto it = notes.begin(); it != notes.end(); ++it)
+                for (const char* lang : {"en", "zh"}) {
+                    const std::string filled = attn::fill_numbers((*it)[lang].get<std::string>(), t);
+                    // a number the variant's trace does not have is written "—": the note tells another variant's story
+                    CHECK_MESSAGE(filled.find("—") == std::string::npos, it.key() << " (" << lang << "): " << filled);
+                }
+        }
+        // "the variant 'none'" where the menu says "no positional encoding": a reader looks for the menu's words
+        if (doc.contains("variants"))
+            for (const attn::json& v : doc["variants"]) {
+                const std::string vid = v["id"].get<std::string>();
+                for (const std::string lang : {"en", "zh"}) {
+                    if (v["title"][lang].get<std::string>() == vid) continue;
+                    const std::string summary = doc["summary"][lang].get<std::string>();
+                    INFO(id << " " << lang << " names the variant " << vid);
+                    const std::vector<std::string> ways = lang == "en" ? std::vector<std::string>{"variant '" + vid + "'", "'" + vid + "' variant"}
+                                                                       : std::vector<std::string>{"变体“" + vid + "”"};
+                    for (const std::string& way : ways) CHECK(summary.find(way) == std::string::npos);
+                }
+            }
+    }
+    // the positional-encoding example without PE: uniform weights, said so (not "with PE, … its neighbours")
+    const attn::trace none = example("positional-encoding", "none");
+    const std::string said = attn::fill_numbers(attn::example_notes("positional-encoding", "none")["weights"]["en"].get<std::string>(), none);
+    CHECK(said.find("With PE") == std::string::npos);
+    CHECK(said.find("0.1250") != std::string::npos);
+    CHECK(attn::example_notes("positional-encoding")["weights"]["en"].get<std::string>().rfind("With PE", 0) == 0);
+    // the padding mask's <pad> row sees no key: its note says the row is uniform, not "every masked cell has weight 0"
+    const std::string pad = attn::example_notes("masking", "padding")["weights"]["en"].get<std::string>();
+    CHECK(attn::fill_numbers(pad, example("masking", "padding")).find("0.2500 each") != std::string::npos);
 }
 
 TEST_CASE("examples.numpy-3x4: the article's weights and outputs to 4 decimals") {

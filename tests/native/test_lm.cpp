@@ -3,6 +3,8 @@
 // refusals, the held-out split, repeatable training, and the head scores on hand-made patterns.
 #include <cmath>
 #include <cstring>
+#include <functional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -275,4 +277,112 @@ TEST_CASE("lm: every bound is one row of lm_bounds, and its refusal names it") {
     CHECK(lm_bound_of("steps").hi == max_train_steps);
     const model m = tiny(0, true);
     CHECK_THROWS_WITH_AS(generate(m, "ab", {max_generate + 1, 0.0, 0}), "n is 10001 but must be from 1 to 10000.", attn::spec_error);
+}
+
+TEST_CASE("lm: what a call costs is estimated from the header alone and refused with the limit named (issue 50)") {
+    config big;  // 10 layers, 8 heads, d 384, MLP 1536, context 384, 3000 characters: legal, and large
+    big.n_layer = 10, big.n_head = 8, big.d_model = 384, big.d_mlp = 1536, big.n_ctx = 384;
+    model header;  // as the CLI's check sees it: config, vocabulary and table, no weights
+    header.config = big;
+    header.vocab.assign(3000, "x");
+    CHECK(trace_cost(header, 384).work > lm_bound_of("work").hi);
+    CHECK_THROWS_WITH_AS(check_text_cost(header, 384, "next", next_cost),
+                         doctest::Contains("next on 384 characters would take about"), attn::spec_error);
+    CHECK_THROWS_WITH_AS(check_text_cost(header, 384, "next", next_cost), doctest::Contains("over the limit of 4.29 billion a call: give it at most"),
+                         attn::spec_error);
+    CHECK_THROWS_WITH_AS(check_text_cost(header, 385, "next", next_cost), "the text has 385 characters but the model reads at most 384 at once (its context, n_ctx).",
+                         attn::spec_error);
+    const std::size_t most = most_that_fit(384, [&](std::size_t n) { return next_cost(header, n); });
+    CHECK(most > 1);
+    CHECK(within_budget(next_cost(header, most)));
+    CHECK_FALSE(within_budget(next_cost(header, most + 1)));
+    CHECK_THROWS_WITH_AS(check_heads(header, "abcabc"), doctest::Contains("the head scores would"), attn::spec_error);
+    CHECK_THROWS_WITH_AS(check_generate(header, 1, {9000, 0.8, 0}), doctest::Contains("generating 9000 characters would take about"), attn::spec_error);
+    CHECK_THROWS_WITH_AS(check_cost(grad_cost(header, 20), "the gradient", "x"), doctest::Contains("of JSON, over the limit of 64 MiB"), attn::spec_error);
+    // the shipped models' shape: every call of the CLI and the page fits, generate's 10000 characters included
+    model shipped;
+    shipped.vocab.assign(1500, "x");
+    for (std::size_t n : {1, 32, 64}) {
+        CHECK(within_budget(trace_cost(shipped, n)));
+        CHECK(within_budget(layer_grad_cost(shipped, n)));
+    }
+    CHECK(within_budget(generate_cost(shipped, 64, max_generate)));
+    CHECK(within_budget(heads_cost(shipped, 1024)));
+    CHECK(within_budget(train_step_cost(shipped, 16, 2)));
+    CHECK(within_budget(eval_cost(shipped, 120000), "eval_work"));
+    // the temperature: 0 or from 10^-3, a subnormal judged by its range
+    check_temperature(0);
+    check_temperature(1e-3);
+    CHECK_THROWS_WITH_AS(check_temperature(5e-324), "temperature is 5e-324 but must be 0 (greedy) or from 0.001 to 100.", attn::spec_error);
+    CHECK_THROWS_WITH_AS(check_temperature(1e-300), doctest::Contains("temperature is 1e-300"), attn::spec_error);
+    CHECK_THROWS_AS(check_temperature(NAN), attn::spec_error);
+}
+
+TEST_CASE("lm: numbers that overflowed are refused where they leave the core, never NaN (issue 50)") {
+    model m = tiny(12, true);
+    const auto fill = [&](const char* name, float v) {
+        float* w = m.tensor(name);
+        std::fill(w, w + m.slot(name).size, v);
+    };
+    fill("ln_f.bias", 3e38f);  // every logit overflows
+    for (auto call : std::vector<std::function<void()>>{[&] { trace(m, "abc"); }, [&] { next(m, "abc", 3); }, [&] { step_trace(m, "abc"); },
+                                                        [&] { generate(m, "ab", {5, 0.8, 1}); }, [&] { evaluate(m, {1, 2, 3, 4, 1, 2}); }})
+        CHECK_THROWS_WITH_AS(call(), doctest::Contains("overflowed the float range"), attn::spec_error);
+    // a trainer's step whose loss overflowed is refused before the update: the weights stay as they were
+    std::u32string text;
+    for (int i = 0; i < 10; ++i) text += U"abcd猫\n";
+    train_settings s;
+    s.steps = 5, s.batch = 2, s.warmup = 1;
+    trainer t(m, to_ids(m, text), s);
+    const std::vector<float> before = m.weights;
+    CHECK_THROWS_WITH_AS(t.step(), doctest::Contains("training loss overflowed"), attn::spec_error);
+    CHECK(m.weights == before);
+    CHECK(t.steps_done() == 0);
+    // <unk> with all the probability: the other candidates renormalised from the logits, not 0 ÷ 0
+    model u = tiny(0, true);
+    std::fill(u.tensor("ln_f.weight"), u.tensor("ln_f.weight") + 8, 0.0f);
+    std::fill(u.tensor("ln_f.bias"), u.tensor("ln_f.bias") + 8, 1.0f);
+    std::fill(u.tensor("wte"), u.tensor("wte") + 8, 1e4f);  // <unk>'s logit 8·10⁴, the others near 0
+    const model_trace ut = trace(u, "abc");
+    CHECK(ut.find("probs", std::nullopt)->data[2 * 7] == 1.0f);
+    const std::vector<candidate> top = next_of_trace(u, ut, 3);
+    for (const candidate& c : top) CHECK(std::isfinite(c.p));
+    CHECK(top[0].ch == next(u, "abc", 1)[0].ch);
+    // a temperature of 10^-3 on finite logits: z/T never overflows (the largest logit is subtracted first)
+    model g = tiny(12, true);
+    std::fill(g.tensor("ln_f.bias"), g.tensor("ln_f.bias") + 8, 1e30f);
+    CHECK(decode_utf8(generate(g, "ab", {10, 1e-3, 4}), "x").size() == 10);
+}
+
+TEST_CASE("lm: a weight file's JSON header is nested at most 32 deep and gives each key once (issue 50)") {
+    const model m = tiny(0, true);
+    const auto good = write_safetensors(m, dtype::f32);
+    std::uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = (n << 8) | good[static_cast<std::size_t>(i)];
+    const std::string header(good.begin() + 8, good.begin() + 8 + static_cast<std::ptrdiff_t>(n));
+    const auto with = [&](const std::string& h) {
+        auto bytes = with_header(h, good.size() - 8 - n);
+        std::copy(good.begin() + 8 + static_cast<std::ptrdiff_t>(n), good.end(), bytes.begin() + 8 + static_cast<std::ptrdiff_t>(h.size()));
+        return bytes;
+    };
+    CHECK(refusal(with_header(std::string(33, '[') + std::string(33, ']'), 0)) ==
+          "weight file: its header nests arrays and objects more than 32 levels deep.");
+    CHECK(refusal(with_header("{\"s\": \"" + std::string(40, '[') + "\"}", 0)).find("nests") == std::string::npos);  // inside a string
+    CHECK(refusal(with(header.substr(0, header.rfind('}')) + ",\"__metadata__\":{}}")) ==
+          "weight file: its header has the key \"__metadata__\" twice: each key must be given once.");
+    std::string twice = header;
+    twice.replace(twice.find("\\\"n_layer\\\":2"), 13, "\\\"n_layer\\\":2,\\\"n_layer\\\":12");
+    CHECK(refusal(with(twice)) == "weight file: __metadata__.config has the key \"n_layer\" twice: each key must be given once.");
+    // what the header alone says is seen before a byte of data is read
+    std::size_t weights_seen = 99;
+    read_safetensors(good.data(), good.size(), [&](const model& h) { weights_seen = h.weights.size(); });
+    CHECK(weights_seen == 0);
+}
+
+TEST_CASE("lm: the CLI's trace JSON, streamed, is trace_to_json's text") {
+    const model m = tiny(12, true);
+    const model_trace t = trace(m, "abc猫d\n");
+    std::ostringstream out;
+    write_trace_json(out, t);
+    CHECK(out.str() == trace_to_json(t).dump());
 }

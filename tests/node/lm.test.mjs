@@ -235,3 +235,21 @@ test('m.train lowers the loss on a text, calls onStep, and the trained model sav
   assert.deepEqual(again.next('abcdefg', 1), m.next('abcdefg', 1));
   assert.equal(again.next('abcdefg', 1)[0].char, 'h');
 });
+
+test('the budget of one call (lm_bounds) leaves room for what the page and the build do: the induction lesson, generate 10000, heads', async () => {
+  const { LESSON, LESSON_FILES } = await import('../../web/src/model/lesson.js');
+  const corpus = LESSON_FILES.map((f) => readFileSync(path.join('/usr/share/games/fortunes', f), 'utf8')).join('');
+  const lesson = await a.freshModel(corpus, { ...LESSON.shape, seed: 1 });
+  const run = lesson.trainer(lesson.trainingText, { ...LESSON.training, seed: 1 });
+  assert.equal(run.step(5).length, 5, 'the lesson trains a few steps a frame');
+  assert.equal(lesson.heads().length, LESSON.shape.nLayer * LESSON.shape.nHead);
+  const heap = lesson.memory();
+  assert.ok(heap.heapInUse > 0 && heap.heapSize >= heap.heapInUse);
+  run.dispose();
+  lesson.dispose();
+  const zh = await a.loadModel('zh');
+  assert.equal([...zh.generate('床前', { n: 10000, seed: 2 })].length, 10000, 'generate at its bound of n');
+  assert.equal(zh.heads().length, 8);
+  assert.equal(zh.trace(texts.zh.repeat(3).slice(0, 64)).tokens.length, 64, 'a trace of the whole context');
+  zh.dispose();
+});

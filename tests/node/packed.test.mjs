@@ -1,11 +1,16 @@
 // a.trace's binary transfer (web/src/packed_spec.js): a spec object's matrices cross as floats beside a
 // small JSON skeleton. It must give the text path's trace to the bit — every stage, the normalised spec,
 // the axes — and the text path's refusals word for word; a spec that itself says "$f32" gets no say.
+// Also the other packing: the one-file scripts' wasm, LZMA in base64 (web/src/remote/unpack_inline.js), whose
+// damaged strings are refused at once with a sentence instead of running the decoder on and on.
 import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
 import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
-import { random, randomSpec } from './helpers.mjs';
+import { UnpackError, unpackWasm } from '../../web/src/remote/unpack_inline.js';
+import { random, randomSpec, repo } from './helpers.mjs';
 
 const a = await createAttention();
 
@@ -231,4 +236,44 @@ test('trace.spec by handle: the core keeps the last traces\' specs, and drops a 
   before = paths().specText;
   assert.equal(big.spec.x.length, 300);
   assert.equal(paths().specText, before + 1, 'the large spec was dropped with the next trace');
+});
+
+test('a packed wasm cut short or changed is refused at once with one sentence; an intact one unpacks to a valid module', (t) => {
+  const script = path.join(repo, 'site/assets/attention-stepper.vision.js');
+  let text;
+  try {
+    text = readFileSync(script, 'utf8');
+  } catch {
+    return t.skip('site/assets/attention-stepper.vision.js is not built (cd web && node build-site.mjs)');
+  }
+  const packed = /"(lzma\/1:\d+:[A-Za-z0-9+/=]+)"/.exec(text)[1];
+  const tag = packed.indexOf(':', 7) + 1;
+  const middle = packed.length >> 1;
+  const bytes = unpackWasm(packed);
+  assert.ok(WebAssembly.validate(bytes), 'the intact string is the vision part\'s module');
+  const cases = [
+    // cut inside the stream's header, its size then read as "unknown": the decoder ran about 4·10⁹ steps
+    ['cut inside the header', packed.slice(0, tag + 8), /^its packed wasm ends early/],
+    ['cut to half', packed.slice(0, middle - (middle - tag) % 4), /^its packed wasm ends early/],
+    ['cut, leaving one letter over', packed.slice(0, middle - (middle - tag) % 4 + 1), /^its packed wasm ends early/],
+    ['16 letters changed in the middle', `${packed.slice(0, middle)}AAAAAAAAAAAAAAAA${packed.slice(middle + 16)}`, /^its packed wasm (does not unpack: |unpacked to bytes that are not a valid wasm module)/],
+    ['a size the stream does not have', packed.replace(/^lzma\/1:\d+/, 'lzma/1:1000'), /^its packed wasm (unpacks to more than the 1000 bytes|unpacked to bytes that are not a valid wasm module)/],
+    ['a size no module has', packed.replace(/^lzma\/1:\d+/, 'lzma/1:999999999'), /^its packed wasm claims 999999999 bytes/],
+    ['no tag', packed.slice(tag), /^its wasm is not packed as this worker reads it/],
+    ['letters that are not base64', `${packed.slice(0, middle)}!!!!${packed.slice(middle + 4)}`, /^its packed wasm is not base64 text$/],
+  ];
+  for (const [what, damaged, sentence] of cases) {
+    const started = performance.now();
+    let error = null;
+    try {
+      unpackWasm(damaged);
+    } catch (e) {
+      error = e;
+    }
+    const ms = performance.now() - started;
+    assert.ok(error instanceof UnpackError, `${what}: refused (${error?.message ?? 'unpacked'})`);
+    assert.match(error.message, sentence, what);
+    assert.ok(!error.message.includes('\n'), `${what}: one line`);
+    assert.ok(ms < 1000, `${what}: refused in ${ms.toFixed(0)} ms`);
+  }
 });

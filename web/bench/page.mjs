@@ -20,7 +20,7 @@ try {
     'context-window', 'score-functions', 'multi-head', 'masking', 'positional-encoding', 'complexity']) {
     const loads = [];
     for (let r = 0; r < 3; r++) {
-      await page.goto(`${server.url}index.html?example=${id}&stage=weights`);
+      await page.goto(`${server.url}playground.html?example=${id}&stage=weights`);
       // waited for and read in one call: read in a second, it once found a document without the mark yet
       const mark = await page.waitForFunction(() => performance.getEntriesByName('attention-stepper:first-render')[0]?.startTime);
       loads.push(await mark.jsonValue());

@@ -453,6 +453,21 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
         run.dispose();
       }
     },
+    /**
+     * A guided-path figure's numbers, computed by the core (docs/figures.md): "rnn-limits" ({x, hidden, seed,
+     * gain}: a tanh RNN's ‖∂h_{n−1}/∂x_t‖ against self-attention's ‖∂c_{n−1}/∂x_t‖ by distance), "why-sqrt-dk"
+     * ({d_k, n_keys, trials, seed}: softmax's largest weight, gradient and the scores' spread, scaled and not) or
+     * "cnn-rnn-attention" ({n, d, kernel}: path length, sequential steps, work, memory, measured time). Fields
+     * left out take their defaults (rnn-limits needs x).
+     */
+    figure(name, request = {}) {
+      const learn = parts.need('learn', 'figure');
+      if (typeof name !== 'string' || name.length > 64) throw new AttentionError('figure(name, request) takes a figure\'s name: rnn-limits, why-sqrt-dk or cnn-rnn-attention.');
+      if (typeof request !== 'string' && (!request || typeof request !== 'object' || Array.isArray(request))) {
+        throw new AttentionError('figure(name, request): request must be an object (or JSON text), e.g. {d_k: [4, 8, 16]}.');
+      }
+      return JSON.parse(learn.call('attn_figure', [name, specText(request, limits.maxSpecBytes)]));
+    },
     // [SECTION] words: examples' documents, a cell's arithmetic (the explain part)
     /** An example's texts (title, summary, embeddings, notes, variants) without computing its trace. */
     exampleDocument(id) {
@@ -500,7 +515,7 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
       return loadModel.fresh(corpus, options);
     },
     /**
-     * Loads a part ("vision": the vision blocks; "learn": grad, explainGrad, tasks, task, trainer, train;
+     * Loads a part ("vision": the vision blocks; "learn": grad, explainGrad, tasks, task, trainer, train, figure;
      * "explain": explain of a sequence trace; "fast": attention, attentionBytes) if it is not loaded yet. createAttention loads all four
      * unless its `parts` option lists fewer; a call that needs a part not loaded throws an AttentionError
      * whose `part` names it.

@@ -5,13 +5,92 @@
 // [SECTION] loading a model (its module once, its weights)
 // [SECTION] a model's calls: trace, explain, generate, heads, train
 
-import { wholeNumber } from './args.js';
+import { shortText, wholeNumber } from './args.js';
 import { deepFreeze, textCalls } from './trace_reader.js';
 
-function wellFormedText(text, name, AttentionError) {
+const encoder = new TextEncoder();
+
+/**
+ * text, checked before a byte of it is copied into the wasm heap (whose memory never shrinks): a string of at most
+ * `most` characters (a character is one or two UTF-16 units, so a longer string is refused unread), of valid Unicode.
+ * `context` names what bounds it, for the sentence.
+ */
+function textArgument(text, name, most, context, AttentionError) {
   if (typeof text !== 'string') throw new AttentionError(`${name} must be a string.`);
+  if (text.length > 2 * most) {
+    throw new AttentionError(`${name} has more than ${most} characters (${text.length} UTF-16 units) but ${context}.`);
+  }
   if (!text.isWellFormed()) throw new AttentionError(`${name} holds a lone UTF-16 surrogate (half of a character), which is not valid Unicode.`);
   return text;
+}
+
+/** A corpus or training text as UTF-8 bytes, refused over the core's bound "corpus_bytes" before it reaches the heap. */
+function corpusBytes(text, name, bounds, AttentionError) {
+  const most = bounds.corpus_bytes[1];
+  if (typeof text !== 'string') throw new AttentionError(`${name} must be a string.`);
+  const over = () => new AttentionError(`${name} is over the limit of ${most / 2 ** 20} MiB of UTF-8 text.`);
+  if (text.length > most) throw over(); // each UTF-16 unit is at least one byte of UTF-8
+  if (!text.isWellFormed()) throw new AttentionError(`${name} holds a lone UTF-16 surrogate (half of a character), which is not valid Unicode.`);
+  const bytes = encoder.encode(text);
+  if (bytes.length > most) throw over();
+  return bytes;
+}
+
+/**
+ * The options object of a call, its known keys read once (a getter runs once; one that throws, or a revoked
+ * Proxy, is an AttentionError): undefined gives the defaults; anything but a plain object is refused, as
+ * generate(text, 5) once silently used the defaults and generate(text, null) threw a TypeError.
+ */
+function readOptions(options, call, defaults, AttentionError) {
+  if (options === undefined) return { ...defaults };
+  let shown = null;
+  try {
+    if (options === null || typeof options !== 'object') shown = options === null ? 'null' : typeof options;
+    else if (Array.isArray(options)) shown = 'an array';
+  } catch {
+    shown = 'a revoked Proxy'; // Array.isArray throws for one
+  }
+  if (shown) {
+    throw new AttentionError(`${call}: options must be an object such as {${Object.keys(defaults).slice(0, 3).join(', ')}}, not ${shown}.`);
+  }
+  const out = {};
+  try {
+    for (const [key, fallback] of Object.entries(defaults)) {
+      const value = options[key];
+      out[key] = value === undefined ? fallback : value;
+    }
+  } catch (error) {
+    throw new AttentionError(`${call}: its options could not be read (${shortText(String(error?.message ?? error))}).`);
+  }
+  return out;
+}
+
+/**
+ * The bytes of a weight file as a Uint8Array: loadModel takes a Uint8Array or an ArrayBuffer. Checked by their
+ * internal slots, not by instanceof, so a Proxy is refused rather than read; a detached buffer is said to be one.
+ */
+function weightBytes(which, AttentionError) {
+  const wrong = () => new AttentionError("loadModel takes 'zh', 'en' or the bytes of a .safetensors file (a Uint8Array or an ArrayBuffer).");
+  if (ArrayBuffer.isView(which)) {
+    if (Object.prototype.toString.call(which) !== '[object Uint8Array]') throw wrong();
+    try {
+      return new Uint8Array(which.buffer, which.byteOffset, which.byteLength);
+    } catch {
+      throw new AttentionError('loadModel: the bytes\' ArrayBuffer is detached (transferred elsewhere) and holds nothing.');
+    }
+  }
+  let isBuffer = false;
+  try {
+    Object.getOwnPropertyDescriptor(ArrayBuffer.prototype, 'byteLength').get.call(which); // throws for all but an ArrayBuffer
+    isBuffer = true;
+  } catch {
+    throw wrong();
+  }
+  try {
+    return isBuffer && new Uint8Array(which);
+  } catch {
+    throw new AttentionError('loadModel: the ArrayBuffer is detached (transferred elsewhere) and holds nothing.');
+  }
 }
 
 // [SECTION] loading a model (its module once, its weights)
@@ -40,30 +119,34 @@ export function makeModelLoader(createCore, readModel, AttentionError) {
    * ({nLayer, nHead, dModel, dMlp, nCtx, vocab, seed}). The model's trainingText is the corpus's training
    * entries (its held-out ones are the head scores' probe).
    */
-  async function freshModel(corpus, { nLayer = 2, nHead = 4, dModel = 64, dMlp = 256, nCtx = 32, vocab = 128, seed = 1 } = {}) {
-    wellFormedText(corpus, 'corpus', AttentionError);
+  async function freshModel(corpus, options) {
+    const { nLayer, nHead, dModel, dMlp, nCtx, vocab, seed } = readOptions(options, 'freshModel',
+      { nLayer: 2, nHead: 4, dModel: 64, dMlp: 256, nCtx: 32, vocab: 128, seed: 1 }, AttentionError);
+    if (typeof corpus !== 'string') throw new AttentionError('corpus must be a string.');
     const lm = await core();
+    const bytes = corpusBytes(corpus, 'corpus', lm.bounds, AttentionError);
     for (const [name, x, bound] of [['nLayer', nLayer, 'n_layer'], ['nHead', nHead, 'n_head'], ['dModel', dModel, 'd_model'],
       ['dMlp', dMlp, 'd_mlp'], ['nCtx', nCtx, 'n_ctx'], ['vocab', vocab, 'vocab']]) wholeNumber(x, name, ...lm.bounds[bound], AttentionError);
-    wholeNumber(seed, 'seed', 0, Number.MAX_SAFE_INTEGER, AttentionError);
+    wholeNumber(seed, 'seed', ...lm.bounds.seed, AttentionError);
     const settings = JSON.stringify({ n_layer: nLayer, n_head: nHead, d_model: dModel, d_mlp: dMlp, n_ctx: nCtx, vocab, seed });
-    return wrapModel(lm, (call) => call((p, n, q, m) => lm._attn_lm_fresh(p, n, q, m), [corpus, settings]), AttentionError);
+    return wrapModel(lm, (call) => call((p, n, q, m) => lm._attn_lm_fresh(p, n, q, m), [bytes, settings]), AttentionError);
   }
 
   loadModel.fresh = freshModel;
   return loadModel;
 
   async function loadModel(which) {
-    let bytes = which;
+    let bytes;
     if (which === 'zh' || which === 'en') {
       try {
         bytes = await readModel(which);
       } catch (error) {
         throw new AttentionError(`the ${which} model could not be loaded (${String(error?.message ?? error).slice(0, 200)}).`);
       }
-    } else if (which instanceof ArrayBuffer) bytes = new Uint8Array(which);
-    if (!(bytes instanceof Uint8Array)) throw new AttentionError("loadModel takes 'zh', 'en' or the bytes of a .safetensors file (a Uint8Array).");
+    } else bytes = weightBytes(which, AttentionError);
     const lm = await core();
+    const most = lm.bounds.file_bytes[1];
+    if (bytes.length > most) throw new AttentionError(`weight file: the file is ${bytes.length} bytes, over the limit of ${most / 2 ** 20} MiB.`);
     return wrapModel(lm, (call) => call((p, n) => lm._attn_lm_load(p, n), [bytes]), AttentionError);
   }
 }
@@ -137,6 +220,9 @@ function wrapModel(lm, open, AttentionError) {
   const live = () => {
     if (disposed) throw new AttentionError('this model was disposed of.');
   };
+  const nCtx = about.config.n_ctx;
+  /** A text the model reads at once: 1 … n_ctx characters, refused unread when longer. */
+  const modelText = (text, name = 'the text') => textArgument(text, name, nCtx, `the model reads at most ${nCtx} at once (its context, n_ctx)`, AttentionError);
 
   const model = {
     /** {config, vocab_size, vocab, corpus, parameters} */
@@ -155,7 +241,7 @@ function wrapModel(lm, open, AttentionError) {
     /** Every stage of every layer: {tokens, ids, unknown, stages: [{id, layer, shape, symbol, title, scale, data: Float32Array}]}. */
     trace(text) {
       live();
-      wellFormedText(text, 'text', AttentionError);
+      modelText(text);
       keepUnread();
       return readTrace(call((p, n) => lm._attn_lm_trace(handle, p, n), [text]));
     },
@@ -166,14 +252,15 @@ function wrapModel(lm, open, AttentionError) {
      */
     step(text) {
       live();
-      wellFormedText(text, 'text', AttentionError);
+      modelText(text);
       keepUnread();
       return readTrace(call((p, n) => lm._attn_lm_step(handle, p, n), [text]));
     },
     /** The arithmetic of cell (i, j) of a stage of text's trace, as the page's captions say it (layer, head 0-based). */
-    explain(text, stageId, { layer = null, head = 0, i = 0, j = 0 } = {}) {
+    explain(text, stageId, cell) {
       live();
-      wellFormedText(text, 'text', AttentionError);
+      const { layer, head, i, j } = readOptions(cell, 'explain', { layer: null, head: 0, i: 0, j: 0 }, AttentionError);
+      modelText(text);
       if (typeof stageId !== 'string' || stageId.length > 40) throw new AttentionError('explain: the stage id must be a string such as "ln_1".');
       if (layer !== null) wholeNumber(layer, 'layer', 0, about.config.n_layer - 1, AttentionError);
       wholeNumber(head, 'head', 0, about.config.n_head - 1, AttentionError);
@@ -184,13 +271,13 @@ function wrapModel(lm, open, AttentionError) {
     /** The line-alignment pattern the head scores use: for each character, the key at the same place in the previous line, or −1. */
     lineTargets(text) {
       live();
-      wellFormedText(text, 'text', AttentionError);
+      modelText(text);
       return call((p, n) => lm._attn_lm_line_targets(handle, p, n), [text]);
     },
     /** Layer `layer`'s attention on text as a sequence spec (ln_1 rows, the layer's weights, causal): a.trace(spec) shows it stage by stage. */
     layerSpec(text, layer) {
       live();
-      wellFormedText(text, 'text', AttentionError);
+      modelText(text);
       wholeNumber(layer, 'layer', 0, about.config.n_layer - 1, AttentionError);
       return call((p, n) => lm._attn_lm_layer_spec(handle, p, n, layer), [text]);
     },
@@ -202,7 +289,7 @@ function wrapModel(lm, open, AttentionError) {
      */
     layerGrad(text, layer) {
       live();
-      wellFormedText(text, 'text', AttentionError);
+      modelText(text);
       wholeNumber(layer, 'layer', 0, about.config.n_layer - 1, AttentionError);
       return call((p, n) => lm._attn_lm_layer_grad(handle, p, n, layer), [text]);
     },
@@ -212,32 +299,35 @@ function wrapModel(lm, open, AttentionError) {
      */
     attribution(text, k = 10) {
       live();
-      wellFormedText(text, 'text', AttentionError);
+      modelText(text);
       wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
       return call((p, n) => lm._attn_lm_attribute(handle, p, n, k), [text]);
     },
     /** The k most likely next characters, [{char, p}], most likely first. */
     next(text, k = 10) {
       live();
-      wellFormedText(text, 'text', AttentionError);
+      modelText(text);
       wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
       return call((p, n) => lm._attn_lm_next(handle, p, n, k), [text]);
     },
     /** n new characters after prompt (temperature 0: greedy; the same seed, the same characters). */
-    generate(prompt, { n = 100, temperature = 0.8, seed = 0 } = {}) {
+    generate(prompt, options) {
       live();
-      wellFormedText(prompt, 'prompt', AttentionError);
+      const { n, temperature, seed } = readOptions(options, 'generate', { n: 100, temperature: 0.8, seed: 0 }, AttentionError);
+      modelText(prompt, 'the prompt');
       wholeNumber(n, 'n', ...lm.bounds.n, AttentionError);
-      if (typeof temperature !== 'number' || !Number.isFinite(temperature) || temperature < 0 || temperature > 100) {
-        throw new AttentionError(`temperature is ${String(temperature).slice(0, 40)} but must be a number from 0 (greedy) to 100.`);
+      // the core's bound: 0 (greedy), or a temperature from its lowest (sampling below it is greedy in all but name)
+      const [lo, hi] = lm.bounds.temperature;
+      if (typeof temperature !== 'number' || !(temperature === 0 || (temperature >= lo && temperature <= hi))) {
+        throw new AttentionError(`temperature is ${shortText(String(temperature))} but must be 0 (greedy) or from ${lo} to ${hi}.`);
       }
-      wholeNumber(seed, 'seed', 0, Number.MAX_SAFE_INTEGER, AttentionError);
+      wholeNumber(seed, 'seed', ...lm.bounds.seed, AttentionError);
       return call((p, len) => lm._attn_lm_generate(handle, p, len, n, temperature, seed), [prompt]).text;
     },
     /** Each head's detector scores: [{layer, head, previous_token, induction, first_token, line_alignment?}]. */
     heads(probe = '') {
       live();
-      wellFormedText(probe, 'probe', AttentionError);
+      if (probe !== '') textArgument(probe, 'the probe text', lm.bounds.probe[1], `the head scores read at most ${lm.bounds.probe[1]}`, AttentionError);
       return call((p, n) => lm._attn_lm_heads(handle, p, n), [probe]);
     },
     /**
@@ -246,15 +336,18 @@ function wrapModel(lm, open, AttentionError) {
      * repeatFraction of them a random string repeated), AdamW with a warm-up and a cosine over `steps`, and
      * returns their losses (Float32Array, nats per character); done counts the steps; dispose() frees it.
      */
-    trainer(text, { steps = 100, batch = 8, lr = 1e-3, warmup = 10, repeatFraction = 0, seed = 1 } = {}) {
+    trainer(text, options) {
       live();
-      wellFormedText(text, 'text', AttentionError);
+      const { steps, batch, lr, warmup, repeatFraction, seed } = readOptions(options, 'trainer',
+        { steps: 100, batch: 8, lr: 1e-3, warmup: 10, repeatFraction: 0, seed: 1 }, AttentionError);
+      const bytes = corpusBytes(text, 'the training text', lm.bounds, AttentionError);
       for (const [name, x] of [['steps', steps], ['batch', batch], ['warmup', warmup]]) wholeNumber(x, name, ...lm.bounds[name], AttentionError);
-      wholeNumber(seed, 'seed', 0, Number.MAX_SAFE_INTEGER, AttentionError);
+      wholeNumber(seed, 'seed', ...lm.bounds.seed, AttentionError);
       if (typeof lr !== 'number' || !(lr > 0 && lr < 1)) throw new AttentionError('lr must be a number between 0 and 1.');
       if (typeof repeatFraction !== 'number' || !(repeatFraction >= 0 && repeatFraction <= 1)) throw new AttentionError('repeatFraction must be a number from 0 to 1.');
       const settings = JSON.stringify({ steps, batch, lr, warmup, repeat_fraction: repeatFraction, seed });
-      const { trainer: id } = call((p, n, q, m) => lm._attn_lm_trainer(handle, p, n, q, m), [text, settings]);
+      // the core refuses a step over one call's budget, and says how many steps one call may take
+      const { trainer: id, steps_per_call: perCall } = call((p, n, q, m) => lm._attn_lm_trainer(handle, p, n, q, m), [bytes, settings]);
       let done = 0;
       let freed = false;
       return {
@@ -263,6 +356,9 @@ function wrapModel(lm, open, AttentionError) {
           live();
           if (freed) throw new AttentionError('this training run was disposed of.');
           wholeNumber(count, 'step(count): count', ...lm.bounds.steps, AttentionError);
+          if (count > perCall) {
+            throw new AttentionError(`step(count): ${count} steps of ${batch} windows are over the limit of ${(lm.bounds.work[1] / 1e9).toPrecision(3)} billion multiply-adds one call may train for: ask for at most ${perCall} steps at a time.`);
+          }
           const losses = new Float32Array(count);
           for (let k = 0; k < count; k++) {
             losses[k] = call(() => lm._attn_lm_train_step(id), []).loss;
@@ -280,7 +376,9 @@ function wrapModel(lm, open, AttentionError) {
      * Trains this model in place on text (a trainer run to its end): onStep({step, loss}) after every step
      * (it may return a promise, which is awaited). Resolves to the losses (Float32Array, nats per character).
      */
-    async train(text, { steps = 100, batch = 8, lr = 1e-3, warmup = 10, repeatFraction = 0, seed = 1, onStep } = {}) {
+    async train(text, options) {
+      const { steps, batch, lr, warmup, repeatFraction, seed, onStep } = readOptions(options, 'train',
+        { steps: 100, batch: 8, lr: 1e-3, warmup: 10, repeatFraction: 0, seed: 1, onStep: undefined }, AttentionError);
       if (onStep !== undefined && typeof onStep !== 'function') throw new AttentionError('train: onStep must be a function.');
       const run = model.trainer(text, { steps, batch, lr, warmup, repeatFraction, seed });
       const losses = new Float32Array(steps);
@@ -299,6 +397,13 @@ function wrapModel(lm, open, AttentionError) {
       live();
       const { bytes: size } = call(() => lm._attn_lm_save(handle), []);
       return new Uint8Array(lm.HEAPU8.buffer, lm._attn_lm_floats(), size).slice();
+    },
+    /**
+     * Diagnostics: bytes malloc has handed out in the model module's heap (every model of it), and the heap's size,
+     * which a call never grows past its budget (lm_bounds' memory) and which never shrinks.
+     */
+    memory() {
+      return { heapInUse: lm._attn_heap_in_use(), heapSize: lm.HEAPU8.buffer.byteLength };
     },
     /** Frees the model in the wasm heap. */
     dispose() {

@@ -121,6 +121,33 @@ export interface GradResult {
 }
 
 /** The spec as the core read it: every default written out, rows as plain arrays. */
+/** The guided path's figures computed by the core (docs/figures.md): figure(name, request). */
+export type FigureName = 'rnn-limits' | 'why-sqrt-dk' | 'cnn-rnn-attention';
+/** rnn-limits: x (n × d: n 2..64, d 1..64) is required; hidden 1..64 (8), seed (1), gain in (0, 16] (0.9). */
+export interface RnnLimitsRequest { x: Matrix; hidden?: number; seed?: number; gain?: number }
+/** ‖∂h_{n−1}/∂x_t‖_F of a tanh RNN and ‖∂c_{n−1}/∂x_t‖_F of self-attention (Q = K = V = x), for t = 0..n−1. */
+export interface RnnLimitsFigure {
+  influence_rnn: number[]; influence_attention: number[];
+  /** n − 1 − t */
+  distance: number[];
+  steps: { rnn: number; attention: 1 };
+  n: number; d: number; hidden: number; seed: number; gain: number;
+}
+/** why-sqrt-dk: d_k 1..16 values of 1..1024 ([4, 8, …, 512]), n_keys 2..256 (16), trials 1..1000 (200), seed (1). */
+export interface WhySqrtDkRequest { d_k?: number[]; n_keys?: number; trials?: number; seed?: number }
+/** Per d_k, means over trials: the largest weight, ‖diag(α) − ααᵀ‖_F, the scores' standard deviation. */
+export interface SoftmaxMeans { max_weight: number[]; grad_norm: number[]; score_std: number[] }
+export interface WhySqrtDkFigure { d_k: number[]; unscaled: SoftmaxMeans; scaled: SoftmaxMeans; n_keys: number; trials: number; seed: number }
+/** cnn-rnn-attention: n 1..12 values of 2..1024 ([8, 16, …, 256]), d 1..256 (32), kernel odd 3..9 (3). */
+export interface CnnRnnAttentionRequest { n?: number[]; d?: number; kernel?: number }
+export interface PerKind { rnn: number; cnn: number; attention: number }
+export interface CnnRnnAttentionRow {
+  n: number; path_length: PerKind; sequential_steps: PerKind; multiply_adds: PerKind; memory_floats: PerKind;
+  /** one layer of each, measured by the core: the best of 3 runs */
+  microseconds: PerKind;
+}
+export interface CnnRnnAttentionFigure { n: number[]; d: number; kernel: number; rows: CnnRnnAttentionRow[] }
+
 export interface NormalisedSpec extends Spec {
   x: number[][];
   memory?: number[][];
@@ -375,6 +402,11 @@ export interface Attention {
   /** The chain rule behind one cell of dL/d(stage) for a grad spec, with the passes' own numbers, e.g.
    * "∂L/∂α[1][2] = Σ_c ∂L/∂c[1][c]·v[2][c] = 0.1525×0.8415 + 0.3302×1.5403 = 0.6370". Cells as explain() counts them. */
   explainGrad(spec: GradSpec | string, stage: StageId, cell?: { head?: number; i?: number; j?: number; detail?: boolean }): string;
+  /** A guided-path figure's numbers, computed by the core (needs the "learn" part); fields left out take their
+   * defaults. Throws AttentionError naming the field for a bad request. */
+  figure(name: 'rnn-limits', request: RnnLimitsRequest | string): RnnLimitsFigure;
+  figure(name: 'why-sqrt-dk', request?: WhySqrtDkRequest | string): WhySqrtDkFigure;
+  figure(name: 'cnn-rnn-attention', request?: CnnRnnAttentionRequest | string): CnnRnnAttentionFigure;
   /** Trains for train.steps steps: the losses and the trained spec; onStep after every step. */
   train(spec: TrainSpec | string, options?: { onStep?: (progress: { step: number; loss: number }) => void }): { losses: Float32Array; spec: NormalisedSpec };
   /** Bytes one attention() call of these sizes holds in the wasm heap: q, k, v, the output and the kernel's
@@ -394,7 +426,7 @@ export interface Attention {
   explain(trace: VisionTrace, stage: VisionStageId, value?: { index?: number }): string;
   /**
    * Loads a part, each its own wasm module: "vision" (vision specs and examples, their explain), "learn"
-   * (grad, explainGrad, tasks, task, trainer, train), "explain" (explain of a sequence trace) and "fast"
+   * (grad, explainGrad, tasks, task, trainer, train, figure), "explain" (explain of a sequence trace) and "fast"
    * (attention, attentionBytes). createAttention loads all four unless options.parts lists fewer; a call that needs a part not loaded
    * throws an AttentionError whose `part` names it.
    */
@@ -574,5 +606,7 @@ export interface LanguageModel {
   /** A fresh model's training text (its corpus's training entries); undefined for a loaded model. */
   readonly trainingText?: string;
   save(): Uint8Array;
+  /** Diagnostics: bytes in use in the model module's heap (all its models), and the heap's size, which never shrinks. */
+  memory(): { heapInUse: number; heapSize: number };
   dispose(): void;
 }

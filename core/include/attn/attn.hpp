@@ -3,6 +3,7 @@
 
 #include "attn/examples.hpp"
 #include "attn/explain.hpp"
+#include "attn/figures.hpp"
 #include "attn/format.hpp"
 #include "attn/grad.hpp"
 #include "attn/json.hpp"

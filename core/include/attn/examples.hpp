@@ -31,6 +31,10 @@ bool example_is_vision(std::string_view id);
 /// @brief A vision example's spec, validated.
 vision_spec example_vision_spec(std::string_view id, std::string_view variant = "");
 
+/// @brief The notes of an example's stages as a variant shows them: {stage id: {"en", "zh"}}, the document's
+/// notes with the variant's own on top (a variant whose numbers tell another story says so in its "notes").
+json example_notes(std::string_view id, std::string_view variant = "");
+
 /// @brief {"example": document without its spec, "variant": id}: what an example's trace carries besides the trace.
 json example_about_json(std::string_view id, std::string_view variant = "");
 

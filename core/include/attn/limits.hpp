@@ -62,4 +62,25 @@ inline constexpr std::uint64_t max_attention_rows = std::uint64_t{1} << 24;
 /// Bytes of text one attn explain may write (every cell of a stage, a line each): n = 1800 wrote 336 MB.
 inline constexpr std::uint64_t max_explain_bytes = std::uint64_t{64} << 20;
 
+// [SECTION] The guided path's figures (attn/figures.hpp, docs/figures.md): the largest request of each is answered
+// in about 0.1 s natively (0.1-0.3 s in WebAssembly), the defaults in 15-65 ms
+inline constexpr std::size_t max_figure_rnn_positions = 64;  // rnn-limits: rows of x (n), at least 2
+inline constexpr std::size_t max_figure_rnn_width = 64;      // rnn-limits: d of x, and hidden
+inline constexpr double max_figure_gain = 16;                // rnn-limits: the weights' gain
+inline constexpr std::size_t max_figure_d_k = 1024;          // why-sqrt-dk: one d_k
+inline constexpr std::size_t max_figure_d_k_entries = 16;    // why-sqrt-dk: d_k values in one request
+inline constexpr std::size_t max_figure_keys = 256;          // why-sqrt-dk: n_keys
+inline constexpr std::size_t max_figure_trials = 1000;       // why-sqrt-dk: trials
+/// why-sqrt-dk's draws, trials · (n_keys + 1) · Σ d_k normals, about 20 ns each natively (a logarithm, a square
+/// root, a sine or cosine): the defaults draw 3.5 million in 65 ms
+inline constexpr std::uint64_t max_figure_normals = std::uint64_t{1} << 22;
+inline constexpr std::size_t max_figure_table_n = 1024;      // cnn-rnn-attention: one n
+inline constexpr std::size_t max_figure_table_entries = 12;  // cnn-rnn-attention: n values in one request
+inline constexpr std::size_t max_figure_table_d = 256;       // cnn-rnn-attention: d
+inline constexpr std::size_t max_figure_kernel = 9;          // cnn-rnn-attention: the convolution's width (odd, ≥ 3)
+/// cnn-rnn-attention's measured work: one layer of each kind, Σ over n of n·2d² + n·kernel·d² + n²·(2d + 16),
+/// attention's exp counted as 16 multiply-adds, as max_attention_work does (n = 4096 at d = 1 took 0.8 s for
+/// its n² exps and 128 MiB), each layer timed 3 times: the defaults are 9.6 million, 15 ms
+inline constexpr std::uint64_t max_figure_multiply_adds = std::uint64_t{1} << 26;
+
 }  // namespace attn

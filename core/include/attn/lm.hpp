@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -71,12 +72,12 @@ model make_model(const config& c, std::vector<std::string> vocab, std::uint64_t 
 void index_vocab(model& m);
 
 enum class dtype { f32, f16 };
-/// @brief The largest weight file read (its header ≤ 16 MiB), and the largest model (10⁸ floats).
-inline constexpr std::size_t max_file_bytes = std::size_t{1} << 30;
-/// @brief Reads a safetensors file; a hostile one (lying lengths or offsets, overlaps, wrong shapes,
-/// a bad vocabulary) is refused with one sentence before anything is read out of bounds.
-model read_safetensors(const std::uint8_t* data, std::size_t size);
-model read_safetensors_file(const std::string& path);
+/// @brief Reads a safetensors file; a hostile one (lying lengths or offsets, overlaps, wrong shapes, a header
+/// nested too deep or with a key twice, a bad vocabulary) is refused with one sentence before anything is read
+/// out of bounds. before_data, when given, sees the model with its config, vocabulary and parameter table but
+/// no weights yet (the header alone read): the CLI estimates a call's cost there, before the data is read.
+model read_safetensors(const std::uint8_t* data, std::size_t size, const std::function<void(const model&)>& before_data = {});
+model read_safetensors_file(const std::string& path, const std::function<void(const model&)>& before_data = {});
 std::vector<std::uint8_t> write_safetensors(const model& m, dtype type);
 
 /// @brief Text as the model's ids: each code point's id, 0 for one it does not know.
@@ -129,6 +130,9 @@ struct generate_options {
 /// @brief prompt's continuation, n characters, one row of attention a character (a key/value cache);
 /// when the cache fills the context it is rebuilt from the last n_ctx/2 characters.
 std::string generate(const model& m, std::string_view prompt, const generate_options& o);
+/// @brief generate's refusals before any work: n, the temperature, and the cost of a prompt of `prompt` characters
+/// then n more (with how many would fit).
+void check_generate(const model& m, std::size_t prompt, const generate_options& o);
 
 /// @brief One generation step on text's last character, the ones before it already in the key/value
 /// cache: per layer the cache after the step (kv_cache, 2 × h × n × d_h: keys, then values) and the new
@@ -152,6 +156,8 @@ struct head_score {
 /// @brief Every head's scores; previous-token, first-token and line-alignment on probe text (the
 /// model's own held-out probe when empty), induction on random characters repeated twice.
 std::vector<head_score> head_scores(const model& m, std::string_view probe = {});
+/// @brief head_scores' refusals before any work: the probe's characters (2 … the bound "probe") and the cost.
+void check_heads(const model& m, std::string_view probe);
 
 /// @brief Direct logit attribution at the text's last position: how much each head's output (its context
 /// row through its slice of W_o) adds to each candidate's logit, read through the final LayerNorm with
@@ -169,22 +175,75 @@ std::vector<candidate> next_of_trace(const model& m, const model_trace& t, int k
 /// @brief The key P of line-alignment for a text's characters: target[i] = j, or -1 when i has none.
 std::vector<int> line_alignment_targets(const std::u32string& text);
 
-/// @brief Bounds of one call (docs/limits.md): characters generated at once, top-k, steps and batch.
+/// @brief Bounds of one call (docs/limits.md): characters generated at once, training steps.
 inline constexpr int max_generate = 10000;
 inline constexpr int max_train_steps = 100000;
 
-/// @brief One bound of the language model's inputs, named as its refusal names it: a config field (n_layer …),
-/// a fresh model's vocabulary cap (vocab), the characters generate makes at once (n), a training run's steps,
-/// batch and warmup. The one list the validators, the CLI and the npm package (lm.js, attn_lm_limits) read.
+/// @brief One bound of the language model (docs/limits.md, "The language model"), named as its refusal names it: a
+/// config field (n_layer …), a fresh model's vocabulary (vocab), a weight file's sizes, a text's, a corpus's, the
+/// arguments of a call (n, steps, batch, warmup, temperature, seed) and the budget of one call (work, memory,
+/// output). The one table the validators, the cost estimates, the CLI and the npm package (lm.js reads it once
+/// from the lm module, attn_lm_limits) check against.
 struct lm_bound {
     const char* name;
-    long long lo, hi;
+    double lo, hi;    // whole numbers but temperature's; a budget's lo is 0
+    const char* why;  // the reason for the number, as docs/limits.md gives it
 };
 const std::vector<lm_bound>& lm_bounds();
 /// @brief The bound of this name; throws std::logic_error for a name the list lacks.
 const lm_bound& lm_bound_of(std::string_view name);
 /// @brief Throws spec_error "name is v but must be from lo to hi." when v is outside the named bound (what:
 /// the name as the sentence says it, e.g. "config.n_layer"; empty: the bound's own name).
-void check_bound(std::string_view name, long long v, std::string_view what = {});
+void check_bound(std::string_view name, double v, std::string_view what = {});
+/// @brief Refuses a temperature that is neither 0 (greedy) nor within the bound "temperature" (NaN included).
+void check_temperature(double t);
+
+/// @brief What one call would cost, estimated from the config, the vocabulary and the sizes asked for, before
+/// any of it is done (the model's weights need not be read yet): work in multiply-adds (an exp counted as one),
+/// the memory it holds at its peak and the JSON it writes, in bytes.
+struct cost {
+    double work = 0, memory = 0, output = 0;
+    cost operator+(const cost& o) const { return {work + o.work, memory + o.memory, output + o.output}; }
+};
+/// @brief A trace of n characters (trace, attribute, explain's trace, layerSpec): every stage kept.
+cost trace_cost(const model& m, std::size_t n);
+/// @brief next on n characters: the batched forward pass.
+cost next_cost(const model& m, std::size_t n);
+/// @brief A generation step on n characters through the key/value cache, its stages kept.
+cost step_cost(const model& m, std::size_t n);
+/// @brief generate: a prompt of `prompt` characters, then n more through the cache (its rebuilds counted).
+cost generate_cost(const model& m, std::size_t prompt, std::size_t n);
+/// @brief The head scores: probe text of `probe` characters (its first 16 windows) and the induction batch.
+cost heads_cost(const model& m, std::size_t probe);
+/// @brief The loss and the gradient of every weight on `rows` predictions (attn lm grad writes them all).
+cost grad_cost(const model& m, std::size_t rows);
+/// @brief A layer's gradient spec on n characters: the trace, the gradient, the spec's JSON.
+cost layer_grad_cost(const model& m, std::size_t n);
+/// @brief Bits per character of `chars` characters (windows of n_ctx + 1, 32 at a time); work against "eval_work".
+cost eval_cost(const model& m, std::size_t chars);
+/// @brief One training step of `batch` windows in `parts` (the optimiser's state and every part's gradient held).
+cost train_step_cost(const model& m, std::size_t batch, std::size_t parts);
+/// @brief Every cell of one stage explained, `cells` lines of about 400 bytes, after a trace of n characters.
+cost explain_cost(const model& m, std::size_t n, std::size_t cells);
+/// @brief A fresh model of config c and vocabulary V from a corpus of `bytes` bytes (split, counted, kept).
+cost fresh_cost(const config& c, std::size_t V, std::size_t bytes);
+/// @brief Whether a cost is within the bounds "work" (or work_bound), "memory" and "output".
+bool within_budget(const cost& c, std::string_view work_bound = "work");
+/// @brief Refuses a cost over the bound `work` (or "eval_work"), "memory" or "output" with one sentence: "what
+/// would take about 23.6 billion multiply-adds, over the limit of 4.29 billion a call: hint."
+void check_cost(const cost& c, std::string_view what, std::string_view hint, std::string_view work_bound = "work");
+/// @brief The most characters (1 … most) whose cost(n) passes check_cost, or 0 when none does: for the hint.
+std::size_t most_that_fit(std::size_t most, const std::function<cost(std::size_t)>& cost_of, std::string_view work_bound = "work");
+/// @brief Refuses text of n characters over n_ctx, or a text whose call costs too much (with how many would fit):
+/// what is the call as the sentence names it, e.g. "next".
+void check_text_cost(const model& m, std::size_t n, std::string_view what, cost (*cost_of)(const model&, std::size_t));
+
+/// @brief Refuses values the model computed that are not finite (its weights too large for float32): "the
+/// model's <what> overflowed the float range: …". Called where numbers leave the core, never printed as null.
+void check_finite(const float* values, std::size_t count, std::string_view what);
+void check_finite(double value, std::string_view what);
+
+/// @brief The number of characters of valid UTF-8 text (spec_error naming `what` otherwise), without keeping them.
+std::size_t count_chars(std::string_view utf8, const char* what);
 
 }  // namespace attn::lm

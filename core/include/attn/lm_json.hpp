@@ -1,6 +1,7 @@
 // The language model's JSON: its trace, head scores and the corpora it is trained on (docs/model.md).
 #pragma once
 
+#include <ostream>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,11 @@ namespace attn::lm {
 
 /// @brief {"tokens", "ids", "unknown", "stages": [{"id", "layer", "shape", "data"}]} (data flat, row-major).
 json trace_to_json(const model_trace& t);
+/// @brief trace_to_json(t).dump()'s text written straight to out (attn lm trace): a tree of millions of numbers
+/// would take three times their JSON's memory.
+void write_trace_json(std::ostream& out, const model_trace& t);
+/// @brief Floats as a JSON array, each as dump() writes its shortest decimal.
+void write_floats_json(std::ostream& out, const float* values, std::size_t count);
 /// @brief [{"layer", "head", "previous_token", "induction", "first_token", "line_alignment"?}] (0-based).
 json heads_to_json(const std::vector<head_score>& scores);
 /// @brief [{"char", "p", "logit", "heads": [n_layer × n_head]}] for the k most likely next characters.
@@ -48,5 +54,7 @@ struct baselines {
     double unigram, bigram, lambda;
 };
 baselines baseline_bits(const model& m, const std::u32string& train, const std::u32string& heldout);
+/// @brief What baseline_bits costs: its bigram table is V × V doubles (65536 characters would be 32 GiB).
+cost baseline_cost(const model& m, std::size_t train, std::size_t heldout);
 
 }  // namespace attn::lm

@@ -89,8 +89,12 @@ json model_stage_registry_json();
 /// @brief The arithmetic of cell (i, j) (0-based; row i is the i-th character) of one of the model's own
 /// stages, with the trace's numbers: a LayerNorm cell, a GELU cell, a logit as a dot product with a
 /// character's embedding, a residual sum. An attention stage (q … output) of a layer is explained by the
-/// sequence core's explain_cell on that layer's spec, head `head` (0-based).
+/// sequence core's explain_cell on that layer's spec, head `head` (0-based); `attention`, when given, is that
+/// layer's sequence trace already made (attention_trace_of), so a whole stage's cells trace it once.
 std::string explain_model_cell(const model& m, const model_trace& t, std::string_view id, std::optional<int> layer,
-                               std::size_t i, std::size_t j, std::size_t head = 0);
+                               std::size_t i, std::size_t j, std::size_t head = 0, const attn::trace* attention = nullptr);
+/// @brief Layer `layer`'s attention traced by the sequence core with the text's characters as its labels: what
+/// explain_model_cell explains an attention cell with.
+attn::trace attention_trace_of(const model& m, const model_trace& t, int layer);
 
 }  // namespace attn::lm

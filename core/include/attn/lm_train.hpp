@@ -93,9 +93,13 @@ public:
     trainer(model& m, std::vector<int> train_ids, const train_settings& s);
     /// @brief Each text window drawn from stream k with probability weights[k] (e.g. poems beside prose).
     trainer(model& m, std::vector<std::vector<int>> streams, std::vector<double> weights, const train_settings& s);
-    /// @brief One step; returns the batch's loss before the update (nats per character).
+    /// @brief One step; returns the batch's loss before the update (nats per character). A loss or gradient that
+    /// overflowed is refused (spec_error) before the update: the weights stay as they were.
     double step();
     int steps_done() const { return step_; }
+    /// @brief How many steps one call may take within the bound "work" (at least 1: the constructor refuses a
+    /// step over it).
+    int steps_per_call() const { return steps_per_call_; }
 private:
     void sample_batch();
     model& m_;
@@ -107,6 +111,7 @@ private:
     std::vector<std::vector<float>> part_grads_;
     std::vector<int> inputs_, targets_;
     int step_ = 0;
+    int steps_per_call_ = 1;
 };
 
 }  // namespace attn::lm

@@ -51,6 +51,7 @@ std::vector<attribution> logit_attribution(const model& m, const model_trace& t,
         for (std::size_t g = 0; g < seen.size() / d; ++g) {
             double s = 0;
             for (std::size_t k = 0; k < d; ++k) s += seen[g * d + k] * wte[id * d + k];
+            check_finite(static_cast<float>(s), "head attributions");  // as the float it is answered as
             a.heads.push_back(static_cast<float>(s));
         }
         result.push_back(std::move(a));

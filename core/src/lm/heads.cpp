@@ -50,11 +50,24 @@ std::vector<int> line_alignment_targets(const std::u32string& text) {
     return target;
 }
 
+void check_heads(const model& m, std::string_view probe) {
+    // counted before it is decoded: a probe of 10⁸ characters must not cost 400 MB first
+    const std::size_t chars = count_chars(probe, "the probe text");
+    const double most = lm_bound_of("probe").hi;
+    if (chars < 2) throw spec_error("the head scores need a probe text of at least 2 characters.");
+    if (static_cast<double>(chars) > most)
+        throw spec_error("the probe text has " + std::to_string(chars) + " characters but the head scores read at most " +
+                         std::to_string(static_cast<long long>(most)) + " (16 windows of the largest n_ctx).");
+    if (const cost c = heads_cost(m, chars); !within_budget(c))
+        check_cost(c, "the head scores", "this model is too large to measure in one call");
+}
+
 std::vector<head_score> head_scores(const model& m, std::string_view probe_text) {
     const std::size_t T = static_cast<std::size_t>(m.config.n_ctx), H = static_cast<std::size_t>(m.config.n_head),
                       L = static_cast<std::size_t>(m.config.n_layer);
-    const std::u32string probe = decode_utf8(probe_text.empty() ? std::string_view(m.probe) : probe_text, "the probe text");
-    if (probe.size() < 2) throw spec_error("the head scores need a probe text of at least 2 characters.");
+    const std::string_view text = probe_text.empty() ? std::string_view(m.probe) : probe_text;
+    check_heads(m, text);
+    const std::u32string probe = decode_utf8(text, "the probe text");
     std::vector<double> prev(L * H), first(L * H), align(L * H), induct(L * H), rows_prev(L * H), rows_first(L * H),
         rows_align(L * H), rows_induct(L * H);
     std::vector<std::vector<float>> weights;
@@ -86,6 +99,7 @@ std::vector<head_score> head_scores(const model& m, std::string_view probe_text)
             head_score s{static_cast<int>(l), static_cast<int>(h), prev[k] / std::max(1.0, rows_prev[k]),
                          induct[k] / std::max(1.0, rows_induct[k]), first[k] / std::max(1.0, rows_first[k]), std::nullopt};
             if (rows_align[k] > 0) s.line_alignment = align[k] / rows_align[k];
+            for (double v : {s.previous_token, s.induction, s.first_token, s.line_alignment.value_or(0.0)}) check_finite(v, "head scores");
             out.push_back(s);
         }
     return out;

@@ -14,16 +14,19 @@ layer_grad layer_grad_of(const model& m, const model_trace& t, int layer) {
     const std::vector<int>& ids = t.tokens.ids;
     const std::size_t n = ids.size(), d = static_cast<std::size_t>(m.config.d_model);
     if (n < 2) throw spec_error("a layer's gradient needs a text of at least 2 characters: each is predicted from those before it.");
+    check_text_cost(m, n, "a layer's gradient", layer_grad_cost);
     // the first n − 1 characters predict the next ones; causal attention makes their rows the same as in
     // the whole text's trace, and the last row (whose prediction is not in the loss) gets no gradient
     const std::vector<int> in(ids.begin(), ids.end() - 1), target(ids.begin() + 1, ids.end());
     std::vector<float> grad;
     std::vector<std::vector<float>> at_output;
     out.loss = loss_and_grad(m, in, target, 1, static_cast<int>(n - 1), &grad, &at_output);
+    check_finite(out.loss, "loss");
     out.upstream.loss = loss_spec::kind::upstream;
     out.upstream.target = matrix::from_shape({n, d});
     std::fill(out.upstream.target.begin(), out.upstream.target.end(), 0.0f);
     const std::vector<float>& g = at_output[static_cast<std::size_t>(layer)];
+    check_finite(g.data(), g.size(), "loss gradient");
     std::copy(g.begin(), g.end(), out.upstream.target.begin());
     return out;
 }

@@ -1,7 +1,10 @@
 // The two shipped models' recipes and their corpora from Debian's fortunes packages (docs/model.md,
 // docs/sources.md), the JSON of traces and head scores, and the baselines a model must beat.
+#include <algorithm>
 #include <cmath>
+#include <filesystem>
 #include <fstream>
+#include <ostream>
 #include <sstream>
 
 #include "attn/lm_json.hpp"
@@ -17,6 +20,31 @@ json trace_to_json(const model_trace& t) {
         stages.push_back({{"id", s.id}, {"layer", s.layer ? json(*s.layer) : json(nullptr)}, {"shape", s.shape}, {"data", std::move(data)}});
     }
     return {{"tokens", t.tokens.chars}, {"ids", t.tokens.ids}, {"unknown", t.tokens.unknown}, {"stages", std::move(stages)}};
+}
+
+void write_floats_json(std::ostream& out, const float* values, std::size_t count) {
+    char number[64];
+    out.put('[');
+    for (std::size_t i = 0; i < count; ++i) {
+        if (i) out.put(',');
+        // as dump() writes a double (its shortest decimal, "1.0" for a whole number): trace_to_json's text
+        const char* end = nlohmann::detail::to_chars(number, number + sizeof number, shortest_decimal(values[i]));
+        out.write(number, end - number);
+    }
+    out.put(']');
+}
+
+void write_trace_json(std::ostream& out, const model_trace& t) {
+    out << "{\"tokens\":" << json(t.tokens.chars).dump() << ",\"ids\":" << json(t.tokens.ids).dump()
+        << ",\"unknown\":" << json(t.tokens.unknown).dump() << ",\"stages\":[";
+    for (std::size_t k = 0; k < t.stages.size(); ++k) {
+        const stage& s = t.stages[k];
+        out << (k ? "," : "") << "{\"id\":" << json(s.id).dump() << ",\"layer\":" << (s.layer ? json(*s.layer) : json(nullptr)).dump()
+            << ",\"shape\":" << json(s.shape).dump() << ",\"data\":";
+        write_floats_json(out, s.data.data(), s.data.size());
+        out.put('}');
+    }
+    out << "]}";
 }
 
 json heads_to_json(const std::vector<head_score>& scores) {
@@ -47,6 +75,21 @@ std::string corpus_path(const std::string& name) {
 }
 
 corpus_split read_corpus(const std::vector<std::string>& names) {
+    // the list and the files' sizes first: a list naming one file 300 times was read 300 times
+    if (names.empty()) throw spec_error("the corpus names no files.");
+    check_bound("corpus_files", static_cast<double>(names.size()), "the corpus's files");
+    std::uintmax_t bytes = 0;
+    for (std::size_t i = 0; i < names.size(); ++i) {
+        if (std::find(names.begin(), names.begin() + static_cast<std::ptrdiff_t>(i), names[i]) != names.begin() + static_cast<std::ptrdiff_t>(i))
+            throw spec_error("the corpus names \"" + user_text(names[i]) + "\" twice.");
+        std::error_code ec;
+        const std::uintmax_t size = std::filesystem::file_size(corpus_path(names[i]), ec);
+        if (!ec) bytes += size;
+    }
+    const double most = lm_bound_of("corpus_bytes").hi;
+    if (static_cast<double>(bytes) > most)
+        throw spec_error("the corpus's files hold " + std::to_string(bytes) + " bytes, over the limit of " +
+                         std::to_string(static_cast<long long>(most) >> 20) + " MiB.");
     corpus_split all;
     for (const std::string& name : names) {
         std::ifstream in(corpus_path(name), std::ios::binary);
@@ -122,7 +165,15 @@ json recipe_json(const recipe& r) {
                           {"repeat_fraction", t.repeat_fraction}, {"repeat_alphabet", t.repeat_alphabet}, {"seed", t.seed}, {"parts", t.parts}}}};
 }
 
+cost baseline_cost(const model& m, std::size_t train, std::size_t heldout) {
+    const double V = static_cast<double>(m.vocab.size()), a = static_cast<double>(train), b = static_cast<double>(heldout);
+    return {a + 100 * b, 8 * (V * V + 3 * V) + 4 * (a + b), 0};  // the bigram table V × V in double; λ tried 100 times
+}
+
 baselines baseline_bits(const model& m, const std::u32string& train, const std::u32string& heldout) {
+    if (heldout.size() < 2) throw spec_error("the held-out text needs at least 2 characters to predict one.");
+    check_cost(baseline_cost(m, train.size(), heldout.size()), "the bigram baseline of " + std::to_string(m.vocab.size()) + " characters",
+               "evaluate with --text-file, without the baselines");
     const std::vector<int> a = to_ids(m, train), b = to_ids(m, heldout);
     const std::size_t V = m.vocab.size();
     std::vector<double> uni(V, 1.0);  // add-one

@@ -1,5 +1,8 @@
 // The weight file: safetensors (8 bytes little-endian header length N, N bytes of JSON, raw data).
-// Every length, offset and shape is checked in 64 bits against the file before a byte of data is read.
+// Every length, offset and shape is checked in 64 bits against the file before a byte of data is read; the
+// header's nesting before it is parsed, its keys given twice while it is (lm_bounds(): header_*).
+//
+// [SECTION] halves · the header's JSON · the config and lists · the header · the data · reading · writing
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -15,7 +18,8 @@ namespace attn::lm {
 namespace {
 
 using json = nlohmann::json;
-constexpr std::uint64_t max_header_bytes = 16u << 20;
+
+// ---- [SECTION] halves ----
 
 float half_to_float(std::uint16_t h) {
     const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
@@ -58,13 +62,72 @@ std::uint16_t float_to_half(float f) {  // round to nearest even, as numpy's ast
 
 [[noreturn]] void refuse(const std::string& sentence) { throw spec_error("weight file: " + sentence); }
 
-json parse_metadata_json(const json& meta, const char* key) {
-    if (!meta.contains(key)) refuse(std::string("__metadata__ has no \"") + key + "\".");
-    if (!meta[key].is_string()) refuse(std::string("__metadata__.") + key + " must be a string (of JSON).");
-    json j = json::parse(meta[key].get<std::string>(), nullptr, false);
-    if (j.is_discarded()) refuse(std::string("__metadata__.") + key + " is not valid JSON.");
+std::uint64_t bound(const char* name) { return static_cast<std::uint64_t>(lm_bound_of(name).hi); }
+
+// ---- [SECTION] the header's JSON ----
+
+/// Refuses JSON text nested deeper than the bound "header_nesting", counted over its bytes before any parsing
+/// (brackets inside strings skipped): a 16 MiB header of "[" took 2.4 s and 1.27 GB to be refused by the parser.
+void check_nesting(const std::uint8_t* text, std::size_t size, const std::string& what) {
+    const std::uint64_t most = bound("header_nesting");
+    std::uint64_t depth = 0;
+    bool in_string = false, escaped = false;
+    for (std::size_t i = 0; i < size; ++i) {
+        const std::uint8_t c = text[i];
+        if (in_string) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') in_string = false;
+        } else if (c == '"') in_string = true;
+        else if (c == '[' || c == '{') {
+            if (++depth > most) refuse(what + " nests arrays and objects more than " + std::to_string(most) + " levels deep.");
+        } else if ((c == ']' || c == '}') && depth > 0) --depth;
+    }
+}
+
+/// Parses JSON text of the header (or a metadata entry, `what`) as nlohmann does, but refuses while parsing a
+/// key given twice in one object (nlohmann keeps the last one, other readers the first) and more than
+/// `most_values` values: the tree is never built for a hostile text.
+json parse_guarded(const std::uint8_t* text, std::size_t size, const std::string& what, std::uint64_t most_values) {
+    check_nesting(text, size, what);
+    std::vector<std::vector<std::string>> keys;  // the keys so far of each object being read
+    std::uint64_t values = 0;
+    auto guard = [&](int, json::parse_event_t event, json& parsed) {
+        switch (event) {
+            case json::parse_event_t::object_start: keys.emplace_back(); [[fallthrough]];
+            case json::parse_event_t::array_start:
+                if (++values > most_values) refuse(what + " holds more than " + std::to_string(most_values) + " values.");
+                break;
+            case json::parse_event_t::object_end: keys.pop_back(); break;
+            case json::parse_event_t::key: {
+                std::vector<std::string>& seen = keys.back();
+                const std::string& key = parsed.get_ref<const std::string&>();
+                if (std::find(seen.begin(), seen.end(), key) != seen.end())
+                    refuse(what + " has the key \"" + user_text(key) + "\" twice: each key must be given once.");
+                seen.push_back(key);
+                break;
+            }
+            case json::parse_event_t::value:
+                if (!parsed.is_structured() && ++values > most_values)
+                    refuse(what + " holds more than " + std::to_string(most_values) + " values.");
+                break;
+            default: break;
+        }
+        return true;
+    };
+    json j = json::parse(text, text + size, guard, false);
+    if (j.is_discarded()) refuse(what + " is not valid JSON.");
     return j;
 }
+
+json parse_metadata_json(const json& meta, const char* key, std::uint64_t most_values) {
+    if (!meta.contains(key)) refuse(std::string("__metadata__ has no \"") + key + "\".");
+    if (!meta[key].is_string()) refuse(std::string("__metadata__.") + key + " must be a string (of JSON).");
+    const std::string& text = meta[key].get_ref<const std::string&>();
+    return parse_guarded(reinterpret_cast<const std::uint8_t*>(text.data()), text.size(), std::string("__metadata__.") + key, most_values);
+}
+
+// ---- [SECTION] the config and lists ----
 
 int config_int(const json& c, const char* key) {
     if (!c.contains(key) || !c[key].is_number_integer())
@@ -102,37 +165,45 @@ std::vector<std::string> string_list(const json& j, const char* what) {
     return out;
 }
 
-}  // namespace
+// ---- [SECTION] the header ----
 
-model read_safetensors(const std::uint8_t* data, std::size_t size) {
-    if (size > max_file_bytes) refuse("the file is larger than 1 GiB.");
-    if (size < 8) refuse("the file is shorter than the 8 bytes of its header length.");
-    std::uint64_t n = 0;
-    for (int i = 7; i >= 0; --i) n = (n << 8) | data[i];
-    if (n > max_header_bytes) refuse("its header length is " + std::to_string(n) + " bytes, over the 16 MiB a header may have.");
-    if (n > size - 8) refuse("its header length is " + std::to_string(n) + " bytes but only " + std::to_string(size - 8) + " follow.");
-    const json header = json::parse(data + 8, data + 8 + n, nullptr, false);
-    if (header.is_discarded() || !header.is_object()) refuse("its header is not a JSON object.");
-    const std::uint64_t data_size = size - 8 - n;
-    const std::uint8_t* base = data + 8 + n;
+/// Where each tensor's bytes are, relative to the data: its first byte and its dtype's width (2 or 4).
+struct slot_bytes {
+    std::uint64_t begin, width;
+};
 
+/// The header checked whole (the data only by its size): a model with its config, vocabulary, corpus, probe and
+/// parameter table but no weights, and where each tensor of the table is.
+model read_header(const std::uint8_t* text, std::uint64_t n, std::uint64_t data_size, std::vector<slot_bytes>& slots) {
+    const json header = parse_guarded(text, static_cast<std::size_t>(n), "its header", bound("header_values"));
+    if (!header.is_object()) refuse("its header is not a JSON object.");
     if (!header.contains("__metadata__") || !header["__metadata__"].is_object()) refuse("its header has no __metadata__ object.");
     const json& meta = header["__metadata__"];
     model m;
-    m.config = read_config(parse_metadata_json(meta, "config"));
-    m.vocab = string_list(parse_metadata_json(meta, "vocab"), "__metadata__.vocab");
-    if (m.vocab.size() > 100000) refuse("the vocabulary has more than 100000 entries.");
+    m.config = read_config(parse_metadata_json(meta, "config", 64));
+    const std::uint64_t most_vocab = bound("file_vocab");
+    m.vocab = string_list(parse_metadata_json(meta, "vocab", std::max(bound("header_values"), most_vocab + 1)), "__metadata__.vocab");
+    if (m.vocab.size() > most_vocab) refuse("the vocabulary has more than " + std::to_string(most_vocab) + " entries.");
     index_vocab(m);
-    if (meta.contains("corpus")) m.corpus = string_list(parse_metadata_json(meta, "corpus"), "__metadata__.corpus");
+    if (meta.contains("corpus")) {
+        m.corpus = string_list(parse_metadata_json(meta, "corpus", bound("header_values")), "__metadata__.corpus");
+        if (m.corpus.size() > bound("corpus_files"))
+            refuse("__metadata__.corpus names more than " + std::to_string(bound("corpus_files")) + " files.");
+        for (std::size_t i = 0; i < m.corpus.size(); ++i)
+            if (std::find(m.corpus.begin(), m.corpus.begin() + static_cast<std::ptrdiff_t>(i), m.corpus[i]) != m.corpus.begin() + static_cast<std::ptrdiff_t>(i))
+                refuse("__metadata__.corpus names \"" + user_text(m.corpus[i]) + "\" twice.");
+    }
     if (meta.contains("probe") && meta["probe"].is_string()) m.probe = meta["probe"].get<std::string>();
-    decode_utf8(m.probe, "__metadata__.probe");
+    if (count_chars(m.probe, "__metadata__.probe") > bound("probe"))
+        refuse("__metadata__.probe has more than " + std::to_string(bound("probe")) + " characters.");
     m.table = parameter_table(m.config, m.vocab.size());
     std::uint64_t floats = 0;
     for (const param& p : m.table) floats += p.size;
-    if (floats > 100000000ull) refuse("the model would have more than 10^8 weights.");
+    if (floats > bound("weights")) refuse("the model would have " + std::to_string(floats) + " weights, over the limit of 10^8.");
 
     struct range { std::uint64_t begin, end; std::string name; };
     std::vector<range> ranges;
+    slots.assign(m.table.size(), {0, 0});
     for (auto it = header.begin(); it != header.end(); ++it) {
         if (it.key() == "__metadata__") continue;
         const auto slot = std::find_if(m.table.begin(), m.table.end(), [&](const param& p) { return p.name == it.key(); });
@@ -165,6 +236,7 @@ model read_safetensors(const std::uint8_t* data, std::size_t size) {
             refuse("tensor \"" + name + "\" has " + std::to_string(e - b) + " bytes but its shape needs " +
                    std::to_string(slot->size * width) + ".");
         ranges.push_back({b, e, name});
+        slots[static_cast<std::size_t>(slot - m.table.begin())] = {b, width};
     }
     if (ranges.size() != m.table.size()) {
         for (const param& p : m.table)
@@ -174,39 +246,103 @@ model read_safetensors(const std::uint8_t* data, std::size_t size) {
     for (std::size_t i = 1; i < ranges.size(); ++i)
         if (ranges[i].begin < ranges[i - 1].end)
             refuse("tensors \"" + ranges[i - 1].name + "\" and \"" + ranges[i].name + "\" overlap.");
-
-    m.weights.resize(m.table.back().offset + m.table.back().size);
-    for (const param& p : m.table) {
-        const json& t = header[p.name];
-        const std::uint64_t b = t["data_offsets"][0].get<std::uint64_t>();
-        float* w = m.weights.data() + p.offset;
-        if (t["dtype"] == "F32") std::memcpy(w, base + b, p.size * 4);  // little-endian, as every target here
-        else
-            for (std::size_t i = 0; i < p.size; ++i) {
-                std::uint16_t h;
-                std::memcpy(&h, base + b + 2 * i, 2);
-                w[i] = half_to_float(h);
-            }
-        for (std::size_t i = 0; i < p.size; ++i)
-            if (!std::isfinite(w[i])) refuse("tensor \"" + p.name + "\" holds a value that is not finite.");
-    }
     return m;
 }
 
-model read_safetensors_file(const std::string& path) {
+// ---- [SECTION] the data ----
+
+/// The weights from the data (base: its first byte), each value's bits checked finite before the floats are
+/// allocated: a refused file leaves no 400 MB of weights behind (wasm's heap does not shrink).
+void read_data(model& m, const std::vector<slot_bytes>& slots, const std::uint8_t* base) {
+    for (std::size_t k = 0; k < m.table.size(); ++k) {
+        const param& p = m.table[k];
+        const std::uint8_t* at = base + slots[k].begin;
+        for (std::size_t i = 0; i < p.size; ++i) {
+            bool finite;
+            if (slots[k].width == 4) {
+                std::uint32_t bits;
+                std::memcpy(&bits, at + 4 * i, 4);
+                finite = (bits & 0x7F800000u) != 0x7F800000u;
+            } else {
+                std::uint16_t bits;
+                std::memcpy(&bits, at + 2 * i, 2);
+                finite = (bits & 0x7C00u) != 0x7C00u;
+            }
+            if (!finite) refuse("tensor \"" + p.name + "\" holds a value that is not finite.");
+        }
+    }
+    m.weights.resize(m.table.back().offset + m.table.back().size);
+    for (std::size_t k = 0; k < m.table.size(); ++k) {
+        const param& p = m.table[k];
+        float* w = m.weights.data() + p.offset;
+        const std::uint8_t* at = base + slots[k].begin;
+        if (slots[k].width == 4) std::memcpy(w, at, p.size * 4);  // little-endian, as every target here
+        else
+            for (std::size_t i = 0; i < p.size; ++i) {
+                std::uint16_t h;
+                std::memcpy(&h, at + 2 * i, 2);
+                w[i] = half_to_float(h);
+            }
+    }
+}
+
+std::uint64_t header_length(const std::uint8_t* first8, std::uint64_t file_size) {
+    std::uint64_t n = 0;
+    for (int i = 7; i >= 0; --i) n = (n << 8) | first8[i];
+    if (n > bound("header_bytes"))
+        refuse("its header length is " + std::to_string(n) + " bytes, over the " + std::to_string(bound("header_bytes") >> 20) +
+               " MiB a header may have.");
+    if (n > file_size - 8) refuse("its header length is " + std::to_string(n) + " bytes but only " + std::to_string(file_size - 8) + " follow.");
+    return n;
+}
+
+void check_file_size(std::uint64_t size) {
+    if (size > bound("file_bytes"))
+        refuse("the file is " + std::to_string(size) + " bytes, over the limit of " + std::to_string(bound("file_bytes") >> 20) + " MiB.");
+    if (size < 8) refuse("the file is shorter than the 8 bytes of its header length.");
+}
+
+}  // namespace
+
+// ---- [SECTION] reading ----
+
+model read_safetensors(const std::uint8_t* data, std::size_t size, const std::function<void(const model&)>& before_data) {
+    check_file_size(size);
+    const std::uint64_t n = header_length(data, size);
+    std::vector<slot_bytes> slots;
+    model m = read_header(data + 8, n, size - 8 - n, slots);
+    if (before_data) before_data(m);
+    read_data(m, slots, data + 8 + n);
+    return m;
+}
+
+model read_safetensors_file(const std::string& path, const std::function<void(const model&)>& before_data) {
     std::error_code ec;
     if (std::filesystem::is_directory(path, ec)) throw spec_error("cannot read the weight file \"" + user_text(path) + "\": it is a folder.");
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) throw spec_error("cannot read the weight file \"" + user_text(path) + "\".");
     const std::streamoff size = in.tellg();
     if (size < 0) throw spec_error("cannot read the weight file \"" + user_text(path) + "\" (is it a folder?).");
-    if (static_cast<std::uint64_t>(size) > max_file_bytes) refuse("the file is larger than 1 GiB.");
-    std::vector<std::uint8_t> bytes(static_cast<std::size_t>(size));
+    check_file_size(static_cast<std::uint64_t>(size));
+    // the header first: a call's cost is checked before the data (up to 416 MiB) is read
+    std::vector<std::uint8_t> bytes(8);
     in.seekg(0);
-    if (!in.read(reinterpret_cast<char*>(bytes.data()), size))
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), 8)) throw spec_error("cannot read the weight file \"" + user_text(path) + "\".");
+    const std::uint64_t n = header_length(bytes.data(), static_cast<std::uint64_t>(size));
+    bytes.resize(static_cast<std::size_t>(8 + n));
+    if (!in.read(reinterpret_cast<char*>(bytes.data()) + 8, static_cast<std::streamsize>(n)))
+        throw spec_error("cannot read the weight file \"" + user_text(path) + "\".");
+    std::vector<slot_bytes> slots;
+    model m = read_header(bytes.data() + 8, n, static_cast<std::uint64_t>(size) - 8 - n, slots);
+    if (before_data) before_data(m);
+    std::vector<std::uint8_t> data(static_cast<std::size_t>(static_cast<std::uint64_t>(size) - 8 - n));
+    if (!in.read(reinterpret_cast<char*>(data.data()), static_cast<std::streamsize>(data.size())))
         throw spec_error("cannot read the weight file \"" + user_text(path) + "\" (is it a folder?).");
-    return read_safetensors(bytes.data(), bytes.size());
+    read_data(m, slots, data.data());
+    return m;
 }
+
+// ---- [SECTION] writing ----
 
 std::vector<std::uint8_t> write_safetensors(const model& m, dtype type) {
     json header = json::object();

@@ -148,16 +148,20 @@ const float* row(const stage& s, std::size_t i) { return s.data.data() + i * s.s
 
 }  // namespace
 
+attn::trace attention_trace_of(const model& m, const model_trace& t, int layer) {
+    const stage* ln = t.find("ln_1", layer);
+    if (!ln) throw spec_error("this trace has no layer " + std::to_string(layer + 1) + ".");
+    spec ls = layer_spec(m, layer, ln->data.data(), ln->shape[0]);
+    for (const std::string& ch : t.tokens.chars) ls.query_tokens.push_back(shown(ch));  // captions in the text's characters
+    return compute_trace(ls);
+}
+
 std::string explain_model_cell(const model& m, const model_trace& t, std::string_view id, std::optional<int> layer,
-                               std::size_t i, std::size_t j, std::size_t head) {
+                               std::size_t i, std::size_t j, std::size_t head, const attn::trace* attention) {
     if (const auto seq = stage_from_name(id); seq && layer && *seq != stage_id::x) {  // a layer's attention stage
-        const stage* ln = t.find("ln_1", layer);
-        if (!ln) throw spec_error("this trace has no layer " + std::to_string(*layer + 1) + ".");
-        spec ls = layer_spec(m, *layer, ln->data.data(), ln->shape[0]);
-        for (const std::string& ch : t.tokens.chars) ls.query_tokens.push_back(shown(ch));  // captions in the text's characters
-        const attn::trace at = compute_trace(ls);
         if (head >= static_cast<std::size_t>(m.config.n_head)) throw spec_error("head " + std::to_string(head + 1) + " is not a head of this model.");
-        return explain_cell(at, *seq, head, i, j, false);
+        if (attention) return explain_cell(*attention, *seq, head, i, j, false);
+        return explain_cell(attention_trace_of(m, t, *layer), *seq, head, i, j, false);
     }
     const stage* s = t.find(id, layer);
     if (!s) throw spec_error("this trace has no stage \"" + user_text(id) + "\"" + (layer ? " in layer " + std::to_string(*layer + 1) : "") + ".");

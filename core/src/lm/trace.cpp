@@ -84,7 +84,11 @@ model_trace trace(const model& m, std::string_view text) {
     out.tokens = tokenize(m, text, static_cast<size_t>(c.n_ctx));
     const size_t n = out.tokens.ids.size(), d = static_cast<size_t>(c.d_model), dm = static_cast<size_t>(c.d_mlp),
                  V = m.vocab.size();
+    check_text_cost(m, n, "a trace", trace_cost);
+    // each of the model's own stages is checked as it is made (the attention's are, by the sequence core): a
+    // later layer's input is never a number that overflowed
     auto add = [&](std::string id, std::optional<int> layer, std::vector<size_t> shape, std::vector<float> data) {
+        check_finite(data.data(), data.size(), "stage " + id);
         out.stages.push_back({std::move(id), layer, std::move(shape), std::move(data)});
     };
     std::vector<float> embed(n * d);
@@ -166,20 +170,27 @@ std::vector<candidate> next(const model& m, std::string_view text, int k) {
     check_k(m, k);  // before any work
     const int V = static_cast<int>(m.vocab.size());
     const tokens t = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
+    check_text_cost(m, t.ids.size(), "next", next_cost);
     std::vector<float> logits;
     const int n = static_cast<int>(t.ids.size());
     forward_logits(m, t.ids, 1, n, logits, nullptr);
     float* last = logits.data() + static_cast<size_t>(n - 1) * static_cast<size_t>(V);
+    check_finite(last, static_cast<size_t>(V), "logits");
     last[0] = -INFINITY;  // <unk> is never proposed: it stands for every character the model does not know
     softmax_in_place(last, static_cast<size_t>(V));
     return likeliest(m, k, [&](int id) { return last[id]; });
 }
 
 std::vector<candidate> next_of_trace(const model& m, const model_trace& t, int k) {
+    check_k(m, k);
     const size_t V = m.vocab.size();
-    const float* p = t.find("probs", std::nullopt)->data.data() + (t.tokens.ids.size() - 1) * V;
-    const double rest = 1.0 - double(p[0]);  // as next(): without <unk>, the others renormalised
-    return likeliest(m, k, [&](int id) { return static_cast<float>(double(p[id]) / rest); });
+    // as next(): the last row's softmax without <unk> (from the logits: renormalising probs divided by
+    // 1 − p(<unk>), which is 0 when <unk> takes all of it)
+    const float* z = t.find("logits", std::nullopt)->data.data() + (t.tokens.ids.size() - 1) * V;
+    std::vector<float> p(z, z + V);
+    p[0] = -INFINITY;
+    softmax_in_place(p.data(), V);
+    return likeliest(m, k, [&](int id) { return p[static_cast<size_t>(id)]; });
 }
 
 // ---- [SECTION] the key/value cache and generation ----
@@ -249,6 +260,7 @@ public:
         kern::layernorm(a.data(), nullptr, nullptr, x.data(), m_.tensor("ln_f.weight"), m_.tensor("ln_f.bias"), 1, d, c_.ln_eps);
         std::vector<float> logits(m_.vocab.size());
         kern::linear(logits.data(), a.data(), wte_t_.data(), nullptr, 1, d, m_.vocab.size());
+        check_finite(logits.data(), logits.size(), "logits");  // a number that overflowed on the way makes them NaN
         ++n_;
         if (record) {
             record->push_back({"logits", std::nullopt, {1, m_.vocab.size()}, logits});
@@ -271,17 +283,30 @@ private:
 model_trace step_trace(const model& m, std::string_view text) {
     model_trace out;
     out.tokens = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
+    check_text_cost(m, out.tokens.ids.size(), "a generation step", step_cost);
     kv_cache cache(m);
     for (size_t i = 0; i + 1 < out.tokens.ids.size(); ++i) cache.push(out.tokens.ids[i]);
     cache.push(out.tokens.ids.back(), &out.stages);
+    for (const stage& s : out.stages) check_finite(s.data.data(), s.data.size(), "stage " + s.id);
     return out;
+}
+
+void check_generate(const model& m, size_t prompt, const generate_options& o) {
+    check_bound("n", o.n);
+    check_temperature(o.temperature);
+    const size_t n = static_cast<size_t>(o.n);
+    if (const cost c = generate_cost(m, prompt, n); !within_budget(c)) {
+        const size_t most = most_that_fit(n - 1, [&](size_t k) { return generate_cost(m, prompt, k); });
+        check_cost(c, "generating " + std::to_string(n) + " characters",
+                   most ? "generate at most " + std::to_string(most) + " at once" : "this model is too large for it");
+    }
 }
 
 std::string generate(const model& m, std::string_view prompt, const generate_options& o) {
     check_bound("n", o.n);
-    if (!std::isfinite(o.temperature) || o.temperature < 0 || o.temperature > 100)
-        throw spec_error("temperature must be a number from 0 (greedy) to 100.");
+    check_temperature(o.temperature);
     const tokens t = tokenize(m, prompt, static_cast<size_t>(m.config.n_ctx));
+    check_generate(m, t.ids.size(), o);
     std::vector<int> ids = t.ids;
     kv_cache cache(m);
     std::vector<float> logits;
@@ -294,7 +319,9 @@ std::string generate(const model& m, std::string_view prompt, const generate_opt
         int pick = 1;
         if (o.temperature == 0) pick = static_cast<int>(std::max_element(logits.begin() + 1, logits.end()) - logits.begin());
         else {
-            for (float& z : logits) z = static_cast<float>(z / o.temperature);
+            // the largest logit subtracted before ÷ T: every exponent is ≤ 0, so no temperature overflows z/T
+            const double top = *std::max_element(logits.begin() + 1, logits.end());
+            for (float& z : logits) z = static_cast<float>((z - top) / o.temperature);
             softmax_in_place(logits.data(), logits.size());
             double u = r.uniform(), acc = 0.0;
             pick = static_cast<int>(logits.size()) - 1;
@@ -322,6 +349,12 @@ std::string generate(const model& m, std::string_view prompt, const generate_opt
 
 eval_result evaluate(const model& m, const std::vector<int>& ids) {
     const size_t T = static_cast<size_t>(m.config.n_ctx);
+    if (ids.size() < 2) throw spec_error("the text to evaluate needs at least 2 characters to predict one.");
+    if (const cost c = eval_cost(m, ids.size()); !within_budget(c, "eval_work")) {
+        const size_t most = most_that_fit(ids.size(), [&](size_t k) { return eval_cost(m, k); }, "eval_work");
+        check_cost(c, "evaluating " + std::to_string(ids.size()) + " characters",
+                   most > 1 ? "evaluate at most " + std::to_string(most) + " at once" : "this model is too large for it", "eval_work");
+    }
     double nats = 0.0;
     size_t predicted = 0;
     for (size_t start = 0; start + 1 < ids.size();) {
@@ -335,11 +368,13 @@ eval_result evaluate(const model& m, const std::vector<int>& ids) {
                 target[b * len + t] = ids[start + b * len + t + 1];
             }
         // the training loss without its gradient: the mean over these B·len characters, in nats
-        nats += loss_and_grad(m, in, target, static_cast<int>(B), static_cast<int>(len), nullptr) * static_cast<double>(B * len);
+        const double loss = loss_and_grad(m, in, target, static_cast<int>(B), static_cast<int>(len), nullptr);
+        check_finite(loss, "loss");
+        nats += loss * static_cast<double>(B * len);
         predicted += B * len;
         start += B * len;
     }
-    return {predicted ? nats / static_cast<double>(predicted) / std::log(2.0) : 0.0, predicted};
+    return {nats / static_cast<double>(predicted) / std::log(2.0), predicted};
 }
 
 }  // namespace attn::lm

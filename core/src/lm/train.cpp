@@ -77,6 +77,17 @@ trainer::trainer(model& m, std::vector<std::vector<int>> streams, std::vector<do
     for (const std::vector<int>& data : streams_)
         if (data.size() < static_cast<std::size_t>(m.config.n_ctx) + 2 && s.repeat_fraction < 1)
             throw spec_error("the training text has fewer characters than one window (n_ctx + 1).");
+    // one step must fit one call's budget (a whole CLI run is the build's job, step after step)
+    const std::size_t parts = static_cast<std::size_t>(std::clamp(s.parts, 1, s.batch));
+    const cost one = train_step_cost(m, static_cast<std::size_t>(s.batch), parts);
+    if (!within_budget(one)) {
+        const std::size_t most = most_that_fit(static_cast<std::size_t>(s.batch) - 1,
+                                               [&](std::size_t b) { return train_step_cost(m, b, std::min(parts, b)); });
+        check_cost(one, "a training step of " + std::to_string(s.batch) + (s.batch == 1 ? " window of " : " windows of ") +
+                            std::to_string(m.config.n_ctx) + " characters",
+                   most ? "give a batch of at most " + std::to_string(most) : "this model is too large to train here");
+    }
+    steps_per_call_ = static_cast<int>(std::min(static_cast<double>(max_train_steps), std::floor(lm_bound_of("work").hi / one.work)));
     grad_.assign(m.weights.size(), 0.0f);
     m1_.assign(m.weights.size(), 0.0f);
     m2_.assign(m.weights.size(), 0.0f);
@@ -143,6 +154,9 @@ double trainer::step() {
     double norm2 = 0.0;
     for (float g : grad_) norm2 += static_cast<double>(g) * g;
     const double norm = std::sqrt(norm2);
+    // refused before the update: the weights stay as they were, never NaN
+    check_finite(loss, "training loss");
+    check_finite(norm, "gradient");
     const double clip = norm > s_.clip ? s_.clip / norm : 1.0;
     // warm-up, then a cosine from lr down to lr · min_lr_ratio at the last step
     double lr = s_.lr;

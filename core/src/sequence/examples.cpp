@@ -107,6 +107,16 @@ spec example_spec(std::string_view id, std::string_view variant) {
     return it->second;
 }
 
+json example_notes(std::string_view id, std::string_view variant) {
+    const json& doc = example_document(id);
+    json notes = doc.value("notes", json::object());
+    if (!variant.empty() && doc.contains("variants"))
+        for (const json& v : doc["variants"])
+            if (v.at("id").get<std::string>() == variant && v.contains("notes"))
+                for (auto it = v["notes"].begin(); it != v["notes"].end(); ++it) notes[it.key()] = *it;
+    return notes;
+}
+
 json example_about_json(std::string_view id, std::string_view variant) {
     json about = example_document(id);
     about.erase("spec");

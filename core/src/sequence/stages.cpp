@@ -65,7 +65,7 @@ const std::array<stage_info, 21> registry{{
      true, axis_kind::query, axis_kind::key, "÷ √d_k", "", color_scale::signed_values},
     {stage_id::masked, "masked", "masked", {"Masked", "掩码"},
      {"Positions a query must not see (the future in a decoder, padding, outside a context window) get a huge "
-      "negative score, −1e9 in seed 000's code, so softmax gives them weight 0.",
+      "negative score, −1e9 in the first article's code, so softmax gives them weight 0.",
       "查询不应看到的位置（解码器中的未来位置、padding、上下文窗口之外）被写入一个极大的负数（文中代码为 −1e9），"
       "softmax 之后它们的权重为 0。"},
      true, axis_kind::query, axis_kind::key, "+ mask", "", color_scale::signed_values},

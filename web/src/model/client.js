@@ -1,6 +1,12 @@
 // The page's side of the model worker: each call a promise. view() is "latest wins": while one text is
 // being traced, newer keystrokes replace each other and only the last is traced next, so a fast typist
 // or a paste never queues work (the picture follows the text within one trace).
+//
+// A worker that dies (closed, crashed, or silent too long: ../remote/worker_calls.js) fails every call waiting
+// on it with a sentence, onLost(sentence) is told (the element shows it), and the next call starts a new worker:
+// the models loaded so far are loaded into it again first, so that call gets its answer. A lesson's model
+// (lessonStart) is not: its training is lost, and the lesson says so until it starts again.
+import { WorkerCalls } from '../remote/worker_calls.js';
 import ModelWorker from './worker.js?worker&inline';
 
 /** The language model's wasm, packed (../remote/unpack_inline.js), that web/build-site.mjs puts in place. */
@@ -11,35 +17,32 @@ export class ModelClient {
     // first: a script built without web/build-site.mjs has no wasm in it, and says so before any worker
     // starts; the worker unpacks the string, off the page's main thread
     if (!/^lzma\/1:\d+:/.test(LM_WASM)) throw new Error('this script holds no language model wasm: it was not built by web/build-site.mjs');
-    this.worker = new ModelWorker();
-    this.worker.postMessage({ wasm: LM_WASM });
-    this.pending = new Map();
-    this.nextId = 1;
-    this.worker.onmessage = ({ data: { id, result, error } }) => {
-      const p = this.pending.get(id);
-      if (!p) return; // failed already, when the worker broke
-      this.pending.delete(id);
-      if (error !== undefined) p.reject(new Error(error));
-      else p.resolve(result);
-    };
-    // a worker that cannot start (or dies) fails every call waiting on it, with a sentence
-    this.worker.onerror = (event) => {
-      event.preventDefault?.();
-      this.broken = `the model's worker could not run (${event.message || 'no reason given'}).`;
-      for (const p of this.pending.values()) p.reject(new Error(this.broken));
-      this.pending.clear();
-    };
+    this.loads = new Map(); // model name -> the bytes it was loaded from, for a new worker
+    this.onLost = null;
+    this.calls = new WorkerCalls({
+      spawn: () => new ModelWorker(),
+      what: 'the model\'s worker',
+      restart: (calls) => {
+        calls.post({ wasm: LM_WASM });
+        // the worker runs its calls in order: these loads come before the call that started it
+        for (const [name, bytes] of this.loads) calls.call('load', [name, bytes]).catch(() => {});
+      },
+      lost: (sentence) => this.onLost?.(sentence),
+    });
     this.viewBusy = false;
     this.viewQueued = null;
   }
 
+  /** The worker now running the model; for tests, which may close it. */
+  get worker() { return this.calls.worker; }
+
   call(op, ...args) {
-    const id = this.nextId++;
-    if (this.broken) return Promise.reject(new Error(this.broken));
-    return new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject });
-      this.worker.postMessage({ id, op, args });
-    });
+    const result = this.calls.call(op, args);
+    if (op === 'load') {
+      // kept once loaded, for a new worker
+      result.then(() => this.loads.set(args[0], args[1]), () => {});
+    }
+    return result;
   }
 
   /** The trace of text (null when a newer one was asked for meanwhile): {model, text, view}, or the core's sentence. */

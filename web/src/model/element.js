@@ -7,12 +7,27 @@ import { bytesOf } from '../byte_string.js';
 import { h } from '../stepper/dom.js';
 import { css, scaleColor, scaleRange, weightColor } from '../stepper/colors.js';
 import { cell } from '../stepper/format.js';
+import { xmlSafe } from '../xml_text.js';
 import { shippedData } from './assets.js';
 import { ModelClient } from './client.js';
 import { wordsFor } from './words.js';
 
 /** The context of the shipped models; the loaded model's own n_ctx is used once it is known. */
 const N_CTX = 64;
+/** The most text the element keeps (the text box's maxlength): a longer attribute or URL is cut before any work. */
+const MAX_TEXT = 4 * N_CTX;
+
+/**
+ * At most MAX_TEXT characters of text, read from its start only (a 2·10⁷-character attribute took 35 s of the
+ * main thread to split, lay out and write into the URL): {text, given} with given the length when it was cut.
+ */
+function boundText(text) {
+  const raw = String(text ?? '');
+  if (raw.length <= MAX_TEXT) return { text: raw, given: null }; // UTF-16 units: at least as many as characters
+  const kept = [...raw.slice(0, 2 * MAX_TEXT)].slice(0, MAX_TEXT).join('');
+  return kept.length === raw.length ? { text: raw, given: null } : { text: kept, given: raw.length };
+}
+
 /** Texts to start from: well-known lines for zh, a repeated sentence (where induction shows) for en. */
 const PICKS = {
   zh: ['床前明月光，疑是地上霜。举头望明月，低头思故乡。', '白日依山尽，黄河入海流。欲穷千里目，更上一层楼。', '春眠不觉晓，处处闻啼鸟。夜来风雨声，花落知多少。',
@@ -146,21 +161,29 @@ export class AttentionModel extends HTMLElement {
   connectedCallback() {
     if (this.client) return;
     this.client = new ModelClient();
+    // a worker that died is said at once (the calls waiting on it are refused with the same sentence); the
+    // next action starts a new one
+    this.client.onLost = (sentence) => {
+      this.stopGenerating();
+      if (this.error) this.error.textContent = sentence;
+    };
     const s = this.state;
     for (const name of ['model', 'text', 'lang']) if (this.hasAttribute(name)) s[name] = this.getAttribute(name);
     if (this.hasAttribute('url-state')) this.readUrl();
     s.model = s.model === 'en' ? 'en' : 'zh';
     s.lang = s.lang === 'zh' ? 'zh' : 'en';
+    this.takeText(s.text);
     this.build();
     this.ready = this.loadModel().then(() => this.retrace(), () => {}); // a failed load has said so in the status line
   }
 
   attributeChangedCallback(name, old, value) {
     if (!this.client || old === value) return;
-    this.state[name] = name === 'lang' ? (String(value).startsWith('zh') ? 'zh' : 'en') : value;
+    if (name === 'text') this.takeText(value);
+    else this.state[name] = name === 'lang' ? (String(value).startsWith('zh') ? 'zh' : 'en') : value;
     if (name === 'lang') this.build(), this.draw();
     else {
-      if (name === 'text' && this.textBox) this.textBox.value = value ?? '';
+      if (name === 'text' && this.textBox) this.textBox.value = this.state.text;
       if (name === 'model' && this.modelSelect) this.modelSelect.value = value === 'en' ? 'en' : 'zh';
       this.stopGenerating();
       this.loadModel().then(() => this.retrace(), () => {});
@@ -169,6 +192,18 @@ export class AttentionModel extends HTMLElement {
 
   disconnectedCallback() {
     this.stopGenerating();
+  }
+
+  /** Takes text as the state's (an attribute's, the URL's), cut to MAX_TEXT when longer (cutNote() says so). */
+  takeText(text) {
+    const { text: kept, given } = boundText(text);
+    this.state.text = kept;
+    this.cutFrom = given; // the length of the text given, when it was cut
+  }
+
+  /** The sentence of a text that was cut, in the page's language, or ''. */
+  cutNote() {
+    return this.cutFrom ? wordsFor(this.state.lang).cut(MAX_TEXT, this.cutFrom) : '';
   }
 
   readUrl() {
@@ -189,7 +224,7 @@ export class AttentionModel extends HTMLElement {
     if (/^[a-z_0-9]{1,24}$/.test(p.get('stage') ?? '')) s.stage = p.get('stage');
     if (/^[a-z_0-9]{1,24}$/.test(p.get('block') ?? '')) this.blockStage = p.get('block');
     const t = Number(p.get('t'));
-    if (p.has('t') && Number.isFinite(t) && t >= 0 && t <= 2) s.temperature = t;
+    if (p.has('t') && Number.isFinite(t) && (t === 0 || t >= 1e-3) && t <= 2) s.temperature = t;
   }
 
   writeUrl() {
@@ -232,7 +267,7 @@ export class AttentionModel extends HTMLElement {
     const info = this.loaded.get(s.model);
     if (!info) return;
     const w = wordsFor(s.lang);
-    this.warning.textContent = [...s.text].length > this.nCtx() ? w.full(this.nCtx()) : '';
+    this.warning.textContent = [this.cutNote(), [...s.text].length > this.nCtx() ? w.full(this.nCtx()) : ''].filter(Boolean).join(' ');
     if (!s.text) { // nothing to trace: no picture of an older text is left standing
       this.view = null;
       this.viewText = '';
@@ -283,7 +318,7 @@ export class AttentionModel extends HTMLElement {
       oninput: () => this.setText(this.textBox.value) });
     this.status = h('p', { className: 'hint', attrs: { 'aria-live': 'polite' } });
     this.error = h('p', { className: 'error', attrs: { role: 'alert' } });
-    this.warning = h('p', { className: 'hint', attrs: { 'aria-live': 'polite' } });
+    this.warning = h('p', { className: 'hint', attrs: { 'aria-live': 'polite' }, text: this.cutNote() });
     this.unknownLine = h('p', { className: 'unknown' });
     this.gridEl = h('div', { className: 'grid', attrs: { role: 'group', 'aria-label': w.grid } });
     this.bigTitle = h('h2');
@@ -333,6 +368,7 @@ export class AttentionModel extends HTMLElement {
     if (name === 'zh' && !/[\u3400-\u9fff]/.test(this.state.text)) this.state.text = '床前明月光，疑是地上霜。';
     this.textBox.value = this.state.text;
     this.picker.replaceChildren(this.picker.firstChild, ...PICKS[this.state.model].map((t) => h('option', { value: t, text: t })));
+    this.cutFrom = null; // about a text no longer shown
     this.view = null; // the other model's picture is not this one's
     this.clearViews('');
     this.loadModel().then(() => this.retrace(), () => {}); // a failed load has said so in the status line
@@ -347,7 +383,7 @@ export class AttentionModel extends HTMLElement {
   }
 
   setText(text) {
-    this.state.text = text;
+    this.takeText(text); // the box holds MAX_TEXT; a script may set more
     this.stopGenerating();
     this.retrace();
   }
@@ -697,7 +733,8 @@ export class AttentionModel extends HTMLElement {
     const w = wordsFor(this.state.lang);
     const { n_layer: L, n_head: H } = this.loaded.get(this.state.model).about.config;
     const n = v.tokens.length, cell = 6, size = n * cell, gap = 28, left = 18;
-    const esc = (t) => String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
+    // the reader's text, escaped, and any character XML cannot hold made visible (xmlSafe): the file always parses
+    const esc = (t) => xmlSafe(String(t).replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;'));
     const parts = [];
     for (let l = 0; l < L; l++) {
       for (let hd = 0; hd < H; hd++) {

@@ -45,6 +45,7 @@ export class AttentionInduction extends HTMLElement {
     this.done = 0;
     this.phaseStep = null; // the first step at which a layer-2 head's induction score reached FORMED
     this.trainMs = 0; // the page's wall time spent training (steps per second = done / trainMs)
+    this.lessonRun = 0; // which start (Reset) the answers on their way belong to: an older one's are dropped
   }
 
   get lang() { return this.getAttribute('lang') === 'zh' ? 'zh' : 'en'; }
@@ -60,6 +61,11 @@ export class AttentionInduction extends HTMLElement {
     if (this.started) return;
     this.started = true;
     this.client = new ModelClient();
+    // a worker that died took the lesson's model with it: said at once; Reset starts the lesson in a new one
+    this.client.onLost = (sentence) => {
+      this.pause();
+      this.showError(sentence);
+    };
     this.ready = this.start();
   }
 
@@ -76,6 +82,7 @@ export class AttentionInduction extends HTMLElement {
   /** A fresh model at step 0 (the seed fixes its weights and its batches). */
   async start() {
     this.pause();
+    const run = ++this.lessonRun; // a training step or a picture still on its way belongs to the old model
     this.stepperTicket = (this.stepperTicket ?? 0) + 1; // a layer still on its way belongs to the old model
     this.losses = [];
     this.history = [];
@@ -87,6 +94,7 @@ export class AttentionInduction extends HTMLElement {
     try {
       const text = await shippedData('lesson-en', 'lessonText'); // the lesson's corpus, fortune-format English
       const first = await this.client.call('lessonStart', text, this.seed);
+      if (run !== this.lessonRun) return; // Reset again meanwhile: the newer start draws
       this.about = first.about;
       this.steps = first.steps;
       this.probe = probeOf(first.about.vocab, first.about.config.n_ctx);
@@ -94,8 +102,13 @@ export class AttentionInduction extends HTMLElement {
       this.render();
       await this.showPatterns();
     } catch (error) {
-      clear(this.view).append(h('p', { className: 'error', attrs: { role: 'alert' }, text: this.w.failed(String(error?.message ?? error)) }));
+      if (run === this.lessonRun) clear(this.view).append(h('p', { className: 'error', attrs: { role: 'alert' }, text: this.w.failed(String(error?.message ?? error)) }));
     }
+  }
+
+  /** A step or a picture the worker refused (it died): its sentence under the controls, training paused. */
+  showError(message) {
+    if (this.host?.error) this.host.error.textContent = String(message);
   }
 
   play() {
@@ -103,14 +116,19 @@ export class AttentionInduction extends HTMLElement {
     this.playing = true;
     this.closeStepper();
     this.showControls();
-    const loop = async () => {
-      while (this.playing && this.done < this.steps) {
-        await this.train(STEPS_PER_ASK);
-        await new Promise((resolve) => requestAnimationFrame(resolve)); // a frame between asks: the charts are drawn
+    const loop = async (id) => {
+      try {
+        // one loop at a time: a Pause and Play while an ask is on its way end the older loop
+        while (this.playing && id === this.loopId && this.done < this.steps) {
+          await this.train(STEPS_PER_ASK);
+          await new Promise((resolve) => requestAnimationFrame(resolve)); // a frame between asks: the charts are drawn
+        }
+      } catch (error) {
+        this.showError(error?.message ?? error);
       }
-      if (this.playing) this.pause();
+      if (this.playing && id === this.loopId) this.pause();
     };
-    loop();
+    loop((this.loopId = (this.loopId ?? 0) + 1));
   }
 
   pause() {
@@ -123,8 +141,10 @@ export class AttentionInduction extends HTMLElement {
 
   /** count steps in the worker (fewer if its time for one ask runs out), then the charts and the patterns. */
   async train(count) {
+    const run = this.lessonRun;
     const started = performance.now();
     const answer = await this.client.call('lessonTrain', count, ASK_MS);
+    if (run !== this.lessonRun) return; // Reset meanwhile: these steps were the old model's
     this.trainMs += performance.now() - started;
     this.losses.push(...answer.losses);
     this.done = answer.done;
@@ -152,7 +172,11 @@ export class AttentionInduction extends HTMLElement {
 
   async stepOnce() {
     this.pause();
-    await this.train(STEPS_PER_ASK);
+    try {
+      await this.train(STEPS_PER_ASK);
+    } catch (error) {
+      this.showError(error?.message ?? error);
+    }
   }
 
   // [SECTION] drawing
@@ -166,6 +190,7 @@ export class AttentionInduction extends HTMLElement {
     this.host.charts = h('div', { className: 'charts' });
     this.host.patterns = h('div', { className: 'patterns', attrs: { role: 'group', 'aria-label': w.patterns } });
     this.host.stepper = h('div', { className: 'stepper-box' });
+    this.host.error = h('p', { className: 'error', attrs: { role: 'alert' } });
     clear(this.view).append(
       h('h2', { text: w.title }),
       h('p', { className: 'why', text: w.why }),
@@ -175,7 +200,7 @@ export class AttentionInduction extends HTMLElement {
         h('button', { type: 'button', className: 'reset', text: `↺ ${w.reset}`, on: { click: () => { this.ready = this.start(); } } }),
         h('span', { className: 'seed', text: `${w.seed} ${this.seed}` }),
         this.host.status),
-      this.host.phase, this.host.charts,
+      this.host.error, this.host.phase, this.host.charts,
       h('h3', { text: w.patterns }), h('p', { className: 'hint', text: w.patternsHint }), this.host.patterns, this.host.stepper);
     this.view.lang = this.lang === 'zh' ? 'zh-CN' : 'en';
     this.showControls();
@@ -253,10 +278,11 @@ export class AttentionInduction extends HTMLElement {
   /** Every head's weights on the probe (a string repeated twice), from the core's trace in the worker. */
   async showPatterns() {
     if (!this.host || !this.about) return;
+    const run = this.lessonRun;
     this.patternsBusy = true;
     try {
       const view = await this.client.call('view', 'lesson', this.probe, 1);
-      if (!this.host) return;
+      if (!this.host || run !== this.lessonRun) return; // the old model's patterns, after a Reset
       const { n_layer: layers, n_head: heads } = this.about.config;
       const n = view.tokens.length;
       const w = this.w;
@@ -281,6 +307,8 @@ export class AttentionInduction extends HTMLElement {
         }
       }
       clear(this.host.patterns).append(...tiles);
+    } catch (error) {
+      if (run === this.lessonRun) this.showError(error?.message ?? error);
     } finally {
       this.patternsBusy = false;
     }

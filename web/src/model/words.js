@@ -14,7 +14,7 @@ const words = {
     pushed: (ch) => `Which heads pushed “${ch}”: each head's output at the last character, read through the final LayerNorm and the unembedding (direct logit attribution).`, pushHint: 'Hover or focus a candidate to see which heads pushed it.',
     animate: 'one character at a time',
     temperature: 'Temperature', seed: 'Seed', generate: 'Generate', stop: 'Stop', generating: 'Generating…',
-    stepper: 'Every stage of this layer, in the playground\'s stepper', stepperHint: 'The layer\'s attention as a spec: its LayerNorm\'d rows and its trained weights. Click a head in the stepper to switch.', needsStepper: 'Add the stepper\'s script (assets/attention-stepper.js) to this page to step through the layer.',
+    stepper: 'Every stage of this layer, in the playground\'s stepper', stepperHint: 'The layer\'s attention as numbers: its LayerNorm\'d rows and its trained weights. Click a head in the stepper to switch.', needsStepper: 'Add the stepper\'s script (assets/attention-stepper.js) to this page to step through the layer.',
     block: (l) => `The rest of layer ${l}'s block, computed`, blockHint: 'Each box is a stage of the decoder block, in the order the residual stream meets it: LayerNorm, the attention\'s output, the residual sum, LayerNorm, the MLP and the residual again. Click one to open it; hover its cells for the core\'s arithmetic.',
     exportSVG: 'Save the grid as SVG',
     kvRow: (ch, n, dh) => `Generated “${ch}”: its query attends over the key/value cache — the keys and values of all ${n} characters (${dh} numbers each a head), kept from the steps before, one row added. The outlined row is that one step, computed by the core's cache.`,
@@ -22,6 +22,7 @@ const words = {
     lineScore: (l, h, score, bl, bh, best, weak) => `On this text L${l} H${h} puts ${score} of its attention on the marked cells (a head that only did this would score 1); the most of any head is L${bl} H${bh}, ${best}.${weak ? ` No head reaches ${weak} here: this small model has learned little of it.` : ''}`,
     pick: 'Start from…',
     back: '← Playground', lang: '中文', full: (n) => `The model reads at most ${n} characters.`,
+    cut: (kept, given) => `The text given was ${given} characters long; only its first ${kept} are kept (the box holds no more).`,
   },
   zh: {
     title: '真实的模型，读你的文字',
@@ -37,7 +38,7 @@ const words = {
     pushed: (ch) => `哪些头推高了“${ch}”：每个头在最后一个字符处的输出，经过最后的 LayerNorm 和反嵌入矩阵（直接 logit 归因）。`, pushHint: '把鼠标移到（或聚焦）一个候选字符上，查看是哪些头推高了它。',
     animate: '逐字显示',
     temperature: '温度', seed: '随机种子', generate: '生成', stop: '停止', generating: '正在生成…',
-    stepper: '在演示场的分步视图里看这一层的每个阶段', stepperHint: '这一层的注意力写成一个 spec：LayerNorm 之后的各行和训练得到的权重。在分步视图里点一个头即可切换。', needsStepper: '在页面中加入分步视图的脚本（assets/attention-stepper.js），即可逐步查看这一层。',
+    stepper: '在演示场的分步视图里看这一层的每个阶段', stepperHint: '这一层的注意力写成一组数字：LayerNorm 之后的各行和训练得到的权重。在分步视图里点一个头即可切换。', needsStepper: '在页面中加入分步视图的脚本（assets/attention-stepper.js），即可逐步查看这一层。',
     block: (l) => `第 ${l} 层模块的其余部分，全部由核心算出`, blockHint: '每个方框是解码器模块的一个阶段，按残差流经过的顺序排列：LayerNorm、注意力的输出、残差相加、LayerNorm、MLP，再次残差相加。点一个打开；把鼠标移到格子上查看核心给出的算式。',
     exportSVG: '把网格存为 SVG',
     kvRow: (ch, n, dh) => `生成了“${ch}”：它的查询在键/值缓存上计算注意力——前面全部 ${n} 个字符的键和值（每个头 ${dh} 个数）都保留自之前的步骤，只新增一行。框出的这一行就是这一步，由核心的缓存算出。`,
@@ -45,9 +46,25 @@ const words = {
     lineScore: (l, h, score, bl, bh, best, weak) => `在这段文字上，层${l} 头${h} 把 ${score} 的注意力放在标出的格子上（只做这件事的头得分为 1）；所有头里最多的是层${bl} 头${bh}，${best}。${weak ? `这里没有哪个头达到 ${weak}：这个小模型几乎没学会它。` : ''}`,
     pick: '从这里开始…',
     back: '← 演示场', lang: 'English', full: (n) => `模型最多读 ${n} 个字符。`,
+    cut: (kept, given) => `给出的文字有 ${given} 个字符，只保留前 ${kept} 个（文本框最多容纳这么多）。`,
+  },
+};
+
+// a touch screen has no hover: its captions say tap (轻点) instead
+const tapWords = {
+  en: {
+    hover: 'Tap a cell to see its arithmetic, from the core.', pushHint: 'Tap a candidate to see which heads pushed it.',
+    blockHint: (hint) => hint.replace('hover its cells', 'tap its cells'),
+  },
+  zh: {
+    hover: '轻点一个格子，查看核心给出的算式。', pushHint: '轻点一个候选字符，查看是哪些头推高了它。',
+    blockHint: (hint) => hint.replace('把鼠标移到格子上', '轻点格子'),
   },
 };
 
 export function wordsFor(lang) {
-  return words[lang === 'zh' ? 'zh' : 'en'];
+  const w = words[lang === 'zh' ? 'zh' : 'en'];
+  if (typeof matchMedia !== 'function' || !matchMedia('(hover: none)').matches) return w;
+  const tap = tapWords[w === words.zh ? 'zh' : 'en'];
+  return { ...w, hover: tap.hover, pushHint: tap.pushHint, blockHint: tap.blockHint(w.blockHint) };
 }

@@ -5,7 +5,8 @@
 import createLmCore from '../../dist/lm/attention_lm.js';
 import { makeModelLoader } from '../lm.js';
 import { LESSON } from './lesson.js';
-import { unpackWasm } from '../remote/unpack_inline.js';
+import { UnpackError, unpackWasm } from '../remote/unpack_inline.js';
+import { holdLife } from '../remote/worker_life.js';
 
 class ModelError extends Error {}
 
@@ -114,12 +115,30 @@ function m(name) {
   return model;
 }
 
-self.onmessage = async ({ data: { id, op, args, wasm } }) => {
-  if (wasm) return wasmArrived(Promise.resolve(wasm).then(unpackWasm)); // a refusal reaches the first load
+/** The module's bytes from the packed string; a damaged one is named (the script cut short or changed). */
+function unpacked(wasm) {
   try {
-    const result = await ops[op](...args);
-    self.postMessage({ id, result });
+    return unpackWasm(wasm);
   } catch (error) {
-    self.postMessage({ id, error: String(error?.message ?? error) });
+    throw error instanceof UnpackError ? new ModelError(`attention-model.js is damaged (${error.message}); copy it again.`) : error;
   }
+}
+
+// one operation at a time, in the order they came: a call posted while a model loads (the page's client posts
+// the loads again to a new worker, then the call that started it: client.js) waits for the load
+let queue = Promise.resolve();
+
+self.onmessage = ({ data }) => {
+  if (holdLife(data)) return; // the page watches for this worker's death (../remote/worker_life.js)
+  const { id, op, args, wasm } = data;
+  if (wasm) return wasmArrived(Promise.resolve(wasm).then(unpacked)); // a refusal reaches the first load
+  queue = queue.then(async () => {
+    try {
+      if (!Object.hasOwn(ops, op)) throw new ModelError(`the model's worker has no operation "${op}".`);
+      const result = await ops[op](...args);
+      self.postMessage({ id, result });
+    } catch (error) {
+      self.postMessage({ id, error: String(error?.message ?? error) });
+    }
+  });
 };

@@ -3,8 +3,15 @@
 // when the worker starts, and are read synchronously; everything the core computes is a promise. A
 // refusal rejects with an AttentionError carrying the core's sentence. The worker may ask the page for a
 // part's bytes ({part}), which the one-file script loads from a file beside itself (start_worker_inline.js).
+// A worker that dies (closed, crashed, or silent too long: worker_calls.js) fails every call waiting on it
+// with a sentence, and the next call starts a new one; what the dead one kept (traces for captions, training
+// runs) is sent again or said to be lost.
 import { AttentionError } from '../attention_error.js';
-import { coreBytes, partModule, startWorker } from './start_worker.js';
+import { coreBytes, coreSource, partModule, startWorker } from './start_worker.js';
+import { WorkerCalls } from './worker_calls.js';
+
+/** What a call about a training run of a worker that has since died is refused with. */
+const RUN_LOST = 'this training run was lost with the core\'s worker, which stopped; start it again (Reset).';
 
 export class RemoteCore {
   /** Starts the worker and its core (threadsUrl: the wasm-threads module, for a cross-origin-isolated page). */
@@ -12,9 +19,8 @@ export class RemoteCore {
     // its own task: making the worker's script (the core inlined, about 1 MB) is not added to the task
     // that ran the page's script and defined the elements
     await new Promise((resolve) => setTimeout(resolve, 0));
-    const core = new RemoteCore(startWorker());
-    const packed = coreBytes(); // the one-file script's own copy of the core, packed (a string), or null (the worker fetches it)
-    const facts = await core.call('start', [threadsUrl, packed]);
+    const core = new RemoteCore(threadsUrl);
+    const facts = await core.started;
     core.registry = Object.freeze(facts.registry);
     core.stageIds = Object.freeze(facts.registry.map((s) => s.id));
     core.limits = Object.freeze(facts.limits);
@@ -25,49 +31,50 @@ export class RemoteCore {
     return core;
   }
 
-  constructor(worker) {
-    this.worker = worker;
-    this.pending = new Map(); // id -> {resolve, reject, progress}
-    this.nextId = 1;
-    this.handles = new WeakMap(); // trace or gradient result -> its handle in the worker
-    worker.onmessage = ({ data }) => {
-      if (data.part !== undefined) return this.sendPart(data.part);
-      const p = this.pending.get(data.id);
-      if (!p) return;
-      if (data.progress !== undefined) return p.progress?.(data.progress);
-      this.pending.delete(data.id);
-      if (data.error === undefined) p.resolve(data.result);
-      else p.reject(Object.assign(new AttentionError(data.error), { cancelled: data.cancelled }));
-    };
-    // a worker that cannot start (or dies) fails every call waiting on it, with a sentence
-    worker.onerror = (event) => {
-      event.preventDefault?.();
-      this.broken = `the core's worker could not run (${event.message || 'no reason given'}).`;
-      for (const p of this.pending.values()) p.reject(new AttentionError(this.broken));
-      this.pending.clear();
-    };
+  constructor(threadsUrl = null) {
+    this.handles = new WeakMap(); // trace or gradient result -> {handle, generation} in the worker that made it
+    this.calls = new WorkerCalls({
+      spawn: startWorker,
+      what: 'the core\'s worker',
+      ErrorClass: AttentionError,
+      other: (data) => { if (data?.part !== undefined) this.sendPart(data.part); },
+      // a new worker's first call: its core, started (the page read the facts from the first worker's answer);
+      // the one-file script's own copy of the core, packed (a string), or null (the worker fetches it)
+      restart: (calls) => {
+        this.started = calls.call('start', [threadsUrl, coreBytes(), coreSource()]);
+        this.started.catch(() => {}); // the calls after it are refused with its sentence
+      },
+    });
   }
+
+  /** The worker now running the core (a new one after a death); for tests, which may close it. */
+  get worker() { return this.calls.worker; }
 
   /** A part's bytes and glue, or the sentence of why they could not be loaded, to the worker that asked. */
   async sendPart(name) {
     try {
-      const { bytes, glue } = await partModule(name); // bytes packed, as a string: the worker unpacks them
-      this.worker.postMessage({ partBytes: name, bytes, glue });
+      const { bytes, glue, url } = await partModule(name); // bytes packed, as a string: the worker unpacks them
+      this.calls.post({ partBytes: name, bytes, glue, url });
     } catch (error) {
-      this.worker.postMessage({ partBytes: name, error: String(error?.message ?? error) });
+      this.calls.post({ partBytes: name, error: String(error?.message ?? error) });
     }
   }
 
   /** One operation of the worker: a promise of its result (progress(fraction) for long work). */
   call(op, args, progress = null, transfer = []) {
-    if (this.broken) return Promise.reject(new AttentionError(this.broken));
-    const id = this.nextId++;
-    const result = new Promise((resolve, reject) => {
-      this.pending.set(id, { resolve, reject, progress });
-      this.worker.postMessage({ id, op, args }, transfer);
-    });
-    result.id = id;
-    return result;
+    return this.calls.call(op, args, progress, transfer);
+  }
+
+  /** The handle a result has in the worker running now (0: none, as it came from a worker that died). */
+  handleOf(result) {
+    const kept = this.handles.get(result);
+    return kept && kept.generation === this.calls.fresh() ? kept : { ...kept, handle: 0 };
+  }
+
+  /** A training run of a worker that has since died is refused with a sentence. */
+  liveRun(run) {
+    if (run.generation !== this.calls.fresh()) throw new AttentionError(RUN_LOST);
+    return run.handle;
   }
 
   // the facts, read at start
@@ -94,15 +101,15 @@ export class RemoteCore {
   }
 
   received(trace) {
-    this.handles.set(trace, trace.handle);
+    this.handles.set(trace, { handle: trace.handle, generation: this.calls.generation });
     delete trace.handle;
     return trace;
   }
 
   /** The core's arithmetic behind a cell of a trace's stage (a.explain's text). */
   async explain(trace, stage, cell) {
-    const handle = this.handles.get(trace);
-    let answer = await this.call('explain', [handle, stage, cell]);
+    const { handle } = this.handleOf(trace);
+    let answer = handle ? await this.call('explain', [handle, stage, cell]) : { gone: true };
     // the worker keeps the newest traces only: an older one is sent back whole
     if (answer.gone) answer = await this.call('explain', [0, stage, cell, { kind: trace.kind, spec: trace.spec }]);
     return answer.text;
@@ -116,24 +123,27 @@ export class RemoteCore {
 
   /** A gradient computed in the worker ({handle, result}): its result, with what explainGrad needs. */
   gradient({ handle, result }, spec) {
-    this.handles.set(result, { handle, spec });
+    this.handles.set(result, { handle, spec, generation: this.calls.generation });
     return result;
   }
 
   /** The chain rule behind a cell of dL/d(stage) of a gradient from grad() (a.explainGrad's text). */
   async explainGrad(result, stage, cell) {
-    const { handle, spec } = this.handles.get(result);
-    let answer = await this.call('explainGrad', [handle, stage, cell]);
+    const { handle, spec } = this.handleOf(result);
+    let answer = handle ? await this.call('explainGrad', [handle, stage, cell]) : { gone: true };
     if (answer.gone) answer = await this.call('explainGrad', [0, stage, cell, spec]);
     return answer.text;
   }
 
   task(id) { return this.call('task', [id]); }
 
+  /** A guided-path figure's numbers, computed by the core in the worker (a.figure: docs/figures.md). */
+  figure(name, request = {}) { return this.call('figure', [name, request]); }
+
   /** A training run in the worker: {steps, done, handle}; train it with trainTogether. */
   async trainer(spec) {
     const { handle, steps } = await this.call('trainer', [spec]);
-    return { handle, steps, done: 0 };
+    return { handle, steps, done: 0, generation: this.calls.generation };
   }
 
   /**
@@ -141,18 +151,18 @@ export class RemoteCore {
    * Each run's done is updated.
    */
   async trainTogether(runs, count, budgetMs) {
-    const answer = await this.call('trainTogether', [runs.map((r) => r.handle), count, budgetMs]);
+    const answer = await this.call('trainTogether', [runs.map((r) => this.liveRun(r)), count, budgetMs]);
     runs.forEach((r, k) => { r.done = answer.done[k]; });
     return answer;
   }
 
-  setLearningRate(run, lr) { return this.call('setLearningRate', [run.handle, lr]); }
-  trainerSpec(run) { return this.call('trainerSpec', [run.handle]); }
-  dispose(run) { if (run) this.call('dispose', [run.handle]).catch(() => {}); }
+  async setLearningRate(run, lr) { return this.call('setLearningRate', [this.liveRun(run), lr]); }
+  async trainerSpec(run) { return this.call('trainerSpec', [this.liveRun(run)]); }
+  dispose(run) { if (run && run.generation === this.calls.generation && !this.calls.dead) this.call('dispose', [run.handle]).catch(() => {}); }
 
   /** One data item through a run's weights: {trace, gradients} (gradients with loss fields, else null). */
   async inspect(run, item, lossFields) {
-    const { trace, gradients } = await this.call('trainerInspect', [run.handle, item, lossFields]);
+    const { trace, gradients } = await this.call('trainerInspect', [this.liveRun(run), item, lossFields]);
     return { trace: this.received(trace), gradients: gradients && { spec: gradients.spec, result: this.gradient(gradients, gradients.spec) } };
   }
 

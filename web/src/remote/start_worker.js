@@ -10,6 +10,11 @@ export function coreBytes() {
   return null;
 }
 
+/** Only the one-file script hands the worker a core, and names its file. */
+export function coreSource() {
+  return null;
+}
+
 /** A module worker loads its parts itself (../part_files.js): the page is never asked. */
 export async function partModule(name) {
   throw new Error(`the worker asked the page for the ${name} part, which only the one-file script's worker does.`);

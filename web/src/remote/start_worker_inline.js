@@ -28,6 +28,11 @@ export function startWorker() {
 const here = (typeof document !== 'undefined' && (document.currentScript?.src ||
   [...document.querySelectorAll('script[src]')].map((s) => s.src).find((src) => /attention-stepper(\.min)?\.js([?#]|$)/.test(src)))) || '';
 
+/** The file that carries the core, as a sentence about it names it. */
+export function coreSource() {
+  return here || 'attention-stepper.js';
+}
+
 /** The file of a part beside this script: attention-stepper.js → attention-stepper.vision.js. */
 export function partScriptUrl(name) {
   if (!here) throw new Error('the page has no <script src> of attention-stepper.js to find its parts beside');
@@ -69,5 +74,5 @@ export async function partModule(name) {
   if (!parts[name]) await loadPartScript(name);
   const part = parts[name];
   if (typeof part?.wasm !== 'string' || typeof part.glue !== 'string') throw new Error(`the ${name} part's script did not hold its module (is it from another version of attention-stepper.js?)`);
-  return { bytes: part.wasm, glue: part.glue }; // packed, as the core's: the worker unpacks them
+  return { bytes: part.wasm, glue: part.glue, url: partScriptUrl(name) }; // packed, as the core's: the worker unpacks them
 }

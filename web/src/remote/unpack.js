@@ -3,3 +3,6 @@
 
 /** The wasm bytes as given. */
 export const unpackWasm = (bytes) => bytes;
+
+/** (unpack_inline.js's refusal of a damaged string; nothing here refuses anything.) */
+export class UnpackError extends Error {}

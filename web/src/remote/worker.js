@@ -13,12 +13,14 @@
 // beside the script.
 import { createAttention } from '../index.js';
 import { measure, measurePaths } from '../stepper/complexity_measure.js';
-import { unpackWasm } from './unpack.js';
+import { UnpackError, unpackWasm } from './unpack.js';
+import { holdLife } from './worker_life.js';
 
 /** Traces (and gradients) kept for explain: the newest this many, for every element of the page together. */
 const KEEP = 64;
 
 let attention = null;
+let starting = null; // the promise of the start: the operations posted after it wait for it
 let nextHandle = 1;
 const traces = new Map(); // handle -> {kind, spec}: what explain() needs of a trace
 const grads = new Map(); // handle -> the grad spec, for explainGrad()
@@ -55,9 +57,12 @@ function gradOf(spec, transfer) {
 }
 
 const ops = {
-  /** threadsUrl: the wasm-threads module's, or null; packed: the core's bytes, packed, from the one-file script's page. */
-  async start(threadsUrl, packed) {
-    const where = packed ? { parts: [], wasmBinary: unpackWasm(packed) } : { parts: [] };
+  /**
+   * threadsUrl: the wasm-threads module's, or null; packed: the core's bytes, packed, from the one-file script's
+   * page, and source the file that carries them (a damaged one is named in the sentence).
+   */
+  async start(threadsUrl, packed, source = 'attention-stepper.js') {
+    const where = packed ? { parts: [], wasmBinary: unpacked(packed, source) } : { parts: [] };
     attention = await createAttention(threadsUrl ? { ...where, threads: true, threadsUrl } : where);
     const catalog = attention.catalog();
     return {
@@ -81,6 +86,8 @@ const ops = {
     return { text: attention.explainGrad(kept, stage, cell) };
   },
   task: (_transfer, id) => attention.task(id),
+  /** A guided-path figure (rnn-limits, why-sqrt-dk, cnn-rnn-attention): the learn part's, loaded on first use. */
+  figure: (_transfer, name, request) => attention.figure(name, request),
   tasks: () => attention.tasks(),
   trainer(_transfer, spec) {
     const run = attention.trainer(spec);
@@ -137,6 +144,16 @@ const ops = {
   },
 };
 
+/** The core's bytes from a packed string; a damaged one is said in the missing part's words, naming its file. */
+function unpacked(packed, source) {
+  try {
+    return unpackWasm(packed);
+  } catch (error) {
+    if (!(error instanceof UnpackError)) throw error;
+    throw new Error(`the core could not be loaded: ${source} is damaged (${error.message}); copy it again.`);
+  }
+}
+
 /** What a long job asks between samples: report its progress (0…1), and whether to stop. */
 function watch(id) {
   return (fraction) => {
@@ -160,13 +177,17 @@ async function run(op, args, id, transfer) {
   }
 }
 
-self.addEventListener('message', async ({ data: { id, op, args } }) => {
+self.addEventListener('message', async ({ data }) => {
+  if (holdLife(data)) return; // the page watches for this worker's death (worker_life.js)
+  const { id, op, args } = data;
   if (op === undefined) return; // a part's bytes from the page (part_files_inline.js), not an operation
   const transfer = [];
   try {
     if (!Object.hasOwn(ops, op)) throw new Error(`the core's worker has no operation "${op}".`);
-    if (op !== 'start' && !attention) throw new Error('the core is not loaded yet.');
-    const result = op === 'start' ? await ops.start(...args) : await run(op, args, id, transfer);
+    if (op === 'start') starting = ops.start(...args);
+    else if (!starting) throw new Error('the core is not loaded yet.');
+    // an operation posted right after the start waits for it (a failed start refuses it with its sentence)
+    const result = op === 'start' ? await starting : (await starting, await run(op, args, id, transfer));
     self.postMessage({ id, result }, transfer);
   } catch (error) {
     self.postMessage({ id, error: String(error?.message ?? error), name: error?.name, cancelled: !!error?.cancelled });

@@ -14,7 +14,7 @@ import { shownStages } from './steps.js';
  * @typedef {{chooseExample: (id: string, variant?: string) => void, toggleEdit: () => void, setLang: (lang: string) => void,
  *   togglePlay: () => void, step: (delta: number) => void, stepCell: (delta: number) => void, setSpeed: (speed: number) => void,
  *   resetToExample: () => void, seek: (stageIndex: number, progress: number) => void, show: (index: number) => void,
- *   toggleDetail: () => void}} ChromeActions
+ *   takeOffer: () => void, toggleDetail: () => void}} ChromeActions
  */
 
 export class Chrome {
@@ -116,7 +116,10 @@ export class Chrome {
     this.nodes.edited = h('span', { className: 'edited', hidden: true }, h('span', { className: 'edited-word', text: w.edited }),
       h('button', { type: 'button', className: 'reset-edit', text: w.resetEdit, on: { click: () => a.resetToExample() } }));
     bar.append(this.nodes.edited);
-    return bar.childNodes.length > 2 ? bar : null;
+    // past the last stage: the next worked example (shown by progress() while the element offers one)
+    this.nodes.offer = h('button', { type: 'button', className: 'next-example', hidden: true, on: { click: () => a.takeOffer() } });
+    bar.append(this.nodes.offer);
+    return bar.childNodes.length > 3 ? bar : null;
   }
 
   /**
@@ -134,9 +137,16 @@ export class Chrome {
     return h('div', { className: 'caption-row' }, this.nodes.caption, this.nodes.detail);
   }
 
-  /** The play button, the scrubber, "stage i of n" and the edited mark at this point of the animation. */
-  progress(s, w) {
+  /**
+   * The play button, the scrubber, "stage i of n", the edited mark and the offer of the next example (its
+   * button's words, or null) at this point of the animation.
+   */
+  progress(s, w, offer = null) {
     const { play, range, status, edited } = this.nodes;
+    if (this.nodes.offer) {
+      this.nodes.offer.hidden = !offer;
+      this.nodes.offer.textContent = this.nodes.offer.title = offer ?? '';
+    }
     if (play) {
       play.textContent = s.playing ? `❚❚ ${w.pause}` : `► ${w.play}`;
       play.setAttribute('aria-pressed', String(s.playing));

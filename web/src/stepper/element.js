@@ -30,7 +30,7 @@ import { Editor } from './editor.js';
 import { later } from './later.js';
 import { visionEditor } from './vision_editor.js';
 import { formulaMap } from './formula_map.js';
-import { pickLanguage, wordsFor } from './i18n.js';
+import { pick, pickLanguage, wordsFor } from './i18n.js';
 import { onKey } from './keyboard.js';
 import { describeIgnored, hasSpec, pickExample, pickView, readOptions, VIEWS } from './options.js';
 import { StageArea } from './stage_view.js';
@@ -47,6 +47,20 @@ const DEFAULT_CONTROLS = ['play', 'nav', 'timeline', 'speed', 'lang', 'text', 'h
 const COMPACT_CONTROLS = ['play', 'nav', 'heads'];
 /** Every trace the page computes stays within the core's interactive budget, so no edit freezes it. */
 const PAGE_BUDGET = { budget: 'interactive' };
+/** The worked examples in the order a reader meets them: ▶| past an example's last stage offers the next. */
+const READING_ORDER = ['numpy-3x4', 'basic-attention', 'score-functions', 'translation', 'long-range', 'bank', 'coreference',
+  'multi-head', 'masking', 'positional-encoding', 'context-window', 'online-softmax', 'complexity', 'se-block', 'eca-block',
+  'cbam-block', 'coordinate-attention'];
+
+/**
+ * The labels an example's document gives in Chinese (tokens_zh, channels_zh) as a patch of its spec, or null:
+ * labels only, so the numbers stay the example's, and the core's own labels and captions say them too.
+ */
+function zhLabels(doc, spec) {
+  if (doc?.channels_zh && doc.channels_zh.length === spec.channels?.length) return { channels: doc.channels_zh };
+  const tokens = doc?.tokens_zh;
+  return tokens && tokens.query?.length === spec.tokens?.query?.length ? { tokens: { ...spec.tokens, ...tokens } } : null;
+}
 
 /** The controls of a compact element: its own list when it names one, else COMPACT_CONTROLS. */
 const controlsOf = (compact, value) => (compact && value == null ? new Set(COMPACT_CONTROLS) : parseControls(value));
@@ -74,6 +88,7 @@ export class AttentionStepper extends HTMLElement {
     this.store = createStore({
       exampleId: '', variant: '', spec: null, edited: false, trace: null, error: null, lang: 'en',
       stageIndex: 0, progress: 1, playing: false, animated: false, speed: 1, head: 0, view: null, editing: false,
+      offer: null, // the example ▶| offers past the last stage (an id), or null
     });
     // the picture and its caption: its own state, drawn from the store, the core and the example
     this.area = new StageArea({ store: this.store, attention: null, controls: () => this.controls, working: (p) => this.working(p) });
@@ -90,6 +105,7 @@ export class AttentionStepper extends HTMLElement {
       resetToExample: () => this.resetToExample(),
       seek: (stageIndex, progress) => this.store.set({ playing: false, animated: false, stageIndex, progress }),
       show: (index) => this.show(index),
+      takeOffer: () => this.takeOffer(),
       toggleDetail: () => { this.area.detail = !this.area.detail; this.renderProgress(); },
     });
     this.animator = createAnimator(this.store, () => ({ steps: this.area.steps, stages: this.stageIds().length }));
@@ -228,7 +244,7 @@ export class AttentionStepper extends HTMLElement {
     let trace;
     try {
       // the worker computes: the page keeps drawing meanwhile, and an answer overtaken by newer input is dropped
-      trace = await (hasSpec(options) ? this.attention.trace(parseSpec(options.spec), PAGE_BUDGET) : this.attention.example(exampleId, variant));
+      trace = await (hasSpec(options) ? this.attention.trace(parseSpec(options.spec), PAGE_BUDGET) : this.exampleTrace(exampleId, variant));
     } catch (error) {
       if (ticket !== this.ticket) return;
       // a link whose spec cannot be shown, opened afresh: its sentence above an example, not an empty box
@@ -253,7 +269,7 @@ export class AttentionStepper extends HTMLElement {
     this.ignored = describeIgnored(ignored);
     this.store.set({
       exampleId, variant, spec: trace.spec, trace, edited: hasSpec(options) && !!exampleId, error: null, ...view,
-      progress: options.autoplay ? 0 : 1, playing: false, animated: false,
+      progress: options.autoplay ? 0 : 1, playing: false, animated: false, offer: null,
     });
     this.renderAll();
     if (!this.firstRender) {
@@ -261,6 +277,16 @@ export class AttentionStepper extends HTMLElement {
       performance.mark('attention-stepper:first-render');
     }
     if (options.autoplay) this.play();
+  }
+
+  /**
+   * An example's trace, in zh with the Chinese labels its document gives (a label changes no number): the
+   * core then names the rows, columns and captions' cells so too.
+   */
+  async exampleTrace(id, variant) {
+    const trace = await this.attention.example(id, variant);
+    const labels = this.store.get().lang === 'zh' && zhLabels(this.doc(id), trace.spec);
+    return labels ? this.attention.trace({ ...trace.spec, ...labels }, PAGE_BUDGET) : trace;
   }
 
   /** Counts work on its way to the core's worker, for settled(). */
@@ -389,9 +415,12 @@ export class AttentionStepper extends HTMLElement {
     // the page's own words follow (site/page_lang.js); composed: it leaves a trainer's shadow root too
     if (changed.has('lang')) this.dispatchEvent(new CustomEvent('langchange', { bubbles: true, composed: true, detail: { lang: state.lang } }));
     if (!state.trace) return;
+    // an example with labels in Chinese is traced again with the reader's language's (an edit keeps its own)
+    const doc = changed.has('lang') && !state.edited && this.doc(state.exampleId);
+    if (doc && (doc.tokens_zh || doc.channels_zh)) this.load({ example: state.exampleId, variant: state.variant, stage: this.stageId, view: state.view ?? undefined });
     if (changed.has('lang') || changed.has('editing')) this.renderAll();
     else if (changed.has('stageIndex') || changed.has('head') || changed.has('trace') || changed.has('view')) this.renderStage();
-    if (changed.has('progress') || changed.has('playing') || changed.has('stageIndex') || changed.has('speed')) this.renderProgress();
+    if (['progress', 'playing', 'stageIndex', 'speed', 'offer'].some((k) => changed.has(k))) this.renderProgress();
     if (this.hasAttribute('url-state') && ['exampleId', 'variant', 'stageIndex', 'lang', 'spec', 'head', 'speed', 'view'].some((k) => changed.has(k))) {
       // the spec is compressed asynchronously: only the newest state's URL is written
       const query = writeUrl(state, this.stageId);
@@ -511,18 +540,34 @@ export class AttentionStepper extends HTMLElement {
     if (!s.trace || !this.area.box) return; // nothing drawn yet (renderAll draws the chrome and the box)
     const w = wordsFor(s.lang);
     this.area.progress(w);
-    this.chrome.progress(s, w);
+    const offer = s.offer && this.examples.find((e) => e.id === s.offer);
+    this.chrome.progress(s, w, offer ? w.nextExample(pick(offer.title, s.lang)) : null);
   }
 
   /** Shows stage index whole, paused: what a click, a key or a link does (Play then animates it). */
   show(index) {
     this.area.hovered = null;
-    this.store.set({ stageIndex: index, progress: 1, playing: false, animated: false });
+    this.store.set({ stageIndex: index, progress: 1, playing: false, animated: false, offer: null });
   }
 
   step(delta) {
     const s = this.store.get();
-    this.show(Math.max(0, Math.min(this.stageIds().length - 1, s.stageIndex + delta)));
+    const last = this.stageIds().length - 1;
+    // ▶| (or →) on the last stage, shown whole: the next worked example, offered where the reader picks
+    // examples (the playground); a figure in a post never leads its reader away
+    if (delta > 0 && s.stageIndex === last && s.progress >= 1) {
+      const next = READING_ORDER[READING_ORDER.indexOf(s.exampleId) + 1];
+      if (next && s.exampleId && this.controls.has('examples') && !this.compact && this.examples.some((e) => e.id === next)) this.store.set({ offer: next });
+      return;
+    }
+    this.show(Math.max(0, Math.min(last, s.stageIndex + delta)));
+  }
+
+  /** Opens the offered example at its first stage, drawn as it prefers; the keyboard's focus goes to its ▶|. */
+  takeOffer() {
+    const { offer, lang } = this.store.get();
+    const focused = this.root.activeElement?.classList.contains('next-example');
+    if (offer) return this.load({ example: offer, lang }).then(() => focused && this.root.querySelector('button.next')?.focus());
   }
 
   /** One cell (or row) further or back, paused; across into the next or previous stage at its ends. */

@@ -9,6 +9,7 @@ import { stageTitle } from './i18n.js';
 import { cellLook, kindOf, scaleOf, shownSize } from './matrix_view.js';
 import { shownStages } from './steps.js';
 import { axes as visionAxes } from './vision_view.js';
+import { xmlSafe } from '../xml_text.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
 const FONT = 'system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", sans-serif';
@@ -215,9 +216,12 @@ export function figure(el) {
   return svg;
 }
 
-/** The figure as SVG text (a file a reader can open, edit or place in a paper). */
+/**
+ * The figure as SVG text (a file a reader can open, edit or place in a paper). A label's characters that XML
+ * cannot hold (a token "\u0001") are made visible (xmlSafe), so the file always parses, and so does the PNG's image.
+ */
 export function toSVG(el) {
-  return `<?xml version="1.0" encoding="UTF-8"?>\n${new XMLSerializer().serializeToString(figure(el))}\n`;
+  return `<?xml version="1.0" encoding="UTF-8"?>\n${xmlSafe(new XMLSerializer().serializeToString(figure(el)))}\n`;
 }
 
 /** The figure as a PNG at twice the device pixel ratio. */

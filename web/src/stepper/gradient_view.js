@@ -3,7 +3,7 @@
 // rule with both passes' numbers, written by the core (attention.explainGrad). The gradients are the
 // core's backward pass (attention.grad); nothing here differentiates anything.
 import { coreText, writeCaption } from './core_caption.js';
-import { clear, h } from './dom.js';
+import { clear, h, touchOnly } from './dom.js';
 import { cell } from './format.js';
 import { renderMatrix } from './matrix_view.js';
 import { makeContext, sceneFor } from './steps.js';
@@ -13,8 +13,9 @@ import { makeContext, sceneFor } from './steps.js';
  * reached this attention's output (a language model's next-character loss, with its value when given).
  */
 function explanation(g, w) {
-  if (g.spec.loss !== 'upstream') return w.gradientExplain(cell(g.result.loss));
-  return g.modelLoss === undefined ? w.gradientExplainUpstream : w.gradientExplainModel(cell(g.modelLoss));
+  const what = g.spec.loss !== 'upstream' ? w.gradientExplain(cell(g.result.loss))
+    : g.modelLoss === undefined ? w.gradientExplainUpstream : w.gradientExplainModel(cell(g.modelLoss));
+  return `${what}${w.lang === 'zh' ? '' : ' '}${touchOnly() ? w.gradientCellTap : w.gradientCell}`; // a touch screen has no hover
 }
 
 /**
@@ -38,7 +39,7 @@ export function renderGradient(area, stage, w) {
   const matrix = { ...result, key: 'gradient', heat: undefined, label: `∂L/∂${result.label}`, role: 'result' };
   const view = renderMatrix(matrix, { words: w });
   if (view.cells[0]?.[0]) view.cells[0][0].tabIndex = 0;
-  const caption = h('div', { className: 'caption', attrs: { 'aria-live': 'polite' }, text: w.gradientHover });
+  const caption = h('div', { className: 'caption', attrs: { 'aria-live': 'polite' }, text: touchOnly() ? w.gradientTap : w.gradientHover });
   const onCell = (e) => {
     const td = e.target.closest?.('td.cell');
     if (!td) return;

@@ -1,8 +1,9 @@
 // The lines view of the weights α: queries in one column, keys in the other, one line per
 // (query, key) whose width and opacity grow with α_ij — who looks at whom, at a glance (the picture
 // BertViz made popular, here drawn from the core's trace, edits included). Each head has its own
-// colour and a toggle; hovering or focusing a token keeps only its lines and puts their α beside the
-// tokens at the other end. Every line is an SVG path carrying data-query and data-key (the token
+// picture, side by side (drawn over each other, one head's heavy lines hid the other's), its own colour
+// and a toggle; hovering or focusing a token keeps only its lines, in every head, and puts their α beside
+// the tokens at the other end. Every line is an SVG path carrying data-query and data-key (the token
 // labels), data-head (1-based) and data-weight (α as the trace holds it), so tests and a blog's CSS
 // can address them. The tokens are buttons (keyboard and screen readers reach them; the caption
 // reads the focused token's weights out); the picture itself is decoration (aria-hidden).
@@ -50,21 +51,20 @@ export function linesView(ctx, w, onChange) {
   const yOf = (k, count) => (height - count * ROW) / 2 + k * ROW + ROW / 2;
   const state = { focus: null, visible: new Set(Array.from({ length: heads }, (_, k) => k)), revealed: nQ };
 
-  const tokenButton = (side, k, label) => h('button', {
-    type: 'button', className: `token ${side}`, dataset: { side, index: String(k) }, style: `height:${ROW}px`,
-    attrs: { 'aria-label': `${side === 'query' ? w.queryTokens : w.keyTokens} ${k + 1}: ${label}` },
+  const tokenButton = (side, k, label, hh) => h('button', {
+    type: 'button', className: `token ${side}`, dataset: { side, index: String(k), head: String(hh + 1) }, style: `height:${ROW}px`,
+    attrs: { 'aria-label': `${heads > 1 ? `${w.head} ${hh + 1}, ` : ''}${side === 'query' ? w.queryTokens : w.keyTokens} ${k + 1}: ${label}` },
   }, h('span', { className: 'word', text: label }), h('span', { className: 'alphas', attrs: { 'aria-hidden': 'true' } }));
-  const column = (side, labels) => h('div', {
+  const column = (side, labels, hh) => h('div', {
     className: `tokens ${side === 'query' ? 'queries' : 'keys'}`, style: `padding-top:${(height - labels.length * ROW) / 2}px`,
-  }, labels.map((label, k) => tokenButton(side, k, label)));
-  const queries = column('query', ctx.qTokens);
-  const keys = column('key', ctx.kTokens);
+  }, labels.map((label, k) => tokenButton(side, k, label, hh)));
 
-  const picture = svg('svg', {
-    viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, height, preserveAspectRatio: 'none', 'aria-hidden': 'true', class: 'lines-svg',
-  });
   const paths = [];
-  for (let hh = 0; hh < heads; hh++) {
+  const panels = Array.from({ length: heads }, (_, hh) => {
+    const picture = svg('svg', {
+      viewBox: `0 0 ${WIDTH} ${height}`, width: WIDTH, height, preserveAspectRatio: 'none', 'aria-hidden': 'true', class: 'lines-svg',
+    });
+    const mine = [];
     for (let i = 0; i < nQ; i++) {
       for (let j = 0; j < nK; j++) {
         const a = alpha(hh, i, j);
@@ -75,13 +75,21 @@ export function linesView(ctx, w, onChange) {
           'stroke-linecap': 'round', class: a > 0 ? 'line' : 'line zero',
           'data-query': ctx.qTokens[i], 'data-key': ctx.kTokens[j], 'data-head': hh + 1, 'data-weight': a, 'data-i': i, 'data-j': j,
         });
-        paths.push({ path, hh, i, j, a });
+        mine.push({ path, hh, i, j, a });
       }
     }
-  }
-  // light lines first, so the heavy ones are drawn over them (on the page and in the exported figure)
-  const drawOrder = [...paths].sort((x, y) => x.a - y.a);
-  for (const p of drawOrder) picture.append(p.path);
+    // light lines first, so the heavy ones are drawn over them (on the page and in the exported figure)
+    mine.sort((x, y) => x.a - y.a);
+    for (const p of mine) picture.append(p.path);
+    paths.push(...mine);
+    const queries = column('query', ctx.qTokens, hh), keys = column('key', ctx.kTokens, hh);
+    const el = h('div', { className: 'lines-head', dataset: { head: String(hh + 1) } },
+      h('div', { className: 'lines-heading' }, h('span', { text: w.linesQueries }),
+        heads > 1 ? h('span', { className: 'head-name' }, h('span', { className: 'swatch', style: `background:${headColor(hh)}` }), `${w.head} ${hh + 1}`) : null,
+        h('span', { text: w.linesKeys })),
+      h('div', { className: 'lines-body' }, queries, picture, keys));
+    return { el, hh, tokens: [...queries.children, ...keys.children], paths: mine };
+  });
 
   const toggles = heads > 1 ? h('div', { className: 'head-toggles', attrs: { role: 'group', 'aria-label': w.headsShown } },
     Array.from({ length: heads }, (_, hh) => h('button', {
@@ -94,9 +102,8 @@ export function linesView(ctx, w, onChange) {
       } },
     }, h('span', { className: 'swatch', style: `background:${headColor(hh)}` }), `${w.head} ${hh + 1}`))) : null;
 
-  const body = h('div', { className: 'lines-body' }, queries, picture, keys);
-  const root = h('div', { className: 'lines', attrs: { role: 'group', 'aria-label': w.linesTitle } },
-    h('div', { className: 'lines-heading' }, h('span', { text: w.linesQueries }), toggles, h('span', { text: w.linesKeys })), body);
+  const body = h('div', { className: 'lines-heads' }, panels.map((p) => p.el));
+  const root = h('div', { className: `lines${heads > 1 ? ' many' : ''}`, attrs: { role: 'group', 'aria-label': w.linesTitle } }, toggles, body);
 
   const setFocus = (focus) => {
     const same = focus?.side === state.focus?.side && focus?.index === state.focus?.index;
@@ -126,12 +133,13 @@ export function linesView(ctx, w, onChange) {
       p.path.classList.toggle('off', !state.visible.has(p.hh) || p.i >= state.revealed);
       p.path.classList.toggle('dim', !touches(p));
     }
-    for (const b of [...queries.children, ...keys.children]) {
-      const side = b.dataset.side, k = Number(b.dataset.index);
-      b.classList.toggle('spot', !!spot && spot.side === side && spot.index === k);
-      const badges = clear(b.querySelector('.alphas'));
-      if (!spot || spot.side === side || (spot.side === 'query' && spot.index >= state.revealed)) continue;
-      for (const hh of state.visible) {
+    for (const { el, hh, tokens } of panels) {
+      el.hidden = !state.visible.has(hh);
+      for (const b of tokens) { // each head's badges: its own α
+        const side = b.dataset.side, k = Number(b.dataset.index);
+        b.classList.toggle('spot', !!spot && spot.side === side && spot.index === k);
+        const badges = clear(b.querySelector('.alphas'));
+        if (!spot || spot.side === side || (spot.side === 'query' && spot.index >= state.revealed)) continue;
         const a = spot.side === 'query' ? alpha(hh, spot.index, k) : alpha(hh, k, spot.index);
         badges.append(h('span', { className: 'alpha', style: `color:${headColor(hh)}`, text: cell(a) }));
       }
@@ -153,21 +161,26 @@ export function linesView(ctx, w, onChange) {
     return `${fromQuery ? w.linesFrom(token) : w.linesTo(token)} ${parts.join('; ')}`;
   }
 
-  /** The picture as a standalone SVG (for export): token labels as text, the drawn heads' lines, no spotlight. */
+  /** The picture as a standalone SVG (for export): token labels as text, each shown head's lines side by side, no spotlight. */
   function figure() {
     const charW = (t) => [...t].reduce((w, c) => w + (c.charCodeAt(0) > 0x2e80 ? 14 : 8.4), 0);
     const qW = Math.max(...ctx.qTokens.map(charW)) + 10, kW = Math.max(...ctx.kTokens.map(charW)) + 10;
-    const out = svg('svg', { width: qW + WIDTH + kW, height, viewBox: `0 0 ${qW + WIDTH + kW} ${height}` });
-    const g = svg('g', { transform: `translate(${qW},0)` });
-    for (const p of drawOrder) {
-      if (!state.visible.has(p.hh) || !(p.a > 0)) continue;
-      const copy = p.path.cloneNode();
-      copy.removeAttribute('class');
-      g.append(copy);
-    }
-    out.append(g);
-    ctx.qTokens.forEach((t, i) => out.append(svg('text', { x: qW - 8, y: yOf(i, nQ) + 5, 'text-anchor': 'end', 'font-size': 14, fill: '#1b1f24' }, t)));
-    ctx.kTokens.forEach((t, j) => out.append(svg('text', { x: qW + WIDTH + 8, y: yOf(j, nK) + 5, 'font-size': 14, fill: '#1b1f24' }, t)));
+    const shown = panels.filter((p) => state.visible.has(p.hh)), one = qW + WIDTH + kW, gap = 24;
+    const width = Math.max(1, shown.length) * (one + gap) - gap;
+    const out = svg('svg', { width, height, viewBox: `0 0 ${width} ${height}` });
+    shown.forEach(({ paths: mine }, k) => {
+      const x0 = k * (one + gap);
+      const g = svg('g', { transform: `translate(${x0 + qW},0)` });
+      for (const p of mine) {
+        if (!(p.a > 0)) continue;
+        const copy = p.path.cloneNode();
+        copy.removeAttribute('class');
+        g.append(copy);
+      }
+      out.append(g);
+      ctx.qTokens.forEach((t, i) => out.append(svg('text', { x: x0 + qW - 8, y: yOf(i, nQ) + 5, 'text-anchor': 'end', 'font-size': 14, fill: '#1b1f24' }, t)));
+      ctx.kTokens.forEach((t, j) => out.append(svg('text', { x: x0 + qW + WIDTH + 8, y: yOf(j, nK) + 5, 'font-size': 14, fill: '#1b1f24' }, t)));
+    });
     return out;
   }
 

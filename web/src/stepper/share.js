@@ -15,9 +15,16 @@ export function sitePage(name) {
 
 /** MESSAGE_TYPE: what embed.html posts to its parent as it changes height ({type, height}). */
 export const MESSAGE_TYPE = 'attention-playground:height';
-/** The host page's half of the iframe's resizing: the iframe that posted its height takes it. */
-const IFRAME_RESIZE = `<script>addEventListener('message', (e) => { if (e.data?.type !== '${MESSAGE_TYPE}') return; ` +
-  `for (const f of document.querySelectorAll('iframe')) if (f.contentWindow === e.source) f.style.height = Math.min(4000, Number(e.data.height) || 0) + 'px'; });</script>`;
+/** The attribute that marks the host page's embed iframes: only they take a height from a message. */
+export const IFRAME_MARK = 'data-attention-playground';
+/**
+ * The host page's half of the iframe's resizing: the marked iframe whose window posted the height, from the origin
+ * its src names, takes it. Any other frame of the page (an advertisement's) that posts the same message is ignored:
+ * the listener once resized whichever iframe posted it, so a stranger's frame could make itself 4000 px tall.
+ */
+export const IFRAME_RESIZE = `<script>addEventListener('message', (e) => { if (e.data?.type !== '${MESSAGE_TYPE}') return; ` +
+  `for (const f of document.querySelectorAll('iframe[${IFRAME_MARK}]')) if (f.contentWindow === e.source && e.origin === new URL(f.src).origin) ` +
+  `f.style.height = Math.min(4000, Number(e.data.height) || 0) + 'px'; });</script>`;
 
 /** An attribute value in single quotes: & and ' escaped, so any JSON fits. */
 const quoted = (text) => `'${String(text).replace(/&/g, '&amp;').replace(/'/g, '&#39;')}'`;
@@ -51,7 +58,7 @@ export async function embedCode(el) {
   const src2 = `${embed}${query}${await specFragment(s)}`.replace(/&/g, '&amp;');
   // as wide as the column (never wider), as tall as its content: embed.html posts its height and the
   // three lines after the iframe set it (IFRAME_RESIZE); without them it keeps 600 px
-  const iframe = `<iframe src="${src2}" width="100%" height="480" style="border:0;max-width:100%" loading="lazy" title="Attention: ${el.stageId}"></iframe>\n${IFRAME_RESIZE}`;
+  const iframe = `<iframe ${IFRAME_MARK} src="${src2}" width="100%" height="480" style="border:0;max-width:100%" loading="lazy" title="Attention: ${el.stageId}"></iframe>\n${IFRAME_RESIZE}`;
   return { script, iframe };
 }
 

@@ -2,20 +2,39 @@
 // Every shown stage's heading is stacked in one grid cell, all but the current one invisible, and so
 // is every explanation, so each block is as tall as its tallest at any width: the controls, the
 // caption and the picture under them stay where they are from stage to stage (a click on ▶ lands on
-// ▶ again). On a phone the explanations sit behind one closed line above the controls (styles.js).
+// ▶ again). On a phone each heading carries the stage's gist (one sentence: what it does here) above the
+// picture, and the whole explanation sits behind one closed line under it (styles.js).
 import { h } from './dom.js';
 import { fillNumbers } from './format.js';
 import { pick, stageTitle } from './i18n.js';
 import { shownStages } from './steps.js';
 import { NARROW } from './styles.js';
 
-/** The notes the page itself adds to a stage (one head folds concat; cross-attention's inputs). */
-function pageNotes(trace, id, w) {
-  const notes = [];
-  if (trace.kind !== 'vision' && id === 'context' && trace.spec.heads === 1) notes.push(w.oneHead);
-  if (trace.kind !== 'vision' && id === 'x' && trace.stages.some((st) => st.id === 'memory')) notes.push(w.crossInputs);
-  return notes;
+/** Each projection's weight in the spec and its name: a stage without one is its input itself. */
+const PROJECTIONS = { q: ['wq', 'W_q'], k: ['wk', 'W_k'], v: ['wv', 'W_v'] };
+
+/** A projection the spec does not have, said for this stage (Q = X here, no W_q), or null. */
+function noProjection(trace, id, w) {
+  const p = PROJECTIONS[id];
+  if (!p || trace.kind === 'vision' || trace.spec.weights?.[p[0]]) return null;
+  const cross = trace.stages.some((st) => st.id === 'memory');
+  return w.noProjection(id.toUpperCase(), id !== 'q' && cross ? 'memory' : 'X', p[1], id === 'q' && trace.spec.heads === 1);
 }
+
+/**
+ * The notes the page itself adds to a stage where the registry's general words do not fit this spec: a
+ * projection it does not have; one head, which splits nothing and folds concat; cross-attention's inputs.
+ */
+function pageNotes(trace, id, w) {
+  if (trace.kind === 'vision') return [];
+  const one = trace.spec.heads === 1;
+  const missing = noProjection(trace, id, w);
+  return [missing, !missing && id === 'q' && one && w.notSplit('Q'), id === 'context' && one && w.oneHead,
+    id === 'x' && trace.stages.some((st) => st.id === 'memory') && w.crossInputs].filter(Boolean);
+}
+
+/** The first sentence of a text (en: up to ". ", zh: up to "。"): a stage's gist on a phone. */
+const firstSentence = (text, lang) => (lang === 'zh' ? /^.*?。/su : /^.*?[.!?](?=\s|$)/su).exec(text)?.[0] ?? text;
 
 /**
  * The stage's words for one element: the headings and the explanations, each a stacked block. It keeps
@@ -38,7 +57,7 @@ export class StageTexts {
   /**
    * The two stacked blocks' boxes, new (filled by show): the headings, and the explanations in a
    * disclosure that a wide screen shows open without its summary line, and a phone starts closed, one
-   * line above the controls (the picture comes first; opening it is the reader's move).
+   * line under the picture (the heading's gist is above it; the rest is the reader's move).
    */
   build(w) {
     this.heads = h('div', { className: 'stage-texts stage-heads' });
@@ -76,15 +95,21 @@ export class StageTexts {
 
   /** Every shown stage's heading and words, into the two stacked blocks. */
   fill(s, w, doc, text) {
+    // the example's notes, with the shown variant's own where its numbers tell another story
+    const notes = { ...doc?.notes, ...doc?.variants?.find((v) => v.id === s.variant)?.notes };
     this.texts = shownStages(s.trace).map((stage) => {
+      const explain = pick(stage.explain, s.lang);
+      const own = text ? pageNotes(s.trace, stage.id, w) : [];
       const head = h('div', { className: 'stage-text stage-head', dataset: { stage: stage.id } },
         h('span', { className: 'stage-title', text: stageTitle(stage, s.lang) }),
-        h('code', { className: 'formula', text: stage.formula }));
-      const noteText = text ? doc?.notes?.[stage.id] : null;
+        h('code', { className: 'formula', text: stage.formula }),
+        // a phone's one line above the picture: this spec's special case where there is one, else the gist
+        text ? h('p', { className: 'gist', text: noProjection(s.trace, stage.id, w) ?? firstSentence(explain, s.lang) }) : null);
+      const noteText = text ? notes[stage.id] : null;
       const note = noteText ? h('p', { className: 'note', text: fillNumbers(pick(noteText, s.lang), s.trace, s.head) }) : null;
       const words = h('div', { className: 'stage-text', dataset: { stage: stage.id } },
-        text ? h('p', { className: 'explain', text: pick(stage.explain, s.lang) }) : null, note,
-        text ? pageNotes(s.trace, stage.id, w).map((t) => h('p', { className: 'note', text: t })) : null);
+        text ? h('p', { className: 'explain', text: explain }) : null, note,
+        own.map((t) => h('p', { className: 'note', text: t })));
       return { head, words, note, noteText };
     });
     this.heads.replaceChildren(...this.texts.map((t) => t.head));

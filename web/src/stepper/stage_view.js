@@ -7,6 +7,7 @@
 import { coreText, keepWhenLeft, pointedAt, writeCaption } from './core_caption.js';
 import { clear, h, svg, touchOnly } from './dom.js';
 import { cell, exact, labelAt } from './format.js';
+import { pick } from './i18n.js';
 import { headsGrid, markHead, showsHeadsGrid } from './heads_grid.js';
 import { linesPossible, linesView, showsLines } from './lines_view.js';
 import { inPieces } from './later.js';
@@ -35,16 +36,32 @@ function viewSwitch(store, lines, w) {
 /** Cells in a stage's matrices past which its operands are refreshed a task after its result. */
 const LARGE_SCENE = 2048;
 
-/** The first few PE columns as curves over the positions: the sinusoids being added. */
+/**
+ * The first few PE columns as curves over the positions: the sinusoids being added, with the position axis
+ * (one tick a position), the value axis (−1 … 1) and a legend naming each curve's column (sin or cos).
+ */
 function sinusoid(ctx, w) {
   const pe = ctx.byId.get('pe');
   const [n, d] = pe.shape;
-  const W = 260, H = 90;
+  const W = 320, H = 170, L = 34, R = 8, T = 26, B = 34; // the plot inside: x L … W−R, y T … H−B
+  const x = (i) => L + (i / Math.max(1, n - 1)) * (W - L - R), y = (v) => T + (1 - v) / 2 * (H - T - B);
+  const text = (attrs, t) => svg('text', { 'font-size': 12, fill: '#57606a', ...attrs }, t);
   const g = svg('svg', { viewBox: `0 0 ${W} ${H}`, width: W, height: H, class: 'sinusoid', role: 'img', 'aria-label': w.sinusoid });
+  for (const v of [1, 0, -1]) {
+    g.append(svg('line', { x1: L, x2: W - R, y1: y(v), y2: y(v), stroke: v ? '#eaeef2' : '#8c959f' }),
+      text({ x: L - 4, y: y(v) + 4, 'text-anchor': 'end' }, v));
+  }
+  const every = Math.ceil(n / 16); // a tick a position, thinned past 16
+  for (let i = 0; i < n; i += every) g.append(text({ x: x(i), y: H - B + 14, 'text-anchor': 'middle' }, i));
+  g.append(text({ x: (L + W - R) / 2, y: H - 3, 'text-anchor': 'middle', class: 'axis-x' }, w.pePosition),
+    text({ x: 10, y: (T + H - B) / 2, 'text-anchor': 'middle', transform: `rotate(-90 10 ${(T + H - B) / 2})`, class: 'axis-y' }, w.peValue));
   const colors = ['#c0392b', '#2c6fbb', '#27ae60', '#8e44ad'];
   for (let j = 0; j < Math.min(4, d); j++) {
-    const points = Array.from({ length: n }, (_, i) => `${(i / Math.max(1, n - 1)) * (W - 10) + 5},${H / 2 - pe.data[i * d + j] * (H / 2 - 6)}`).join(' ');
-    g.append(svg('polyline', { points, fill: 'none', stroke: colors[j], 'stroke-width': 1.5 }));
+    const points = Array.from({ length: n }, (_, i) => `${x(i)},${y(pe.data[i * d + j])}`).join(' ');
+    const at = L + j * ((W - L) / 4); // the legend: one entry a curve, along the top
+    g.append(svg('polyline', { points, fill: 'none', stroke: colors[j], 'stroke-width': 1.5 }),
+      svg('line', { x1: at, x2: at + 14, y1: 9, y2: 9, stroke: colors[j], 'stroke-width': 2 }),
+      text({ x: at + 18, y: 13, class: 'legend-entry', fill: '#1b1f24' }, `${ctx.dims[j]} ${j % 2 ? 'cos' : 'sin'}`));
   }
   return g;
 }
@@ -98,12 +115,13 @@ export class StageArea {
     if (!this.box) return null;
     if (s.trace.kind === 'vision') {
       this.views = null;
-      renderVisionStage(this, s, w, doc);
+      renderVisionStage(this, s, w);
       return 'vision';
     }
     this.vision = null;
     const stage = shownStages(s.trace)[s.stageIndex];
-    const ctx = makeContext(s.trace, this.attention.stages());
+    // the example's names for its dimensions, in the reader's language, label the columns (makeContext checks the width)
+    const ctx = makeContext(s.trace, this.attention.stages(), doc?.dimensions?.map((name) => pick(name, s.lang)));
     this.scene = sceneFor(ctx, stage.id, s.head);
     const lines = showsLines(ctx, stage.id, s.view, doc);
     // the lines picture plays query by query: each step spotlights one query's lines

@@ -34,8 +34,10 @@ export function shownStageFor(trace, id) {
  * labels them for the CLI and the lab too) and matrix names from the core's stage registry.
  * @param {object} trace a trace from the package
  * @param {readonly object[]} registry attention.stages()
+ * @param {string[]} [names] the example's names for its hand-made dimensions (translation: animal, sitting, …),
+ *   the columns' labels while the spec still has that many (else the core's d1, d2, …)
  */
-export function makeContext(trace, registry) {
+export function makeContext(trace, registry, names = null) {
   const byId = new Map(trace.stages.map((s) => [s.id, s]));
   const info = new Map(registry.map((s) => [s.id, s]));
   const spec = trace.spec;
@@ -45,9 +47,11 @@ export function makeContext(trace, registry) {
   const dh = d / heads;
   const cross = byId.has('memory');
   const { axes } = trace;
+  const dims = names?.length === d ? names : axes.feature;
   return {
     trace, spec, byId, info, nQ, nK, d, heads, dh, cross,
-    qTokens: axes.query, kTokens: axes.key, positions: axes.position, dims: axes.feature, headDims: axes.head_feature,
+    qTokens: axes.query, kTokens: axes.key, positions: axes.position, dims,
+    headDims: (h) => (dims === axes.feature ? axes.head_feature : dims.slice(h * dh, (h + 1) * dh)), // head h's columns
     tiles: axes.tile, tileDims: axes.tile_feature, block: spec.online_softmax?.block ?? 0,
     symbol: (id) => info.get(id).symbol,
     single: (id) => [info.get(id).symbol],
@@ -124,7 +128,7 @@ function projectionScene(ctx, id, wKey, bKey, inputId, letter) {
   const matrices = [input, w, b, result].filter(Boolean);
   if (ctx.heads > 1) {
     for (let hh = 0; hh < ctx.heads; hh++) {
-      matrices.push({ ...head(ctx, id, hh, `${ctx.symbol(id)}${hh + 1}`, rowsIn, ctx.headDims, 'split'), key: `${id}_h${hh}` });
+      matrices.push({ ...head(ctx, id, hh, `${ctx.symbol(id)}${hh + 1}`, rowsIn, ctx.headDims(hh), 'split'), key: `${id}_h${hh}` });
     }
   }
   return {
@@ -160,13 +164,13 @@ const scenes = {
   v(ctx) { return projectionScene(ctx, 'v', 'wv', 'bv', ctx.cross ? 'memory' : 'x', 'v'); },
 
   scores(ctx, h) {
-    const q = head(ctx, 'q', h, ctx.symbol('q'), ctx.qTokens, ctx.headDims);
+    const q = head(ctx, 'q', h, ctx.symbol('q'), ctx.qTokens, ctx.headDims(h));
     const e = head(ctx, 'scores', h, ctx.symbol('scores'), ctx.qTokens, ctx.kTokens, 'result');
     const kind = ctx.spec.score;
     if (kind === 'additive') {
-      const k = head(ctx, 'k', h, ctx.symbol('k'), ctx.kTokens, ctx.headDims);
-      const w1 = specMatrix(ctx, ['additive', 'w1'], 'W1', ctx.headDims, null);
-      const w2 = specMatrix(ctx, ['additive', 'w2'], 'W2', ctx.headDims, null);
+      const k = head(ctx, 'k', h, ctx.symbol('k'), ctx.kTokens, ctx.headDims(h));
+      const w1 = specMatrix(ctx, ['additive', 'w1'], 'W1', ctx.headDims(h), null);
+      const w2 = specMatrix(ctx, ['additive', 'w2'], 'W2', ctx.headDims(h), null);
       const v = specVector(ctx, ['additive', 'v'], 'v', null);
       return {
         matrices: [q, k, w1, w2, v, e].filter(Boolean),
@@ -174,9 +178,9 @@ const scenes = {
         highlights: (i, j) => [{ key: q.key, row: i }, { key: k.key, row: j }, { key: w1.key }, { key: w2.key }, { key: v.key }],
       };
     }
-    const kt = headT(ctx, 'k', h, `${ctx.symbol('k')}ᵀ`, ctx.headDims, ctx.kTokens);
+    const kt = headT(ctx, 'k', h, `${ctx.symbol('k')}ᵀ`, ctx.headDims(h), ctx.kTokens);
     if (kind === 'bilinear') {
-      const w = specMatrix(ctx, ['bilinear', 'w'], 'W', ctx.headDims, ctx.headDims);
+      const w = specMatrix(ctx, ['bilinear', 'w'], 'W', ctx.headDims(h), ctx.headDims(h));
       return {
         matrices: [q, w, kt, e],
         result: e.key,
@@ -265,8 +269,8 @@ const scenes = {
 
   context(ctx, h) {
     const w = head(ctx, 'weights', h, ctx.symbol('weights'), ctx.qTokens, ctx.kTokens);
-    const v = head(ctx, 'v', h, ctx.symbol('v'), ctx.kTokens, ctx.headDims);
-    const c = head(ctx, 'context', h, ctx.symbol('context'), ctx.qTokens, ctx.headDims, 'result');
+    const v = head(ctx, 'v', h, ctx.symbol('v'), ctx.kTokens, ctx.headDims(h));
+    const c = head(ctx, 'context', h, ctx.symbol('context'), ctx.qTokens, ctx.headDims(h), 'result');
     return {
       matrices: [w, v, c],
       result: c.key,
@@ -312,7 +316,7 @@ const scenes = {
 
   online_acc(ctx, h) {
     const e = onlineScores(ctx, h);
-    const v = head(ctx, 'v', h, ctx.symbol('v'), ctx.kTokens, ctx.headDims);
+    const v = head(ctx, 'v', h, ctx.symbol('v'), ctx.kTokens, ctx.headDims(h));
     const m = head(ctx, 'online_max', h, ctx.symbol('online_max'), ctx.qTokens, ctx.tiles);
     const r = head(ctx, 'online_rescale', h, ctx.symbol('online_rescale'), ctx.qTokens, ctx.tiles);
     const a = head(ctx, 'online_acc', h, ctx.symbol('online_acc'), ctx.qTokens, ctx.tileDims, 'result');
@@ -336,8 +340,8 @@ const scenes = {
     const a = head(ctx, 'online_acc', h, ctx.symbol('online_acc'), ctx.qTokens, ctx.tileDims);
     a.bands = ctx.dh;
     const l = head(ctx, 'online_sum', h, ctx.symbol('online_sum'), ctx.qTokens, ctx.tiles);
-    const o = head(ctx, 'online_output', h, ctx.symbol('online_output'), ctx.qTokens, ctx.headDims, 'result');
-    const c = head(ctx, 'context', h, ctx.symbol('context'), ctx.qTokens, ctx.headDims); // to compare: the same numbers
+    const o = head(ctx, 'online_output', h, ctx.symbol('online_output'), ctx.qTokens, ctx.headDims(h), 'result');
+    const c = head(ctx, 'context', h, ctx.symbol('context'), ctx.qTokens, ctx.headDims(h)); // to compare: the same numbers
     sharedRange([o, c]);
     return {
       matrices: [a, l, o, c],
@@ -347,7 +351,7 @@ const scenes = {
   },
 
   concat(ctx) {
-    const parts = range(ctx.heads).map((hh) => ({ ...head(ctx, 'context', hh, `${ctx.symbol('context')}${ctx.heads > 1 ? hh + 1 : ''}`, ctx.qTokens, ctx.headDims), key: `context_h${hh}` }));
+    const parts = range(ctx.heads).map((hh) => ({ ...head(ctx, 'context', hh, `${ctx.symbol('context')}${ctx.heads > 1 ? hh + 1 : ''}`, ctx.qTokens, ctx.headDims(hh)), key: `context_h${hh}` }));
     const c = stage2(ctx, 'concat', ctx.symbol('concat'), ctx.qTokens, ctx.dims, 'result');
     c.bands = ctx.heads > 1 ? ctx.dh : 0;
     return {

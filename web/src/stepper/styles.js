@@ -41,6 +41,8 @@ details { margin: 4px 0; color: #444; }
 .stage-title { font-weight: 600; font-size: 16px; }
 .formula { font-family: ui-monospace, "SFMono-Regular", Menlo, Consolas, monospace; background: #f6f8fa; padding: 1px 6px; border-radius: 4px; margin-left: 8px; white-space: nowrap; }
 .explain { color: #333; }
+.gist { display: none; }
+.next-example { border-color: #8250df; color: #8250df; font-weight: 600; flex: 1 1 0; min-width: 0; max-width: max-content; white-space: nowrap; overflow: hidden; text-overflow: ellipsis; } /* on the controls' row, cut short rather than wrapped */
 .note { color: #555; font-style: italic; }
 .heads { display: flex; gap: 4px; margin: 6px 0; }
 .scene { display: flex; flex-wrap: wrap; gap: 14px; align-items: flex-start; margin: 8px 0; overflow-x: auto; }
@@ -151,12 +153,18 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
 .view-switch button:last-child { border-radius: 0 4px 4px 0; border-left: none; }
 .view-switch button[aria-pressed="true"] { background: #8250df; border-color: #8250df; color: #fff; }
 .lines { flex: 1 1 auto; min-width: 0; max-width: 720px; }
+.lines.many { max-width: none; }
+/* one picture a head, side by side (stacked on a phone) */
+.lines-heads { display: flex; flex-wrap: wrap; gap: 8px 28px; }
+.lines-head { flex: 1 1 300px; min-width: 0; max-width: 720px; }
+.lines-head[hidden] { display: none; }
 .lines-heading { display: flex; justify-content: space-between; align-items: center; gap: 8px; font-size: 12px; color: #57606a; flex-wrap: wrap; }
-.head-toggles { display: flex; gap: 4px; flex-wrap: wrap; }
+.head-name { display: inline-flex; align-items: center; gap: 4px; font-weight: 600; color: #1b1f24; }
+.head-toggles { display: flex; gap: 4px; flex-wrap: wrap; margin-bottom: 4px; }
 .head-toggle { display: inline-flex; align-items: center; gap: 4px; font-size: 12px; }
 .head-toggle[aria-pressed="true"] { background: #fff; color: #1b1f24; border-color: #57606a; font-weight: 600; }
 .head-toggle[aria-pressed="false"] { color: #57606a; text-decoration: line-through; }
-.head-toggle .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; }
+.lines .swatch { display: inline-block; width: 10px; height: 10px; border-radius: 2px; }
 .lines-body { display: grid; grid-template-columns: auto minmax(60px, 1fr) auto; align-items: start; }
 .lines-svg { width: 100%; display: block; }
 .lines .tokens { display: flex; flex-direction: column; }
@@ -208,19 +216,22 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
 .bar.controls { margin-bottom: 4px; }
 /* phones: nothing wider than the screen (matrices scroll in their own box), thumb-sized controls */
 @media ${NARROW} {
-  /* the picture first: the menu, the stage's heading, the controls with the caption, the picture,
-     then the words (the stage's explanation, the example's text, the formula map, the timeline) */
+  /* the picture first: the menu, the stage's heading with its gist, the controls with the caption, the
+     picture, then the words (the stage's whole explanation behind its line, the example's text, the
+     formula map, the timeline) */
   .stepper { padding: 8px; display: flex; flex-direction: column; }
   .stepper > * { order: 5; }
   .stepper > .notice, .stepper > .error, .stepper > .status, .stepper > .bar.top { order: 0; }
   .stepper > .stage-heads { order: 1; }
-  .stepper > .stage-words { order: 2; }
+  .stepper > .pinned { order: 2; }
+  .stepper > .work { order: 3; }
+  .stepper > .stage-words { order: 4; }
   .stepper > .stage-words > summary { display: flex; color: #444; cursor: pointer; }
-  .stepper > .pinned { order: 3; }
-  .stepper > .work { order: 4; }
 
   .bar.controls { flex-wrap: wrap; gap: 4px; }
-  .bar.controls .edited { flex-basis: 100%; } /* an edited example's Reset: a row of its own, never clipped */
+  .bar.controls .edited, .next-example { flex-basis: 100%; } /* Reset, the next example: a row of their own, never clipped */
+  /* the stage's gist under its title, above the picture (stacked like the titles: no jump from stage to stage) */
+  .stage-head .gist { display: block; flex-basis: 100%; margin: 0; color: #333; }
   .bar.controls .status, .bar.controls .speed-word { display: none; }
   .caption { height: calc(2 * 1.45em + 14px); }
   .caption-detail { max-width: 6.5em; white-space: normal; line-height: 1.2; }

@@ -126,8 +126,10 @@ function overlay(gate, trace, w) {
       style: `background: linear-gradient(rgba(130, 80, 223, ${gate.data[p].toFixed(3)}), rgba(130, 80, 223, ${gate.data[p].toFixed(3)})), rgb(${grey}, ${grey}, ${grey})`,
     });
   });
+  // fixed cells, no gaps between them: the gate reads as one H × W picture (1fr columns under a wide caption
+  // spread the cells apart into W vertical strips)
   return h('figure', { className: 'tensor overlay' }, h('figcaption', { text: w.gateOverlay }),
-    h('div', { className: 'map-grid', style: `grid-template-columns: repeat(${W}, 1fr)` }, cells));
+    h('div', { className: 'map-grid', style: `grid-template-columns: repeat(${W}, 16px); gap: 0` }, cells));
 }
 
 /** How many animation steps a stage takes and which values step k reveals (values before `limit`). */
@@ -139,16 +141,15 @@ function stepping(stage) {
 }
 
 /** Draws a vision stage of state s into the stage area: its operands, then its result, and the overlay of a spatial gate. */
-export function renderVisionStage(area, s, w, doc) {
+export function renderVisionStage(area, s, w) {
   const trace = s.trace;
   const stage = shownStages(trace)[s.stageIndex];
   area.hovered = null;
   if (area.caption) area.caption.textContent = ''; // the previous stage's arithmetic is not this one's
   const ops = stage.operands.map((id) => trace.stages.find((x) => x.id === id)); // the core's (attn::vision_operands)
-  // the channels in the reader's language where the example names them in Chinese too (data, not words of ours)
-  const zh = s.lang === 'zh' && doc?.channels_zh?.length === trace.spec.channels?.length;
-  const spec = zh ? { ...trace.spec, channels: doc.channels_zh } : trace.spec;
-  const views = [...ops.map((o) => tensorView(o, spec, 'operand', w)), tensorView(stage, spec, 'result', w)];
+  // (the channels are named in the reader's language by the trace itself: the element traces a zh example with
+  // its channels_zh, so the core's labels and captions say them too)
+  const views = [...ops.map((o) => tensorView(o, trace.spec, 'operand', w)), tensorView(stage, trace.spec, 'result', w)];
   const { steps, limit } = stepping(stage);
   area.vision = { stage, views, result: views.at(-1), steps, limit };
   area.scene = { steps, order: 'values' };  // what the animator and the cell stepping read

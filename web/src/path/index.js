@@ -1,0 +1,184 @@
+// The guided path (site/index.html): the sections of sections.js in the learner's language, each with its
+// words (words.js), its figure (figures.js, started when it scrolls near) and its question (question.js);
+// a table of contents that shows where the reader is, a slim progress bar, "Next" at each section's end
+// and the page's arrow keys. `?section=ID` shows that one section alone (what a post's iframe embeds).
+// The core is the playground's: the one-file script's shared worker (AttentionStepperBundle.pageAttention).
+import { clear, h, touchOnly } from '../stepper/dom.js';
+import { makeFigure } from './figures.js';
+import { makeQuestion } from './question.js';
+import { SECTIONS } from './sections.js';
+import { PATH_WORDS } from './words.js';
+
+// read while the script runs: the folder the page's scripts are served from (the model mode's script is there too)
+const script = typeof document !== 'undefined' ? document.currentScript : null;
+const assets = script?.src ? new URL('.', script.src).href : 'assets/';
+
+/** The learner's language: ?lang= when it names one, else the browser's first preference. */
+export function pickLang(search, languages) {
+  const asked = new URLSearchParams(search).get('lang');
+  if (asked === 'zh' || asked === 'en') return asked;
+  return /^zh\b/i.test(languages?.[0] ?? '') ? 'zh' : 'en';
+}
+
+/** Where a stepper figure opens in the playground. */
+const playgroundUrl = (f, lang) => {
+  const p = new URLSearchParams({ example: f.example });
+  if (f.variant) p.set('variant', f.variant);
+  if (f.stage) p.set('stage', f.stage);
+  if (f.view) p.set('view', f.view);
+  p.set('lang', lang);
+  return `playground.html?${p}`;
+};
+
+/** The embed code of a section's figure: the stepper element itself, or the section alone in an iframe. */
+function embedCode(section, lang) {
+  const f = section.figure;
+  const page = new URL(location.href);
+  const here = page.protocol === 'http:' || page.protocol === 'https:';
+  const base = here ? new URL('.', page).href : 'https://YOUR-SITE/attention-playground/'; // from disk no address is known
+  if (f.kind === 'stepper') {
+    const attrs = [['example', f.example], ['variant', f.variant], ['stage', f.stage], ['view', f.view], ['lang', lang]]
+      .filter(([, v]) => v).map(([k, v]) => ` ${k}="${v}"`).join('');
+    return `<script src="${base}assets/attention-stepper.js"></script>\n<attention-stepper${attrs} compact></attention-stepper>`;
+  }
+  return `<iframe src="${base}index.html?section=${section.id}&lang=${lang}" title="${section.id}" style="width:100%;height:640px;border:0" loading="lazy"></iframe>`;
+}
+
+function start() {
+  let lang = pickLang(location.search, navigator.languages);
+  const only = new URLSearchParams(location.search).get('section');
+  const shown = SECTIONS.filter((s) => !only || s.id === only);
+  const ui = (l) => PATH_WORDS.ui[l];
+  const ctx = {
+    lang: () => lang,
+    words: () => PATH_WORDS,
+    assets,
+    core: () => globalThis.AttentionStepperBundle.pageAttention(),
+  };
+  const root = document.querySelector('[data-path]');
+  if (only) document.documentElement.classList.add('embedded');
+
+  const progress = h('div', { className: 'progress', attrs: { role: 'progressbar', 'aria-valuemin': 1, 'aria-valuemax': shown.length } }, h('div', { className: 'bar' }));
+  const toc = h('ol', { className: 'toc-list' });
+  const tocBox = h('details', { className: 'toc' }, h('summary', {}), toc);
+  const langButton = h('button', { className: 'lang', attrs: { type: 'button' }, on: { click: () => setLang(lang === 'zh' ? 'en' : 'zh') } });
+  const title = h('h1', {});
+  const intro = h('p', { className: 'intro' });
+  const playgroundLink = h('a', { attrs: { href: 'playground.html' } });
+  const header = h('header', { className: 'path-header' }, h('div', { className: 'top' }, title, langButton), intro,
+    h('nav', {}, playgroundLink), tocBox);
+
+  const parts = shown.map((section, index) => {
+    const figure = makeFigure(section, ctx);
+    const sectionWords = () => PATH_WORDS.sections[section.id];
+    const heading = h('h2', { attrs: { id: `${section.id}-title` } });
+    const text = h('div', { className: 'text' });
+    const caption = h('p', { className: 'caption' });
+    // a stepper's cells tell their arithmetic: hovered with a pointer, tapped on a touch screen
+    const hint = section.figure.kind === 'stepper' ? h('p', { className: 'hint' }) : null;
+    const question = section.question && makeQuestion(section.question, {
+      words: () => sectionWords().question, ui, lang, result: () => figure.start(),
+    });
+    const next = shown[index + 1];
+    const nextLink = next ? h('a', { className: 'next', attrs: { href: `#${next.id}` } }) : null;
+    const openLink = section.figure.kind === 'stepper' ? h('a', { className: 'open' }) : null;
+    const embedButton = h('button', { className: 'embed', attrs: { type: 'button' } });
+    const embedBox = h('textarea', { className: 'embed-code', attrs: { readonly: true, rows: 3 }, hidden: true });
+    embedButton.addEventListener('click', () => {
+      embedBox.value = embedCode(section, lang);
+      embedBox.hidden = false;
+      embedBox.select();
+      navigator.clipboard?.writeText(embedBox.value).catch(() => {});
+    });
+    const el = h('section', { attrs: { 'data-idea': section.id, id: section.id, 'aria-labelledby': `${section.id}-title` } },
+      h('p', { className: 'number', text: `${index + 1}` }), heading, text, figure.el, caption, hint, question?.el ?? null,
+      h('p', { className: 'actions' }, openLink, embedButton), embedBox, nextLink);
+    const tocLink = h('a', { attrs: { href: `#${section.id}` } });
+    toc.append(h('li', {}, tocLink));
+    const setSectionLang = (l) => {
+      const w = sectionWords();
+      heading.textContent = w.title[l];
+      clear(text).append(...w.text[l].map((p) => h('p', { text: p })));
+      caption.textContent = w.caption[l];
+      if (hint) hint.textContent = touchOnly() ? ui(l).tap_hint : ui(l).hover_hint;
+      tocLink.textContent = w.title[l];
+      if (nextLink) nextLink.textContent = `${ui(l).next}: ${PATH_WORDS.sections[next.id].title[l]} →`;
+      if (openLink) { openLink.textContent = ui(l).open_playground; openLink.href = playgroundUrl(section.figure, l); }
+      embedButton.textContent = ui(l).embed;
+      embedBox.setAttribute('aria-label', ui(l).embed);
+      embedBox.hidden = true;
+      figure.setLang(l);
+      question?.setLang(l);
+    };
+    return { section, el, figure, setSectionLang, tocLink };
+  });
+
+  // where the path leads on: the playground, model mode, the training lessons
+  const endText = h('span', {});
+  const places = [['playground', 'playground.html'], ['model', 'model.html'], ['lessons', 'train.html']]
+    .map(([key, href]) => ({ key, link: h('a', { attrs: { href } }) }));
+  const end = h('div', { className: 'end' }, h('p', {}, endText), h('p', { className: 'places' }, places.map((p) => p.link)));
+  clear(root).append(progress, header, ...parts.map((p) => p.el), end);
+
+  function setLang(l) {
+    lang = l;
+    document.documentElement.lang = l === 'zh' ? 'zh-CN' : 'en';
+    const u = ui(l);
+    document.title = u.title;
+    title.textContent = u.title;
+    intro.textContent = u.intro;
+    tocBox.querySelector('summary').textContent = u.contents;
+    langButton.textContent = u.language;
+    langButton.lang = l === 'zh' ? 'en' : 'zh'; // the button names the other language, in that language
+    playgroundLink.textContent = u.places.playground;
+    endText.textContent = u.end;
+    for (const p of places) p.link.textContent = u.places[p.key];
+    for (const p of parts) p.setSectionLang(l);
+    markCurrent(current);
+    const url = new URL(location.href);
+    url.searchParams.set('lang', l);
+    history.replaceState(null, '', url);
+  }
+
+  // where the reader is: the section nearest the top of the screen
+  let current = 0;
+  function markCurrent(index) {
+    current = index;
+    parts.forEach((p, k) => (k === index ? p.tocLink.setAttribute('aria-current', 'step') : p.tocLink.removeAttribute('aria-current')));
+    progress.firstChild.style.width = `${((index + 1) / parts.length) * 100}%`;
+    progress.setAttribute('aria-valuenow', index + 1);
+    progress.setAttribute('aria-label', ui(lang).progress.replace('{i}', index + 1).replace('{n}', parts.length));
+  }
+  const seen = new IntersectionObserver((entries) => {
+    for (const e of entries) if (e.isIntersecting) markCurrent(parts.findIndex((p) => p.el === e.target));
+  }, { rootMargin: '-20% 0px -70% 0px' });
+  // only what is on or near the screen computes
+  const near = new IntersectionObserver((entries) => {
+    for (const e of entries) {
+      if (!e.isIntersecting) continue;
+      near.unobserve(e.target);
+      parts.find((p) => p.figure.el === e.target)?.figure.start().catch(() => {});
+    }
+  }, { rootMargin: '0px 0px 150% 0px' }); // a screen and a half ahead: drawn before the reader gets there
+  for (const p of parts) { seen.observe(p.el); near.observe(p.figure.el); }
+
+  // the page's arrow keys (when nothing else has the focus) go to the next or previous section
+  document.addEventListener('keydown', (e) => {
+    if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
+    if (e.target !== document.body && e.target !== document.documentElement) return;
+    const to = e.key === 'ArrowRight' || e.key === 'j' ? current + 1 : e.key === 'ArrowLeft' || e.key === 'k' ? current - 1 : null;
+    if (to === null || to < 0 || to >= parts.length) return;
+    e.preventDefault();
+    parts[to].el.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
+    markCurrent(to);
+  });
+
+  document.documentElement.classList.toggle('touch', touchOnly());
+  setLang(lang);
+  if (location.hash.length > 1) document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
+}
+
+if (typeof document !== 'undefined') {
+  if (document.readyState === 'loading') document.addEventListener('DOMContentLoaded', start);
+  else start();
+}
