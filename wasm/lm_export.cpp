@@ -27,6 +27,7 @@ using namespace attn::lm;
 
 std::map<int, std::unique_ptr<model>> models;
 std::map<int, std::unique_ptr<trainer>> trainers;
+std::map<int, std::vector<head_score>> probe_scores;  // each model's scores on its standard probes, until it trains
 int next_handle = 1;
 std::vector<float> last_floats;  // a saved file's bytes
 model_trace last_trace;          // the last trace's stages, which JS reads in place
@@ -101,6 +102,20 @@ attn::json keep(std::unique_ptr<model> m) {
     about["vocab"] = m->vocab;
     models[h] = std::move(m);
     return attn::json{{"handle", h}, {"about", about}};
+}
+
+/// The options of a draw from JS's numbers, refused as the CLI refuses them (the seed a whole number of a double).
+generate_options draw_options(double temperature, double top_k, double top_p, double seed) {
+    if (!(seed >= 0 && seed <= 9007199254740991.0) || std::floor(seed) != seed)
+        throw attn::spec_error("seed must be a whole number from 0 to 2^53 − 1.");
+    if (!(top_k >= 0 && top_k <= 65536) || std::floor(top_k) != top_k)
+        throw attn::spec_error("top_k must be a whole number from 0 (every character).");
+    generate_options o;
+    o.temperature = temperature;
+    o.top_k = static_cast<int>(top_k);
+    o.top_p = top_p;
+    o.seed = static_cast<std::uint64_t>(seed);
+    return o;
 }
 
 /// Gives the last trace's buffers back before the next is made, so two never sit in the heap at once.
@@ -193,6 +208,7 @@ const char* attn_lm_fresh(const char* text, std::size_t len, const char* setting
 
 void attn_lm_free(int handle) {
     models.erase(handle);
+    probe_scores.erase(handle);
     for (auto it = trainers.begin(); it != trainers.end();) it = it->first / 1000000 == handle ? trainers.erase(it) : std::next(it);
 }
 
@@ -263,6 +279,33 @@ const char* attn_lm_attribute(int handle, const char* text, std::size_t len, int
     });
 }
 
+/// What each layer predicts at the text's last position: lens_json (k per point).
+const char* attn_lm_lens(int handle, const char* text, std::size_t len, int k) {
+    return answer([&] {
+        return with_trace(handle, text_of(text, len), [&](const model& m, const model_trace& t) { return lens_json(m, t, k); });
+    });
+}
+
+/// The next-character distribution after the temperature, top-k and top-p, and the seed's draw: sampling_json.
+const char* attn_lm_sample(int handle, const char* text, std::size_t len, int k, double temperature, double top_k, double top_p, double seed) {
+    return answer([&] {
+        const generate_options o = draw_options(temperature, top_k, top_p, seed);
+        return with_trace(handle, text_of(text, len), [&](const model& m, const model_trace& t) { return sampling_json(m, sample_of_trace(m, t, o), k); });
+    });
+}
+
+/// The k likeliest next characters as sampling draws them (after the temperature, top-k and top-p), as attn lm next.
+const char* attn_lm_next_shaped(int handle, const char* text, std::size_t len, int k, double temperature, double top_k, double top_p) {
+    return answer([&] {
+        const generate_options o = draw_options(temperature, top_k, top_p, 0);
+        attn::json out = attn::json::array();
+        const model& m = find(handle);
+        for (const candidate& c : likeliest_of(m, sample_next(m, text_of(text, len), o).top_p, k))
+            out.push_back({{"char", c.ch}, {"p", attn::shortest_decimal(c.p)}});
+        return out;
+    });
+}
+
 const char* attn_lm_next(int handle, const char* text, std::size_t len, int k) {
     return answer([&] {
         attn::json out = attn::json::array();
@@ -273,17 +316,37 @@ const char* attn_lm_next(int handle, const char* text, std::size_t len, int k) {
 
 // [SECTION] exports: generating, head scores, training, saving
 
-const char* attn_lm_generate(int handle, const char* prompt, std::size_t len, int n, double temperature, double seed) {
+const char* attn_lm_generate(int handle, const char* prompt, std::size_t len, int n, double temperature, double seed, double top_k, double top_p) {
     return answer([&] {
-        if (!(seed >= 0 && seed <= 9007199254740991.0) || std::floor(seed) != seed)
-            throw attn::spec_error("seed must be a whole number from 0 to 2^53 − 1.");
-        const std::string text = generate(find(handle), text_of(prompt, len), {n, temperature, static_cast<std::uint64_t>(seed)});
+        generate_options o = draw_options(temperature, top_k, top_p, seed);
+        o.n = n;
+        const std::string text = generate(find(handle), text_of(prompt, len), o);
         return attn::json{{"text", text}};
     });
 }
 
+/// Every head's scores on the model's standard probes (kept per model until its weights change) and, when text is
+/// given, on that text (from its trace): heads_json.
 const char* attn_lm_heads(int handle, const char* text, std::size_t len) {
-    return answer([&] { return heads_to_json(head_scores(find(handle), text_of(text, len))); });
+    return answer([&] {
+        const model& m = find(handle);
+        // a model without a probe of its own (a file whose metadata has none) is measured on the text
+        if (m.probe.empty()) {
+            const std::vector<head_score> probe = head_scores(m, text_of(text, len));
+            return with_trace(handle, text_of(text, len), [&](const model&, const model_trace& t) {
+                const std::vector<text_head_score> on_text = text_head_scores(m, t);
+                return heads_json(probe, &on_text);
+            });
+        }
+        auto kept = probe_scores.find(handle);
+        if (kept == probe_scores.end()) kept = probe_scores.emplace(handle, head_scores(m)).first;
+        if (len == 0) return heads_json(kept->second, nullptr);
+        const std::vector<head_score> probe = kept->second;
+        return with_trace(handle, text_of(text, len), [&](const model&, const model_trace& t) {
+            const std::vector<text_head_score> on_text = text_head_scores(m, t);
+            return heads_json(probe, &on_text);
+        });
+    });
 }
 
 /// A trainer of the model on text (settings: {steps, batch, lr, warmup, repeat_fraction, seed}): {"trainer", "steps_per_call":
@@ -319,6 +382,7 @@ const char* attn_lm_train_step(int id) {
         const auto it = trainers.find(id);
         if (it == trainers.end()) throw attn::spec_error("this training run was disposed of.");
         last_trace_of = {};  // the weights change: the last trace (JS still reads its stages) is no longer theirs
+        probe_scores.erase(id / 1000000);  // nor are the head scores kept
         const double loss = it->second->step();
         return attn::json{{"step", it->second->steps_done()}, {"loss", loss}};
     });

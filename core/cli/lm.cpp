@@ -1,12 +1,14 @@
 // attn lm …: the tiny language model from the command line (docs/model.md).
 //   attn lm train --recipe zh|en --out FILE [--steps N] [--dtype f16|f32] [--batch B] [--lr X] [--repeat F] [--seed S] [--parts P]
 //   attn lm trace --model M --text T          every stage of every layer, as JSON
-//   attn lm next --model M --text T [--k 10]
 //   attn lm step --model M --text T           one generation step: the key/value cache, the new row
 //   attn lm grad --model M --text T           the mean cross-entropy of each next character, d loss / d every tensor
-//   attn lm generate --model M --prompt P [--n 100] [--temperature 0.8] [--seed 0]
+//   attn lm next --model M --text T [--k 10] [--temperature T] [--top-k K] [--top-p P]   (shaped as sampling draws)
+//   attn lm sample --model M --text T [--temperature 0.8] [--top-k 0] [--top-p 1] [--seed 0] [--k 10]
+//   attn lm generate --model M --prompt P [--n 100] [--temperature 0.8] [--top-k 0] [--top-p 1] [--seed 0]
 //   attn lm eval --model M (--text-file F | --heldout)
-//   attn lm heads --model M [--text T]
+//   attn lm heads --model M [--text T]         scores on the standard probes, and on the text
+//   attn lm lens --model M --text T [--k 5]    the logit lens: each layer's top k
 //   attn lm attribute --model M --text T [--k 10]   which heads pushed each of the top-k next characters
 //   attn lm stages                            every stage of a model trace with its facts (as attn stages)
 //   attn lm explain --model M --text T --stage ID [--layer L] [--head H]   every cell's arithmetic
@@ -15,6 +17,7 @@
 // against lm_bounds() from the file's header, before its weights are read (docs/limits.md, "The language model").
 //
 // [SECTION] flags · loading and checks · train · eval · the other commands
+#include <algorithm>
 #include <chrono>
 #include <cmath>
 #include <cstdlib>
@@ -90,6 +93,19 @@ double number_flag(const flags& f, const std::string& name, double fallback) {
     const std::string mantissa = v.substr(0, v.find_first_of("eE"));
     if (x == 0 && mantissa.find_first_of("123456789") != std::string::npos) refuse("number a double holds (this one rounds to 0)");
     return x;
+}
+
+/// --temperature (0.8), --top-k (0: all), --top-p (1: all) and --seed (0): what sample, next and generate draw with;
+/// the temperature and top-p checked here, top-k against the vocabulary once the model's header is read.
+generate_options sampling_flags(const flags& f) {
+    generate_options o;
+    o.temperature = number_flag(f, "--temperature", 0.8);
+    check_temperature(o.temperature);
+    o.top_k = static_cast<int>(int_flag(f, "--top-k", 0, 0, 65536));
+    o.top_p = number_flag(f, "--top-p", 1.0);
+    check_bound("top_p", o.top_p);
+    o.seed = static_cast<std::uint64_t>(int_flag(f, "--seed", 0, "seed"));
+    return o;
 }
 
 // ---- [SECTION] loading and checks ----
@@ -325,24 +341,31 @@ int run_lm(const std::vector<std::string>& args) {
         std::cout << '\n';
         return 0;
     }
-    if (sub == "next") {
-        const flags f = parse_flags(args, 1, {"--model", "--text", "--k"});
+    if (sub == "next") {  // with --temperature, --top-k or --top-p: the distribution as sampling draws from it
+        const flags f = parse_flags(args, 1, {"--model", "--text", "--k", "--temperature", "--top-k", "--top-p"});
         const int k = static_cast<int>(int_flag(f, "--k", 10, 1, 100000));
+        const bool shaped = f.has("--temperature") || f.has("--top-k") || f.has("--top-p");
+        const generate_options o = sampling_flags(f);
         const std::string text = text_flag(f, "--text");
         const std::size_t n = count_chars(text, "the text");
-        const model m = load(f, [&](const model& h) { check_text_cost(h, n, "next", next_cost); });
+        const model m = load(f, [&](const model& h) {
+            if (shaped) check_sampling(h, o);
+            check_text_cost(h, n, "next", next_cost);
+        });
         json out = json::array();
-        for (const candidate& c : lm::next(m, text, k)) out.push_back({{"char", c.ch}, {"p", shortest_decimal(c.p)}});
+        if (shaped) {
+            const sampling s = sample_next(m, text, o);
+            for (const candidate& c : likeliest_of(m, s.top_p, k)) out.push_back({{"char", c.ch}, {"p", shortest_decimal(c.p)}});
+        } else {
+            for (const candidate& c : lm::next(m, text, k)) out.push_back({{"char", c.ch}, {"p", shortest_decimal(c.p)}});
+        }
         std::cout << out.dump() << '\n';
         return 0;
     }
     if (sub == "generate") {
-        const flags f = parse_flags(args, 1, {"--model", "--prompt", "--n", "--temperature", "--seed"});
-        generate_options o;
+        const flags f = parse_flags(args, 1, {"--model", "--prompt", "--n", "--temperature", "--seed", "--top-k", "--top-p"});
+        generate_options o = sampling_flags(f);  // the temperature and top-p checked before the model is read
         o.n = static_cast<int>(int_flag(f, "--n", 100, "n"));
-        o.temperature = number_flag(f, "--temperature", 0.8);
-        check_temperature(o.temperature);  // before the model is read
-        o.seed = static_cast<std::uint64_t>(int_flag(f, "--seed", 0, "seed"));
         const std::string prompt = text_flag(f, "--prompt");
         const std::size_t n = count_chars(prompt, "the text");
         const model m = load(f, [&](const model& h) {
@@ -361,11 +384,46 @@ int run_lm(const std::vector<std::string>& args) {
         std::cout << out.dump() << '\n';
         return 0;
     }
-    if (sub == "heads") {
+    if (sub == "heads") {  // on the model's standard probes, and with --text on that text too
         const flags f = parse_flags(args, 1, {"--model", "--text"});
-        const std::string probe = f.get("--text");
-        const model m = load(f, [&](const model& h) { check_heads(h, probe.empty() ? std::string_view(h.probe) : probe); });
-        std::cout << heads_to_json(head_scores(m, probe)).dump() << '\n';
+        const std::string text = f.get("--text");
+        if (f.has("--text") && text.empty()) throw spec_error("give --text a text of at least 1 character.");
+        const std::size_t n = f.has("--text") ? count_chars(text, "the text") : 0;
+        // a file without a probe of its own (its metadata has none) is measured on the text, as before there were two
+        const auto probe_of = [&](const model& h) { return h.probe.empty() ? std::string_view(text) : std::string_view(h.probe); };
+        const model m = load(f, [&](const model& h) {
+            check_heads(h, probe_of(h));
+            if (n) check_text_cost(h, n, "a trace", trace_cost);
+        });
+        const std::vector<head_score> probe = head_scores(m, probe_of(m));
+        if (!n) {
+            std::cout << heads_json(probe, nullptr).dump() << '\n';
+            return 0;
+        }
+        const std::vector<text_head_score> on_text = text_head_scores(m, lm::trace(m, text));
+        std::cout << heads_json(probe, &on_text).dump() << '\n';
+        return 0;
+    }
+    if (sub == "lens") {  // what each layer predicts: ln_f and the unembedding after each attention and MLP
+        const flags f = parse_flags(args, 1, {"--model", "--text", "--k"});
+        const int k = static_cast<int>(int_flag(f, "--k", 5, 1, 100000));
+        const std::string text = text_flag(f, "--text");
+        const std::size_t n = count_chars(text, "the text");
+        const model m = load(f, [&](const model& h) { check_text_cost(h, n, "a trace", trace_cost); });
+        std::cout << lens_json(m, lm::trace(m, text), k).dump() << '\n';
+        return 0;
+    }
+    if (sub == "sample") {  // the distribution after the temperature, top-k and top-p, and the character the seed draws
+        const flags f = parse_flags(args, 1, {"--model", "--text", "--k", "--temperature", "--top-k", "--top-p", "--seed"});
+        const generate_options o = sampling_flags(f);
+        const int k = static_cast<int>(int_flag(f, "--k", 10, 1, 100000));
+        const std::string text = text_flag(f, "--text");
+        const std::size_t n = count_chars(text, "the text");
+        const model m = load(f, [&](const model& h) {
+            check_sampling(h, o);
+            check_text_cost(h, n, "next", next_cost);
+        });
+        std::cout << sampling_json(m, sample_next(m, text, o), k).dump() << '\n';
         return 0;
     }
     if (sub == "stages") {  // every stage of a model trace in trace order, each layer's attention stages among them
@@ -405,7 +463,7 @@ int run_lm(const std::vector<std::string>& args) {
         std::cout << about_json(load(f)).dump() << '\n';
         return 0;
     }
-    throw spec_error("lm needs one of train, trace, step, next, generate, eval, heads, attribute, grad, layer-grad, explain, stages, info, recipe.");
+    throw spec_error("lm needs one of train, trace, step, next, sample, generate, eval, heads, lens, attribute, grad, layer-grad, explain, stages, info, recipe.");
 }
 
 }  // namespace attn::cli

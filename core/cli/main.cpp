@@ -14,6 +14,7 @@
 //   attn bench [--n 128,512,2048] [--d 64]
 //   attn lm trace|step|next|generate|eval|heads|attribute|grad|layer-grad|explain|stages|train|info|recipe
 //                               the tiny language model (cli/lm.cpp)
+//   attn --version              "attn 0.1.0" (attn/version.hpp)
 // Exit codes: 0 done, 2 bad input (one sentence on stderr, nothing on stdout).
 #include <algorithm>
 #include <cstdint>
@@ -39,7 +40,8 @@ const char* const usage =
     "       attn example ID [--json] [--variant NAME] [--lang en|zh]\n"
     "       attn figure rnn-limits|why-sqrt-dk|cnn-rnn-attention [REQUEST.json|-]\n"
     "       attn bench [--n 128,512,2048] [--d 64]\n"
-    "       attn lm train|trace|step|next|generate|eval|heads|attribute|grad|layer-grad|explain|stages|info|recipe ... (docs/model.md)\n";
+    "       attn lm train|trace|step|next|generate|eval|heads|attribute|grad|layer-grad|explain|stages|info|recipe ... (docs/model.md)\n"
+    "       attn --version\n";
 
 struct usage_error : std::runtime_error {
     using std::runtime_error::runtime_error;
@@ -210,6 +212,14 @@ int main(int argc, char** argv) {
     if (all.empty() || all[0] == "--help" || all[0] == "-h") {
         (all.empty() ? std::cerr : std::cout) << usage;
         return all.empty() ? 2 : 0;
+    }
+    if (all[0] == "--version" || all[0] == "-V") {
+        if (all.size() != 1) {
+            std::cerr << "attn: --version takes no arguments.\n";
+            return 2;
+        }
+        std::cout << "attn " << attn::version << '\n';
+        return 0;
     }
     const std::string command = all[0];
     const std::vector<std::string> args(all.begin() + 1, all.end());

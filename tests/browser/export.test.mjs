@@ -106,6 +106,30 @@ test('LaTeX of every stage of every example typesets; the lines view exports its
   const look = await session.browser.newPage();
   await look.goto(pathToFileURL(path.join(artifacts, 'export-translation-lines.svg')).href);
   await look.screenshot({ path: path.join(artifacts, 'export-translation-lines.png') });
+  // every label whole: each text's box, as the browser lays the exported file out, inside the figure and inside
+  // the lines' own picture (a nested <svg> clips what passes its width: "mat", "chased", "down" were cut)
+  await look.goto('about:blank');
+  for (const [example, variant] of [['translation', ''], ['long-range', ''], ['bank', 'finance'], ['coreference', '']]) {
+    await page.evaluate(([e, v]) => document.querySelector('attention-stepper').chooseExample(e, v), [example, variant]);
+    await page.evaluate(() => document.querySelector('attention-stepper').goTo('weights'));
+    const file = await page.evaluate(() => document.querySelector('attention-stepper').toSVG());
+    assert.match(file, /data-weight=/, `${example}: the lines view`);
+    await look.setContent(file.replace(/^<\?xml[^>]*>/, ''));
+    const cut = await look.evaluate(() => {
+      const outer = document.querySelector('svg');
+      const box = (el) => el.getBoundingClientRect();
+      const out = [];
+      for (const text of outer.querySelectorAll('text')) {
+        const t = box(text);
+        for (const frame of [outer, text.closest('svg')]) {
+          const f = box(frame);
+          if (t.left < f.left - 0.5 || t.right > f.right + 0.5) out.push(`${text.textContent} [${t.left.toFixed(1)}, ${t.right.toFixed(1)}] outside [${f.left.toFixed(1)}, ${f.right.toFixed(1)}]`);
+        }
+      }
+      return out;
+    });
+    assert.deepEqual(cut, [], `${example}: labels cut at the figure's edge`);
+  }
   await look.close();
   await page.close();
 });

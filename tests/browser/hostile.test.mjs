@@ -237,33 +237,37 @@ test('a damaged core, part or model script (cut short or changed, still valid Ja
   for (const c of cases) {
     const server = await serveStatic(siteWith(c.file, c.change));
     const page = await session.browser.newPage();
-    collectProblems(page, problems, `${c.what}: `);
-    // the first frame that shows the sentence, timed from the page's start
-    await page.addInitScript((source) => {
-      const find = new Function(`return (${source})();`);
-      const poll = () => {
-        const text = find();
-        if (text) window.sentence = { text, at: performance.now() };
-        else requestAnimationFrame(poll);
-      };
-      requestAnimationFrame(poll);
-    }, c.find.toString());
-    await page.goto(server.url + c.page);
-    if (c.hover) {
-      await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.scene'));
-      await page.locator('attention-stepper').locator(c.hover).hover();
+    // a failed case still closes its server: an open one would keep node from exiting
+    try {
+      collectProblems(page, problems, `${c.what}: `);
+      // the first frame that shows the sentence, timed from the page's start
+      await page.addInitScript((source) => {
+        const find = new Function(`return (${source})();`);
+        const poll = () => {
+          const text = find();
+          if (text) window.sentence = { text, at: performance.now() };
+          else requestAnimationFrame(poll);
+        };
+        requestAnimationFrame(poll);
+      }, c.find.toString());
+      await page.goto(server.url + c.page);
+      if (c.hover) {
+        await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.scene'));
+        await page.locator('attention-stepper').locator(c.hover).hover();
+      }
+      await page.waitForFunction(() => window.sentence, null, { timeout: 20000 });
+      // from the damaged file's arrival (the page's performance timeline) to the sentence on screen
+      const { text, ms } = await page.evaluate((file) => {
+        const arrived = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname.endsWith(`/${file}`));
+        return { text: window.sentence.text, ms: window.sentence.at - arrived.responseEnd };
+      }, c.file);
+      console.log(`${c.what}: "${text}" ${ms.toFixed(0)} ms after the file arrived`);
+      assert.match(text, c.sentence, c.what);
+      assert.ok(ms < 1000, `${c.what}: ${ms.toFixed(0)} ms`);
+    } finally {
+      await page.close();
+      await server.close();
     }
-    await page.waitForFunction(() => window.sentence, null, { timeout: 20000 });
-    // from the damaged file's arrival (the page's performance timeline) to the sentence on screen
-    const { text, ms } = await page.evaluate((file) => {
-      const arrived = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname.endsWith(`/${file}`));
-      return { text: window.sentence.text, ms: window.sentence.at - arrived.responseEnd };
-    }, c.file);
-    console.log(`${c.what}: "${text}" ${ms.toFixed(0)} ms after the file arrived`);
-    assert.match(text, c.sentence, c.what);
-    assert.ok(ms < 1000, `${c.what}: ${ms.toFixed(0)} ms`);
-    await page.close();
-    await server.close();
   }
 });
 
@@ -284,7 +288,11 @@ test('a closed core worker: the load waiting on it says so, and the next action 
   // closed while idle: noticed at once (the lock it held is released), and the next action starts a new worker
   await closeWorker();
   await page.waitForFunction(() => window.core.calls.dead, null, { timeout: 2000 });
+  // and said on the page at once, with nothing asked of it
+  const idle = await inStepper(page, (root) => root.querySelector('.worker-lost[role="alert"]')?.textContent);
+  assert.equal(idle, 'The page’s computing worker stopped (closed or crashed). The picture shows the last numbers; your next step or edit starts it again.');
   await page.evaluate(() => document.querySelector('attention-stepper').chooseExample('bank'));
+  assert.equal(await inStepper(page, (root) => root.querySelector('.worker-lost')), null, 'the notice goes once a new worker answers');
   assert.equal(await page.evaluate(() => document.querySelector('attention-stepper').trace.example?.id ?? document.querySelector('attention-stepper').store.get().exampleId), 'bank');
   // closed with a load on its way (closed and asked in one task, before the page can notice): the load is
   // refused with the sentence, shown above the last picture
@@ -302,6 +310,7 @@ test('a closed core worker: the load waiting on it says so, and the next action 
   const after = await shown(page);
   assert.deepEqual(after.cells.slice(0, 3).map((c) => c.text), expected);
   assert.equal(await inStepper(page, (root) => root.querySelector('.link-refused')), null);
+  assert.equal(await inStepper(page, (root) => root.querySelector('.worker-lost')), null);
   await page.close();
 });
 
@@ -364,6 +373,15 @@ test('a closed model worker: said at once, Generate is not left at Stop, and the
   await page.waitForFunction(() => !document.querySelector('attention-model').generating);
   assert.equal(await page.locator('attention-model').locator('button.primary').textContent(), 'Generate');
   await page.close();
+});
+
+test('?t= in the model page: 0 (greedy) and 0.001 … 2 are taken; a temperature in (0, 0.001) such as 1e-300 is not (it overflowed z/T)', async () => {
+  for (const [t, taken] of [['1e-300', false], ['0', true], ['1.5', true]]) {
+    const { page, el } = await openModel(`model=en&text=${encodeURIComponent('The cat')}&t=${t}`);
+    const { temperature, def } = await el((e) => ({ temperature: e.state.temperature, def: 0.8 }));
+    assert.equal(temperature, taken ? Number(t) : def, `?t=${t}`);
+    await page.close();
+  }
 });
 
 test('a 10⁶-character text attribute on <attention-model> is cut before any work, with a sentence, and no long task', async () => {

@@ -194,4 +194,17 @@ test('Reset while a training step is on its way: the old run\'s answer is droppe
   await page.close();
 });
 
+test('the lesson\'s footer says how it trains (minibatch AdamW, not full-batch Adam), in 中文 too; it links to model mode', async () => {
+  for (const lang of ['en', 'zh']) {
+    const page = await openLesson(`lesson=induction&lang=${lang}`);
+    const footer = await page.locator('body > footer').textContent();
+    assert.match(footer, /AdamW/);
+    assert.ok(!/full-batch|全批量/.test(footer), footer);
+    if (lang === 'zh') assert.match(footer, /小批量/);
+    const href = await page.locator('attention-trainer').locator('attention-induction').locator('a.to-model, .to-model a').getAttribute('href');
+    assert.match(href, /^model\.html\?model=en/);
+    await page.close();
+  }
+});
+
 test('no page errors', () => assert.deepEqual(problems, []));

@@ -10,7 +10,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { cell as formatCell } from '../../web/src/stepper/format.js';
-import { attnCli, repo } from '../node/helpers.mjs';
+import { attnCli, launchChromium, repo } from '../node/helpers.mjs';
 import { artifacts, browserSession } from './session.mjs';
 
 const session = browserSession();
@@ -55,7 +55,7 @@ test('zh: typing a poem line traces it in the worker; every head\'s pattern equa
   assert.ok(labels[best.layer * 4 + best.head].includes(`previous token ${best.previous_token.toFixed(2)}`), labels.join(' | '));
   await page.screenshot({ path: path.join(artifacts, 'model-zh-desktop-en.png'), fullPage: true });
   // a head clicked opens large; a hovered cell's caption is the core's
-  await page.locator('attention-model').locator('button.head[data-layer="0"][data-head="2"]').click();
+  await page.locator('attention-model').locator('button.head[data-layer="1"][data-head="3"]').click(); // 1-based, as docs/model.md has them
   assert.equal(await el(page, (e) => `${e.state.layer}/${e.state.head}`), '0/2');
   assert.match(page.url(), /layer=1&head=3/);
   const big = page.locator('attention-model').locator('.big canvas');
@@ -74,6 +74,7 @@ test('zh: typing a poem line traces it in the worker; every head\'s pattern equa
   await page.locator('attention-model').locator('.big canvas').screenshot({ path: path.join(artifacts, 'model-line-overlay.png') });
   // its sentence is the core's line-alignment scores on this text (attn lm heads --text): no claim the model does not bear out
   const lineScores = JSON.parse(cli('heads', '--model', modelFile('zh'), '--text', poem));
+  for (const x of lineScores) x.line_alignment = x.text.line_alignment; // measured on this text, not on the probes
   const mine = lineScores.find((x) => x.layer === 0 && x.head === 2), top = lineScores.reduce((p, q) => (q.line_alignment > p.line_alignment ? q : p));
   await page.waitForFunction(() => document.querySelector('attention-model').shadowRoot.querySelector('.line-note')?.textContent);
   assert.equal(await page.locator('attention-model').locator('.line-note').textContent(),
@@ -105,6 +106,8 @@ test('the chosen layer in the playground\'s stepper: its weights are the model t
   assert.deepEqual(stepper.shape, native.shape);
   stepper.data.forEach((v, k) => assert.ok(Math.abs(v - native.data[k]) <= 1e-5, `[${k}] ${v} vs ${native.data[k]}`));
   for (const id of ['q', 'k', 'v', 'scores', 'scaled', 'masked', 'row_max', 'exp', 'row_sum', 'weights', 'context', 'concat', 'output']) assert.ok(stepper.ids.includes(id), id);
+  // headed by the layer it is (the stepper's own title of a spec it was handed is still "Your numbers")
+  assert.equal(await page.locator('attention-model').locator('.stepper-title').textContent(), 'Layer 2 of the zh model: its attention on your text, stage by stage');
   // its block diagram is the model's own, every part computed; a part opens its stage in the block's section
   const stepperLoc = page.locator('attention-model').locator('attention-stepper');
   await stepperLoc.locator('details.block-diagram summary').click();
@@ -226,6 +229,155 @@ test('中文, en and the phone: no English left in zh mode, unknown characters m
   await phone.screenshot({ path: path.join(artifacts, 'model-en-phone-zh.png') });
   await phone.close();
   await en.close();
+});
+
+// issue 49: model mode tells the truth about the text you typed
+const lazy = 'The lazy dog sleeps all day. The lazy dog sl';
+const ROLE_KEYS = ['previous_token', 'induction', 'first_token', 'line_alignment'];
+/** The best detector of a head's scores, as the grid names it (a score of null was not measured on the text). */
+function bestRole(scores) {
+  let best = null;
+  for (const r of ROLE_KEYS) if (scores[r] !== undefined && scores[r] !== null && (!best || scores[r] > scores[best])) best = r;
+  return { role: scores[best] >= 0.3 ? best.replace('_', '-') : 'none', score: scores[best] };
+}
+
+test('model.html?model=en opens on an English line; the grid names each head\'s role on the text and on the probes, as attn lm heads --text', async () => {
+  const page = await openModel('model=en');
+  assert.equal(await el(page, (e) => e.state.text), lazy, 'the en model\'s own default line, not the zh one');
+  assert.deepEqual(await el(page, (e) => e.view.unknown), []);
+  const heads = JSON.parse(cli('heads', '--model', modelFile('en'), '--text', lazy));
+  const cells = await page.locator('attention-model').locator('button.head').evaluateAll((bs) => bs.map((b) => ({ ...b.dataset, text: b.textContent })));
+  assert.equal(cells.length, 8);
+  for (const h of heads) {
+    const c = cells.find((x) => x.layer === String(h.layer + 1) && x.head === String(h.head + 1));
+    const onText = bestRole(h.text), onProbe = bestRole(h.probe);
+    assert.equal(c.role, onText.role, `L${h.layer + 1} H${h.head + 1} on the text`);
+    assert.ok(Math.abs(Number(c.score) - onText.score) < 1e-4, `${c.score} vs ${onText.score}`);
+    assert.equal(c.probeRole, onProbe.role);
+    assert.ok(Math.abs(Number(c.probeScore) - onProbe.score) < 1e-4);
+    assert.match(c.text, new RegExp(`your text: .*${onText.score.toFixed(2)}probes: .*${onProbe.score.toFixed(2)}`));
+  }
+  // the probes call layer 2's heads induction heads; on this text they score far less, and the label says so
+  assert.ok(heads.filter((h) => h.layer === 1).every((h) => h.probe.induction > 0.7 && h.text.induction < 0.5));
+  assert.match(cells.find((x) => x.layer === '2' && x.head === '1').text, /your text: weak/);
+  // no control character among the candidates (a raw \x08 was in the top 10)
+  const chars = await el(page, (e) => e.view.next.map((c) => c.char));
+  assert.ok(chars.every((c) => !/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(c)), JSON.stringify(chars));
+  // model mode and the induction lesson link to each other
+  assert.equal(await page.locator('attention-model').locator('a[href="train.html?lesson=induction"]').count(), 1);
+  await page.close();
+});
+
+test('the top candidate\'s logit split into every source sums to it (≤ 1e-4), drawn on one scale; the grid tinted by the same split; the lens', async () => {
+  const page = await openModel(`model=en&text=${encodeURIComponent(lazy)}`);
+  const att = JSON.parse(cli('attribute', '--model', modelFile('en'), '--text', lazy, '--k', '2'));
+  const parts = await page.locator('attention-model').locator('.sources .part[data-part]').evaluateAll((ps) => ps.map((p) => ({ ...p.dataset })));
+  assert.equal(parts.length, att[0].parts.length, '1 + 2 × (4 heads, a bias, an MLP) + 1');
+  parts.forEach((p, k) => {
+    const n = att[0].parts[k];
+    assert.equal(p.part, n.part);
+    assert.ok(Math.abs(Number(p.value) - n.value) < 1e-4, `${p.part} ${p.value} vs ${n.value}`);
+  });
+  const sum = parts.reduce((t, p) => t + Number(p.value), 0);
+  assert.ok(Math.abs(sum - att[0].logit) <= 1e-4, `the parts sum to ${sum}, the logit is ${att[0].logit}`);
+  // one scale: the widest bar is the largest part (layer 1's MLP here, not a head)
+  const most = Math.max(...att[0].parts.map((p) => Math.abs(p.value)));
+  assert.equal(att[0].parts.find((p) => Math.abs(p.value) === most).part, 'mlp');
+  const tints = await page.locator('attention-model').locator('button.head').evaluateAll((bs) => bs.map((b) => [b.dataset.layer, b.dataset.head, Number(b.dataset.tint)]));
+  for (const [l, hd, tint] of tints) {
+    const v = att[0].parts.find((p) => p.part === 'head' && p.layer === l - 1 && p.head === hd - 1).value;
+    assert.ok(Math.abs(tint - Math.abs(v) / most) < 1e-3, `L${l} H${hd}: tint ${tint} vs ${Math.abs(v) / most}`);
+  }
+  // the second candidate, focused: its own split
+  await page.locator('attention-model').locator('.candidate').nth(1).focus();
+  await page.waitForFunction((ch) => document.querySelector('attention-model').shadowRoot.querySelector('.candidate[aria-pressed="true"]')?.dataset.char === ch, att[1].char);
+  const second = await page.locator('attention-model').locator('.sources .part[data-part]').evaluateAll((ps) => ps.map((p) => Number(p.dataset.value)));
+  assert.ok(Math.abs(second.reduce((a, b) => a + b, 0) - att[1].logit) <= 1e-4);
+  // the logit lens: each layer's top five, as attn lm lens
+  const lens = JSON.parse(cli('lens', '--model', modelFile('en'), '--text', lazy));
+  const rows = await page.locator('attention-model').locator('.lens tr').evaluateAll((trs) => trs.map((tr) => [...tr.querySelectorAll('td .ch')].map((c) => c.textContent)));
+  assert.deepEqual(rows, lens.map((p) => p.top.map((c) => (c.char === ' ' ? '␣' : c.char))));
+  await page.close();
+});
+
+test('temperature, top-k and top-p redraw the sampling bars; el.next, el.trace and el.generate give the CLI\'s numbers for the same seed', async () => {
+  const page = await openModel(`model=en&text=${encodeURIComponent(lazy)}&t=1.5&seed=3`);
+  const root = page.locator('attention-model');
+  const column = (key) => root.locator('.sampling tbody tr').evaluateAll((trs, k) => trs.map((tr) => Number(tr.querySelectorAll('td')[k].textContent)), key);
+  assert.ok((await column(1)).every((p) => p > 0), 'no top-k yet: every candidate kept');
+  await root.locator('input[type=number]').first().fill('3');
+  await root.locator('input[type=number]').first().dispatchEvent('change');
+  await page.waitForFunction(() => [...document.querySelector('attention-model').shadowRoot.querySelectorAll('.sampling tbody tr')]
+    .filter((tr) => Number(tr.querySelectorAll('td')[1].textContent) > 0).length === 3);
+  assert.match(page.url(), /topk=3/);
+  const native = JSON.parse(cli('sample', '--model', modelFile('en'), '--text', lazy, '--temperature', '1.5', '--top-k', '3', '--seed', '3'));
+  const shown = await column(1);
+  native.candidates.forEach((c, i) => assert.ok(Math.abs(shown[i] - c.top_k) < 1e-3, `${c.char}: ${shown[i]} vs ${c.top_k}`));
+  assert.equal(await root.locator('.sampling tr[aria-current="true"]').getAttribute('data-char'), native.sampled.char, 'the seed\'s draw marked');
+  // el.next(k): the distribution as drawn
+  const next = await el(page, (e) => e.next(3));
+  const nativeNext = JSON.parse(cli('next', '--model', modelFile('en'), '--text', lazy, '--k', '3', '--temperature', '1.5', '--top-k', '3'));
+  assert.deepEqual(next.map((c) => c.char), nativeNext.map((c) => c.char));
+  next.forEach((c, i) => assert.ok(Math.abs(c.p - nativeNext[i].p) < 1e-5));
+  // el.trace(): the model trace now shown, as m.trace gives it
+  const trace = await el(page, (e) => e.trace().then((t) => ({ tokens: t.tokens, n: t.stages.length, w: Array.from(t.stages.find((st) => st.id === 'weights' && st.layer === 1).data) })));
+  const nativeTrace = JSON.parse(cli('trace', '--model', modelFile('en'), '--text', lazy));
+  assert.deepEqual(trace.tokens, nativeTrace.tokens);
+  assert.equal(trace.n, nativeTrace.stages.length);
+  const w1 = nativeTrace.stages.find((st) => st.id === 'weights' && st.layer === 1).data;
+  trace.w.forEach((v, k) => assert.ok(Math.abs(v - w1[k]) <= 1e-5));
+  // await el.generate(n): the same characters as attn lm generate with the element's temperature, top-k and seed
+  const added = await el(page, async (e) => { e.state.animate = false; return e.generate(6); });
+  const nativeGen = cli('generate', '--model', modelFile('en'), '--prompt', lazy, '--n', '6', '--temperature', '1.5', '--top-k', '3', '--seed', '3').replace(/\n$/, '');
+  assert.equal(added, nativeGen);
+  assert.equal(await el(page, (e) => e.textBox.value), lazy + nativeGen);
+  await page.close();
+});
+
+test('temperature 1.5 writes no control character into the text box (a BEL once did)', async () => {
+  const page = await openModel(`model=en&text=${encodeURIComponent('A penny saved')}&t=1.5`);
+  for (let seed = 1; seed <= 4; seed++) {
+    const text = await el(page, async (e, s) => {
+      e.state.seed = s;
+      e.state.animate = false;
+      e.setText('A penny saved');
+      e.textBox.value = 'A penny saved';
+      await e.generate(40);
+      return e.textBox.value;
+    }, seed);
+    assert.ok(!/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(text), JSON.stringify(text));
+  }
+  await page.close();
+});
+
+test('a phone: a tap shows the cell\'s arithmetic, no caption says hover; 64 characters keep readable axis labels', async () => {
+  // a phone of its own: a touch screen, whose media say hover: none (a page of the shared browser cannot)
+  const phone = await launchChromium({ viewport: { width: 390, height: 844 }, isMobile: true, hasTouch: true });
+  const page = await phone.newPage();
+  page.on('pageerror', (e) => problems.push(`phone model.html: ${e.message}`));
+  const long = 'The cat sat on the mat and the dog sat on the log, the end of it.';
+  await page.goto(`${session.server.url}model.html?model=en&text=${encodeURIComponent(long)}`);
+  await page.waitForFunction(() => document.querySelector('attention-model')?.view, null, { timeout: 60000 });
+  // every text node the element shows (its stylesheet's :hover aside)
+  const words = await page.evaluate(() => [...document.querySelector('attention-model').shadowRoot.querySelectorAll('*:not(style)')]
+    .flatMap((e) => [...e.childNodes].filter((t) => t.nodeType === 3).map((t) => t.textContent)).join('\n'));
+  assert.ok(!/hover|鼠标/i.test(words), 'no caption says hover on a touch screen');
+  // a tap on the pattern, scrolled into view: no pointer moves on a phone
+  const big = page.locator('attention-model').locator('.big canvas');
+  await big.scrollIntoViewIfNeeded();
+  const size = (await big.boundingBox()).width / 64;
+  await big.tap({ position: { x: size * 2.5, y: size * 5.5 } });
+  await page.waitForFunction(() => /^α/.test(document.querySelector('attention-model').shadowRoot.querySelector('.caption:not(.push)').textContent));
+  const caption = await page.locator('attention-model').locator('.caption:not(.push)').textContent();
+  const explained = cli('explain', '--model', modelFile('en'), '--text', [...long].slice(0, 64).join(''), '--stage', 'weights', '--layer', '2', '--head', '1').trim().split('\n').map((l) => JSON.parse(l));
+  assert.equal(caption, explained.find((c) => c.i === 5 && c.j === 2).text);
+  // the axis labels: a cell of at least 16 px each, however long the text
+  const widths = await page.locator('attention-model').locator('.big .cols span').evaluateAll((ss) => ss.map((x) => x.getBoundingClientRect().width));
+  assert.equal(widths.length, 64);
+  assert.ok(Math.min(...widths) >= 16, `the narrowest label is ${Math.min(...widths)} px`);
+  const overflow = await page.evaluate(() => document.documentElement.scrollWidth);
+  assert.ok(overflow <= 390, `the page is ${overflow} px wide at 390 (the pattern scrolls in its own box)`);
+  await phone.close();
 });
 
 test('a saved page: model.html opened from file:// loads the model (a classic script) and traces in its worker', async () => {

@@ -83,8 +83,11 @@ async function layoutShift(page) {
   return page.evaluate(() => window.__shift ?? 0);
 }
 
+const problems = [];
+
 async function openPath(context, url) {
   const page = await context.newPage();
+  page.on('pageerror', (e) => problems.push(`${url}: ${e.message}`));
   await page.addInitScript(() => {
     window.__shift = 0;
     window.__shifts = [];
@@ -118,14 +121,23 @@ for (const [device, width] of [['desktop', 1366], ['phone', 390]]) {
       const m = await page.evaluate(() => {
         const targets = [...document.querySelectorAll('main button, main a, .toc summary')].filter((b) => b.getClientRects().length)
           .map((b) => ({ text: b.textContent.slice(0, 30), h: b.getBoundingClientRect().height, w: b.getBoundingClientRect().width }));
-        const small = [...document.querySelectorAll('main p, main li, main td, main th, main a, main button, main h2')]
+        const small = [...document.querySelectorAll('main p, main li, main td, main th, main a, main button, main h2, main svg text')]
           .filter((e) => e.getClientRects().length && parseFloat(getComputedStyle(e).fontSize) < 12).map((e) => e.textContent.slice(0, 30));
-        return { scrollWidth: document.documentElement.scrollWidth, targets, small, lang: document.documentElement.lang };
+        // a heatmap is drawn at its own size or larger, never shrunk (its 12 px text would shrink with it): a wide one scrolls
+        const shrunk = [...document.querySelectorAll('main svg.heatmap')].filter((g) => g.getBoundingClientRect().width < g.viewBox.baseVal.width - 0.5)
+          .map((g) => g.getAttribute('aria-label'));
+        // and a box that scrolls sideways fades at the edge it goes on past
+        const uncued = [...document.querySelectorAll('main .panel, main .table-wrap')]
+          .filter((b) => b.scrollWidth > b.clientWidth + 1 && !b.dataset.more).map((b) => b.closest('section').id);
+        small.push(...shrunk.map((l) => `shrunk heatmap: ${l}`), ...uncued.map((id) => `no scroll cue: ${id}`));
+        const cued = document.querySelectorAll('main .panel[data-more], main .table-wrap[data-more]').length;
+        return { scrollWidth: document.documentElement.scrollWidth, targets, small, cued, lang: document.documentElement.lang };
       });
       assert.ok(m.scrollWidth <= width, `the page scrolls sideways: ${m.scrollWidth} px wide`);
       const tiny = m.targets.filter((t) => t.h < 44 || t.w < 44);
       assert.deepEqual(tiny, [], 'every target is at least 44 px');
       assert.deepEqual(m.small, [], 'no text under 12 px');
+      if (device === 'phone') assert.ok(m.cued >= 3, `the phone's wide matrices and tables scroll, with their cue (${m.cued})`);
       assert.equal(m.lang, lang === 'zh' ? 'zh-CN' : 'en');
       const shift = await layoutShift(page);
       console.log(`path ${device} ${lang}: cumulative layout shift ${shift.toFixed(4)}`);
@@ -153,14 +165,27 @@ test('path: every question reveals the core\'s own number (the same computation 
   for (const section of asked) {
     const q = page.locator(`section[data-idea="${section.id}"] [data-question]`);
     await q.scrollIntoViewIfNeeded();
+    // the question comes before its figure, which is veiled (and out of reach) while the reader guesses
+    const before = await page.evaluate((id) => {
+      const s = document.querySelector(`section[data-idea="${id}"]`);
+      const figure = s.querySelector('.figure');
+      return { first: s.querySelector('[data-question]').compareDocumentPosition(figure) & Node.DOCUMENT_POSITION_FOLLOWING,
+        veiled: !!figure.closest('.veiled'), inert: figure.inert, unveil: !!s.querySelector('button.unveil') };
+    }, section.id);
+    assert.deepEqual(before, { first: 4 /* DOCUMENT_POSITION_FOLLOWING */, veiled: true, inert: true, unveil: true }, `${section.id}: question first, figure veiled`);
     // the learner picks the first choice, before the figure has said anything
+    const first = await q.locator('[data-choice]').first().getAttribute('data-choice');
     await q.locator('[data-choice]').first().click();
     await q.locator('[data-reveal]').waitFor({ timeout: 90000 });
     const shown = await q.evaluate((el) => ({
       value: Number(el.querySelector('[data-reveal]').dataset.value),
       text: el.querySelector('[data-reveal]').textContent,
       right: el.querySelector('.choice.right')?.dataset.choice ?? null,
+      unveiled: !el.closest('section').querySelector('.veiled, button.unveil') && !el.closest('section').querySelector('.figure').inert,
     }));
+    assert.ok(shown.unveiled, `${section.id}: a pick unveils the figure`);
+    // a wrong pick is told what it picked and what the figure says, before the reason
+    if (first !== shown.right) assert.match(shown.text, /^Not quite\. You picked “[^”]+”; the figure says “[^”]+”\./, `${section.id}: ${shown.text}`);
     const expected = section.question.answer(await nodeResult(section));
     assert.ok(Math.abs(shown.value - expected.value) <= 1e-5 * Math.max(1, Math.abs(expected.value)), `${section.id}: the page revealed ${shown.value}, the core ${expected.value}`);
     assert.equal(shown.right, expected.right, `${section.id}: the right choice`);
@@ -169,6 +194,11 @@ test('path: every question reveals the core\'s own number (the same computation 
     if (section.id === 'translation') assert.equal(expected.right, 'mat');
     if (section.id === 'why-sqrt-dk') assert.equal(expected.right, 'down');
     if (section.id === 'masks') assert.equal(expected.right, 'zero');
+    // the heads' reveal names each row where they differ, with the word each head picked
+    if (section.id === 'multi-head') {
+      assert.ok(expected.rows.length > 0 && expected.rows.length === expected.value);
+      for (const r of expected.rows) assert.ok(shown.text.includes(`row “${r.query}”: head 1 → “${r.one}”, head 2 → “${r.other}”`), shown.text);
+    }
   }
   await page.close();
 });
@@ -234,4 +264,8 @@ test('path: the words hold both languages for every section and question', () =>
       if (q) assert.ok(w.question.prompt[lang] && w.question.why[lang].includes('{value}'), `${id}: prompt and why in ${lang}`);
     }
   }
+});
+
+test('path: no page errors', () => {
+  assert.deepEqual(problems, []);
 });

@@ -10,6 +10,7 @@ import { createAttention } from '../../web/src/node.js';
 import { cell, exact } from '../../web/src/stepper/format.js';
 import { weightColor } from '../../web/src/stepper/colors.js';
 import { shownSize } from '../../web/src/stepper/matrix_view.js';
+import { launchChromium } from '../node/helpers.mjs';
 import { artifacts, browserSession, editCell, shown } from './session.mjs';
 
 const session = browserSession();
@@ -31,12 +32,18 @@ const state = (page) => page.evaluate(() => {
 
 /** A page whose timers and animation frames run only when the test says. */
 async function openClocked(url) {
-  const page = await session.browser.newPage({ viewport: { width: 1280, height: 900 } });
+  // a browser of its own: a clock is its context's, and a paused one would stop every other page's timers
+  const context = await launchChromium({ viewport: { width: 1280, height: 900 } });
+  const page = await context.newPage();
+  page.once('close', () => context.close().catch(() => {}));
   await page.clock.install();
   page.on('pageerror', (e) => problems.push(`${url}: ${e.message}`));
   await page.goto(session.server.url + url);
   await page.clock.runFor(100);
   await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('figure.role-result'));
+  // installed, the clock still flows with the wall clock: paused, only runFor moves it, however slow the machine
+  // (a second ahead, as pauseAt cannot go back: the page is idle, nothing is playing yet)
+  await page.clock.pauseAt(await page.evaluate(() => Date.now() + 1000));
   return page;
 }
 

@@ -165,12 +165,26 @@ class Refusals(unittest.TestCase):
                             (("example", "bank", "--lang", "fr"), "--lang must be en or zh"),
                             (("bench", "--n", "0"), "--n takes sizes"),
                             (("bench", "--d", ""), "--d takes sizes from 1 to"),  # aborted (std::out_of_range) before
-                            (("bench", "--n", ","), "--n takes sizes")]:
+                            (("bench", "--n", ","), "--n takes sizes"),
+                            (("--version", "now"), "--version takes no arguments")]:
             with self.subTest(args=args):
                 done = attn(*args)
                 self.assertEqual(done.returncode, 2, done.stderr)
                 self.assertEqual(done.stdout, b"")
                 self.assertIn(names, done.stderr.decode())
+
+
+    def test_version(self):
+        # the version of the core, the npm package and the CMake project: one number
+        here = os.path.dirname(os.path.abspath(__file__))
+        with open(os.path.join(here, "..", "..", "web", "package.json"), encoding="utf-8") as f:
+            npm = json.load(f)["version"]
+        with open(os.path.join(here, "..", "..", "core", "include", "attn", "version.hpp"), encoding="utf-8") as f:
+            header = re.search(r'#define ATTN_VERSION_STRING "([0-9.]+)"', f.read()).group(1)
+        for flag in ("--version", "-V"):
+            done = attn(flag)
+            self.assertEqual((done.returncode, done.stdout.decode(), done.stderr), (0, f"attn {npm}\n", b""))
+        self.assertEqual(header, npm)
 
 
 class Largest(unittest.TestCase):
@@ -338,6 +352,13 @@ class Commands(unittest.TestCase):
                 (("lm", "train", "--recipe", "fr", "--out", os.path.join(tmp, "x")), "no model recipe \"fr\""),
                 (("lm", "eval", "--model", en, "--text-file", tmp), "cannot read the text file"),
                 (("lm", "frobnicate"), "lm needs one of"),
+                (("lm", "sample", "--model", en, "--text", "ab", "--top-p", "0"), "top_p is 0 but must be from 0.001 to 1."),
+                (("lm", "sample", "--model", en, "--text", "ab", "--top-k", "-2"), "--top-k is \"-2\""),
+                (("lm", "next", "--model", en, "--text", "ab", "--top-k", "60000"), "top_k is 60000 but must be from 0 (every character) to"),
+                (("lm", "generate", "--model", en, "--prompt", "ab", "--top-p", "1.5"), "top_p is 1.5 but must be from 0.001 to 1."),
+                (("lm", "lens", "--model", en, "--text", "ab", "--k", "0"), "--k is \"0\""),
+                (("lm", "lens", "--model", en), "give the text with --text"),
+                (("lm", "heads", "--model", en, "--text", "x" * 65), "the model reads at most 64"),
             ]
             for args, says in cases:
                 done = attn(*args)
@@ -349,6 +370,33 @@ class Commands(unittest.TestCase):
             ok = attn("lm", "next", "--model", en, "--text", "The cat sat on the", "--k", "3")
             self.assertEqual(ok.returncode, 0)
             self.assertEqual(len(json.loads(ok.stdout)), 3)
+
+    def test_language_model_sources_lens_and_sampling(self):
+        """issue 49: each candidate's parts sum to its logit; the lens ends on the model's answer; sample draws generate's first."""
+        en = os.path.join(os.path.dirname(os.path.dirname(ATTN)), "models", "en.safetensors")
+        text = "The lazy dog sleeps all day. The lazy dog sl"
+        att = json.loads(attn("lm", "attribute", "--model", en, "--text", text, "--k", "3").stdout)
+        for c in att:
+            self.assertEqual([p["part"] for p in c["parts"]], ["embed"] + (["head"] * 4 + ["attn_bias", "mlp"]) * 2 + ["ln_f_bias"])
+            self.assertLessEqual(abs(sum(p["value"] for p in c["parts"]) - c["logit"]), 1e-4, c["char"])
+        lens = json.loads(attn("lm", "lens", "--model", en, "--text", text).stdout)
+        self.assertEqual([(p["layer"], p["after"]) for p in lens], [(0, "attn"), (0, "mlp"), (1, "attn"), (1, "mlp")])
+        nxt = json.loads(attn("lm", "next", "--model", en, "--text", text, "--k", "5").stdout)
+        self.assertEqual([c["char"] for c in lens[-1]["top"]], [c["char"] for c in nxt])
+        heads = json.loads(attn("lm", "heads", "--model", en, "--text", text).stdout)
+        self.assertEqual(len(heads), 8)
+        self.assertEqual(sorted(heads[0]["text"]), ["entropy", "first_token", "induction", "previous_token", "self"])
+        self.assertNotIn("text", json.loads(attn("lm", "heads", "--model", en).stdout)[0])
+        for seed in ("0", "5", "9"):
+            opts = ["--temperature", "1.5", "--top-k", "4", "--top-p", "0.8", "--seed", seed]
+            sample = json.loads(attn("lm", "sample", "--model", en, "--text", text, *opts).stdout)
+            first = attn("lm", "generate", "--model", en, "--prompt", text, "--n", "1", *opts).stdout.decode().rstrip("\n")
+            self.assertEqual(sample["sampled"]["char"], first, seed)
+            self.assertLessEqual(sum(1 for c in sample["candidates"] if c["top_k"] > 0), 4)
+        # a hot temperature never writes a control character (a BEL once reached the page's text box)
+        for seed in range(6):
+            out = attn("lm", "generate", "--model", en, "--prompt", "A penny", "--n", "400", "--temperature", "2", "--seed", str(seed)).stdout.decode()
+            self.assertIsNone(re.search(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]", out.rstrip("\n")), repr(out))
 
     def test_bench_runs_small(self):
         done = attn("bench", "--n", "16", "--d", "8")

@@ -94,7 +94,7 @@ export async function serveStatic(dir, { headers = {} } = {}) {
     if (!file.startsWith(dir)) return res.writeHead(403).end();
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': mimeTypes[path.extname(file)] ?? 'application/octet-stream', ...headers }).end(body);
+      res.writeHead(200, { 'content-type': mimeTypes[path.extname(file)] ?? 'application/octet-stream', 'content-length': body.length, ...headers }).end(body);
     } catch {
       res.writeHead(404).end('not found');
     }

@@ -187,7 +187,7 @@ test('issue 50 #1 one call\'s work and memory are bounded: a trainer\'s batch an
   await modelRefused(scratch, () => scratch.trainer(text, { batch: 300 }),
     /^a training step of 300 windows of 64 characters would take about [\d.]+ billion multiply-adds, over the limit of 4\.29 billion a call: give a batch of at most \d+\.$/);
   const run = scratch.trainer(text, { batch: 8 });
-  await modelRefused(scratch, () => run.step(400), /^step\(count\): 400 steps of 8 windows are over the limit of 4\.29 billion multiply-adds one call may train for: ask for at most \d+ steps at a time\.$/);
+  await modelRefused(scratch, () => run.step(5000), /^step\(count\): 5000 steps of 8 windows are over the limit of 68\.7 billion multiply-adds one call may train for: ask for at most \d+ steps at a time\.$/);
   assert.equal(run.done, 0, 'no step was taken');
   assert.equal(run.step(2).length, 2);
   run.dispose();

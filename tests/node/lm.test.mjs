@@ -253,3 +253,66 @@ test('the budget of one call (lm_bounds) leaves room for what the page and the b
   assert.equal(zh.trace(texts.zh.repeat(3).slice(0, 64)).tokens.length, 64, 'a trace of the whole context');
   zh.dispose();
 });
+
+// issue 49: what model mode tells about the typed text, each the CLI's numbers
+const lazy = 'The lazy dog sleeps all day. The lazy dog sl';
+
+test('m.attribution splits each logit into its sources, summing to it (≤ 1e-4), as attn lm attribute does', async () => {
+  for (const [name, text] of [['en', lazy], ['zh', texts.zh]]) {
+    const m = await a.loadModel(name);
+    const ours = m.attribution(text, 5);
+    const native = JSON.parse(cli('attribute', '--model', modelFile(name), '--text', text, '--k', '5'));
+    const { n_layer: L, n_head: H } = m.about.config;
+    ours.forEach((c, i) => {
+      assert.equal(c.parts.length, 1 + L * (H + 2) + 1);
+      assert.deepEqual(c.parts.map((p) => [p.part, p.layer, p.head]), native[i].parts.map((p) => [p.part, p.layer, p.head]));
+      c.parts.forEach((p, k) => assert.ok(Math.abs(p.value - native[i].parts[k].value) <= 1e-5, `${c.char} ${p.part}: ${p.value} vs ${native[i].parts[k].value}`));
+      const sum = c.parts.reduce((s, p) => s + p.value, 0);
+      assert.ok(Math.abs(sum - c.logit) <= 1e-4, `${name} "${c.char}": the parts sum to ${sum}, the logit is ${c.logit}`);
+      // the heads' parts are the heads list, layer by layer
+      assert.deepEqual(c.parts.filter((p) => p.part === 'head').map((p) => Math.fround(p.value)), c.heads);
+    });
+    m.dispose();
+  }
+});
+
+test('m.lens, m.heads(text), m.sample and the shaped m.next equal the CLI; the same seed gives the same text', async () => {
+  const m = await a.loadModel('en');
+  const file = modelFile('en');
+  const lens = m.lens(lazy);
+  const nativeLens = JSON.parse(cli('lens', '--model', file, '--text', lazy));
+  assert.deepEqual(lens.map((p) => [p.layer, p.after, p.top.map((c) => c.char)]), nativeLens.map((p) => [p.layer, p.after, p.top.map((c) => c.char)]));
+  assert.equal(lens.length, 4);
+  lens.forEach((p) => assert.equal(p.top.length, 5));
+  // the lens's last point is the model's own next character
+  const next = m.next(lazy, 5);
+  assert.deepEqual(lens.at(-1).top.map((c) => c.char), next.map((c) => c.char));
+
+  const heads = m.heads(lazy);
+  assert.deepEqual(heads, JSON.parse(cli('heads', '--model', file, '--text', lazy)));
+  for (const h of heads) {
+    assert.deepEqual(Object.keys(h.text).sort(), ['entropy', 'first_token', 'induction', 'previous_token', 'self']);
+    assert.equal(h.probe.induction, h.induction, 'the top level is the probe\'s');
+  }
+  assert.ok(Math.max(...heads.map((h) => h.text.induction)) > 0.1, 'a head copies on this text');
+  assert.equal(m.heads('abcd')[0].text.induction, null, 'no character repeats: induction is not measured');
+
+  const options = { temperature: 1.5, topK: 5, topP: 0.9, seed: 3 };
+  const sample = m.sample(lazy, { ...options, k: 6 });
+  const nativeSample = JSON.parse(cli('sample', '--model', file, '--text', lazy, '--temperature', '1.5', '--top-k', '5', '--top-p', '0.9', '--seed', '3', '--k', '6'));
+  assert.deepEqual(sample.candidates.map((c) => c.char), nativeSample.candidates.map((c) => c.char));
+  assert.equal(sample.sampled.char, nativeSample.sampled.char);
+  sample.candidates.forEach((c, i) => ['temperature', 'top_k', 'top_p'].forEach((key) => assert.ok(Math.abs(c[key] - nativeSample.candidates[i][key]) < 1e-5, `${c.char} ${key}`)));
+  assert.equal(sample.candidates.filter((c) => c.top_k > 0).length, 5);
+  const generated = m.generate(lazy.slice(0, 20), { ...options, n: 40 });
+  assert.equal(generated, cli('generate', '--model', file, '--prompt', lazy.slice(0, 20), '--n', '40', '--temperature', '1.5', '--top-k', '5', '--top-p', '0.9', '--seed', '3').replace(/\n$/, ''));
+  assert.equal(m.generate(lazy, { ...options, n: 1 }), sample.sampled.char, 'generate\'s first draw is the sample\'s');
+  const shaped = m.next(lazy, 4, { temperature: 1.5, topK: 5, topP: 0.9 });
+  const nativeShaped = JSON.parse(cli('next', '--model', file, '--text', lazy, '--k', '4', '--temperature', '1.5', '--top-k', '5', '--top-p', '0.9'));
+  assert.deepEqual(shaped.map((c) => c.char), nativeShaped.map((c) => c.char));
+  shaped.forEach((c, i) => assert.ok(Math.abs(c.p - nativeShaped[i].p) < 1e-6));
+  assert.ok(Math.abs(shaped[0].p - sample.candidates[0].top_p) < 1e-6);
+  assert.throws(() => m.next(lazy, 3, { topP: 0 }), (e) => e instanceof AttentionError && /topP is 0 but must be from 0.001 to 1/.test(e.message));
+  assert.throws(() => m.generate(lazy, { topK: -1 }), (e) => e instanceof AttentionError && /topK is -1/.test(e.message));
+  m.dispose();
+});

@@ -1,6 +1,6 @@
 // The npm tarball as a stranger uses it: `npm pack`, installed into an empty project, then
-// imported from Node ESM, type-checked with TypeScript, and bundled by Vite 7 into a page
-// that headless Chromium runs.
+// imported from Node ESM, type-checked with TypeScript, and dropped into a plain page that headless Chromium
+// runs (a Vite app: vite.test.mjs).
 import assert from 'node:assert/strict';
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -12,7 +12,7 @@ import { gzipSync } from 'node:zlib';
 import { brotliBytes, EMBED_BUDGET_BYTES } from '../../web/size_budget.mjs';
 import { before, test } from 'node:test';
 
-import { collectProblems, launchChromium, serveStatic, webDir } from './helpers.mjs';
+import { launchChromium, repo, serveStatic, webDir } from './helpers.mjs';
 
 const bin = (name) => path.join(webDir, 'node_modules/.bin', name);
 let project; // an empty project with only the tarball installed
@@ -35,9 +35,40 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   const threads = ['attention_core.js', 'attention_core.wasm', 'attention_core.worker.js'].map((f) => `dist/core-threads/${f}`);
   const lm = ['dist/lm/attention_lm.js', 'dist/lm/attention_lm.wasm', 'models/en.safetensors', 'models/zh.safetensors'];
   const parts = ['vision', 'learn', 'explain', 'fast'].flatMap((p) => [`dist/${p}/attention_${p}.js`, `dist/${p}/attention_${p}.wasm`, `dist/attention-stepper.${p}.js`]);
-  assert.deepEqual(files, ['README.md', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, ...parts, 'package.json',
+  assert.deepEqual(files, ['LICENSE', 'README.md', 'custom-elements.json', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, ...parts, 'package.json',
     ...sources, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
   console.log(`tarball: ${tarball.size} bytes packed`);
+});
+
+test('the tarball carries the repository\'s MIT licence, and package.json says where its manifest and source are', () => {
+  const pkg = JSON.parse(readFileSync(path.join(project, 'node_modules/attention-playground/package.json'), 'utf8'));
+  const licence = readFileSync(path.join(project, 'node_modules/attention-playground/LICENSE'), 'utf8');
+  assert.equal(licence, readFileSync(path.join(repo, 'LICENSE'), 'utf8'), 'web/LICENSE is the repository\'s LICENSE');
+  assert.match(licence, /^MIT License\n/);
+  assert.equal(pkg.license, 'MIT');
+  assert.deepEqual(pkg.repository, { type: 'git', directory: 'web' });
+  assert.equal(pkg.customElements, 'custom-elements.json');
+});
+
+test('custom-elements.json documents every attribute, event, CSS custom property and part the elements\' source has', () => {
+  const manifest = JSON.parse(readFileSync(path.join(webDir, 'custom-elements.json'), 'utf8'));
+  const read = (dir) => readdirSync(path.join(webDir, dir)).filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(webDir, dir, f), 'utf8')).join('\n');
+  const found = (text, re) => [...new Set([...text.matchAll(re)].map((m) => m[1]))].sort();
+  for (const [tag, dir] of [['attention-stepper', 'src/stepper'], ['attention-trainer', 'src/trainer']]) {
+    const element = manifest.modules.flatMap((m) => m.declarations).find((d) => d.tagName === tag);
+    assert.ok(element, `${tag} is in the manifest`);
+    const source = read(dir);
+    const elementFile = readFileSync(path.join(webDir, dir, 'element.js'), 'utf8');
+    const names = (list) => list.map((x) => x.name).sort();
+    const observed = found(elementFile, /observedAttributes\(\)\s*\{\s*return \[([^\]]*)\]/g).join(',').match(/[a-z-]+/g);
+    const read_ = found(elementFile, /this\.(?:has|get)Attribute\('([a-z-]+)'\)/g).filter((a) => !['tabindex', 'aria-label'].includes(a));
+    for (const attribute of [...observed, ...read_]) assert.ok(names(element.attributes).includes(attribute), `${tag}'s attribute ${attribute} is documented`);
+    assert.deepEqual(names(element.events), found(source, /new CustomEvent\('([a-z]+)'/g), `${tag}'s events`);
+    assert.deepEqual(names(element.cssParts), found(source, /part: '([a-z-]+)'/g), `${tag}'s parts`);
+    // a property the element sets on itself (style.setProperty) is its own business, not the page's
+    const own = found(source, /setProperty\('(--[a-z0-9-]+)'/g);
+    assert.deepEqual(names(element.cssProperties), found(source, /var\((--[a-z0-9-]+)/g).filter((p) => !own.includes(p)), `${tag}'s CSS custom properties`);
+  }
 });
 
 /**
@@ -163,6 +194,14 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
     const into = new Float32Array(8);
     const same: Float32Array = a.attention({ q: new Float32Array(8), k: new Float32Array(8), v: new Float32Array(8), d: 4, out: into });
     console.log(row?.formula, row?.operands[0]?.layer, row?.rows, mt.stages[0].title.zh, scale, same === into, a.schema().sequence.scalars[0].kind);
+    // progress, cancellation, codes, dispose (web/README.md, "A real model")
+    const stop = new AbortController();
+    const poet = await a.loadModel('zh', { signal: stop.signal, onProgress: ({ loaded, total }) => console.log(loaded / (total || 1)) });
+    const trained: Float32Array = await poet.train('床前明月光，疑是地上霜。', { steps: 1, batch: 1, signal: stop.signal });
+    const code: 'ERR_ATTN_INVALID' | 'ERR_ATTN_PART_NOT_LOADED' | 'ERR_ATTN_LOAD_FAILED' | 'ERR_ATTN_DISPOSED' | 'ERR_ATTN_OUT_OF_MEMORY' | 'ERR_ATTN_OPTIONS' = new AttentionError('x').code;
+    console.log(trained.length, code, poet.generate('床', { n: 1, signal: stop.signal }));
+    poet.dispose();
+    a.dispose();
   `);
   const good = tsc('good.mts');
   assert.equal(good.status, 0, good.stdout.toString());
@@ -173,6 +212,9 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
     const block: VisionSpec = { kind: 'vision', block: 'senet', feature: [[[1]]] };
     const train: TrainSpec = { x: [[1]], train: { data: [], params: ['w_q'], optimizer: { sgd: { lr: 1 } } } };
     console.log(id, spec, block, train);
+    import { createAttention } from 'attention-playground';
+    const a = await createAttention({ filesUrl: 7 });
+    await a.loadModel('zh', { onProgress: 'loud' });
   `);
   const bad = tsc('bad.mts');
   assert.notEqual(bad.status, 0);
@@ -180,6 +222,8 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
   assert.match(bad.stdout.toString(), /'"cosine"' is not assignable to type 'ScoreKind/);
   assert.match(bad.stdout.toString(), /'"senet"' is not assignable to type 'VisionBlock'/);
   assert.match(bad.stdout.toString(), /'"w_q"' is not assignable/);
+  assert.match(bad.stdout.toString(), /Type 'number' is not assignable to type 'string \| URL/);
+  assert.match(bad.stdout.toString(), /Type 'string' is not assignable to type '\(progress: \{ loaded: number; total: number; \}\) => void'/);
 });
 
 test('the one-file element from the installed package, dropped into a plain page with no build step', async (t) => {
@@ -201,34 +245,5 @@ test('the one-file element from the installed package, dropped into a plain page
   assert.equal(Number(weight).toFixed(4), '0.4523'); // was → cat, from the article's long-range sentence
 });
 
-test('Vite 7: a page bundling the package runs a trace in headless Chromium', async (t) => {
-  writeFileSync(path.join(project, 'index.html'),
-    '<!doctype html><meta charset="utf-8"><title>stranger</title><pre id="out">loading</pre>' +
-    '<script type="module" src="./main.js"></script>');
-  writeFileSync(path.join(project, 'main.js'), `
-    import { createAttention } from 'attention-playground';
-    const a = await createAttention();
-    const t = a.example('translation');
-    const w = t.stages.find((s) => s.id === 'weights');
-    document.getElementById('out').textContent = JSON.stringify({
-      version: a.version, shape: w.shape, first: Array.from(w.data.slice(0, 6), (v) => v.toFixed(4)), keys: t.spec.tokens.key });
-  `);
-  const build = spawnSync('node', [path.join(webDir, 'node_modules/vite/bin/vite.js'), 'build', '--logLevel', 'warn'],
-    { cwd: project });
-  assert.equal(build.status, 0, `${build.stdout}\n${build.stderr}`);
-  const assets = readdirSync(path.join(project, 'dist/assets'));
-  assert.ok(assets.some((f) => f.endsWith('.wasm')), `Vite copied the wasm: ${assets}`);
-  const server = await serveStatic(path.join(project, 'dist'));
-  const browser = await launchChromium();
-  t.after(async () => { await browser.close(); await server.close(); });
-  const page = await browser.newPage();
-  const problems = collectProblems(page);
-  await page.goto(server.url);
-  await page.waitForFunction(() => document.getElementById('out').textContent.startsWith('{'), null, { timeout: 20000 });
-  const out = JSON.parse(await page.textContent('#out'));
-  assert.deepEqual(out.shape, [1, 5, 6]);
-  assert.deepEqual(out.first, ['0.0225', '0.8874', '0.0225', '0.0225', '0.0225', '0.0225']); // 猫 → cat
-  assert.deepEqual(out.keys, ['The', 'cat', 'sat', 'on', 'the', 'mat']);
-  assert.deepEqual(problems, []);
-});
+// Vite (dev server and production build, the language model too): tests/node/vite.test.mjs
 

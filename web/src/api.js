@@ -97,8 +97,9 @@ export function partsOption(options) {
  *   with its sentence: docs/toolchain.md); null: a.attention runs in the fast part
  * @param {Function} [loadModel] the language model's loader (lm.js)
  * @param {(name: string) => Promise<object>} [loadPart] instantiates a part's module (parts.js)
+ * @param {Function} [onDispose] called by a.dispose(): the entry point forgets its shared instance
  */
-export function makeApi(core, threaded = null, loadModel = null, loadPart = null) {
+export function makeApi(core, threaded = null, loadModel = null, loadPart = null, onDispose = null) {
   // the stage registry (ids, symbols, titles, explanations, axes) is the core's: read it once
   const refuse = (sentence) => new AttentionError(sentence);
   const call = textCalls(core, refuse);
@@ -206,7 +207,7 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
   const trainerHandles = new WeakMap(); // trainer() run -> its handle in the core, for train()'s check
   const specTexts = new WeakMap(); // trace -> its spec as JSON text, for explain()
 
-  return Object.freeze({
+  const api = {
     version,
     /** Every stage id, in trace order: the core's registry. */
     stageIds,
@@ -321,7 +322,7 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
       const nQ = q.length / d, nK = k.length / d;
       const bytes = (q.length + k.length + v.length + q.length) * 4;
       const base = fast._malloc(bytes);
-      if (!base) throw new AttentionError(`out of memory: q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB.`);
+      if (!base) throw new AttentionError(`out of memory: q, k, v and the output need ${Math.ceil(bytes / 2 ** 20)} MiB.`, 'ERR_ATTN_OUT_OF_MEMORY');
       try {
         // q, k, v one after another (the core reads them so), then the output
         const at = base / 4, out = at + q.length + k.length + v.length;
@@ -335,7 +336,7 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
           // the kernel's buffers could not be allocated: the one failure that reaches JS as a WebAssembly.Exception
           // (the wasm-threads module catches no C++ exception: docs/toolchain.md)
           if (error instanceof Error) throw error;
-          throw new AttentionError(`out of memory: the kernel's buffers for ${nQ} × ${nK} do not fit in this page's memory.`);
+          throw new AttentionError(`out of memory: the kernel's buffers for ${nQ} × ${nK} do not fit in this page's memory.`, 'ERR_ATTN_OUT_OF_MEMORY');
         }
         if (refused) throw new AttentionError(fast.UTF8ToString(fast._attn_error())); // the core's sentence, as every call's
         if (!into) return fast.HEAPF32.slice(out, out + q.length);
@@ -396,7 +397,7 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
         get steps() { return steps; },
         get done() { return done; },
         step(count = 1) {
-          if (disposed) throw new AttentionError('this trainer was disposed of.');
+          if (disposed) throw new AttentionError('this trainer was disposed of.', 'ERR_ATTN_DISPOSED');
           wholeNumber(count, 'step(count): count', 1, 100000, AttentionError);
           const result = JSON.parse(call('attn_trainer_step', [], handle, count));
           const losses = Float32Array.from(result.losses); // floats the core wrote as doubles: exact
@@ -406,12 +407,12 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
         },
         /** The learning rate from the next step on (Adam's moments are kept). */
         setLearningRate(lr) {
-          if (disposed) throw new AttentionError('this trainer was disposed of.');
+          if (disposed) throw new AttentionError('this trainer was disposed of.', 'ERR_ATTN_DISPOSED');
           if (typeof lr !== 'number') throw new AttentionError(`setLearningRate(lr): lr is ${shortText(String(lr))} but must be a positive number.`);
           call('attn_trainer_set_lr', [], handle, lr);
         },
         spec() {
-          if (disposed) throw new AttentionError('this trainer was disposed of.');
+          if (disposed) throw new AttentionError('this trainer was disposed of.', 'ERR_ATTN_DISPOSED');
           return JSON.parse(call('attn_trainer_spec', [], handle));
         },
         dispose() {
@@ -500,11 +501,12 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
     // [SECTION] the language model, the parts, memory
     /**
      * The tiny language model (docs/model.md): 'zh' or 'en' (shipped in the package) or the bytes of a
-     * safetensors file. Its module and weights load on this first call only.
+     * safetensors file. Its module and weights load on this first call only. options: {signal} stops the loading,
+     * onProgress({loaded, total}) reports the weights' bytes as they arrive.
      */
-    loadModel(which) {
+    loadModel(which, options) {
       if (!loadModel) return Promise.reject(new AttentionError('this build of the package has no language model module.'));
-      return loadModel(which);
+      return loadModel(which, options);
     },
     /**
      * A language model with fresh weights to train (the induction lesson, docs/model.md): corpus is
@@ -533,5 +535,24 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
         heapSize: [core, ...loaded].reduce((sum, m) => sum + m.HEAPF32.buffer.byteLength, 0),
       };
     },
-  });
+    /**
+     * Lets go of the core and its parts (their wasm memory goes with the last reference to them): every later call
+     * of this API throws an AttentionError with code "ERR_ATTN_DISPOSED", and the next createAttention() makes a
+     * fresh one, with its own options. Models from loadModel live on until their own dispose().
+     */
+    dispose() {
+      disposed = true;
+      onDispose?.();
+    },
+  };
+  // every call but dispose() refused once disposed
+  let disposed = false;
+  for (const [key, value] of Object.entries(api)) {
+    if (typeof value !== 'function' || key === 'dispose') continue;
+    api[key] = function (...args) {
+      if (disposed) throw new AttentionError(`${key}: this API was disposed of; call createAttention() again.`, 'ERR_ATTN_DISPOSED');
+      return value.apply(this, args);
+    };
+  }
+  return Object.freeze(api);
 }

@@ -2,33 +2,18 @@
 // with `new URL(…, import.meta.url)` (core_file.js), which Vite and other bundlers follow (and copy),
 // and which a plain <script type="module"> resolves against the package folder.
 import createAttentionCore from '../dist/core/attention_core.js';
-import { coreWasmUrl } from './core_file.js';
+import { coreWasmUrl, setFilesUrl } from './core_file.js';
 import { AttentionError, createOptionsError, makeApi, partsOption } from './api.js';
 import { makeModelLoader } from './lm.js';
+import { lmCore, readModel } from './lm_files.js';
 import { loadPart } from './part_files.js';
 
 export { AttentionError, version } from './api.js';
 
 let shared = null;
 
-// The language model's module and weights, fetched only when loadModel is first called. The paths are
-// variables so bundlers leave them alone (copy dist/lm and models/ beside the package's files).
-// A literal `new URL(\`../models/${name}…\`, import.meta.url)` was inlined by Vite: both models, 0.6 MB,
-// in every embed of the stepper.
-const lmPath = '../dist/lm/attention_lm.js';
-const modelsPath = '../models/';
-const loadModel = makeModelLoader(
-  async () => (await import(/* @vite-ignore */ String(new URL(lmPath, import.meta.url)))).default({
-    // the glue does not name its .wasm (USE_ES6_IMPORT_META=0): it is beside it
-    locateFile: (file) => String(new URL(lmPath.replace(/[^/]*$/, file), import.meta.url)),
-  }),
-  async (name) => {
-    const response = await fetch(new URL(`${modelsPath}${name}.safetensors`, import.meta.url));
-    if (!response.ok) throw new Error(`HTTP ${response.status}`);
-    return new Uint8Array(await response.arrayBuffer());
-  },
-  AttentionError,
-);
+// The language model's module and weights (lm_files.js), fetched only when loadModel is first called.
+const loadModel = makeModelLoader(lmCore, readModel, AttentionError);
 let sharedCore = null;
 
 let sharedThreaded = null;
@@ -43,16 +28,21 @@ let sharedThreaded = null;
 const threadsPath = '../dist/core-threads/attention_core.js';
 const threadsPossible = () => globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
 
+// The options that decide the one module a page shares (filesUrl, loadPart), as the first call gave them: a later
+// call that names others is refused rather than silently given the first one's module (a.dispose() forgets it)
+let decided = null;
+
 /**
  * Instantiates the wasm core (once per page; later calls share it) and returns the API.
- * @param {{wasmUrl?: string | URL, threads?: boolean, threadsUrl?: string | URL, parts?: string[],
+ * @param {{wasmUrl?: string | URL, threads?: boolean, threadsUrl?: string | URL, parts?: string[], filesUrl?: string | URL,
  *   loadPart?: (name: string) => Promise<object>, wasmBinary?: Uint8Array}} [options]
  *   wasmUrl: where to fetch attention_core.wasm from, if it was moved; threads: use the wasm-threads
  *   module when the page is cross-origin isolated (a.threads tells what was loaded; elsewhere, or if it
  *   cannot load, the one-thread module); threadsUrl: where its attention_core.js is, if it was moved;
- *   parts: the parts to load before resolving (default all: "vision", "learn", "explain", "fast"); loadPart: how a part's
- *   module is instantiated, if its files were moved (default: dist/{name}/ beside this file); wasmBinary:
- *   the core's .wasm bytes, when the caller has them (nothing is fetched then)
+ *   parts: the parts to load before resolving (default all: "vision", "learn", "explain", "fast"); filesUrl: the
+ *   folder the package's dist/ and models/ are served from, if they were moved (a CDN, a copy in public/);
+ *   loadPart: how a part's module is instantiated, if its files were moved (default: dist/{name}/ beside this
+ *   file); wasmBinary: the core's .wasm bytes, when the caller has them (nothing is fetched then)
  * @returns {Promise<import('../types/index.js').Attention>}
  */
 export function createAttention(options = {}) {
@@ -60,10 +50,22 @@ export function createAttention(options = {}) {
   if (refused) return Promise.reject(refused);
   const [parts, partsRefused] = partsOption(options);
   if (partsRefused) return Promise.reject(partsRefused);
+  const asked = { filesUrl: options.filesUrl == null ? null : String(options.filesUrl), loadPart: options.loadPart ?? null };
+  if (decided && (asked.filesUrl !== decided.filesUrl || asked.loadPart !== decided.loadPart)) {
+    const which = asked.filesUrl !== decided.filesUrl ? 'filesUrl' : 'loadPart';
+    return Promise.reject(new AttentionError(`createAttention: options.${which} differs from the first call's, whose module this page shares: pass the same, or call a.dispose() first.`, 'ERR_ATTN_OPTIONS'));
+  }
+  if (!decided) setFilesUrl(asked.filesUrl);
+  decided = asked;
   return coreApi(options).then(async (a) => {
     await Promise.all(parts.map((name) => a.load(name)));
     return a;
   });
+}
+
+/** a.dispose(): the next createAttention() instantiates a fresh module, with its own options. */
+function forget() {
+  shared = sharedThreaded = sharedCore = decided = null;
 }
 
 /** The API over the one-thread core (and the threads module, when asked for and possible). */
@@ -77,7 +79,7 @@ function coreApi(options) {
     const url = String(options.threadsUrl ?? new URL(threadsPath, import.meta.url));
     sharedThreaded ??= import(/* @vite-ignore */ url)
       .then(({ default: createThreadedCore }) => Promise.all([oneThreadCore(options.wasmBinary), createThreadedCore()]))
-      .then(([core, threaded]) => makeApi(core, threaded, loadModel, parts))
+      .then(([core, threaded]) => makeApi(core, threaded, loadModel, parts, forget))
       .catch(() => {
         sharedThreaded = null; // not there (a bundle without it) or refused: the one-thread module instead
         return coreApi({ ...options, threads: false });
@@ -85,7 +87,7 @@ function coreApi(options) {
     return sharedThreaded;
   }
   shared ??= oneThreadCore(options.wasmBinary)
-    .then((core) => makeApi(core, null, loadModel, parts))
+    .then((core) => makeApi(core, null, loadModel, parts, forget))
     .catch((error) => {
       shared = null; // a failed start is not cached: the next call tries again
       throw error;

@@ -93,6 +93,21 @@ function weightBytes(which, AttentionError) {
   }
 }
 
+/**
+ * An AbortSignal option, checked: undefined or a signal (the call then stops, rejecting with signal.reason, as
+ * fetch does, when it is aborted before the call or while it waits).
+ */
+function signalOption(signal, call, AttentionError) {
+  if (signal !== undefined && (typeof signal?.aborted !== 'boolean' || typeof signal.throwIfAborted !== 'function')) {
+    throw new AttentionError(`${call}: options.signal must be an AbortSignal (from an AbortController).`);
+  }
+  signal?.throwIfAborted();
+  return signal;
+}
+
+/** Gives the event loop a turn (timers, input, rendering) between two steps of long work. */
+const nextTurn = () => globalThis.scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve, 0));
+
 // [SECTION] loading a model (its module once, its weights)
 
 /**
@@ -135,16 +150,35 @@ export function makeModelLoader(createCore, readModel, AttentionError) {
   loadModel.fresh = freshModel;
   return loadModel;
 
-  async function loadModel(which) {
+  /**
+   * A model: 'zh', 'en' or a file's bytes. options: {signal} stops the loading; onProgress({loaded, total}) as the
+   * weights' bytes arrive (total 0 when not known).
+   */
+  async function loadModel(which, options) {
+    const { signal, onProgress } = readOptions(options, 'loadModel', { signal: undefined, onProgress: undefined }, AttentionError);
+    signalOption(signal, 'loadModel', AttentionError);
+    if (onProgress !== undefined && typeof onProgress !== 'function') throw new AttentionError('loadModel: options.onProgress must be a function.');
     let bytes;
     if (which === 'zh' || which === 'en') {
       try {
-        bytes = await readModel(which);
+        bytes = await readModel(which, { signal, onProgress });
       } catch (error) {
-        throw new AttentionError(`the ${which} model could not be loaded (${String(error?.message ?? error).slice(0, 200)}).`);
+        signal?.throwIfAborted();
+        throw new AttentionError(`the ${which} model could not be loaded (${String(error?.message ?? error).slice(0, 200)}).`, 'ERR_ATTN_LOAD_FAILED');
       }
-    } else bytes = weightBytes(which, AttentionError);
-    const lm = await core();
+    } else {
+      bytes = weightBytes(which, AttentionError);
+      onProgress?.({ loaded: bytes.length, total: bytes.length });
+    }
+    let lm;
+    try {
+      lm = await core();
+    } catch (error) {
+      // a sentence of our own (a damaged file, named) goes out as it is
+      if (error instanceof AttentionError) throw error;
+      throw new AttentionError(`the language model's module could not be loaded (${String(error?.message ?? error).slice(0, 200)}).`, 'ERR_ATTN_LOAD_FAILED');
+    }
+    signal?.throwIfAborted();
     const most = lm.bounds.file_bytes[1];
     if (bytes.length > most) throw new AttentionError(`weight file: the file is ${bytes.length} bytes, over the limit of ${most / 2 ** 20} MiB.`);
     return wrapModel(lm, (call) => call((p, n) => lm._attn_lm_load(p, n), [bytes]), AttentionError);
@@ -218,11 +252,28 @@ function wrapModel(lm, open, AttentionError) {
   const about = Object.freeze(first.about);
   let disposed = false;
   const live = () => {
-    if (disposed) throw new AttentionError('this model was disposed of.');
+    if (disposed) throw new AttentionError('this model was disposed of.', 'ERR_ATTN_DISPOSED');
   };
   const nCtx = about.config.n_ctx;
   /** A text the model reads at once: 1 … n_ctx characters, refused unread when longer. */
   const modelText = (text, name = 'the text') => textArgument(text, name, nCtx, `the model reads at most ${nCtx} at once (its context, n_ctx)`, AttentionError);
+
+  /** The options of a draw ({n, temperature, topK, topP, seed, k}), checked against the core's bounds. */
+  function drawOptions(options, name) {
+    const o = readOptions(options, name, { n: 100, temperature: 0.8, seed: 0, topK: 0, topP: 1, k: 10 }, AttentionError);
+    // the core's bound: 0 (greedy), or a temperature from its lowest (sampling below it is greedy in all but name)
+    const [lo, hi] = lm.bounds.temperature;
+    if (typeof o.temperature !== 'number' || !(o.temperature === 0 || (o.temperature >= lo && o.temperature <= hi))) {
+      throw new AttentionError(`temperature is ${shortText(String(o.temperature))} but must be 0 (greedy) or from ${lo} to ${hi}.`);
+    }
+    wholeNumber(o.topK, 'topK', 0, about.vocab_size - 1, AttentionError);
+    const [plo, phi] = lm.bounds.top_p;
+    if (typeof o.topP !== 'number' || !(o.topP >= plo && o.topP <= phi)) {
+      throw new AttentionError(`topP is ${shortText(String(o.topP))} but must be from ${plo} to ${phi}.`);
+    }
+    wholeNumber(o.seed, 'seed', ...lm.bounds.seed, AttentionError);
+    return o;
+  }
 
   const model = {
     /** {config, vocab_size, vocab, corpus, parameters} */
@@ -303,32 +354,58 @@ function wrapModel(lm, open, AttentionError) {
       wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
       return call((p, n) => lm._attn_lm_attribute(handle, p, n, k), [text]);
     },
-    /** The k most likely next characters, [{char, p}], most likely first. */
-    next(text, k = 10) {
+    /**
+     * The k most likely next characters, [{char, p}], most likely first; with options {temperature, topK, topP}, the
+     * distribution as sampling draws from it (after the temperature, top-k and top-p), as attn lm next --temperature.
+     */
+    next(text, k = 10, options = undefined) {
       live();
       modelText(text);
       wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
-      return call((p, n) => lm._attn_lm_next(handle, p, n, k), [text]);
+      if (options === undefined) return call((p, n) => lm._attn_lm_next(handle, p, n, k), [text]);
+      const { temperature, topK, topP } = drawOptions(options, 'next');
+      return call((p, n) => lm._attn_lm_next_shaped(handle, p, n, k, temperature, topK, topP), [text]);
     },
-    /** n new characters after prompt (temperature 0: greedy; the same seed, the same characters). */
+    /**
+     * The next character as sampling draws it: {candidates: [{char, temperature, top_k, top_p}] (the k likeliest
+     * after the temperature, with their probability after each step), sampled: the seed's draw} — generate's first pick.
+     */
+    sample(text, options) {
+      live();
+      modelText(text);
+      const { temperature, topK, topP, seed, k } = drawOptions(options, 'sample');
+      wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
+      return call((p, n) => lm._attn_lm_sample(handle, p, n, k, temperature, topK, topP, seed), [text]);
+    },
+    /** What each layer predicts (the logit lens): [{layer, after: 'attn' | 'mlp', top: [{char, p}] × k}]. */
+    lens(text, k = 5) {
+      live();
+      modelText(text);
+      wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
+      return call((p, n) => lm._attn_lm_lens(handle, p, n, k), [text]);
+    },
+    /** n new characters after prompt (temperature 0: greedy; topK 0 and topP 1 keep every character; the same seed, the same characters). */
     generate(prompt, options) {
       live();
-      const { n, temperature, seed } = readOptions(options, 'generate', { n: 100, temperature: 0.8, seed: 0 }, AttentionError);
+      const { n, temperature, seed, topK, topP } = drawOptions(options, 'generate');
       modelText(prompt, 'the prompt');
       wholeNumber(n, 'n', ...lm.bounds.n, AttentionError);
-      // the core's bound: 0 (greedy), or a temperature from its lowest (sampling below it is greedy in all but name)
-      const [lo, hi] = lm.bounds.temperature;
-      if (typeof temperature !== 'number' || !(temperature === 0 || (temperature >= lo && temperature <= hi))) {
-        throw new AttentionError(`temperature is ${shortText(String(temperature))} but must be 0 (greedy) or from ${lo} to ${hi}.`);
-      }
-      wholeNumber(seed, 'seed', ...lm.bounds.seed, AttentionError);
-      return call((p, len) => lm._attn_lm_generate(handle, p, len, n, temperature, seed), [prompt]).text;
+      // one call into the core, bounded by n's limit: a signal already aborted stops it before it starts
+      signalOption(readOptions(options, 'generate', { signal: undefined }, AttentionError).signal, 'generate', AttentionError);
+      return call((p, len) => lm._attn_lm_generate(handle, p, len, n, temperature, seed, topK, topP), [prompt]).text;
     },
-    /** Each head's detector scores: [{layer, head, previous_token, induction, first_token, line_alignment?}]. */
-    heads(probe = '') {
+    /**
+     * Each head's detector scores on the model's standard probes, [{layer, head, previous_token, induction,
+     * first_token, line_alignment?, probe: {the same}}], and with text, on that text too: text: {previous_token,
+     * induction (null when no character repeats), first_token, self, entropy (bits), line_alignment?}.
+     */
+    heads(text = '') {
       live();
-      if (probe !== '') textArgument(probe, 'the probe text', lm.bounds.probe[1], `the head scores read at most ${lm.bounds.probe[1]}`, AttentionError);
-      return call((p, n) => lm._attn_lm_heads(handle, p, n), [probe]);
+      if (text !== '') {
+        textArgument(text, 'the probe text', lm.bounds.probe[1], `the head scores read at most ${lm.bounds.probe[1]}`, AttentionError);
+        modelText(text);
+      }
+      return call((p, n) => lm._attn_lm_heads(handle, p, n), [text]);
     },
     /**
      * A training run of this model on text, to step through (the induction lesson trains between frames):
@@ -354,10 +431,10 @@ function wrapModel(lm, open, AttentionError) {
         get done() { return done; },
         step(count = 1) {
           live();
-          if (freed) throw new AttentionError('this training run was disposed of.');
+          if (freed) throw new AttentionError('this training run was disposed of.', 'ERR_ATTN_DISPOSED');
           wholeNumber(count, 'step(count): count', ...lm.bounds.steps, AttentionError);
           if (count > perCall) {
-            throw new AttentionError(`step(count): ${count} steps of ${batch} windows are over the limit of ${(lm.bounds.work[1] / 1e9).toPrecision(3)} billion multiply-adds one call may train for: ask for at most ${perCall} steps at a time.`);
+            throw new AttentionError(`step(count): ${count} steps of ${batch} windows are over the limit of ${(lm.bounds.train_work[1] / 1e9).toPrecision(3)} billion multiply-adds one call may train for: ask for at most ${perCall} steps at a time.`);
           }
           const losses = new Float32Array(count);
           for (let k = 0; k < count; k++) {
@@ -375,17 +452,22 @@ function wrapModel(lm, open, AttentionError) {
     /**
      * Trains this model in place on text (a trainer run to its end): onStep({step, loss}) after every step
      * (it may return a promise, which is awaited). Resolves to the losses (Float32Array, nats per character).
+     * The event loop gets a turn after every step (a page stays responsive); options.signal stops the run before
+     * its next step, rejecting with the signal's reason (the steps taken so far stay in the weights).
      */
     async train(text, options) {
-      const { steps, batch, lr, warmup, repeatFraction, seed, onStep } = readOptions(options, 'train',
-        { steps: 100, batch: 8, lr: 1e-3, warmup: 10, repeatFraction: 0, seed: 1, onStep: undefined }, AttentionError);
+      const { steps, batch, lr, warmup, repeatFraction, seed, onStep, signal } = readOptions(options, 'train',
+        { steps: 100, batch: 8, lr: 1e-3, warmup: 10, repeatFraction: 0, seed: 1, onStep: undefined, signal: undefined }, AttentionError);
       if (onStep !== undefined && typeof onStep !== 'function') throw new AttentionError('train: onStep must be a function.');
+      signalOption(signal, 'train', AttentionError);
       const run = model.trainer(text, { steps, batch, lr, warmup, repeatFraction, seed });
       const losses = new Float32Array(steps);
       try {
         for (let k = 0; k < steps; k++) {
+          signal?.throwIfAborted();
           losses[k] = run.step(1)[0];
           await onStep?.({ step: k + 1, loss: losses[k] });
+          await nextTurn();
         }
       } finally {
         run.dispose();

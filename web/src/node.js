@@ -18,7 +18,11 @@ const loadModel = makeModelLoader(
     const { default: createLmCore } = await import('../dist/lm/attention_lm.js');
     return createLmCore({ wasmBinary: await readFile(new URL('../dist/lm/attention_lm.wasm', import.meta.url)) });
   },
-  async (name) => new Uint8Array(await readFile(new URL(`../models/${name}.safetensors`, import.meta.url))),
+  async (name, { signal, onProgress } = {}) => {
+    const bytes = new Uint8Array(await readFile(new URL(`../models/${name}.safetensors`, import.meta.url), { signal }));
+    onProgress?.({ loaded: bytes.length, total: bytes.length }); // read at once: one report
+    return bytes;
+  },
   AttentionError,
 );
 
@@ -46,7 +50,7 @@ export function createAttention(options = {}) {
   if (partsRefused) return Promise.reject(partsRefused);
   shared ??= readFile(wasmFile)
     .then((wasmBinary) => createAttentionCore({ wasmBinary }))
-    .then((core) => makeApi(core, null, loadModel, loadPart))
+    .then((core) => makeApi(core, null, loadModel, loadPart, () => { shared = null; }))
     .catch((error) => {
       shared = null; // a failed start is not cached: the next call tries again
       throw error;

@@ -2,11 +2,14 @@
 // them and copies the glue and the .wasm into the app, as it does the core's. The one-file script
 // (web/build-site.mjs) swaps this file for remote/part_files_inline.js: its worker gets a part's bytes from
 // the page, which loads them from a file beside the script only when a page first needs them.
+// package_file.js maps a .wasm's URL when the files were moved (filesUrl) or Vite's dev server pre-bundled them.
+import { packageFile } from './package_file.js';
+
 export const partFiles = {
-  vision: () => [import('../dist/vision/attention_vision.js'), new URL('../dist/vision/attention_vision.wasm', import.meta.url)],
-  learn: () => [import('../dist/learn/attention_learn.js'), new URL('../dist/learn/attention_learn.wasm', import.meta.url)],
-  explain: () => [import('../dist/explain/attention_explain.js'), new URL('../dist/explain/attention_explain.wasm', import.meta.url)],
-  fast: () => [import('../dist/fast/attention_fast.js'), new URL('../dist/fast/attention_fast.wasm', import.meta.url)],
+  vision: () => [import('../dist/vision/attention_vision.js'), packageFile('dist/vision/attention_vision.wasm', new URL('../dist/vision/attention_vision.wasm', import.meta.url))],
+  learn: () => [import('../dist/learn/attention_learn.js'), packageFile('dist/learn/attention_learn.wasm', new URL('../dist/learn/attention_learn.wasm', import.meta.url))],
+  explain: () => [import('../dist/explain/attention_explain.js'), packageFile('dist/explain/attention_explain.wasm', new URL('../dist/explain/attention_explain.wasm', import.meta.url))],
+  fast: () => [import('../dist/fast/attention_fast.js'), packageFile('dist/fast/attention_fast.wasm', new URL('../dist/fast/attention_fast.wasm', import.meta.url))],
 };
 
 /** Instantiates a part's module from its files. */

@@ -21,7 +21,7 @@ export function partSlots(loadPart, AttentionError) {
     need(name, call) {
       const part = loaded[name];
       if (part) return part;
-      throw Object.assign(new AttentionError(`${call} needs the ${name} part, which is not loaded: await a.load("${name}") first.`), { part: name });
+      throw Object.assign(new AttentionError(`${call} needs the ${name} part, which is not loaded: await a.load("${name}") first.`, 'ERR_ATTN_PART_NOT_LOADED'), { part: name });
     },
     /** Loads a part once (a failed load is tried again next time). */
     load(name, make) {
@@ -37,7 +37,7 @@ export function partSlots(loadPart, AttentionError) {
       }).catch((error) => {
         pending[name] = null;
         const why = String(error?.message ?? error).split('\n')[0].replace(/\.$/, '');
-        throw error instanceof AttentionError ? error : new AttentionError(`the ${name} part could not be loaded: ${why}.`);
+        throw error instanceof AttentionError ? error : new AttentionError(`the ${name} part could not be loaded: ${why}.`, 'ERR_ATTN_LOAD_FAILED');
       });
       return pending[name];
     },

@@ -437,11 +437,31 @@ export interface Attention {
   schema(): SpecSchema;
   /** Diagnostics: bytes in use on the wasm heaps (the core's and the loaded parts'), and their size. */
   memory(): { heapInUse: number; heapSize: number };
-  /** The tiny language model (docs/model.md): 'zh' or 'en' as shipped, or a safetensors file's bytes. */
-  loadModel(which: 'zh' | 'en' | Uint8Array | ArrayBuffer): Promise<LanguageModel>;
+  /**
+   * The tiny language model (docs/model.md): 'zh' or 'en' as shipped, or a safetensors file's bytes. options.signal
+   * stops the loading (the promise rejects with the signal's reason); onProgress reports the weights' bytes as they arrive.
+   */
+  loadModel(which: 'zh' | 'en' | Uint8Array | ArrayBuffer, options?: LoadModelOptions): Promise<LanguageModel>;
   /** A language model with fresh weights to train, from fortune-format text (the induction lesson). */
   freshModel(corpus: string, options?: { nLayer?: number; nHead?: number; dModel?: number; dMlp?: number; nCtx?: number; vocab?: number; seed?: number }): Promise<LanguageModel>;
+  /**
+   * Lets go of the core and its parts: every later call of this API throws an AttentionError with code
+   * "ERR_ATTN_DISPOSED"; the next createAttention() makes a fresh instance, with its own options.
+   */
+  dispose(): void;
 }
+
+/** loadModel's options. */
+export interface LoadModelOptions {
+  /** Stops the loading: the promise rejects with signal.reason (an AbortError DOMException unless abort() was given one). */
+  signal?: AbortSignal;
+  /** The weights' bytes as they arrive; total is 0 when the server does not say (no Content-Length, or a compressed body). */
+  onProgress?: (progress: { loaded: number; total: number }) => void;
+}
+
+/** What a program branches on: AttentionError's code. */
+export type AttentionErrorCode = 'ERR_ATTN_INVALID' | 'ERR_ATTN_PART_NOT_LOADED' | 'ERR_ATTN_LOAD_FAILED' | 'ERR_ATTN_DISPOSED'
+  | 'ERR_ATTN_OUT_OF_MEMORY' | 'ERR_ATTN_OPTIONS';
 
 /** One matrix or vector field of the sequence spec, as the core's field table has it (attn/spec_fields.hpp). */
 export interface TensorField {
@@ -499,7 +519,14 @@ export type PartName = 'vision' | 'learn' | 'explain' | 'fast';
 
 /** A refused spec or a wrong call; message is one sentence naming the field. The instance keeps working. */
 export declare class AttentionError extends Error {
+  constructor(message: string, code?: AttentionErrorCode);
   name: 'AttentionError';
+  /**
+   * "ERR_ATTN_INVALID": a spec or an argument refused; "ERR_ATTN_PART_NOT_LOADED": see part; "ERR_ATTN_LOAD_FAILED": a
+   * module or a model's file could not be loaded; "ERR_ATTN_DISPOSED": a call after dispose(); "ERR_ATTN_OUT_OF_MEMORY";
+   * "ERR_ATTN_OPTIONS": a second createAttention() with other filesUrl or loadPart than the first.
+   */
+  code: AttentionErrorCode;
   /** Set when the call needs a part that is not loaded: await a.load(part), then call again. */
   part?: PartName;
 }
@@ -523,6 +550,12 @@ export declare function createAttention(options?: {
   loadPart?: (name: PartName) => Promise<object>;
   /** In the browser: the core's .wasm bytes, when the caller has them (nothing is fetched for the core then). */
   wasmBinary?: Uint8Array;
+  /**
+   * In the browser: the folder the package's dist/ and models/ are served from, if they were moved (a CDN, a copy in
+   * public/), as onnxruntime-web's env.wasm.wasmPaths. Bundlers (Vite, webpack 5) need none: they copy the files.
+   * A later call with another filesUrl or loadPart is refused (code "ERR_ATTN_OPTIONS") until a.dispose().
+   */
+  filesUrl?: string | URL;
 }): Promise<Attention>;
 
 /** A stage of a model trace (docs/model.md): layer 0-based, or null for embed, pe, x, ln_f, logits, probs. */
@@ -573,7 +606,20 @@ export interface HeadScores {
   induction: number;
   first_token: number;
   line_alignment?: number;
+  /** the same scores on the model's standard probes (held-out text; induction on random characters repeated) */
+  probe: { previous_token: number; induction: number; first_token: number; line_alignment?: number };
+  /** with heads(text): the detectors on that text (induction null when no character repeats; entropy in bits) */
+  text?: { previous_token: number; induction: number | null; first_token: number; self: number; entropy: number; line_alignment?: number };
 }
+/** One source of a candidate's logit; the parts of a candidate sum to its logit. */
+export interface LogitPart {
+  part: 'embed' | 'head' | 'attn_bias' | 'mlp' | 'ln_f_bias';
+  layer: number | null;
+  head: number | null;
+  value: number;
+}
+/** Options of a draw: temperature 0 is greedy; topK 0 and topP 1 keep every character. */
+export interface DrawOptions { temperature?: number; topK?: number; topP?: number; seed?: number }
 export interface ModelConfig {
   n_layer: number; n_head: number; d_model: number; d_mlp: number; n_ctx: number;
   positional: 'learned' | 'sinusoidal'; ln_eps: number;
@@ -593,13 +639,26 @@ export interface LanguageModel {
   layerGrad(text: string, layer: number): { loss: number; spec: GradSpec };
   /** For each character, the key at the same place in the previous line of a poem (−1 when none): the line-alignment pattern of the head scores. */
   lineTargets(text: string): number[];
-  next(text: string, k?: number): { char: string; p: number }[];
-  /** Which heads pushed each of the k most likely next characters: each (layer, head)'s direct logit attribution, layer by layer. */
-  attribution(text: string, k?: number): { char: string; p: number; logit: number; heads: number[] }[];
-  generate(prompt: string, options?: { n?: number; temperature?: number; seed?: number }): string;
-  heads(probe?: string): HeadScores[];
+  /** The k likeliest next characters; with options, as sampling draws them (after the temperature, top-k and top-p). */
+  next(text: string, k?: number, options?: DrawOptions): { char: string; p: number }[];
+  /** The next character as sampling draws it: the k likeliest with their probability after each step, and the seed's draw. */
+  sample(text: string, options?: DrawOptions & { k?: number }): {
+    candidates: { char: string; temperature: number; top_k: number; top_p: number }[];
+    sampled: { char: string; temperature: number; top_k: number; top_p: number };
+  };
+  /** The logit lens: ln_f and the unembedding after each layer's attention and MLP, the top k of each. */
+  lens(text: string, k?: number): { layer: number; after: 'attn' | 'mlp'; top: { char: string; p: number }[] }[];
+  /** Where each of the k most likely next characters' logit comes from: parts (embedding, heads, biases, MLPs, ln_f's bias) summing to the logit; heads: each (layer, head)'s part, layer by layer. */
+  attribution(text: string, k?: number): { char: string; p: number; logit: number; heads: number[]; parts: LogitPart[] }[];
+  /** One call into the core (n is bounded): options.signal, if already aborted, stops it before it starts (throws its reason). */
+  generate(prompt: string, options?: DrawOptions & { n?: number; signal?: AbortSignal }): string;
+  heads(text?: string): HeadScores[];
+  /**
+   * Trains in place; the event loop gets a turn after every step. options.signal stops it before its next step
+   * (the promise rejects with the signal's reason; the steps taken stay in the weights).
+   */
   train(text: string, options?: { steps?: number; batch?: number; lr?: number; warmup?: number; repeatFraction?: number;
-    seed?: number; onStep?: (s: { step: number; loss: number }) => void | Promise<void> }): Promise<Float32Array>;
+    seed?: number; onStep?: (s: { step: number; loss: number }) => void | Promise<void>; signal?: AbortSignal }): Promise<Float32Array>;
   /** A training run to step through: step(count) returns the steps' losses; dispose() frees it. */
   trainer(text: string, options?: { steps?: number; batch?: number; lr?: number; warmup?: number; repeatFraction?: number; seed?: number }):
     { readonly done: number; step(count?: number): Float32Array; dispose(): void };

@@ -23,6 +23,7 @@
 #include "attn/trace.hpp"
 #include "attn/train.hpp"
 #include "attn/types.hpp"
+#include "attn/version.hpp"
 #include "attn/vision.hpp"
 #include "attn/vision_kernels.hpp"
 #include "attn/weighted_sum.hpp"

@@ -121,12 +121,33 @@ struct candidate {
 };
 std::vector<candidate> next(const model& m, std::string_view text, int k);
 
-/// @brief Options of generate: temperature 0 is greedy; the seed makes sampling repeatable.
+/// @brief Options of generate: temperature 0 is greedy; top_k keeps the k likeliest characters (0: all), top_p the
+/// fewest likeliest whose probability reaches p (1: all), each renormalised; the seed makes sampling repeatable.
 struct generate_options {
     int n = 100;
     double temperature = 0.8;
     std::uint64_t seed = 0;
+    int top_k = 0;
+    double top_p = 1.0;
 };
+/// @brief Refuses a top_k outside 0 … V − 1 or a top_p outside the bound "top_p" (NaN included), naming them.
+void check_sampling(const model& m, const generate_options& o);
+
+/// @brief The next-character distribution as sampling draws it (docs/model.md, "Sampling you can see"): over
+/// the vocabulary, <unk> and control characters 0, after the temperature (one-hot on the likeliest at 0),
+/// after top-k, after top-p, and the character the seed draws from the last (generate's first pick).
+struct sampling {
+    std::vector<float> temperature, top_k, top_p;  // V each
+    int pick = 0;
+};
+sampling sample_next(const model& m, std::string_view text, const generate_options& o);
+/// @brief The k likeliest characters (1 … V − 1) of a distribution over the vocabulary, ties to the lower id.
+std::vector<candidate> likeliest_of(const model& m, const std::vector<float>& p, int k);
+/// @brief The same on a trace's last row of logits (no second forward pass).
+sampling sample_of_trace(const model& m, const model_trace& t, const generate_options& o);
+/// @brief Whether generation may propose vocabulary entry id: not <unk>, not a control character (a BEL or a
+/// backspace written into the text box); a line break and a tab may be proposed.
+std::vector<bool> proposable(const model& m);
 /// @brief prompt's continuation, n characters, one row of attention a character (a key/value cache);
 /// when the cache fills the context it is rebuilt from the last n_ctx/2 characters.
 std::string generate(const model& m, std::string_view prompt, const generate_options& o);
@@ -171,6 +192,39 @@ struct attribution {
 std::vector<attribution> logit_attribution(const model& m, const model_trace& t, const std::vector<std::string>& chars);
 /// @brief The k most likely next characters from a trace's last row of probabilities (as next() ranks them).
 std::vector<candidate> next_of_trace(const model& m, const model_trace& t, int k);
+
+/// @brief The same detectors measured on the typed text itself (docs/model.md, "Measured on the typed text"): its
+/// weights from a trace of it. previous-token and first-token as above over its rows; induction: for query i,
+/// P[i][j+1] = 1 for every j < i − 1 with the same character as i, over the rows that have one; self: P[i][i] = 1;
+/// entropy: the mean over rows of −Σ_j α_ij log₂ α_ij (bits); line-alignment when the text has aligned lines.
+struct text_head_score {
+    int layer, head;
+    double previous_token, induction, first_token, self, entropy;
+    std::optional<double> line_alignment;
+    bool induction_measured = false;  // whether any row had an earlier copy of its character
+};
+std::vector<text_head_score> text_head_scores(const model& m, const model_trace& t);
+
+/// @brief Direct logit attribution, exact (docs/model.md, "Where a logit comes from"): with ln_f's 1/σ frozen at
+/// its value on the last position's full residual, each part p of that residual (the embedding, each head's
+/// output, each attention's b_o, each MLP's output) adds ((p − mean p) / σ · γ) · wte[c]; ln_f's β adds β · wte[c].
+/// The parts sum to the logit.
+struct logit_part {
+    std::string part;  // "embed" | "head" | "attn_bias" | "mlp" | "ln_f_bias"
+    int layer = -1, head = -1;  // −1: none
+    double value = 0;
+};
+std::vector<logit_part> logit_parts(const model& m, const model_trace& t, int id);
+
+/// @brief The logit lens: ln_f and the unembedding applied to the residual stream at the last position after
+/// each layer's attention (resid_mid) and after its MLP (resid_post; absent for attention-only models), each
+/// point's k likeliest characters (<unk> and control characters never proposed).
+struct lens_point {
+    int layer;
+    bool after_mlp;
+    std::vector<candidate> top;
+};
+std::vector<lens_point> logit_lens(const model& m, const model_trace& t, int k = 5);
 
 /// @brief The key P of line-alignment for a text's characters: target[i] = j, or -1 when i has none.
 std::vector<int> line_alignment_targets(const std::u32string& text);

@@ -20,8 +20,19 @@ void write_trace_json(std::ostream& out, const model_trace& t);
 void write_floats_json(std::ostream& out, const float* values, std::size_t count);
 /// @brief [{"layer", "head", "previous_token", "induction", "first_token", "line_alignment"?}] (0-based).
 json heads_to_json(const std::vector<head_score>& scores);
-/// @brief [{"char", "p", "logit", "heads": [n_layer × n_head]}] for the k most likely next characters.
+/// @brief Every head's scores on the model's standard probes and, when text is given, on the text (docs/model.md):
+/// [{"layer", "head", "probe": {"previous_token", "induction", "first_token", "line_alignment"?}, "text"?:
+/// {"previous_token", "induction" (null when no character repeats), "first_token", "self", "entropy",
+/// "line_alignment"?}}], the probe's scores also at the top level (as heads_to_json).
+json heads_json(const std::vector<head_score>& probe, const std::vector<text_head_score>* text);
+/// @brief [{"char", "p", "logit", "heads": [n_layer × n_head], "parts": [{"part", "layer", "head", "value"}]}] for
+/// the k most likely next characters: the parts (and ln_f's bias among them) sum to the logit.
 json attribution_json(const model& m, const model_trace& t, int k);
+/// @brief [{"layer", "after": "attn" | "mlp", "top": [{"char", "p"} × k]}]: the logit lens at the last position.
+json lens_json(const model& m, const model_trace& t, int k);
+/// @brief {"candidates": [{"char", "temperature", "top_k", "top_p"}] (the k likeliest after the temperature),
+/// "sampled": the drawn character's row}.
+json sampling_json(const model& m, const sampling& s, int k);
 /// @brief {"loss": the model's next-character loss, "spec": layer l's grad spec (its sequence spec with
 /// "loss": "upstream" and "upstream": dL/d(attention output))}: what `attn grad` and a.grad take.
 json layer_grad_json(const layer_grad& g);

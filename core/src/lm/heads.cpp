@@ -2,7 +2,10 @@
 // the query rows measured (docs/model.md, "Head scores").
 #include <algorithm>
 
+#include <cmath>
+
 #include "attn/lm.hpp"
+#include "attn/lm_json.hpp"
 #include "attn/lm_train.hpp"
 
 namespace attn::lm {
@@ -102,6 +105,65 @@ std::vector<head_score> head_scores(const model& m, std::string_view probe_text)
             for (double v : {s.previous_token, s.induction, s.first_token, s.line_alignment.value_or(0.0)}) check_finite(v, "head scores");
             out.push_back(s);
         }
+    return out;
+}
+
+std::vector<text_head_score> text_head_scores(const model& m, const model_trace& t) {
+    const std::size_t H = static_cast<std::size_t>(m.config.n_head), n = t.tokens.ids.size();
+    std::u32string text;
+    for (const std::string& ch : t.tokens.chars) text += decode_utf8(ch, "the text");
+    const std::vector<int> align = line_alignment_targets(text);
+    std::vector<text_head_score> out;
+    for (int l = 0; l < m.config.n_layer; ++l) {
+        const float* w = t.find("weights", l)->data.data();  // (H, n, n)
+        for (std::size_t hd = 0; hd < H; ++hd) {
+            text_head_score s{l, static_cast<int>(hd), 0, 0, 0, 0, 0, std::nullopt, false};
+            double prev_rows = 0, induct_rows = 0, align_hit = 0, align_rows = 0;
+            for (std::size_t i = 0; i < n; ++i) {
+                const float* a = w + (hd * n + i) * n;
+                if (i >= 1) s.previous_token += a[i - 1], s.first_token += a[0], prev_rows += 1;
+                s.self += a[i];
+                double e = 0;
+                for (std::size_t j = 0; j <= i; ++j)
+                    if (a[j] > 0) e -= double(a[j]) * std::log2(double(a[j]));
+                s.entropy += e;
+                // induction on the text: the character after each earlier copy of the current one
+                double hit = 0;
+                bool any = false;
+                for (std::size_t j = 0; j + 1 < i; ++j)
+                    if (text[j] == text[i]) hit += a[j + 1], any = true;
+                if (any) s.induction += hit, induct_rows += 1;
+                if (align[i] >= 0) align_hit += a[align[i]], align_rows += 1;
+            }
+            s.previous_token /= std::max(1.0, prev_rows);
+            s.first_token /= std::max(1.0, prev_rows);
+            s.self /= double(n);
+            s.entropy /= double(n);
+            s.induction_measured = induct_rows > 0;
+            s.induction /= std::max(1.0, induct_rows);
+            if (align_rows > 0) s.line_alignment = align_hit / align_rows;
+            for (double v : {s.previous_token, s.induction, s.first_token, s.self, s.entropy}) check_finite(v, "head scores");
+            out.push_back(s);
+        }
+    }
+    return out;
+}
+
+json heads_json(const std::vector<head_score>& probe, const std::vector<text_head_score>* text) {
+    json out = heads_to_json(probe);
+    auto r = [](double v) { return std::round(v * 1e4) / 1e4; };
+    for (std::size_t k = 0; k < out.size(); ++k) {
+        json& h = out[k];
+        json p = {{"previous_token", h["previous_token"]}, {"induction", h["induction"]}, {"first_token", h["first_token"]}};
+        if (h.contains("line_alignment")) p["line_alignment"] = h["line_alignment"];
+        h["probe"] = p;
+        if (!text) continue;
+        const text_head_score& s = (*text)[k];
+        json x = {{"previous_token", r(s.previous_token)}, {"induction", s.induction_measured ? json(r(s.induction)) : json(nullptr)},
+                  {"first_token", r(s.first_token)}, {"self", r(s.self)}, {"entropy", r(s.entropy)}};
+        if (s.line_alignment) x["line_alignment"] = r(*s.line_alignment);
+        h["text"] = x;
+    }
     return out;
 }
 

@@ -82,9 +82,11 @@ const std::vector<lm_bound>& lm_bounds() {
         {"batch", 1, 512, "windows a training step"},
         {"warmup", 0, max_train_steps, "steps of the learning rate's warm-up"},
         {"temperature", 1e-3, 100, "0 is greedy; below 10^-3 sampling is greedy in all but name (z/T cannot overflow: the largest logit is subtracted first)"},
+        {"top_p", 1e-3, 1, "1 keeps every character; top-p keeps the fewest likeliest whose probability reaches p (at least one)"},
         {"seed", 0, 9007199254740991.0, "2^53 − 1: a JavaScript number holds it exactly"},
         // the budget of one call, estimated before its work starts (the cost functions below)
         {"work", 0, 4294967296.0, "2^32 multiply-adds (an exp counted as one): about a second natively, a few in wasm"},
+        {"train_work", 0, 68719476736.0, "2^36 for the steps of one trainer call: a step must fit `work`, a call of steps this"},
         {"eval_work", 0, 34359738368.0, "2^35 for attn lm eval, which measures a whole held-out split: zh's is 2.5·10^10 (13 s)"},
         {"memory", 0, 256 * MiB, "what one call holds at its peak: wasm's heap never shrinks after it"},
         {"output", 0, 64 * MiB, "JSON one call writes, as attn explain's limit (16 bytes a number)"},

@@ -176,7 +176,10 @@ std::vector<candidate> next(const model& m, std::string_view text, int k) {
     forward_logits(m, t.ids, 1, n, logits, nullptr);
     float* last = logits.data() + static_cast<size_t>(n - 1) * static_cast<size_t>(V);
     check_finite(last, static_cast<size_t>(V), "logits");
-    last[0] = -INFINITY;  // <unk> is never proposed: it stands for every character the model does not know
+    // <unk> is never proposed (it stands for every character the model does not know), nor a control character
+    const std::vector<bool> ok = proposable(m);
+    for (int j = 0; j < V; ++j)
+        if (!ok[static_cast<size_t>(j)]) last[j] = -INFINITY;
     softmax_in_place(last, static_cast<size_t>(V));
     return likeliest(m, k, [&](int id) { return last[id]; });
 }
@@ -188,9 +191,126 @@ std::vector<candidate> next_of_trace(const model& m, const model_trace& t, int k
     // 1 − p(<unk>), which is 0 when <unk> takes all of it)
     const float* z = t.find("logits", std::nullopt)->data.data() + (t.tokens.ids.size() - 1) * V;
     std::vector<float> p(z, z + V);
-    p[0] = -INFINITY;
+    const std::vector<bool> ok = proposable(m);
+    for (size_t j = 0; j < V; ++j)
+        if (!ok[j]) p[j] = -INFINITY;
     softmax_in_place(p.data(), V);
     return likeliest(m, k, [&](int id) { return p[static_cast<size_t>(id)]; });
+}
+
+std::vector<candidate> likeliest_of(const model& m, const std::vector<float>& p, int k) {
+    return likeliest(m, k, [&](int id) { return p[static_cast<size_t>(id)]; });
+}
+
+std::vector<bool> proposable(const model& m) {
+    std::vector<bool> ok(m.vocab.size(), true);
+    ok[0] = false;
+    for (size_t j = 1; j < m.vocab.size(); ++j) {
+        const std::string& ch = m.vocab[j];
+        const unsigned char b0 = static_cast<unsigned char>(ch[0]);
+        // C0 controls but \n and \t, DEL, and the C1 controls (U+0080 … U+009F: UTF-8 C2 80 … C2 9F)
+        const bool c0 = ch.size() == 1 && ((b0 < 0x20 && b0 != '\n' && b0 != '\t') || b0 == 0x7f);
+        const bool c1 = ch.size() == 2 && b0 == 0xC2 && static_cast<unsigned char>(ch[1]) < 0xA0;
+        ok[j] = !(c0 || c1);
+    }
+    return ok;
+}
+
+// ---- [SECTION] sampling: temperature, top-k, top-p ----
+
+void check_sampling(const model& m, const generate_options& o) {
+    check_temperature(o.temperature);
+    const double V = static_cast<double>(m.vocab.size());
+    if (!(o.top_k >= 0 && o.top_k <= V - 1))
+        throw spec_error("top_k is " + std::to_string(o.top_k) + " but must be from 0 (every character) to " +
+                         std::to_string(static_cast<long long>(V - 1)) + " (the vocabulary's characters).");
+    check_bound("top_p", o.top_p);
+}
+
+namespace {
+
+/// The three distributions of one row of logits (V) and the draw from the last with u ∈ [0, 1): generate's and
+/// sample's one procedure. Passes: 1. mask what is never proposed; 2. temperature (one-hot at 0); 3. top-k;
+/// 4. top-p; 5. the draw, walking ids in order.
+sampling sample_row(const model& m, const float* logits, const generate_options& o, double u) {
+    const size_t V = m.vocab.size();
+    const std::vector<bool> ok = proposable(m);
+    sampling s;
+    // pass 1 and 2: the temperature's distribution over what may be proposed
+    std::vector<float> z(logits, logits + V);
+    for (size_t j = 0; j < V; ++j)
+        if (!ok[j]) z[j] = -INFINITY;
+    const size_t best = static_cast<size_t>(std::max_element(z.begin(), z.end()) - z.begin());
+    if (o.temperature == 0) {
+        s.temperature.assign(V, 0.0f);
+        s.temperature[best] = 1.0f;
+    } else {
+        // the largest logit subtracted before ÷ T: every exponent is ≤ 0, so no temperature overflows z/T
+        const double top = z[best];
+        for (float& v : z) v = static_cast<float>((v - top) / o.temperature);
+        softmax_in_place(z.data(), V);
+        s.temperature = z;
+    }
+    // the ids by falling probability, ties to the lower id (as next() ranks them)
+    std::vector<size_t> order(V);
+    std::iota(order.begin(), order.end(), size_t{0});
+    const std::vector<float>& pt = s.temperature;
+    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pt[a] > pt[b]; });
+    const auto keep = [&](const std::vector<float>& from, size_t count) {
+        std::vector<float> out(V, 0.0f);
+        double sum = 0;
+        for (size_t r = 0; r < count; ++r) sum += from[order[r]];
+        for (size_t r = 0; r < count; ++r) out[order[r]] = static_cast<float>(from[order[r]] / sum);
+        return out;
+    };
+    // pass 3: the k likeliest
+    s.top_k = o.top_k > 0 ? keep(pt, static_cast<size_t>(o.top_k)) : pt;
+    // pass 4: the fewest likeliest whose probability reaches p (at least one)
+    if (o.top_p < 1) {
+        size_t count = 0;
+        double acc = 0;
+        while (count < V && (count == 0 || acc < o.top_p) && s.top_k[order[count]] > 0) acc += s.top_k[order[count++]];
+        s.top_p = keep(s.top_k, count);
+    } else {
+        s.top_p = s.top_k;
+    }
+    // pass 5: the draw, walking the ids in order; a u past the last sum (rounding) takes the last id kept
+    double acc = 0.0;
+    s.pick = -1;
+    for (size_t j = 1; j < V; ++j) {
+        if (s.top_p[j] <= 0) continue;
+        acc += s.top_p[j];
+        s.pick = static_cast<int>(j);
+        if (u < acc) break;
+    }
+    if (s.pick < 0) s.pick = static_cast<int>(best);
+    return s;
+}
+
+}  // namespace
+
+sampling sample_of_trace(const model& m, const model_trace& t, const generate_options& o) {
+    check_sampling(m, o);
+    const size_t V = m.vocab.size();
+    const float* z = t.find("logits", std::nullopt)->data.data() + (t.tokens.ids.size() - 1) * V;
+    rng r(o.seed);
+    const double u = o.temperature == 0 ? 0.0 : r.uniform();  // generate's first draw with this seed
+    return sample_row(m, z, o, u);
+}
+
+sampling sample_next(const model& m, std::string_view text, const generate_options& o) {
+    check_sampling(m, o);
+    const tokens t = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
+    check_text_cost(m, t.ids.size(), "next", next_cost);
+    std::vector<float> logits;
+    const int n = static_cast<int>(t.ids.size());
+    forward_logits(m, t.ids, 1, n, logits, nullptr);
+    const size_t V = m.vocab.size();
+    const float* last = logits.data() + static_cast<size_t>(n - 1) * V;
+    check_finite(last, V, "logits");
+    rng r(o.seed);
+    const double u = o.temperature == 0 ? 0.0 : r.uniform();
+    return sample_row(m, last, o, u);
 }
 
 // ---- [SECTION] the key/value cache and generation ----
@@ -293,7 +413,7 @@ model_trace step_trace(const model& m, std::string_view text) {
 
 void check_generate(const model& m, size_t prompt, const generate_options& o) {
     check_bound("n", o.n);
-    check_temperature(o.temperature);
+    check_sampling(m, o);
     const size_t n = static_cast<size_t>(o.n);
     if (const cost c = generate_cost(m, prompt, n); !within_budget(c)) {
         const size_t most = most_that_fit(n - 1, [&](size_t k) { return generate_cost(m, prompt, k); });
@@ -304,7 +424,7 @@ void check_generate(const model& m, size_t prompt, const generate_options& o) {
 
 std::string generate(const model& m, std::string_view prompt, const generate_options& o) {
     check_bound("n", o.n);
-    check_temperature(o.temperature);
+    check_sampling(m, o);
     const tokens t = tokenize(m, prompt, static_cast<size_t>(m.config.n_ctx));
     check_generate(m, t.ids.size(), o);
     std::vector<int> ids = t.ids;
@@ -315,24 +435,8 @@ std::string generate(const model& m, std::string_view prompt, const generate_opt
     std::string out;
     const size_t ctx = static_cast<size_t>(m.config.n_ctx);
     for (int step = 0; step < o.n; ++step) {
-        logits[0] = -INFINITY;  // never <unk>
-        int pick = 1;
-        if (o.temperature == 0) pick = static_cast<int>(std::max_element(logits.begin() + 1, logits.end()) - logits.begin());
-        else {
-            // the largest logit subtracted before ÷ T: every exponent is ≤ 0, so no temperature overflows z/T
-            const double top = *std::max_element(logits.begin() + 1, logits.end());
-            for (float& z : logits) z = static_cast<float>((z - top) / o.temperature);
-            softmax_in_place(logits.data(), logits.size());
-            double u = r.uniform(), acc = 0.0;
-            pick = static_cast<int>(logits.size()) - 1;
-            for (size_t j = 1; j < logits.size(); ++j) {
-                acc += logits[j];
-                if (u < acc) {
-                    pick = static_cast<int>(j);
-                    break;
-                }
-            }
-        }
+        // the same draw as sample_next's (never <unk> or a control character); greedy takes no number from the seed
+        const int pick = sample_row(m, logits.data(), o, o.temperature == 0 ? 0.0 : r.uniform()).pick;
         out += m.vocab[static_cast<size_t>(pick)];
         ids.push_back(pick);
         if (step + 1 == o.n) break;

@@ -87,7 +87,7 @@ trainer::trainer(model& m, std::vector<std::vector<int>> streams, std::vector<do
                             std::to_string(m.config.n_ctx) + " characters",
                    most ? "give a batch of at most " + std::to_string(most) : "this model is too large to train here");
     }
-    steps_per_call_ = static_cast<int>(std::min(static_cast<double>(max_train_steps), std::floor(lm_bound_of("work").hi / one.work)));
+    steps_per_call_ = static_cast<int>(std::min(static_cast<double>(max_train_steps), std::floor(lm_bound_of("train_work").hi / one.work)));
     grad_.assign(m.weights.size(), 0.0f);
     m1_.assign(m.weights.size(), 0.0f);
     m2_.assign(m.weights.size(), 0.0f);

@@ -186,7 +186,7 @@ std::string stage_formula(stage_id id, const spec& s) {
             }
             return "e_ij = q_i·k_jᵀ";
         case stage_id::scaled: return "e_ij / √d_k";
-        case stage_id::masked: return "e_ij = mask_value where mask_ij = 0";
+        case stage_id::masked: return "e_ij = mask_value (mask_ij = 0)";
         case stage_id::row_max: return "m_i = max_j e_ij";
         case stage_id::exp: return "exp(e_ij − m_i)";
         case stage_id::row_sum: return "s_i = Σ_j exp(e_ij − m_i)";

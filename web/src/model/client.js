@@ -46,10 +46,10 @@ export class ModelClient {
   }
 
   /** The trace of text (null when a newer one was asked for meanwhile): {model, text, view}, or the core's sentence. */
-  view(model, text, k) {
+  view(model, text, k, draw) {
     return new Promise((resolve, reject) => {
       if (this.viewQueued) this.viewQueued.superseded();
-      this.viewQueued = { model, text, k, resolve, reject, superseded: () => resolve(null) };
+      this.viewQueued = { model, text, k, draw, resolve, reject, superseded: () => resolve(null) };
       this.pump();
     });
   }
@@ -60,7 +60,7 @@ export class ModelClient {
     this.viewQueued = null;
     this.viewBusy = true;
     try {
-      job.resolve({ model: job.model, text: job.text, view: await this.call('view', job.model, job.text, job.k) });
+      job.resolve({ model: job.model, text: job.text, view: await this.call('view', job.model, job.text, job.k, job.draw) });
     } catch (error) {
       job.reject(error);
     } finally {

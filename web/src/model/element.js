@@ -36,6 +36,10 @@ const PICKS = {
     'A penny saved is a penny earned.', 'abcdefgh abcdefgh abcd'],
 };
 const ROLES = ['previous_token', 'induction', 'first_token', 'line_alignment'];
+/** The line each model opens on when no text is given (model.html?model=en opened on the zh line: every character <unk>). */
+const DEFAULT_TEXT = { zh: '床前明月光，疑是地上霜。', en: 'The lazy dog sleeps all day. The lazy dog sl' };
+/** The smallest cell of the large pattern: its characters stay readable (the view scrolls past about 40 of them). */
+const MIN_CELL = 16;
 /** A role is named when its score reaches this (TransformerLens's detectors use 0.3 as "it does this"). */
 const ROLE_THRESHOLD = 0.3;
 
@@ -143,6 +147,23 @@ details { margin-top: .5rem; font-size: .9rem; }
 .strip { display: flex; flex-wrap: wrap; gap: .3rem; margin: .3rem 0; }
 .box { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; font-size: .78rem; max-width: 9.5em; }
 .box[aria-pressed="true"] { border: 2px solid #1a5fb4; }
+.head .on-probe { color: #57606a; font-size: .72rem; }
+h3 { font-size: .95rem; margin: .8rem 0 .2rem; }
+.candidate[aria-pressed="true"] { background: #eef3fa; }
+.sources { display: grid; gap: 1px; font-size: .85rem; }
+.part { display: grid; grid-template-columns: 7.5em 1fr 4em; gap: .4rem; align-items: center; min-height: 18px; }
+.part span:last-child { text-align: right; font-variant-numeric: tabular-nums; }
+.track { position: relative; height: 12px; background: linear-gradient(90deg, transparent calc(50% - .5px), #8a96a3 calc(50% - .5px), #8a96a3 calc(50% + .5px), transparent calc(50% + .5px)); }
+.track .pos { position: absolute; left: 50%; height: 100%; background: #1a5fb4; border-radius: 0 2px 2px 0; }
+.track .neg { position: absolute; right: 50%; height: 100%; background: #a51d2d; border-radius: 2px 0 0 2px; }
+.part.total { border-top: 1px solid #8a96a3; font-weight: 600; }
+.lens, .sampling { overflow-x: auto; }
+.lens table, .sampling table { border-collapse: collapse; font-size: .85rem; }
+.lens th, .lens td, .sampling th, .sampling td { padding: 2px 8px; text-align: left; white-space: nowrap; }
+.lens .ch { font-weight: 600; }
+.sampling td { min-width: 7em; } .sampling td .bar { display: inline-block; height: 10px; max-width: 4.5em; vertical-align: middle; margin-right: .3em; }
+.sampling tr[aria-current="true"] th { outline: 2px solid #c01c28; border-radius: 3px; }
+.drawn { font-size: .9rem; }
 .stage-about { margin: .3rem 0; } .stage-about code { font: .9rem/1.4 ui-monospace, monospace; background: #f3f5f7; padding: 0 .25rem; }
 `;
 
@@ -152,7 +173,7 @@ export class AttentionModel extends HTMLElement {
   constructor() {
     super();
     this.root = this.attachShadow({ mode: 'open' });
-    this.state = { model: 'zh', text: '床前明月光，疑是地上霜。', layer: 1, head: 0, temperature: 0.8, seed: 1, lang: 'en' };
+    this.state = { model: 'zh', text: null, layer: 1, head: 0, temperature: 0.8, topK: 0, topP: 1, seed: 1, lang: 'en' };
     this.view = null;
     this.loaded = new Map(); // model name -> {about, heads}
     this.generation = 0;
@@ -172,7 +193,7 @@ export class AttentionModel extends HTMLElement {
     if (this.hasAttribute('url-state')) this.readUrl();
     s.model = s.model === 'en' ? 'en' : 'zh';
     s.lang = s.lang === 'zh' ? 'zh' : 'en';
-    this.takeText(s.text);
+    this.takeText(s.text ?? DEFAULT_TEXT[s.model]);
     this.build();
     this.ready = this.loadModel().then(() => this.retrace(), () => {}); // a failed load has said so in the status line
   }
@@ -225,12 +246,17 @@ export class AttentionModel extends HTMLElement {
     if (/^[a-z_0-9]{1,24}$/.test(p.get('block') ?? '')) this.blockStage = p.get('block');
     const t = Number(p.get('t'));
     if (p.has('t') && Number.isFinite(t) && (t === 0 || t >= 1e-3) && t <= 2) s.temperature = t;
+    s.topK = whole('topk', 0, 4096) ?? s.topK;
+    const topP = Number(p.get('topp'));
+    if (p.has('topp') && Number.isFinite(topP) && topP >= 1e-3 && topP <= 1) s.topP = topP;
   }
 
   writeUrl() {
     if (!this.hasAttribute('url-state')) return;
     const s = this.state;
     const p = new URLSearchParams({ model: s.model, text: s.text, layer: s.layer + 1, head: s.head + 1, t: s.temperature, seed: s.seed, lang: s.lang });
+    if (s.topK) p.set('topk', s.topK);
+    if (s.topP < 1) p.set('topp', s.topP);
     if (s.overlay) p.set('lines', '1');
     if (s.stage) p.set('stage', s.stage);
     if (this.blockStage) p.set('block', this.blockStage);
@@ -275,7 +301,7 @@ export class AttentionModel extends HTMLElement {
       return;
     }
     try {
-      const got = await this.client.view(s.model, [...s.text].slice(0, this.nCtx()).join(''), 10);
+      const got = await this.client.view(s.model, [...s.text].slice(0, this.nCtx()).join(''), 10, this.drawOptions());
       // a newer text is being traced, or the model changed meanwhile: this answer is not drawn
       if (!got || got.model !== s.model) return;
       this.view = got.view;
@@ -293,6 +319,28 @@ export class AttentionModel extends HTMLElement {
     this.showBlock();
     this.writeUrl();
     this.dispatchEvent(new CustomEvent('traced', { detail: { text: this.viewText } }));
+  }
+
+  /** What sampling draws with: the element's temperature, top-k, top-p and seed. */
+  drawOptions() {
+    const s = this.state;
+    return { temperature: s.temperature, topK: s.topK, topP: s.topP, seed: s.seed };
+  }
+
+  /** The sampling table after the temperature, top-k or top-p changed: the core's distributions on the same trace. */
+  async redraw() {
+    this.writeUrl();
+    if (!this.view || !this.viewText) return;
+    const key = [this.state.model, this.viewText, JSON.stringify(this.drawOptions())].join('\u0000');
+    this.sampleKey = key;
+    try {
+      const sample = await this.client.call('sample', this.state.model, this.viewText, this.drawOptions(), 10);
+      if (this.sampleKey !== key || !this.view) return;
+      this.view.sample = sample;
+      this.drawSampling();
+    } catch (error) {
+      this.error.textContent = error.message;
+    }
   }
 
   // [SECTION] building the page's parts once, then drawing into them
@@ -326,11 +374,19 @@ export class AttentionModel extends HTMLElement {
     this.caption = h('p', { className: 'caption', attrs: { 'aria-live': 'polite' }, text: w.hover });
     this.bars = h('div', { className: 'bars' });
     this.push = h('p', { className: 'caption push', attrs: { 'aria-live': 'polite' }, text: w.pushHint });
+    this.sources = h('div', { className: 'sources', attrs: { role: 'list', 'aria-label': w.sourcesTitle } });
+    this.lensEl = h('div', { className: 'lens' });
+    this.samplingEl = h('div', { className: 'sampling' });
     this.tempInput = h('input', { type: 'range', min: '0', max: '2', step: '0.05', value: String(s.temperature), attrs: { 'aria-label': w.temperature },
-      oninput: () => { s.temperature = Number(this.tempInput.value); this.tempValue.textContent = s.temperature.toFixed(2); this.writeUrl(); } });
+      oninput: () => { s.temperature = Number(this.tempInput.value); this.tempValue.textContent = s.temperature.toFixed(2); this.redraw(); } });
+    this.topKInput = h('input', { type: 'number', min: '0', max: '4096', step: '1', value: String(s.topK), attrs: { 'aria-label': w.topK },
+      onchange: () => { const v = Number(this.topKInput.value); if (Number.isSafeInteger(v) && v >= 0 && v <= 4096) s.topK = v; this.redraw(); } });
+    this.topPInput = h('input', { type: 'range', min: '0.05', max: '1', step: '0.05', value: String(s.topP), attrs: { 'aria-label': w.topP },
+      oninput: () => { s.topP = Number(this.topPInput.value); this.topPValue.textContent = s.topP.toFixed(2); this.redraw(); } });
+    this.topPValue = h('output', { text: s.topP.toFixed(2) });
     this.tempValue = h('output', { text: s.temperature.toFixed(2) });
     this.seedInput = h('input', { type: 'number', min: '0', step: '1', value: String(s.seed), attrs: { 'aria-label': w.seed },
-      onchange: () => { const v = Number(this.seedInput.value); if (Number.isSafeInteger(v) && v >= 0) s.seed = v; this.writeUrl(); } });
+      onchange: () => { const v = Number(this.seedInput.value); if (Number.isSafeInteger(v) && v >= 0) s.seed = v; this.redraw(); } });
     this.genButton = h('button', { className: 'primary', text: w.generate, onclick: () => this.generate() });
     this.animateBox = h('input', { type: 'checkbox', checked: s.animate !== false, onchange: () => (s.animate = this.animateBox.checked) });
     this.root.append(
@@ -347,10 +403,19 @@ export class AttentionModel extends HTMLElement {
         h('summary', { text: w.block(s.layer + 1) }), h('p', { className: 'hint', text: w.blockHint })),
       this.stepperBox = h('details', { className: 'stepper', ontoggle: () => this.showLayer() },
         h('summary', { text: w.stepper }), h('p', { className: 'hint', text: w.stepperHint })),
-      h('section', {}, h('h2', { text: w.next }), h('p', { className: 'hint', text: w.nextHint }), this.bars, this.push,
+      h('section', { className: 'next' }, h('h2', { text: w.next }), h('p', { className: 'hint', text: w.nextHint }),
+        h('div', { className: 'layout' },
+          h('div', {}, this.bars, this.push),
+          h('div', {}, h('h3', { text: w.sourcesTitle }), h('p', { className: 'hint', text: w.sourcesHint }), this.sources)),
+        h('h3', { text: w.lensTitle }), h('p', { className: 'hint', text: w.lensHint }), this.lensEl,
+        h('h3', { text: w.samplingTitle }), h('p', { className: 'hint', text: w.samplingHint }),
         h('div', { className: 'gen' },
           h('label', {}, w.temperature, this.tempInput, this.tempValue),
-          h('label', {}, w.seed, this.seedInput), h('label', {}, this.animateBox, w.animate), this.genButton)));
+          h('label', {}, w.topK, this.topKInput), h('label', {}, w.topP, this.topPInput, this.topPValue),
+          h('label', {}, w.seed, this.seedInput)),
+        this.samplingEl,
+        h('div', { className: 'gen' }, h('label', {}, this.animateBox, w.animate), this.genButton),
+        h('p', { className: 'hint links' }, h('a', { href: w.lessonHref, text: w.lessonLink }))));
     this.textBox.id = 'text';
     // the page's own language too, on the page the element owns (model.html)
     if (this.hasAttribute('url-state')) {
@@ -364,8 +429,8 @@ export class AttentionModel extends HTMLElement {
   setModel(name) {
     this.stopGenerating();
     this.state.model = name === 'en' ? 'en' : 'zh';
-    if (name === 'en' && /[\u3400-\u9fff]/.test(this.state.text)) this.state.text = 'The cat sat on the mat. The cat sat on the';
-    if (name === 'zh' && !/[\u3400-\u9fff]/.test(this.state.text)) this.state.text = '床前明月光，疑是地上霜。';
+    if (name === 'en' && /[\u3400-\u9fff]/.test(this.state.text)) this.state.text = DEFAULT_TEXT.en;
+    if (name === 'zh' && !/[\u3400-\u9fff]/.test(this.state.text)) this.state.text = DEFAULT_TEXT.zh;
     this.textBox.value = this.state.text;
     this.picker.replaceChildren(this.picker.firstChild, ...PICKS[this.state.model].map((t) => h('option', { value: t, text: t })));
     this.cutFrom = null; // about a text no longer shown
@@ -397,7 +462,7 @@ export class AttentionModel extends HTMLElement {
 
   /** Empties the views that draw a trace, saying why. */
   clearViews(why) {
-    for (const el of [this.gridEl, this.bigEl, this.bars]) el?.replaceChildren();
+    for (const el of [this.gridEl, this.bigEl, this.bars, this.sources, this.lensEl, this.samplingEl]) el?.replaceChildren();
     if (this.caption) this.caption.textContent = why;
     if (this.push) this.push.textContent = '';
     this.unknownLine.textContent = '';
@@ -500,14 +565,19 @@ export class AttentionModel extends HTMLElement {
     if (!this.stepperEl) {
       // its attributes before it connects: it reads them then
       // block="model": its block diagram is this model's, every part computed; a part opens its stage below
+      // the heading above names the layer (the stepper's own title of a spec it was handed is "Your numbers")
       this.stepperEl = h('attention-stepper', { attrs: { stage: this.state.stage ?? 'weights', lang: this.state.lang, block: 'model', spec: JSON.stringify(spec) } });
+      this.stepperHeading = h('h3', { className: 'stepper-title' });
+      this.stepperBox.append(this.stepperHeading);
       this.stepperEl.blockFacts = this.blockFacts; // its boxes' words: the stepper's core has no language model
       this.stepperEl.addEventListener('blockstage', (e) => this.openBlockStage(e.detail.stage));
       // the stage it shows rides in the URL (?stage=exp): a link opens the layer there
       this.stepperEl.addEventListener('stagechange', (e) => { this.state.stage = e.detail.stage; this.writeUrl(); });
       this.stepperBox.append(this.stepperEl);
+      this.stepperHeading.textContent = wordsFor(this.state.lang).stepperTitle(this.state.layer + 1, this.state.model);
       return;
     }
+    this.stepperHeading.textContent = wordsFor(this.state.lang).stepperTitle(this.state.layer + 1, this.state.model);
     this.stepperEl.setAttribute('lang', this.state.lang);
     this.stepperEl.setAttribute('spec', JSON.stringify(spec));
   }
@@ -522,12 +592,16 @@ export class AttentionModel extends HTMLElement {
     this.blockBox.scrollIntoView({ block: 'nearest' });
   }
 
-  /** The measured role of a head: its best detector score, named when it reaches ROLE_THRESHOLD. */
-  roleOf(layer, head) {
-    const scores = this.loaded.get(this.state.model)?.heads.find((x) => x.layer === layer && x.head === head);
+  /**
+   * The measured role of a head: its best detector score, named when it reaches ROLE_THRESHOLD; on the model's standard
+   * probes, or (onText) on the text shown, the core's scores of this text (a score not measured on it, null, is skipped).
+   */
+  roleOf(layer, head, onText = false) {
+    const all = onText ? this.view?.heads.map((x) => ({ layer: x.layer, head: x.head, ...x.text })) : this.loaded.get(this.state.model)?.heads;
+    const scores = all?.find((x) => x.layer === layer && x.head === head);
     if (!scores) return null;
     let best = null;
-    for (const r of ROLES) if (scores[r] !== undefined && (!best || scores[r] > scores[best])) best = r;
+    for (const r of ROLES) if (scores[r] !== undefined && scores[r] !== null && (!best || scores[r] > scores[best])) best = r;
     return { role: scores[best] >= ROLE_THRESHOLD ? best : 'mixed', score: scores[best], best };
   }
 
@@ -543,16 +617,22 @@ export class AttentionModel extends HTMLElement {
     this.unknownLine.textContent = unknown.length ? w.unknown([...new Set(unknown)].join(' ')) : '';
     // the grid: one small pattern a head, rows = layers (a focused head keeps the focus through the redraw)
     const focused = this.root.activeElement?.closest?.('button.head');
-    const refocus = focused ? `${focused.dataset.layer}/${focused.dataset.head}` : null;
+    const refocus = focused ? `${focused.dataset.layer - 1}/${focused.dataset.head - 1}` : null;
     this.gridEl.style.setProperty('--heads', String(H));
     this.gridEl.replaceChildren();
     for (let l = 0; l < L; l++) {
       for (let hd = 0; hd < H; hd++) {
-        const role = this.roleOf(l, hd);
-        // the visible text is the button's whole name: which head, its role and score
+        const role = this.roleOf(l, hd, true), probe = this.roleOf(l, hd);
+        // a score under the threshold still names what it measures, marked weak: "weak induction 0.20"
+        const roleName = (r) => (r.role === 'mixed' ? w.weak(w.roles[r.best]) : w.roles[r.role]);
+        // the visible text is the button's whole name: which head, its role and score on this text and on the probes
         const canvas = h('canvas', { attrs: { 'aria-hidden': 'true' } });
-        const button = h('button', { className: 'head', attrs: { 'aria-pressed': String(l === s.layer && hd === s.head), 'data-layer': l, 'data-head': hd },
-          onclick: () => this.chooseHead(l, hd) }, canvas, h('span', { text: w.layerHead(l + 1, hd + 1) }), h('span', { text: `${w.roles[role.role]} ${role.score.toFixed(2)}` }));
+        const button = h('button', { className: 'head', attrs: { 'aria-pressed': String(l === s.layer && hd === s.head), 'data-layer': l + 1, 'data-head': hd + 1,
+          'data-role': role.score >= ROLE_THRESHOLD ? role.best.replace('_', '-') : 'none', 'data-score': role.score.toFixed(4),
+          'data-probe-role': probe.score >= ROLE_THRESHOLD ? probe.best.replace('_', '-') : 'none', 'data-probe-score': probe.score.toFixed(4) },
+        onclick: () => this.chooseHead(l, hd) }, canvas, h('span', { text: w.layerHead(l + 1, hd + 1) }),
+        h('span', { className: 'on-text', text: w.onText(roleName(role), role.score.toFixed(2)) }),
+        h('span', { className: 'on-probe', text: w.onProbe(roleName(probe), probe.score.toFixed(2)) }));
         this.gridEl.append(button);
         if (refocus === `${l}/${hd}`) queueMicrotask(() => button.focus());
         drawPattern(canvas, v.weights[l], hd, n, 96, false);
@@ -562,12 +642,13 @@ export class AttentionModel extends HTMLElement {
     if (this.cell && this.cell.key !== this.cellKey(this.cell.i, this.cell.j)) this.cell = null;
     if (!this.cell) this.caption.textContent = w.hover;
     this.bigTitle.textContent = w.chosen(s.layer + 1, s.head + 1);
-    const size = Math.max(8, Math.min(22, Math.floor((this.bigEl.clientWidth || 480) / (n + 2))));
+    const size = Math.max(MIN_CELL, Math.min(22, Math.floor((this.bigEl.clientWidth || 480) / (n + 2))));
     const chars = (axis) => h('div', { className: axis }, ...v.tokens.map((ch, i) => h('span', {
       text: shownChar(ch), className: v.unknown.includes(i) ? 'unk' : '',
       attrs: { style: `${axis === 'cols' ? 'width' : 'height'}: ${size}px; ${axis === 'cols' ? 'height' : 'width'}: ${size + 4}px` } })));
     const big = h('canvas', { tabIndex: 0, attrs: { role: 'img', 'aria-label': this.bigTitle.textContent } });
     big.addEventListener('pointermove', (e) => this.hoverCell(big, e, n, size));
+    big.addEventListener('click', (e) => this.hoverCell(big, e, n, size)); // a tap on a phone: no pointer moves there
     const overlay = h('input', { type: 'checkbox', checked: !!s.overlay, onchange: () => { s.overlay = overlay.checked; this.draw(); this.writeUrl(); } });
     big.addEventListener('keydown', (e) => this.keyCell(e, n));
     const hasLines = v.lines.some((t) => t >= 0);
@@ -583,13 +664,43 @@ export class AttentionModel extends HTMLElement {
     const top = v.next;
     const most = Math.max(...top.map((c) => c.p), 1e-9);
     this.bars.replaceChildren(...top.map((c) => {
-      const row = h('button', { className: 'candidate', onpointerenter: () => this.showPush(c), onfocus: () => this.showPush(c), onclick: () => this.showPush(c) },
+      const row = h('button', { className: 'candidate', attrs: { 'aria-pressed': 'false', 'data-char': c.char },
+        onpointerenter: () => this.showPush(c), onfocus: () => this.showPush(c), onclick: () => this.showPush(c) },
         h('span', { text: shownChar(c.char) }),
         h('div', { className: 'bar', attrs: { style: `width: ${(100 * c.p / most).toFixed(1)}%` } }),
         h('span', { text: c.p.toFixed(4) }));
       return row;
     }));
     this.push.textContent = w.pushHint;
+    const shown = top.find((c) => c.char === this.pushed) ?? top[0];
+    if (shown) this.showPush(shown, false);
+    this.drawLens();
+    this.drawSampling();
+  }
+
+  /** The logit lens: what ln_f and the unembedding read from the residual stream after each layer's attention and MLP. */
+  drawLens() {
+    const v = this.view, w = wordsFor(this.state.lang);
+    if (!v?.lens) return;
+    this.lensEl.replaceChildren(h('table', {},
+      h('tbody', {}, ...v.lens.map((pt) => h('tr', { attrs: { 'data-layer': pt.layer + 1, 'data-after': pt.after } },
+        h('th', { attrs: { scope: 'row' }, text: w.lensRow(pt.layer + 1, pt.after) }),
+        ...pt.top.map((c) => h('td', {}, h('span', { className: 'ch', text: shownChar(c.char) }), ` ${c.p.toFixed(3)}`)))))));
+  }
+
+  /** The distribution sampling draws from, after the temperature, after top-k and after top-p, the seed's draw marked. */
+  drawSampling() {
+    const v = this.view, s = this.state, w = wordsFor(s.lang);
+    if (!v?.sample) return;
+    const { candidates, sampled } = v.sample;
+    const steps = [['temperature', w.afterT(s.temperature)], ['top_k', w.afterK(s.topK)], ['top_p', w.afterP(s.topP)]];
+    const cellOf = (c, key) => h('td', {}, h('div', { className: 'bar', attrs: { style: `width: ${(100 * c[key]).toFixed(1)}%` } }), h('span', { text: c[key].toFixed(3) }));
+    const rows = candidates.map((c) => h('tr', { attrs: { 'data-char': c.char, ...(c.char === sampled.char ? { 'aria-current': 'true' } : {}) } },
+      h('th', { attrs: { scope: 'row' }, text: shownChar(c.char) }), ...steps.map(([key]) => cellOf(c, key))));
+    this.samplingEl.replaceChildren(h('table', {},
+      h('thead', {}, h('tr', {}, h('th', { text: '' }), ...steps.map(([, label]) => h('th', { attrs: { scope: 'col' }, text: label })))),
+      h('tbody', {}, ...rows)),
+    h('p', { className: 'drawn', text: w.drawn(s.seed, shownChar(sampled.char), sampled.top_p.toFixed(3)) }));
   }
 
   /**
@@ -610,18 +721,33 @@ export class AttentionModel extends HTMLElement {
       best.score < ROLE_THRESHOLD ? String(ROLE_THRESHOLD) : null);
   }
 
-  /** Which heads pushed candidate c (the core's logit attribution): the largest first, and the grid tinted by it. */
-  showPush(c) {
+  /**
+   * Where candidate c's logit comes from (the core's exact split, attn lm attribute): every part as a bar on one
+   * scale, the largest first in the caption, and the grid tinted by its heads' parts on that same scale.
+   */
+  showPush(c, chosen = true) {
     const w = wordsFor(this.state.lang);
-    const H = this.loaded.get(this.state.model).about.config.n_head;
-    const ranked = c.heads.map((v, g) => ({ v, l: Math.floor(g / H), hd: g % H })).sort((p, q) => q.v - p.v);
-    const fmt = (x) => `${w.layerHead(x.l + 1, x.hd + 1)} ${x.v >= 0 ? '+' : '−'}${Math.abs(x.v).toFixed(2)}`;
-    this.push.textContent = `${w.pushed(shownChar(c.char))} ${ranked.map(fmt).join(' · ')}`;
-    const most = Math.max(...c.heads.map(Math.abs), 1e-9);
+    if (chosen) this.pushed = c.char;
+    for (const b of this.bars.querySelectorAll('.candidate')) b.setAttribute('aria-pressed', String(b.dataset.char === c.char));
+    const label = (p) => (p.part === 'head' ? w.layerHead(p.layer + 1, p.head + 1) : w.part[p.part](p.layer === null ? 0 : p.layer + 1));
+    const fmt = (p) => `${label(p)} ${p.value >= 0 ? '+' : '−'}${Math.abs(p.value).toFixed(2)}`;
+    const ranked = [...c.parts].sort((p, q) => Math.abs(q.value) - Math.abs(p.value));
+    this.push.textContent = `${w.pushed(shownChar(c.char), c.logit.toFixed(2))} ${ranked.map(fmt).join(' · ')}`;
+    const most = Math.max(...c.parts.map((p) => Math.abs(p.value)), 1e-9);
+    const sum = c.parts.reduce((t, p) => t + p.value, 0);
+    this.sources.replaceChildren(...c.parts.map((p) => h('div', { className: `part ${p.part}`, attrs: { role: 'listitem', 'data-part': p.part,
+      'data-layer': p.layer === null ? '' : p.layer + 1, 'data-head': p.head === null ? '' : p.head + 1, 'data-value': p.value } },
+    h('span', { text: label(p) }),
+    h('div', { className: 'track' }, h('div', { className: p.value >= 0 ? 'pos' : 'neg',
+      attrs: { style: `width: ${(50 * Math.abs(p.value) / most).toFixed(2)}%` } })),
+    h('span', { text: `${p.value >= 0 ? '+' : '−'}${Math.abs(p.value).toFixed(2)}` }))),
+    h('div', { className: 'part total' }, h('span', { text: w.logitSum }), h('span'), h('span', { text: sum.toFixed(2) })));
+    // the grid: each head's part on the same scale as the MLPs' and the embedding's
     for (const button of this.gridEl.querySelectorAll('button.head')) {
-      const v = c.heads[Number(button.dataset.layer) * H + Number(button.dataset.head)];
-      const a = (0.35 * Math.abs(v) / most).toFixed(3);
-      button.style.background = v >= 0 ? `rgba(26, 95, 180, ${a})` : `rgba(165, 29, 45, ${a})`;
+      const part = c.parts.find((p) => p.part === 'head' && p.layer === button.dataset.layer - 1 && p.head === button.dataset.head - 1);
+      const a = (0.45 * Math.abs(part.value) / most).toFixed(3);
+      button.style.background = part.value >= 0 ? `rgba(26, 95, 180, ${a})` : `rgba(165, 29, 45, ${a})`;
+      button.dataset.tint = (Math.abs(part.value) / most).toFixed(4);
     }
   }
 
@@ -660,10 +786,16 @@ export class AttentionModel extends HTMLElement {
     }
   }
 
-  /** Appends up to 32 generated characters (the core's m.generate with this temperature and seed), one a frame. */
-  async generate() {
+  /**
+   * Appends n generated characters (at most what the context has room for; the core's m.generate with this temperature,
+   * top-k, top-p and seed), one a frame; resolves to them. The button's call (n undefined) stops a generation in progress.
+   */
+  async generate(n) {
     const s = this.state;
-    if (this.generating) return this.stopGenerating(); // the button says Stop meanwhile
+    if (this.generating) {
+      if (n === undefined) return void this.stopGenerating(); // the button says Stop meanwhile
+      await new Promise((resolve) => this.addEventListener('generated', resolve, { once: true }));
+    }
     const run = ++this.generation;
     const w = wordsFor(s.lang);
     const room = this.nCtx() - [...s.text].length;
@@ -674,7 +806,8 @@ export class AttentionModel extends HTMLElement {
     const prompt = s.text, model = s.model;
     const current = () => run === this.generation && this.generating && s.model === model; // not stopped, typed over or switched
     try {
-      const added = await this.client.call('generate', model, prompt, { n: Math.min(32, room), temperature: s.temperature, seed: s.seed });
+      const { temperature, topK, topP, seed } = this.drawOptions();
+      const added = await this.client.call('generate', model, prompt, { n: Math.min(n ?? 32, room), temperature, topK, topP, seed });
       if (!current()) return;
       this.lastGenerated = added;
       const steps = s.animate === false ? [added] : [...added]; // all at once: one trace of the whole text
@@ -687,6 +820,7 @@ export class AttentionModel extends HTMLElement {
         if (s.animate !== false && current()) await this.showKvRow(model, s.text);
       }
       this.kvRow = null;
+      return added;
     } catch (error) {
       if (run === this.generation) this.error.textContent = error.message;
     } finally {
@@ -763,6 +897,18 @@ export class AttentionModel extends HTMLElement {
     a.click();
     a.remove();
     setTimeout(() => URL.revokeObjectURL(url), 1000);
+  }
+
+  /** The model trace now shown, as m.trace gives it ({tokens, ids, unknown, stages}); a promise (the model runs in a worker). */
+  trace() {
+    if (!this.viewText) return Promise.resolve(null);
+    return this.client.call('trace', this.state.model, this.viewText);
+  }
+
+  /** The k likeliest next characters as the page draws them: after the temperature, top-k and top-p ([{char, p}], a promise). */
+  next(k = 10) {
+    if (!this.viewText) return Promise.resolve([]);
+    return this.client.call('next', this.state.model, this.viewText, k, this.drawOptions());
   }
 
   /** For tests and pages: head hd of layer l's weights as a flat n × n array, from the last trace. */

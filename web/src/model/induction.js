@@ -69,7 +69,26 @@ export class AttentionInduction extends HTMLElement {
     this.ready = this.start();
   }
 
+  /**
+   * The page's footer (train.html's says "full-batch Adam", which the other lessons use) says how this lesson trains,
+   * in the lesson's language; the page's own words come back when the lesson leaves it.
+   */
+  ownFooter() {
+    const footer = document.querySelector('body > footer[data-zh]');
+    if (!footer) return;
+    this.footerWas ??= { footer, en: footer.dataset.en ?? footer.textContent.trim(), zh: footer.dataset.zh };
+    footer.dataset.en = inductionWords('en').footer;
+    footer.dataset.zh = inductionWords('zh').footer;
+    footer.textContent = this.lang === 'zh' ? footer.dataset.zh : footer.dataset.en;
+  }
+
   disconnectedCallback() {
+    if (this.footerWas) {
+      const { footer, en, zh } = this.footerWas;
+      Object.assign(footer.dataset, { en, zh });
+      footer.textContent = document.documentElement.lang.startsWith('zh') ? zh : en;
+      this.footerWas = null;
+    }
     this.pause();
   }
 
@@ -201,8 +220,10 @@ export class AttentionInduction extends HTMLElement {
         h('span', { className: 'seed', text: `${w.seed} ${this.seed}` }),
         this.host.status),
       this.host.error, this.host.phase, this.host.charts,
-      h('h3', { text: w.patterns }), h('p', { className: 'hint', text: w.patternsHint }), this.host.patterns, this.host.stepper);
+      h('h3', { text: w.patterns }), h('p', { className: 'hint', text: w.patternsHint }), this.host.patterns, this.host.stepper,
+      h('p', { className: 'hint to-model' }, h('a', { href: w.modelHref, text: w.modelLink })));
     this.view.lang = this.lang === 'zh' ? 'zh-CN' : 'en';
+    this.ownFooter();
     this.showControls();
     this.showCharts();
   }

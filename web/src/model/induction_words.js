@@ -16,6 +16,8 @@ const words = {
     loading: 'Loading the model module…', failed: (why) => `The lesson could not start: ${why}`, stepperFailed: (why) => `This layer could not be shown: ${why}`,
     stepper: (l, h) => `Layer ${l}, head ${h}, stage by stage`, needsStepper: 'Add the stepper\'s script (assets/attention-stepper.js) to this page to step through the layer.',
     layerHead: (l, h) => `L${l} H${h}`,
+    modelLink: 'Then see the trained model: what its heads do on text you type (model mode) →', modelHref: `model.html?model=en&text=${encodeURIComponent('The lazy dog sleeps all day. The lazy dog sl')}`,
+    footer: 'Training runs in the C++ core compiled to WebAssembly: minibatch AdamW (16 random windows a step, half of them a random string written twice; a warm-up, then a cosine decay), a few steps a frame; every number is the core\'s.',
   },
   zh: {
     title: '归纳头的诞生',
@@ -33,6 +35,8 @@ const words = {
     loading: '正在载入模型模块…', failed: (why) => `课程无法开始：${why}`, stepperFailed: (why) => `无法显示这一层：${why}`,
     stepper: (l, h) => `第 ${l} 层第 ${h} 头，逐步查看`, needsStepper: '请在本页加入演练器的脚本（assets/attention-stepper.js），以逐步查看这一层。',
     layerHead: (l, h) => `第${l}层 头${h}`,
+    modelLink: '再看训练好的模型：它的各个头在你输入的文字上做什么（模型模式）→', modelHref: `model.html?model=en&lang=zh&text=${encodeURIComponent('The lazy dog sleeps all day. The lazy dog sl')}`,
+    footer: '训练在编译成 WebAssembly 的 C++ 核心里进行：小批量的 AdamW（每步 16 个随机窗口，其中一半是写了两遍的随机字符串；先预热，再余弦衰减），每帧几步；每个数字都来自核心。',
   },
 };
 

@@ -31,15 +31,22 @@ function traceOf(name, text) {
   return last.trace;
 }
 
-/** What the page draws of a text: tokens, unknown, per layer the weights (h × n × n), the top next characters. */
-function view(name, text, k) {
+/**
+ * What the page draws of a text: tokens, unknown, per layer the weights (h × n × n), the top next characters with
+ * where each one's logit comes from, every head's scores on this text and on the probes, the logit lens, and the
+ * distribution sampling draws from with `draw` ({temperature, topK, topP, seed}).
+ */
+function view(name, text, k, draw) {
   const started = performance.now();
   const t = traceOf(name, text);
   const model = m(name);
   const weights = t.stages.filter((s) => s.id === 'weights').map((s) => s.data);
   return {
     tokens: t.tokens, ids: t.ids, unknown: t.unknown, weights,
-    next: model.attribution(text, k), // [{char, p, logit, heads}]: which heads pushed each candidate
+    next: model.attribution(text, k), // [{char, p, logit, heads, parts}]: the sources of each candidate's logit
+    heads: model.heads(text), // [{layer, head, probe: {…}, text: {…}}]: what each head does, on the probes and on this text
+    lens: model.lens(text, 5), // what each layer predicts
+    sample: draw ? model.sample(text, { ...draw, k }) : null, // after the temperature, top-k and top-p; the seed's draw
     lines: model.lineTargets(text), // the line-alignment pattern, for the overlay
     ms: performance.now() - started, // the work of one keystroke, for the page's benchmark
   };
@@ -62,8 +69,20 @@ const ops = {
   layerSpec: (name, text, layer) => m(name).layerSpec(text, layer),
   layerGrad: (name, text, layer) => m(name).layerGrad(text, layer),
   /** Each head's line-alignment score on this text (the core's detector): [{layer, head, score}]. */
-  lineScores: (name, text) => m(name).heads(text).filter((x) => x.line_alignment !== undefined)
-    .map((x) => ({ layer: x.layer, head: x.head, score: x.line_alignment })),
+  lineScores: (name, text) => m(name).heads(text).filter((x) => x.text.line_alignment !== undefined)
+    .map((x) => ({ layer: x.layer, head: x.head, score: x.text.line_alignment })),
+  /** The distribution sampling draws from on this text, and the seed's draw (m.sample). */
+  sample: (name, text, draw, k) => m(name).sample(text, { ...draw, k }),
+  /** The model trace of a text, as m.trace gives it (every stage's data copied out): el.trace(). */
+  trace: (name, text) => {
+    const t = traceOf(name, text);
+    return {
+      tokens: t.tokens, ids: t.ids, unknown: t.unknown,
+      stages: t.stages.map((s) => ({ id: s.id, layer: s.layer, shape: s.shape, symbol: s.symbol, title: s.title, scale: s.scale, data: s.data })),
+    };
+  },
+  /** The k likeliest next characters as sampling draws them (m.next with the draw's options): el.next(k). */
+  next: (name, text, k, draw) => m(name).next(text, k, { temperature: draw.temperature, topK: draw.topK, topP: draw.topP }),
   /**
    * One layer's block as the residual stream meets it (LayerNorms, the attention's output, residual sums, MLP):
    * the stages the core's registry marks as the block's (m.stages(): block), in trace order.

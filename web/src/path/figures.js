@@ -5,6 +5,7 @@
 // what the figure drew (a trace, traces, or the core's figure result), which the section's question reads.
 import { clear, h, svg } from '../stepper/dom.js';
 import { cell } from '../stepper/format.js';
+import { cueOverflow } from '../stepper/scroll_cue.js';
 import { heatmap } from './heatmap.js';
 import { matrix, tokensOf } from './trace_read.js';
 import { FIGURE_WORDS } from './figure_words.js';
@@ -105,7 +106,8 @@ async function compare(f, el, ctx) {
       const label = w.panels[f.panels[k].label] ?? f.panels[k].label;
       const { heads } = matrix(trace, f.stage);
       const dims = named?.[lang];
-      const { rows, cols } = axes(trace, f.stage, dims);
+      const { rows: tokens, cols } = axes(trace, f.stage, dims);
+      const rows = f.queryNames?.[lang] ?? tokens; // the path's own queries, named in the reader's language
       const maps = [];
       for (let head = 0; head < (f.heads ? heads : 1); head++) {
         const m = matrix(trace, f.stage, head);
@@ -114,9 +116,9 @@ async function compare(f, el, ctx) {
           heatmap(m, { rowLabels: rows, colLabels: cols, scale, title: `${label}${f.heads && heads > 1 ? ` · ${w.head} ${head + 1}` : ''}` })));
       }
       const used = f.counts ? [...matrix(trace, 'weights').data].filter((v) => v > 0).length : null;
-      return h('figure', { className: 'panel', dataset: { panel: f.panels[k].label } },
+      return cueOverflow(h('figure', { className: 'panel', dataset: { panel: f.panels[k].label } },
         h('figcaption', { text: label }), h('div', { className: 'maps' }, maps),
-        used !== null ? h('p', { className: 'count', dataset: { used }, text: w.computed(used, matrix(trace, 'weights').data.length) }) : null);
+        used !== null ? h('p', { className: 'count', dataset: { used }, text: w.computed(used, matrix(trace, 'weights').data.length) }) : null));
     });
     clear(el).append(h('div', { className: 'panels' }, panels), h('p', { className: 'scale-note', text: w.scale }));
   };
@@ -217,7 +219,7 @@ async function table(f, el, ctx) {
         k === 0 ? h('th', { attrs: { rowspan: 3 }, text: label }) : null, h('th', { className: 'arch', text: names[k] }),
         // measured times to a tenth of a microsecond: the digits past it are the clock's noise
         result.rows.map((r) => h('td', { dataset: { value: r[metric][a] }, text: cell(metric === 'microseconds' ? Math.round(r[metric][a] * 10) / 10 : r[metric][a]) })))))));
-    clear(el).append(h('div', { className: 'table-wrap' }, article), h('div', { className: 'table-wrap' }, measured));
+    clear(el).append(cueOverflow(h('div', { className: 'table-wrap' }, article)), cueOverflow(h('div', { className: 'table-wrap' }, measured)));
   };
   return { value: result, draw };
 }

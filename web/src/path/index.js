@@ -4,6 +4,7 @@
 // and the page's arrow keys. `?section=ID` shows that one section alone (what a post's iframe embeds).
 // The core is the playground's: the one-file script's shared worker (AttentionStepperBundle.pageAttention).
 import { clear, h, touchOnly } from '../stepper/dom.js';
+import { SCROLL_CUE_CSS } from '../stepper/scroll_cue.js';
 import { makeFigure } from './figures.js';
 import { makeQuestion } from './question.js';
 import { SECTIONS } from './sections.js';
@@ -21,7 +22,8 @@ export function pickLang(search, languages) {
 }
 
 /** Where a stepper figure opens in the playground. */
-const playgroundUrl = (f, lang) => {
+const playgroundUrl = (figure, lang) => {
+  const f = { ...figure, ...figure.open }; // a comparison opens the stage it names (the PE curves)
   const p = new URLSearchParams({ example: f.example });
   if (f.variant) p.set('variant', f.variant);
   if (f.stage) p.set('stage', f.stage);
@@ -56,6 +58,7 @@ function start() {
     core: () => globalThis.AttentionStepperBundle.pageAttention(),
   };
   const root = document.querySelector('[data-path]');
+  document.head.append(h('style', { text: SCROLL_CUE_CSS })); // a wide matrix or table fades where it goes on
   if (only) document.documentElement.classList.add('embedded');
 
   const progress = h('div', { className: 'progress', attrs: { role: 'progressbar', 'aria-valuemin': 1, 'aria-valuemax': shown.length } }, h('div', { className: 'bar' }));
@@ -75,13 +78,25 @@ function start() {
     const text = h('div', { className: 'text' });
     const caption = h('p', { className: 'caption' });
     // a stepper's cells tell their arithmetic: hovered with a pointer, tapped on a touch screen
-    const hint = section.figure.kind === 'stepper' ? h('p', { className: 'hint' }) : null;
+    // (the matrix view's own caption already says so: only the lines view's words need a hint)
+    const hint = section.figure.kind === 'stepper' && section.figure.view === 'lines' ? h('p', { className: 'hint' }) : null;
+    // predict first: a question stands before its figure, and the figure is veiled until a choice is made
+    // (or the reader asks to see it), so the answer is not on screen while the reader guesses
+    const veil = section.question ? h('button', { className: 'unveil', attrs: { type: 'button' }, on: { click: () => unveil() } }) : null;
+    const figureBox = section.question ? h('div', { className: 'veiled' }, figure.el, veil) : figure.el;
+    if (section.question) figure.el.inert = true;
+    function unveil() {
+      if (!veil?.isConnected) return;
+      figureBox.classList.remove('veiled');
+      figure.el.inert = false;
+      veil.remove();
+    }
     const question = section.question && makeQuestion(section.question, {
-      words: () => sectionWords().question, ui, lang, result: () => figure.start(),
+      words: () => sectionWords().question, ui, lang, result: () => figure.start(), onPick: unveil,
     });
     const next = shown[index + 1];
     const nextLink = next ? h('a', { className: 'next', attrs: { href: `#${next.id}` } }) : null;
-    const openLink = section.figure.kind === 'stepper' ? h('a', { className: 'open' }) : null;
+    const openLink = section.figure.kind === 'stepper' || section.figure.open ? h('a', { className: 'open' }) : null;
     const embedButton = h('button', { className: 'embed', attrs: { type: 'button' } });
     const embedBox = h('textarea', { className: 'embed-code', attrs: { readonly: true, rows: 3 }, hidden: true });
     embedButton.addEventListener('click', () => {
@@ -91,7 +106,7 @@ function start() {
       navigator.clipboard?.writeText(embedBox.value).catch(() => {});
     });
     const el = h('section', { attrs: { 'data-idea': section.id, id: section.id, 'aria-labelledby': `${section.id}-title` } },
-      h('p', { className: 'number', text: `${index + 1}` }), heading, text, figure.el, caption, hint, question?.el ?? null,
+      h('p', { className: 'number', text: `${index + 1}` }), heading, text, question?.el ?? null, figureBox, caption, hint,
       h('p', { className: 'actions' }, openLink, embedButton), embedBox, nextLink);
     const tocLink = h('a', { attrs: { href: `#${section.id}` } });
     toc.append(h('li', {}, tocLink));
@@ -100,7 +115,8 @@ function start() {
       heading.textContent = w.title[l];
       clear(text).append(...w.text[l].map((p) => h('p', { text: p })));
       caption.textContent = w.caption[l];
-      if (hint) hint.textContent = touchOnly() ? ui(l).tap_hint : ui(l).hover_hint;
+      if (hint) hint.textContent = ui(l)[touchOnly() ? 'lines_tap_hint' : 'lines_hover_hint'];
+      if (veil) veil.textContent = ui(l).unveil;
       tocLink.textContent = w.title[l];
       if (nextLink) nextLink.textContent = `${ui(l).next}: ${PATH_WORDS.sections[next.id].title[l]} →`;
       if (openLink) { openLink.textContent = ui(l).open_playground; openLink.href = playgroundUrl(section.figure, l); }

@@ -43,6 +43,7 @@ export const QA_SPEC = {
   score: 'dot',
 };
 export const QA_DIMENSIONS = { en: ['animal', 'action', 'place', 'function word'], zh: ['动物', '动作', '地点', '虚词'] };
+export const QA_QUERIES = { zh: ['在哪里？', '摘要'] };
 
 export const SECTIONS = [
   {
@@ -141,9 +142,13 @@ export const SECTIONS = [
       // rows of the two-head trace whose heads pick different keys
       answer: ([, two]) => {
         const n = matrix(two, 'weights', 0).rows;
-        let differ = 0;
-        for (let i = 0; i < n; i++) differ += argmax(rowOf(two, 'weights', 0, i)) !== argmax(rowOf(two, 'weights', 1, i)) ? 1 : 0;
-        return { right: differ === 0 ? 'yes' : 'no', value: differ, integer: true };
+        const queries = tokensOf(two, 'query'), keys = tokensOf(two, 'key');
+        const rows = [];
+        for (let i = 0; i < n; i++) {
+          const one = argmax(rowOf(two, 'weights', 0, i)), other = argmax(rowOf(two, 'weights', 1, i));
+          if (one !== other) rows.push({ query: queries[i], one: keys[one], other: keys[other] });
+        }
+        return { right: rows.length === 0 ? 'yes' : 'no', value: rows.length, integer: true, rows };
       },
     },
   },
@@ -169,6 +174,7 @@ export const SECTIONS = [
     figure: {
       kind: 'compare', stage: 'weights', example: 'positional-encoding',
       panels: [{ label: 'no_pe', variant: 'none' }, { label: 'sinusoidal', variant: 'sinusoidal' }],
+      open: { variant: 'sinusoidal', stage: 'pe' }, // the curves: the playground's PE stage
     },
     question: {
       choices: ['yes', 'no'],
@@ -181,11 +187,11 @@ export const SECTIONS = [
     },
   },
   { id: 'cnn-rnn-attention', figure: { kind: 'table', request: { n: [8, 32, 128, 512], d: 32, kernel: 3 } } },
-  { id: 'complexity', figure: { kind: 'stepper', example: 'complexity' } },
+  { id: 'complexity', figure: { kind: 'stepper', example: 'complexity', stage: 'scores', view: 'matrix' } },
   { id: 'interpretability', figure: { kind: 'stepper', example: 'translation', stage: 'weights', view: 'matrix' } },
   {
     id: 'applications',
-    figure: { kind: 'compare', stage: 'weights', spec: QA_SPEC, dimensions: QA_DIMENSIONS, panels: [{ label: 'qa', spec: (s) => s }] },
+    figure: { kind: 'compare', stage: 'weights', spec: QA_SPEC, dimensions: QA_DIMENSIONS, queryNames: QA_QUERIES, panels: [{ label: 'qa', spec: (s) => s }] },
     question: { choices: ['cat', 'sat', 'mat'], answer: ([trace]) => wordQuestion('where?', { cat: 'cat', sat: 'sat', mat: 'mat' })(trace) },
   },
   { id: 'cv-attention', figure: { kind: 'stepper', example: 'se-block', stage: 'gate' } },

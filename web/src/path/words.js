@@ -19,8 +19,11 @@ export const PATH_WORDS = {
       copied: 'Embed code copied.',
       computing: 'Computing…',
       progress: 'Section {i} of {n}',
-      tap_hint: 'Tap a cell for its arithmetic',
-      hover_hint: 'Hover a cell for its arithmetic',
+      lines_tap_hint: 'Tap a word to keep only its lines and read their weights.',
+      lines_hover_hint: 'Hover over a word, or tap it, to keep only its lines and read their weights.',
+      unveil: 'Guess first — or show the figure now',
+      you_picked: 'You picked “{picked}”; the figure says “{right}”.',
+      head_row: 'row “{query}”: head 1 → “{one}”, head 2 → “{other}”',
       language: '中文',
       end: 'That is the whole path. Now change the numbers yourself: open any figure in the playground and edit its inputs, watch a small trained model read your own text in model mode, or train attention step by step in the training lessons.',
       places: { playground: 'The playground', model: 'Model mode', lessons: 'Training lessons' },
@@ -42,8 +45,11 @@ export const PATH_WORDS = {
       copied: '嵌入代码已复制。',
       computing: '计算中…',
       progress: '第 {i} 节，共 {n} 节',
-      tap_hint: '点一下格子，看它的算式',
-      hover_hint: '把鼠标移到格子上，看它的算式',
+      lines_tap_hint: '点一下某个词，只留下它的连线，并读出权重。',
+      lines_hover_hint: '把指针移到某个词上（或点一下），只留下它的连线，并读出权重。',
+      unveil: '先猜一猜，或者直接看图',
+      you_picked: '你选的是“{picked}”，图里的答案是“{right}”。',
+      head_row: '“{query}”这一行：头 1 → {one}，头 2 → {other}',
       language: 'English',
       end: '整条路就走完了。接下来自己动手改数字吧：在演练场里打开任意一张图、修改输入；到模型模式里看一个训练过的小模型读你写的文字；或者在训练课程里一步一步把注意力训练出来。',
       places: { playground: '演练场', model: '模型模式', lessons: '训练课程' },
@@ -66,8 +72,8 @@ export const PATH_WORDS = {
         ],
       },
       caption: {
-        en: 'The RNN’s bars show how much each word still moves its last state (‖∂h_T/∂x_t‖); beside them, attention reaches every word in one step.',
-        zh: 'RNN 的柱子表示每个词对最后状态还有多大影响（‖∂h_T/∂x_t‖）；旁边是注意力，一步就够到每个词。',
+        en: 'The chart “RNN” shows how much each word still moves the RNN’s last state (‖∂h_T/∂x_t‖): the further back, the less. The chart “Attention” measures the same for attention’s output: the bars stay level, because every word is one step away (the last word’s bar is taller: it is also the query).',
+        zh: '“RNN”那张图表示每个词对 RNN 最后状态还有多大影响（‖∂h_T/∂x_t‖）：越靠前，影响越小。“注意力”那张图对注意力的输出做同样的测量：柱子高度持平，因为每个词都只隔一步（最后一个词的柱子更高，因为它同时也是 Query）。',
       },
       question: {
         prompt: { en: 'In the RNN, which word has the least influence on its last state?', zh: '在 RNN 里，哪个词对最后状态的影响最小？' },
@@ -89,15 +95,17 @@ export const PATH_WORDS = {
         en: [
           'The standard encoder–decoder (proposed in 2014) reads the source with an encoder, h_t = f(x_t, h_{t−1}), sums it all up in one context vector c = q(h_1, …, h_T), and lets the decoder write y_t = g(c, y_1, …, y_{t−1}).',
           'The problem, as the first article puts it: every y_i depends on the same fixed c, with the same weights. Translating 猫 and translating 垫子 both start from one summary of the whole sentence.',
+          'In this figure and the ones after it, each word is a short vector of hand-made numbers, one per meaning (animal, sitting, furniture…): the dimensions are named over the figure’s columns. Real models learn hundreds of such numbers; a few made by hand let you read every cell.',
         ],
         zh: [
           '标准的编码器-解码器框架（2014 年提出）先用编码器读源句子：h_t = f(x_t, h_{t−1})；再把它压成一个上下文向量 c = q(h_1, …, h_T)；解码器据此逐词生成：y_t = g(c, y_1, …, y_{t−1})。',
           '问题在于：所有 y_i 都依赖同一个固定的 c，权重相同。翻译“猫”和翻译“垫子”，用的是同一份对整句话的概括。',
+          '这张图和后面的图里，每个词都是一小串手工设定的数字，每个数字代表一种含义（动物、坐、家具……），维度的名字写在图的列上。真实模型会学出成百上千个这样的数字；手工设定几个，每个格子你都能读懂。',
         ],
       },
       caption: {
-        en: 'Left, one fixed c: every target word gets the same row, the plain average of the source words. Right, attention’s c_i: a different row for each word, on the same colour scale.',
-        zh: '左边是固定的 c：每个目标词拿到同一行，即所有源词的平均；右边是注意力的 c_i：每个词各不相同。两边共用一个颜色刻度。',
+        en: 'In the panel “One fixed c”, every target word gets the same row, the plain average of the source words; in “Attention: c_i for each word”, each word gets its own row. Both panels share one colour scale.',
+        zh: '在“一个固定的 c”这张图里，每个目标词拿到同一行，即所有源词的平均；在“注意力：每个词各有自己的 c_i”这张图里，每个词各不相同。两张图共用一个颜色刻度。',
       },
     },
 
@@ -136,8 +144,8 @@ export const PATH_WORDS = {
         ],
       },
       caption: {
-        en: 'Left, soft lookup: each row spreads its weight over several keys. Right, the same scores made 20× sharper: almost one key per row, like a hard lookup.',
-        zh: '左边是软寻址：每一行的权重分散在几个 Key 上；右边把同样的分数放大 20 倍：每行几乎只剩一个 Key，就像查字典的硬寻址。',
+        en: 'In “Soft lookup”, each row spreads its weight over several keys. In “Hard lookup”, the same scores are made 20× sharper: almost one key per row, like looking a word up in a dictionary.',
+        zh: '“软寻址”图中，每一行的权重分散在几个 Key 上；“硬寻址”图把同样的分数放大 20 倍：每行几乎只剩一个 Key，就像查字典。',
       },
     },
 
@@ -154,8 +162,8 @@ export const PATH_WORDS = {
         ],
       },
       caption: {
-        en: 'The same two decoder states and four source states, scored four ways: compare the same row across the panels (one colour scale).',
-        zh: '同样的两个解码器状态、四个源状态，用四种方式打分：横向比较各图的同一行（共用一个颜色刻度）。',
+        en: 'The same two decoder states and four source states, scored four ways. Drawn here are the weights each scoring gives after softmax (step 2), so the four compare on one colour scale: look at the same row in every panel.',
+        zh: '同样的两个解码器状态、四个源状态，用四种方式打分。图中画的是各种打分经过 softmax（第 2 步）之后的权重，这样四者可以共用一个颜色刻度：看各图的同一行。',
       },
       question: {
         prompt: {
@@ -317,8 +325,8 @@ export const PATH_WORDS = {
         ],
       },
       caption: {
-        en: 'Each head’s weights side by side, then the heads’ outputs concatenated and mixed by W_o; beside them, the same sentence with one head and with two.',
-        zh: '每个头的权重并排摆放，然后各头的输出拼接起来、经 W_o 混合；旁边是同一句话用一个头和用两个头的对比。',
+        en: 'The same sentence with one head and with two heads, on one colour scale: in “Two heads”, each head’s weights have their own panel.',
+        zh: '同一句话用一个头和用两个头的对比，共用一个颜色刻度：在“两个头”里，每个头的权重各占一张小图。',
       },
       question: {
         prompt: { en: 'Do the two heads give their largest weight to the same word in every row?', zh: '两个头在每一行里，权重最大的都是同一个词吗？' },
@@ -327,8 +335,8 @@ export const PATH_WORDS = {
           no: { en: 'No', zh: '不是' },
         },
         why: {
-          en: 'Rows where the two heads pick different words: {value}. Each head compares only its own slice of the vectors (meaning for one, position for the other), so each can find a different most relevant word.',
-          zh: '两个头选了不同词的行数：{value}。每个头只比较向量中属于自己的那一段（一个看词义，一个看位置），所以各自找到的“最相关的词”可以不同。',
+          en: 'Rows where the two heads pick different words: {value} — {rows}. Each head compares only its own slice of the vectors (meaning for one, position for the other), so each can find a different most relevant word.',
+          zh: '两个头选了不同词的行数：{value}——{rows}。每个头只比较向量中属于自己的那一段（一个看词义，一个看位置），所以各自找到的“最相关的词”可以不同。',
         },
       },
     },
@@ -429,8 +437,8 @@ export const PATH_WORDS = {
         ],
       },
       caption: {
-        en: 'The same word at eight positions, without and with the sinusoidal encoding, on one colour scale; beside them, the sine and cosine curves of PE.',
-        zh: '同一个词放在八个位置上，分别不加和加上正弦位置编码，共用一个颜色刻度；旁边是位置编码的正弦、余弦曲线。',
+        en: 'The same word at eight positions, without and with the sinusoidal encoding, on one colour scale. The sine and cosine curves themselves are drawn in the playground’s PE stage (the link under the figure).',
+        zh: '同一个词放在八个位置上，分别不加和加上正弦位置编码，共用一个颜色刻度。位置编码的正弦、余弦曲线画在演练场的位置编码那一步里（图下方的链接）。',
       },
       question: {
         prompt: {
@@ -463,8 +471,8 @@ export const PATH_WORDS = {
         ],
       },
       caption: {
-        en: 'The article’s table beside the measurements for growing n: path length from the first word to the last, sequential steps, multiply-adds per layer, memory and time.',
-        zh: '文章的表格，旁边是随 n 增长实测的数据：首词到末词的路径长度、串行步数、每层乘加次数、内存和耗时。',
+        en: 'First the article’s table, then what the core measures as n grows: path length from the first word to the last, sequential steps, multiply-adds per layer, memory, and time (time varies a little from run to run; the other rows are exact).',
+        zh: '先是文章的表格，然后是随 n 增长实测的数据：首词到末词的路径长度、串行步数、每层乘加次数、内存和耗时（耗时每次运行略有不同，其余各行是精确值）。',
       },
     },
 
@@ -491,11 +499,11 @@ export const PATH_WORDS = {
       text: {
         en: [
           'Attention weights can be drawn and read. The first article’s code draws them as a seaborn heatmap: source words along the bottom, target words down the side, each cell labelled with its weight.',
-          'A bright cell shows where the model looked while producing that word. It is a clue to how the model works, not the whole story: the output also depends on the Values and on everything after the attention.',
+          'A dark cell (a large weight) shows where the model looked while producing that word. It is a clue to how the model works, not the whole story: the output also depends on the Values and on everything after the attention.',
         ],
         zh: [
           '注意力权重可以画出来、读出来。第一篇文章的代码把权重画成热力图：横轴是源词，纵轴是目标词，每个格子标出权重数值。',
-          '亮的格子说明模型在生成这个词时看向了哪里。这是理解模型的线索，但不是全部：输出还取决于 Value，以及注意力之后的各层计算。',
+          '颜色深的格子（权重大）说明模型在生成这个词时看向了哪里。这是理解模型的线索，但不是全部：输出还取决于 Value，以及注意力之后的各层计算。',
         ],
       },
       caption: {
@@ -551,8 +559,8 @@ export const PATH_WORDS = {
         ],
       },
       caption: {
-        en: 'A small hand-made feature map of a cat on grass under a sky: channel gates keep the cat’s channels and damp the background; spatial gates light up where the cat is.',
-        zh: '一张手工构造的小特征图，画的是草地上的一只猫和上方的天空：通道门控保留猫的通道、压低背景；空间门控在猫所在的位置最亮。',
+        en: 'SE’s channel gates on a small hand-made feature map of a cat on grass under a sky: one gate per channel, the cat’s channels kept and the background damped. ECA, CBAM (with its map of where to look) and CA are among the playground’s vision examples.',
+        zh: 'SE 在一张手工构造的小特征图上的通道门控：图中是草地上的一只猫和上方的天空，每个通道一个门控权重，保留猫的通道、压低背景。ECA、CBAM（带“看哪里”的空间图）和 CA 在演练场的视觉示例里。',
       },
     },
 
@@ -571,8 +579,8 @@ export const PATH_WORDS = {
         ],
       },
       caption: {
-        en: 'Left, the whole chat; right, each token sees only its last 4 tokens. Find the row of 那家店 in both.',
-        zh: '左边是整段对话；右边每个 token 只能看到最近的 4 个 token。在两张图里找到“那家店”这一行。',
+        en: 'In “The whole chat”, every token sees the whole conversation; in “A window of 4 tokens”, each token sees only its last 4. Find the row of 那家店 in both.',
+        zh: '在“整段对话”里，每个 token 都能看到整段对话；在“窗口只有 4 个 token”里，每个 token 只能看到最近的 4 个。在两张图里找到“那家店”这一行。',
       },
       question: {
         prompt: {
@@ -597,12 +605,12 @@ export const PATH_WORDS = {
         en: [
           'Everything so far used hand-made vectors. This figure is different: a small language model trained in this project reads a line of the second article’s hot-pot chat. Its weights were learned, not written by hand.',
           'To be clear about its size: it reads one character at a time, has 2 layers of 4 heads, and was trained on short texts: Tang and Song poems and Chinese sayings. It is nothing like a large model, but its attention is computed the same way.',
-          'Each square of the grid is one head of one layer. Beside it are the model’s guesses for the next character.',
+          'Each square of the grid is one head of one layer. With the grid come the model’s guesses for the next character.',
         ],
         zh: [
           '前面用的都是手工设计的向量。这张图不一样：本项目自己训练的一个小语言模型，正在读第二篇文章火锅店聊天里的一句话。它的权重是学出来的，不是手写的。',
           '要说清楚它有多小：它按字读文本，只有 2 层、每层 4 个头，训练用的是唐诗、宋词和一些俗语这样的短文本。它远远比不上大模型，但注意力的算法完全一样。',
-          '网格里每个方块是某一层的某一个头；旁边是模型对下一个字的猜测。',
+          '网格里每个方块是某一层的某一个头；网格之外，还有模型对下一个字的猜测。',
         ],
       },
       caption: {

@@ -33,7 +33,9 @@ export class RemoteCore {
 
   constructor(threadsUrl = null) {
     this.handles = new WeakMap(); // trace or gradient result -> {handle, generation} in the worker that made it
+    this.lostListeners = new Set();
     this.calls = new WorkerCalls({
+      lost: (sentence) => { for (const listener of this.lostListeners) listener(sentence); },
       spawn: startWorker,
       what: 'the core\'s worker',
       ErrorClass: AttentionError,
@@ -45,6 +47,12 @@ export class RemoteCore {
         this.started.catch(() => {}); // the calls after it are refused with its sentence
       },
     });
+  }
+
+  /** Calls listener(sentence) whenever the worker is found dead, a call waiting or not; returns how to stop. */
+  onLost(listener) {
+    this.lostListeners.add(listener);
+    return () => this.lostListeners.delete(listener);
   }
 
   /** The worker now running the core (a new one after a death); for tests, which may close it. */

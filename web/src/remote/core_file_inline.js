@@ -3,3 +3,6 @@
 export const coreWasmUrl = () => {
   throw new Error('the one-file script\'s core starts from the bytes its page sends');
 };
+
+/** createAttention's filesUrl: the one-file script's worker fetches no file of the package. */
+export const setFilesUrl = () => {};

@@ -139,6 +139,12 @@ export class AttentionStepper extends HTMLElement {
         this.store.set({ lang: this.language(options.lang) });
         this.attention = attention;
         this.area.attention = attention;
+        // the core's worker found dead while the page was idle: said at once, not at the reader's next step
+        this.stopWatchingLoss?.();
+        this.stopWatchingLoss = attention.onLost?.(() => {
+          this.workerLost = true;
+          if (this.store.get().trace && this.isConnected) this.renderAll();
+        });
         this.examples = attention.catalog();
         return this.load(options);
       })
@@ -153,6 +159,8 @@ export class AttentionStepper extends HTMLElement {
 
   disconnectedCallback() {
     this.animator.stop();
+    this.stopWatchingLoss?.();
+    this.stopWatchingLoss = null;
     document.removeEventListener('keydown', this.pageKeys);
   }
 
@@ -252,6 +260,7 @@ export class AttentionStepper extends HTMLElement {
       this.showLoadError(error);
       return;
     }
+    this.workerLost = false; // a worker answered: the next drawing has no notice of the lost one
     if (ticket !== this.ticket) return;
     if (exampleId === 'complexity') {
       // its panels' code (the one-file script: in the fast part's script beside it) before they are drawn
@@ -394,6 +403,7 @@ export class AttentionStepper extends HTMLElement {
    */
   showInPlace(trace, edited) {
     const s = this.store.get();
+    if (this.workerLost) (this.workerLost = false), this.lostNotice?.remove(); // a new worker answered
     const ids = shownStages(trace).map((st) => st.id);
     const sameStages = ids.join() === this.stageIds().join();
     const keep = ids.indexOf(this.stageId);
@@ -448,6 +458,8 @@ export class AttentionStepper extends HTMLElement {
       parts.push(...this.refusalBanner);
     }
     if (this.ignored?.length) parts.push(h('p', { className: 'notice', attrs: { role: 'status' }, text: w.ignored(this.ignored) }));
+    this.lostNotice = this.workerLost ? h('p', { className: 'notice worker-lost', attrs: { role: 'alert' }, text: w.workerLost }) : null;
+    if (this.lostNotice) parts.push(this.lostNotice);
     if (c.has('examples') || c.has('lang') || c.has('edit')) parts.push(this.chrome.topBar(s, w, doc, c, this.examples));
     if (c.has('text')) parts.push(...this.chrome.exampleText(s, w, doc));
     const vision = s.trace.kind === 'vision'; // a vision block: no QKV formula and no Transformer block around it

@@ -191,10 +191,10 @@ export function figure(el) {
   svg.append(node('text', { x: 12, y: 40, 'font-size': 12, fill: '#57606a', 'font-family': 'ui-monospace, Menlo, Consolas, monospace' }, stage.formula));
   let x = 12, height = 0;
   if (el.area.lines) {
-    const lines = el.area.lines.figure();
+    const lines = el.area.lines.figure(FONT);
     lines.setAttribute('transform', `translate(12,${TOP})`);
     svg.append(lines);
-    x += Number(lines.getAttribute('width'));
+    x += Number(lines.getAttribute('width')) + 12; // the same margin right as left: the keys' labels end at the lines' width
     height = Number(lines.getAttribute('height'));
   } else {
     el.area.scene.matrices.forEach((m, k) => {

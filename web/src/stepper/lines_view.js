@@ -23,6 +23,20 @@ const opacity = (a) => 0.1 + 0.9 * a;
 /** Weights listed in the caption for one token and head. */
 const CAPTION_ENTRIES = 8;
 
+let measuring = null; // a canvas's 2D context, to measure labels with (false where there is none)
+/**
+ * A label's width at 14 px in font: measured by the browser (with a tenth more, for a reader whose fonts are a
+ * little wider), never under a rough estimate (a CJK character 1 em, others 0.6). The estimate alone cut the
+ * last key's label ("mat", "chased") at the figure's edge.
+ */
+function labelWidth(text, font) {
+  const rough = [...text].reduce((w, c) => w + (c.charCodeAt(0) > 0x2e80 ? 14 : 8.4), 0);
+  measuring ??= globalThis.document?.createElement('canvas').getContext('2d') ?? false;
+  if (!measuring) return rough;
+  measuring.font = `14px ${font}`;
+  return Math.max(rough, 1.1 * measuring.measureText(text).width);
+}
+
 /** Whether a trace's weights can be drawn as lines (few enough tokens on each side). */
 export function linesPossible(ctx) {
   return ctx.nQ <= LINES_MAX_TOKENS && ctx.nK <= LINES_MAX_TOKENS;
@@ -162,8 +176,9 @@ export function linesView(ctx, w, onChange) {
   }
 
   /** The picture as a standalone SVG (for export): token labels as text, each shown head's lines side by side, no spotlight. */
-  function figure() {
-    const charW = (t) => [...t].reduce((w, c) => w + (c.charCodeAt(0) > 0x2e80 ? 14 : 8.4), 0);
+  /** The picture for an export (export.js), its labels in `font` at 14 px: each label's room measured, so none is cut. */
+  function figure(font = 'sans-serif') {
+    const charW = (t) => labelWidth(t, font);
     const qW = Math.max(...ctx.qTokens.map(charW)) + 10, kW = Math.max(...ctx.kTokens.map(charW)) + 10;
     const shown = panels.filter((p) => state.visible.has(p.hh)), one = qW + WIDTH + kW, gap = 24;
     const width = Math.max(1, shown.length) * (one + gap) - gap;

@@ -4,6 +4,7 @@ import { cell } from './format.js';
 import { css, gradient, inkFor, KEPT, MASKED, scaleColor, scaleRange } from './colors.js';
 import { h } from './dom.js';
 import { nowAndLater } from './later.js';
+import { cueOverflow } from './scroll_cue.js';
 
 export const MAX_SHOWN = 48; // rows or columns beyond this are summarised, not drawn
 /** Cells one matrix draws at most: a 64 × 64 stage shows 32 × 32, as a 48 × 48 table took a frame's 100 ms to lay out. */
@@ -128,13 +129,13 @@ export function renderMatrix(m, options) {
   const note = m.rows > rows || m.cols > cols ? options.words.truncated(rows, cols) : null;
   const view = { el: null, cells, m, legend: null, rows, cols, scale: scaleOf(m, rows, cols), kind };
   view.legend = legend(kind, view.scale, options.words);
-  view.el = h('figure', {
+  view.el = cueOverflow(h('figure', {
     className: `matrix role-${m.role}`,
     dataset: { key: m.key },
   },
   h('figcaption', {}, h('span', { className: 'label', text: m.label }), h('span', { className: 'size', text: ` ${size}` }), note && h('span', { className: 'note', text: ` (${note})` })),
   h('table', { attrs: { role: 'grid', 'aria-label': `${m.label} ${size}` } }, h('thead', {}, head), body),
-  view.legend);
+  view.legend));
   const blank = h('td', { attrs: { tabindex: '-1', role: 'gridcell' }, dataset: { key: m.key } });
   const addRows = (from, to) => {
     for (let i = from; i < to; i++) {

@@ -3,8 +3,9 @@
 // flow down), so the wrapper starts from \`all: initial\` and sets its own font, colour and spacing.
 /** A phone's width: below it the picture comes first (the media queries below and stage_texts.js). */
 export const NARROW = '(max-width: 600px)';
+import { SCROLL_CUE_CSS } from './scroll_cue.js';
 
-export const css = `
+export const css = `${SCROLL_CUE_CSS}
 :host { display: block; contain: content; border: 1px solid #d0d7de; border-radius: 8px; background: #fff; box-sizing: border-box; }
 .stepper { all: initial; display: block; padding: 12px; font: 14px/1.45 system-ui, -apple-system, "Segoe UI", "Noto Sans", "Noto Sans CJK SC", "PingFang SC", "Microsoft YaHei", sans-serif; color: #1b1f24; background: #fff; border-radius: 8px; text-align: left; }
 :host([hidden]) { display: none; }
@@ -233,7 +234,8 @@ textarea.vision-spec { width: 100%; box-sizing: border-box; font: 12px/1.35 ui-m
   /* the stage's gist under its title, above the picture (stacked like the titles: no jump from stage to stage) */
   .stage-head .gist { display: block; flex-basis: 100%; margin: 0; color: #333; }
   .bar.controls .status, .bar.controls .speed-word { display: none; }
-  .caption { height: calc(2 * 1.45em + 14px); }
+  .caption { height: calc(2 * 1.45em + 14px); } /* in the sticky controls: the picture keeps the screen */
+  .compact .caption { height: calc(4 * 1.45em + 14px); } /* nothing sticky in a figure of a post or the path: room for a wrapped cell arithmetic */
   .caption-detail { max-width: 6.5em; white-space: normal; line-height: 1.2; }
   .stages { flex-wrap: nowrap; overflow-x: auto; }
   .stages button { flex: none; }

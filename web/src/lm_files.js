@@ -1,0 +1,43 @@
+// Where index.js finds the language model's files: its module (dist/lm) and the shipped weights (models/), named
+// by literal paths so that a bundler (Vite, webpack 5) follows them and copies the files into the app, as it does
+// the core's and the parts' (core_file.js, part_files.js); package_file.js maps them when the package's files were
+// moved (createAttention's filesUrl) or Vite's dev server pre-bundled the package. The site's scripts carry their
+// own model (web/build-site.mjs puts remote/lm_files_absent.js in place of this file, so no weights are inlined).
+import { packageFile } from './package_file.js';
+
+const weights = {
+  zh: () => packageFile('models/zh.safetensors', new URL('../models/zh.safetensors', import.meta.url)),
+  en: () => packageFile('models/en.safetensors', new URL('../models/en.safetensors', import.meta.url)),
+};
+
+/** The language model's module, instantiated (its glue does not name its .wasm: USE_ES6_IMPORT_META=0). */
+export async function lmCore() {
+  const wasm = packageFile('dist/lm/attention_lm.wasm', new URL('../dist/lm/attention_lm.wasm', import.meta.url));
+  const { default: create } = await import('../dist/lm/attention_lm.js');
+  return create({ locateFile: () => String(wasm) });
+}
+
+/**
+ * A shipped model's weights, fetched with signal; onProgress({loaded, total}) as the bytes arrive (total 0 when
+ * the server does not say how many: no Content-Length, or a compressed body).
+ */
+export async function readModel(name, { signal, onProgress } = {}) {
+  const response = await fetch(weights[name](), { signal });
+  if (!response.ok) throw new Error(`HTTP ${response.status} for ${response.url}`);
+  if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
+  const said = response.headers.get('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0;
+  const chunks = [];
+  let loaded = 0;
+  const reader = response.body.getReader();
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    chunks.push(value);
+    loaded += value.length;
+    onProgress({ loaded, total: said });
+  }
+  const bytes = new Uint8Array(loaded);
+  let at = 0;
+  for (const chunk of chunks) bytes.set(chunk, at), (at += chunk.length);
+  return bytes;
+}
