@@ -332,8 +332,11 @@ test('past the last stage ▶| and → offer the next worked example, in the rea
   assert.match(page.url(), /example=basic-attention/);
   // in zh, and the order past the article's first examples: score functions follow BasicAttention
   await root.locator('button.lang-zh').click();
-  await page.evaluate(() => { const el = document.querySelector('attention-stepper'); el.show(el.stageIds().length - 1); });
+  // the language's redraw settles before the jump to the last stage (CI once clicked ▶| into the redraw)
+  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('button.next')?.getAttribute('aria-label') !== 'Next stage');
+  await page.evaluate(async () => { const el = document.querySelector('attention-stepper'); await el.settled(); el.show(el.stageIds().length - 1); await el.settled(); });
   await root.locator('button.next').click();
+  await page.waitForFunction(() => document.querySelector('attention-stepper').shadowRoot.querySelector('button.next-example:not([hidden])'), null, { timeout: 5000 }).catch(() => {});
   assert.equal(await offer(), `下一个例子：${title('score-functions', 'zh')}`);
   // the last of the order offers nothing
   await page.evaluate(() => document.querySelector('attention-stepper').chooseExample('coordinate-attention'));

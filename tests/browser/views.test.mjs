@@ -213,7 +213,13 @@ test('complexity: log–log time and memory, medians of 7 runs, a fitted n² lin
     };
   });
   assert.deepEqual(got.rows.map((r) => r[0]), [8, 16, 32, 64, 128, 256, 512, 1024]);
-  assert.ok(got.compute >= 1.7 && got.compute <= 2.3, `time ∝ n^${got.compute} for n ≥ 256`);
+  // wall-clock times on a shared 2-core machine wander (CI once fitted n^1.67): the band only says "about n²,
+  // not n or n³"; the fit itself is checked exactly against the table's own times below
+  assert.ok(got.compute >= 1.4 && got.compute <= 2.6, `time ∝ n^${got.compute} for n ≥ 256`);
+  const big = got.rows.filter((r) => r[0] >= 256).map((r) => [Math.log(r[0]), Math.log(r[1])]);
+  const [mx, my] = [0, 1].map((k) => big.reduce((s, p) => s + p[k], 0) / big.length);
+  const slope = big.reduce((s, p) => s + (p[0] - mx) * (p[1] - my), 0) / big.reduce((s, p) => s + (p[0] - mx) ** 2, 0);
+  assert.ok(Math.abs(slope - got.compute) < 0.05, `the table's times fit n^${slope.toFixed(3)}, the chart says n^${got.compute}`);
   assert.ok(got.memory >= 1.9 && got.memory <= 2.05, `memory ∝ n^${got.memory}`);
   assert.ok(got.reference, 'the c·n² reference line');
   // the sentence quotes the chart's fitted exponent (to 2 decimals; the attribute keeps 3)
