@@ -11,7 +11,8 @@ cmake --build --preset native -j "$(nproc)"
 # the two language models, trained by the native CLI only when their inputs changed (scripts/models.sh)
 bash scripts/models.sh
 # emcmake: Emscripten's toolchain; NODE_PATH=/usr/share/nodejs comes from the preset (docs/toolchain.md)
-emcmake cmake --preset wasm >/dev/null
+# (the lab explicitly: scripts/serve.sh configures this folder without it first, to serve the pages sooner)
+emcmake cmake --preset wasm -DATTN_BUILD_LAB=ON >/dev/null
 cmake --build --preset wasm -j "$(nproc)"
 # the same core with wasm threads (web/dist/core-threads), for cross-origin-isolated pages
 emcmake cmake --preset wasm-threads >/dev/null

@@ -47,7 +47,8 @@ fi
 # source needs deb-src entries, which a fresh Debian image does not have: they are derived from the
 # machine's own deb entries into a private apt directory under build/deps, so nothing under /etc is
 # written, no host is named here, and no root is needed for this step.
-if [[ ! -f build/deps/imgui-1.86/imgui.cpp ]]; then
+# (ATTN_SETUP_PAGES_ONLY=1: not yet; scripts/serve.sh serves the pages first and builds the lab behind them)
+if [[ -z "${ATTN_SETUP_PAGES_ONLY:-}" && ! -f build/deps/imgui-1.86/imgui.cpp ]]; then
   echo "setup: fetching Dear ImGui 1.86 sources (apt-get source imgui)"
   apt_dir="$PWD/build/deps/apt"
   rm -rf "$apt_dir" && mkdir -p "$apt_dir/sources.list.d" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial"

@@ -31,6 +31,7 @@
 
 #include <emscripten/emscripten.h>
 
+#include "attn/detail/packed_numbers.hpp"
 #include "text_answer.hpp"
 #include "trace_store.hpp"
 

@@ -22,7 +22,8 @@ import { byteString } from './src/byte_string.js';
 import { LESSON_FILES } from './src/model/lesson.js';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const outDir = path.resolve(here, '../site/assets');
+// ATTN_SITE_ASSETS: another folder (scripts/serve.sh builds there while it serves site/, then moves each file in)
+const outDir = path.resolve(process.env.ATTN_SITE_ASSETS ?? path.join(here, '../site/assets'));
 // Terser, two passes: the embed 2.2 KB gzipped smaller than with Vite's default minifier (esbuild's), the
 // model mode's script and the trainer's code smaller too. ATTN_UNMINIFIED=1 keeps readable names, for a profile.
 const TERSER = { ecma: 2020, compress: { passes: 2 } };
@@ -84,9 +85,12 @@ await build({
 // the model mode (site/model.html, <attention-model>): its own script, with its Web Worker and the language
 // model's wasm inlined, so the playground's first load does not grow; the weights beside it as classic
 // scripts (src/byte_string.js), which a page opened from file:// can load too (fetch cannot)
+const lmBuilt = existsSync(path.join(here, 'dist/lm/attention_lm.js'));
 await build({
   configFile: false,
   logLevel: 'warn',
+  // the language model's module not linked yet (scripts/serve.sh serves the pages first): a stand-in that says so
+  resolve: lmBuilt ? {} : { alias: [{ find: /^\.\.\/\.\.\/dist\/lm\/attention_lm\.js$/, replacement: path.join(here, 'src/model/lm_not_built.js') }] },
   worker: { format: 'iife' }, // a classic worker: a module worker from a blob URL does not start on a page opened from file://
   build: {
     outDir,
@@ -119,7 +123,9 @@ await build({
   const modelScript = path.join(outDir, 'attention-model.js');
   const holes = readFileSync(modelScript, 'utf8').split(/(["'])__ATTN_LM_WASM__\1/);
   if (holes.length !== 3) throw new Error('site: the model mode\'s script has no one place for the language model\'s wasm (LM_WASM in model/client.js)');
-  writeFileSync(modelScript, '\uFEFF' + holes[0] + packedWasm(path.join(here, 'dist/lm/attention_lm.wasm')) + holes[2]);
+  // not linked yet: the stand-in above never reads it, and the page says the model is still being built
+  if (!lmBuilt) console.log('site: the language model\'s module is not built yet (web/dist/lm): the model mode says so');
+  writeFileSync(modelScript, '\uFEFF' + holes[0] + (lmBuilt ? packedWasm(path.join(here, 'dist/lm/attention_lm.wasm')) : '"not built"') + holes[2]);
 }
 mkdirSync(path.join(outDir, 'models'), { recursive: true });
 for (const name of ['zh', 'en']) {
@@ -135,6 +141,14 @@ if (lessonFiles.every((f) => existsSync(f))) {
   writeFileSync(path.join(outDir, 'models', 'lesson-en.js'), `(globalThis.AttentionModels ??= {}).lessonText = ${JSON.stringify(text)};\n`);
 }
 const modelFile = path.join(outDir, 'attention-model.js');
+// the model element ships in the npm package as it sits in the site (attention-playground/attention-model.js),
+// its weights' scripts beside it in dist/models/, where the script looks for them
+mkdirSync(path.join(here, 'dist/models'), { recursive: true });
+copyFileSync(modelFile, path.join(here, 'dist/attention-model.js'));
+for (const name of ['zh', 'en']) {
+  const weights = path.join(outDir, 'models', `${name}.js`);
+  if (existsSync(weights)) copyFileSync(weights, path.join(here, 'dist/models', `${name}.js`));
+}
 console.log(`site: ${path.relative(process.cwd(), modelFile)} ${statSync(modelFile).size} bytes, ${gzipSync(readFileSync(modelFile), { level: 9 }).length} gzipped (model mode: element + worker + the lm wasm, packed)`);
 
 // A wasm as the one-file script and its parts carry it: the JS string literal 'lzma/1:<size>:<base64>' of its

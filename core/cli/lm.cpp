@@ -191,7 +191,7 @@ void check_grad(const model& m, std::size_t n) {
 // ---- [SECTION] train ----
 
 int train(const std::vector<std::string>& args) {
-    const flags f = parse_flags(args, 1, {"--recipe", "--out", "--steps", "--dtype", "--batch", "--lr", "--repeat", "--seed", "--parts"});
+    const flags f = parse_flags(args, 1, {"--recipe", "--out", "--steps", "--dtype", "--batch", "--lr", "--repeat", "--repeat-text", "--short-steps", "--short-ctx", "--long-repeat", "--vocab-cap", "--vocab-min-count", "--seed", "--parts"});
     const recipe& r = recipe_of(f.get("--recipe", "en"));
     if (!f.has("--out")) throw spec_error("lm train needs --out FILE.safetensors.");
     const std::string dt = f.get("--dtype", "f16");
@@ -203,6 +203,12 @@ int train(const std::vector<std::string>& args) {
     s.lr = number_flag(f, "--lr", s.lr);
     s.parts = static_cast<int>(int_flag(f, "--parts", s.parts, 1, 64));
     s.repeat_fraction = number_flag(f, "--repeat", s.repeat_fraction);
+    s.repeat_text_fraction = number_flag(f, "--repeat-text", s.repeat_text_fraction);
+    s.short_steps = static_cast<int>(int_flag(f, "--short-steps", s.short_steps, 0, 100000));
+    s.long_repeat_fraction = number_flag(f, "--long-repeat", s.long_repeat_fraction);
+    s.short_ctx = static_cast<int>(int_flag(f, "--short-ctx", s.short_ctx, 0, 512));
+    const auto vocab_cap = static_cast<std::size_t>(int_flag(f, "--vocab-cap", static_cast<long long>(r.vocab_cap), "vocab"));
+    const auto vocab_min_count = static_cast<std::size_t>(int_flag(f, "--vocab-min-count", static_cast<long long>(r.vocab_min_count), 1, 1 << 30));
     check_writable(f.get("--out"));
     std::vector<std::pair<std::vector<std::string>, double>> mix = r.mix;
     if (mix.empty()) mix = {{r.corpus, 1.0}};
@@ -215,20 +221,21 @@ int train(const std::vector<std::string>& args) {
         texts.push_back(part.train);
         weights.push_back(weight);
     }
-    model m = make_model(r.model_config, build_vocab(texts, weights, r.vocab_cap), s.seed);
+    model m = make_model(r.model_config, build_vocab(texts, weights, vocab_cap, vocab_min_count), s.seed);
     m.corpus = r.corpus;
     for (char32_t c : probe) m.probe += encode_utf8(c);
     std::vector<std::vector<int>> streams;
     for (const std::u32string& t : texts) streams.push_back(to_ids(m, t));
     trainer run(m, std::move(streams), weights, s);  // refuses a step over one call's budget
     const auto start = std::chrono::steady_clock::now();
-    const double tokens_per_step = static_cast<double>(s.batch) * m.config.n_ctx;
+    double tokens = 0;
     for (int k = 1; k <= s.steps; ++k) {
+        tokens += static_cast<double>(s.batch) * static_cast<double>(run.window());
         const double loss = run.step();
         if (k == 1 || k % 50 == 0 || k == s.steps) {
             const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count();
             std::cout << json({{"step", k}, {"loss", std::round(loss * 1e4) / 1e4}, {"seconds", std::round(secs * 10) / 10},
-                               {"tokens_per_second", std::round(tokens_per_step * k / secs)}}).dump()
+                               {"tokens_per_second", std::round(tokens / secs)}}).dump()
                       << std::endl;
         }
     }

@@ -1,11 +1,11 @@
 // Blog-ready, as a blog author uses it: the Export menu's files opened and checked (SVG text and
 // lines, PNG size and pixels, CSV and JSON values against the trace, LaTeX typeset by KaTeX), the
 // embed code pasted into a stranger's page (script and iframe) showing the same view with the
-// edit, the language taken from the page around the element, and docs.html's snippet written to a
-// post next to the script from the installed tarball, opened over http and from disk.
+// edit, the language taken from the page around the element, and a post made of docs.html's snippets next
+// to the files it names, taken from the installed tarball, opened over http and from disk.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
@@ -209,31 +209,63 @@ test('language: a post\'s <html lang="zh-CN"> gives Chinese; a lang attribute, a
   }
 });
 
-test('docs.html\'s snippet as written, next to the script from the installed tarball: works over http and from disk', async () => {
-  // the snippet exactly as docs.html shows it (what a reader copies)
-  const docs = await open('docs.html', { wait: false });
-  const snippet = await docs.evaluate(() => document.querySelector('pre').textContent);
+test('Embed code names absolute addresses where the page was served, and says in a sentence that none is known from a file', async () => {
+  const served = await open('playground.html?example=translation&stage=weights&lang=en');
+  const web = await served.evaluate(() => document.querySelector('attention-stepper').embedCode());
+  await served.close();
+  assert.match(web.script, /^<script src="http:\/\/127\.0\.0\.1:\d+\/assets\/attention-stepper\.js"><\/script>\n/);
+  assert.match(web.iframe, /^<iframe data-attention-playground src="http:\/\/127\.0\.0\.1:\d+\/embed\.html\?/);
+  // from disk: a file:// address works on no one else's machine (Export → Embed code once wrote <script src="file:///…">)
+  const disk = await open(`${pathToFileURL(path.join(site, 'playground.html')).href}?example=complexity&lang=en`);
+  const local = await disk.evaluate(() => document.querySelector('attention-stepper').embedCode());
+  await disk.close();
+  for (const text of [local.script, local.iframe]) assert.doesNotMatch(text, /file:/);
+  assert.match(local.script, /^<!-- this page was opened from a file, so the script's address on the web is unknown: [^\n]* -->\n<script src="attention-stepper\.js"><\/script>\n/);
+  assert.match(local.script, /<!-- the complexity example also needs attention-stepper\.fast\.js beside attention-stepper\.js -->$/);
+  assert.match(local.iframe, /^<!-- embed\.html's address on the web is unknown here [^\n]* -->\n<iframe data-attention-playground src="embed\.html\?/);
+});
+
+test('a post made only from docs.html: its snippets as written, the files it names from the installed tarball; every element shows, the model included, over http and from disk', async () => {
+  // the snippets exactly as docs.html shows them (what a reader copies): every <pre class="post-snippet"> of the
+  // English half, and the files its lists name (the stepper's and its parts, the model element's and its weights)
+  const docs = await open('docs.html?lang=en', { wait: false });
+  const { snippets, files } = await docs.evaluate(() => {
+    const half = document.querySelector('[data-lang="en"]');
+    return {
+      snippets: [...half.querySelectorAll('pre.post-snippet')].map((p) => p.textContent),
+      files: [...half.querySelectorAll('ul.files li > code:first-child, ul.model-files li > code:first-child')].map((c) => c.textContent),
+    };
+  });
   await docs.close();
-  assert.match(snippet, /^<script src="attention-stepper.js"><\/script>/);
-  // the script from the package as a stranger installs it
+  assert.match(snippets[0], /^<script src="attention-stepper.js"><\/script>/);
+  assert.ok(snippets.some((s) => s.includes('<attention-model')), 'docs.html shows the model element');
+  assert.deepEqual(files.filter((f) => f.startsWith('attention-stepper')).sort(), ['attention-stepper.explain.js', 'attention-stepper.fast.js', 'attention-stepper.js', 'attention-stepper.learn.js', 'attention-stepper.vision.js']);
+  assert.deepEqual(files.filter((f) => !f.startsWith('attention-stepper')), ['attention-model.js', 'models/zh.js', 'models/en.js']);
+  // the files from the package as a stranger installs it, where docs.html says they are (dist/)
   const packDir = mkdtempSync(path.join(os.tmpdir(), 'attn-pack-'));
   const [packed] = JSON.parse(execFileSync('npm', ['pack', '--json', '--pack-destination', packDir], { cwd: webDir }));
   const project = mkdtempSync(path.join(os.tmpdir(), 'attn-blogger-'));
   writeFileSync(path.join(project, 'package.json'), JSON.stringify({ name: 'blogger', private: true }));
   execFileSync('npm', ['install', '--offline', '--no-audit', '--no-fund', path.join(packDir, packed.filename)], { cwd: project, stdio: 'pipe' });
   const post = mkdtempSync(path.join(os.tmpdir(), 'attn-post-'));
-  copyFileSync(path.join(project, 'node_modules/attention-playground/dist/attention-stepper.js'), path.join(post, 'attention-stepper.js'));
+  mkdirSync(path.join(post, 'models'));
+  for (const file of files) copyFileSync(path.join(project, 'node_modules/attention-playground/dist', file), path.join(post, file));
   writeFileSync(path.join(post, 'post.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>My post</title></head><body>
 <p>Attention, step by step:</p>
-${snippet}
+${snippets.join('\n<p>And more.</p>\n')}
 </body></html>`);
   const blog = await serveStatic(post);
   try {
     for (const url of [`${blog.url}post.html`, pathToFileURL(path.join(post, 'post.html')).href]) {
-      const page = await open(url);
-      const title = await page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.current .stage-title').textContent);
-      assert.equal(title, '注意力权重 α', url);
-      await page.screenshot({ path: path.join(artifacts, `docs-snippet-${url.startsWith('file:') ? 'file' : 'http'}.png`) });
+      const page = await open(url, { wait: false });
+      await page.waitForFunction(() => [...document.querySelectorAll('attention-stepper')].every((e) => e.shadowRoot?.querySelector('.current .stage-title')), null, { timeout: 60000 });
+      const titles = await page.evaluate(() => [...document.querySelectorAll('attention-stepper')].map((e) => e.shadowRoot.querySelector('.current .stage-title').textContent));
+      assert.deepEqual(titles, ['注意力权重 α', 'Attention weights α'], url);
+      // the model element loads its weights from models/zh.js beside its script, and draws every head
+      await page.waitForFunction(() => document.querySelector('attention-model')?.shadowRoot?.querySelectorAll('.grid canvas').length >= 8, null, { timeout: 60000 });
+      const model = await page.evaluate(() => ({ error: document.querySelector('attention-model').shadowRoot.querySelector('.error')?.textContent ?? '', text: document.querySelector('attention-model').viewText }));
+      assert.deepEqual(model, { error: '', text: '床前明月光，疑是地上霜。' }, url);
+      await page.screenshot({ path: path.join(artifacts, `docs-post-${url.startsWith('file:') ? 'file' : 'http'}.png`), fullPage: true });
       await page.close();
     }
   } finally {

@@ -13,7 +13,7 @@ import { createAttention } from '../../web/src/node.js';
 import { FORMED, LESSON, LESSON_FILES } from '../../web/src/model/lesson.js';
 import { cell } from '../../web/src/stepper/format.js';
 import { attnCli, repo } from '../node/helpers.mjs';
-import { artifacts, browserSession } from './session.mjs';
+import { artifacts, browserSession, watchTaskCpu } from './session.mjs';
 
 const axeScript = path.join(repo, 'web/node_modules/axe-core/axe.min.js');
 
@@ -26,8 +26,9 @@ async function openLesson(query) {
   page.on('pageerror', (e) => problems.push(`induction: ${e.message}`));
   await page.addInitScript(() => {
     window.longTasks = [];
-    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push(Math.round(e.duration)); }).observe({ type: 'longtask', buffered: true });
+    new PerformanceObserver((list) => { for (const e of list.getEntries()) window.longTasks.push({ at: e.startTime, ms: Math.round(e.duration) }); }).observe({ type: 'longtask', buffered: true });
   });
+  page.cpu = await watchTaskCpu(page);
   await page.goto(`${session.server.url}train.html?${query}`);
   await page.waitForFunction(() => document.querySelector('attention-trainer')?.shadowRoot?.querySelector('attention-induction')?.about, null, { timeout: 60000 });
   return page;
@@ -57,11 +58,14 @@ test('Play: an induction head forms in the page (score ≥ 0.4), the loss falls,
   const early = mean(state.losses.slice(0, 100)), late = mean(state.losses.slice(-100));
   assert.ok(late < early - 1, `the loss falls: ${early.toFixed(3)} → ${late.toFixed(3)}`);
   assert.match(await root.locator('p.phase').textContent(), new RegExp(`^An induction head formed at step ${state.phase}: layer 2 head \\d scores 0\\.\\d+\\.$`));
-  // the goal is 100 ms (the benchmark: ATTN_LONG_TASK_LIMIT=100); CI guards against a freeze (long_tasks.test.mjs)
+  // the goal is 100 ms (the benchmark: ATTN_LONG_TASK_LIMIT=100); CI guards against a freeze (long_tasks.test.mjs),
+  // each task judged by its CPU time, the work it did, which a busy machine does not stretch (273 and 403 ms of
+  // wall time failed this guard at load 5–9)
   const limit = Number(process.env.ATTN_LONG_TASK_LIMIT ?? 250);
-  const tasks = await page.evaluate(() => window.longTasks);
-  console.log(`induction lesson: ${tasks.length} main-thread tasks over 50 ms while training, the longest ${Math.max(0, ...tasks)} ms`);
-  assert.deepEqual(tasks.filter((ms) => ms > limit), [], `main-thread tasks over ${limit} ms while training`);
+  const tasks = (await page.cpu.cpuOf(await page.evaluate(() => window.longTasks))).map((t) => ({ ...t, work: t.cpuMs ?? t.ms }));
+  console.log(`induction lesson: ${tasks.length} main-thread tasks over 50 ms of wall time while training, the longest ${Math.max(0, ...tasks.map((t) => t.ms))} ms, ` +
+    `the most work ${Math.max(0, ...tasks.map((t) => t.work))} ms of CPU time`);
+  assert.deepEqual(tasks.filter((t) => t.work > limit), [], `main-thread tasks over ${limit} ms of CPU time while training`);
   console.log(`induction lesson in Chromium: the layer-2 induction score reached ${FORMED} at step ${state.phase}, ` +
     `${state.perSecond.toFixed(1)} steps/s (${(state.phase / state.perSecond).toFixed(0)} s of training); loss ${early.toFixed(2)} → ${late.toFixed(2)}`);
   // the same run in Node through the npm module: the same first 200 losses, bit for bit (one wasm core)

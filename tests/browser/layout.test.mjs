@@ -10,11 +10,13 @@
 // [SECTION] first screens and embeds
 // [SECTION] 中文 everywhere
 import assert from 'node:assert/strict';
+import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
-import { launchChromium } from '../node/helpers.mjs';
-import { artifacts, browserSession } from './session.mjs';
+import { launchChromium, serveStatic } from '../node/helpers.mjs';
+import { artifacts, browserSession, site } from './session.mjs';
 
 const session = browserSession();
 const { problems } = session;
@@ -156,6 +158,49 @@ test('phone (390 × 844): every example, every stage — the picture first, noth
 });
 
 // [SECTION] first screens and embeds
+
+test('a post with its script at the end of <body>: with docs.html\'s one line nothing moves, laptop and phone (and in <head> without it)', async (t) => {
+  // the line docs.html gives for a blog that takes scripts only at the end of <body> (its post-snippets)
+  const docs = readFileSync(path.join(site, 'docs.html'), 'utf8');
+  const reserve = /<pre class="post-snippet"><code>&lt;style&gt;([^&]*)&lt;\/style&gt;<\/code><\/pre>/.exec(docs)?.[1];
+  assert.ok(reserve?.includes('attention-stepper:not(:defined)'), 'docs.html gives the line that keeps the steppers\' room');
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-cls-post-'));
+  for (const f of ['attention-stepper.js', 'attention-stepper.explain.js']) copyFileSync(path.join(site, 'assets', f), path.join(dir, f));
+  const para = `<p>${'Attention lets every word look at every other word. '.repeat(8)}</p>`;
+  const script = '<script src="attention-stepper.js"></script>';
+  const post = ({ head = '', end = '' }) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>A post</title>${head}</head>
+<body style="max-width:720px;margin:0 auto;padding:12px;font:17px/1.6 Georgia,serif"><h1>A post</h1>${para}
+<attention-stepper example="translation" stage="weights"></attention-stepper>${para}${para}
+<attention-stepper example="numpy-3x4" stage="weights"></attention-stepper>${para}${para}${para}${end}</body></html>`;
+  writeFileSync(path.join(dir, 'end.html'), post({ end: script }));
+  writeFileSync(path.join(dir, 'end-reserved.html'), post({ head: `<style>${reserve}</style>`, end: script }));
+  writeFileSync(path.join(dir, 'head.html'), post({ head: script }));
+  const blog = await serveStatic(dir);
+  t.after(() => blog.close());
+  /** The post's cumulative layout shift (every layout-shift entry) until both steppers are drawn and settled, and 1 s more. */
+  const shift = async (context, name, viewport) => {
+    const page = await context.newPage();
+    if (viewport) await page.setViewportSize(viewport);
+    page.on('pageerror', (e) => problems.push(`${name}: ${e.message}`));
+    await page.addInitScript(() => {
+      window.shifts = [];
+      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.shifts.push(e.value); }).observe({ type: 'layout-shift', buffered: true });
+    });
+    await page.goto(blog.url + name);
+    await page.waitForFunction(() => [...document.querySelectorAll('attention-stepper')].every((e) => e.shadowRoot?.querySelector('.scene')), null, { timeout: 60000 });
+    await page.evaluate(() => Promise.all([...document.querySelectorAll('attention-stepper')].map((e) => e.settled())));
+    await page.waitForTimeout(1000);
+    const cls = await page.evaluate(() => window.shifts.reduce((sum, v) => sum + v, 0));
+    await page.close();
+    return cls;
+  };
+  const got = {};
+  for (const [where, context, viewport] of [['laptop', session.browser, { width: 1366, height: 900 }], ['phone', phone, null]]) {
+    for (const name of ['end.html', 'end-reserved.html', 'head.html']) got[`${where} ${name}`] = await shift(context, name, viewport);
+  }
+  console.log(`layout shift of a post with two steppers: ${Object.entries(got).map(([k, v]) => `${k} ${v.toFixed(4)}`).join(', ')}`);
+  for (const [k, v] of Object.entries(got)) if (!k.endsWith(' end.html')) assert.ok(v < 0.01, `${k}: layout shift ${v.toFixed(4)}`);
+});
 
 test('first screens: the playground opens on translation\'s weights as lines, Play marked, no ring around everything', async () => {
   for (const [name, context, viewport, lang] of [['desktop-en', session.browser, { width: 1366, height: 900 }, 'en'],

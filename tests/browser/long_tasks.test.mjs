@@ -8,15 +8,17 @@ import assert from 'node:assert/strict';
 import path from 'node:path';
 import { test } from 'node:test';
 
-import { artifacts, browserSession, captionsSettled } from './session.mjs';
+import { artifacts, browserSession, captionsSettled, watchTaskCpu } from './session.mjs';
 
 const session = browserSession();
 const { problems } = session;
 /**
- * The longest a main-thread task may take. The goal is 100 ms (issue 24: the page answers a click within it),
- * measured as a benchmark: `ATTN_LONG_TASK_LIMIT=100 node --test tests/browser/long_tasks.test.mjs` asserts it
- * and prints every scenario's longest task. On a shared 2-core machine the same work takes up to twice as
- * long when the host is busy, so CI guards against a freeze at 250 ms (the page blocked 600–1400 ms before).
+ * The most work one main-thread task may do, in CPU time (its thread time in Chromium's trace: session.mjs,
+ * watchTaskCpu). The observer finds the tasks over 50 ms of wall time; each is judged by the work it did, which a
+ * busy machine does not stretch (at load 5–9 on 2 cores a task took 277 ms of wall time for a fraction of that
+ * in work, and failed a wall-clock guard). The goal is 100 ms (issue 24: the page answers a click within it):
+ * `ATTN_LONG_TASK_LIMIT=100 node --test tests/browser/long_tasks.test.mjs` asserts it and prints every
+ * scenario's longest task; CI guards against a freeze at 250 ms (the page blocked 600–1400 ms before).
  */
 const LIMIT_MS = Number(process.env.ATTN_LONG_TASK_LIMIT ?? 250);
 
@@ -42,6 +44,7 @@ async function openWatched(url, { viewport = { width: 1280, height: 900 }, ready
       }
     }).observe({ type: 'longtask', buffered: true });
   });
+  page.cpu = await watchTaskCpu(page); // from the load on
   await page.goto(session.server.url + url);
   if (ready) await page.waitForFunction((sel) => document.querySelector('attention-stepper')?.shadowRoot?.querySelector(sel), ready, { timeout: 30000 });
   return page;
@@ -64,12 +67,13 @@ const frames = (page) => page.evaluate(() => new Promise((r) => requestAnimation
 
 async function assertNoLongTask(page, what) {
   await frames(page);
-  const tasks = await page.evaluate(() => window.longTasks);
-  const worst = tasks.reduce((m, t) => Math.max(m, t.ms), 0);
-  console.log(`${what}: ${tasks.length} tasks over 50 ms, the longest ${worst} ms${tasks.length ? ` (${tasks.map((t) => `${t.phase} ${t.ms}`).join(', ')})` : ''}`);
+  // each long task with the CPU time it took (its wall time where the trace has no such task)
+  const tasks = (await page.cpu.cpuOf(await page.evaluate(() => window.longTasks))).map((t) => ({ ...t, work: t.cpuMs ?? t.ms }));
+  const worst = tasks.reduce((m, t) => Math.max(m, t.work), 0);
+  console.log(`${what}: ${tasks.length} tasks over 50 ms of wall time, the most work ${worst} ms of CPU time${tasks.length ? ` (${tasks.map((t) => `${t.phase} ${t.ms} ms wall, ${t.cpuMs ?? '?'} cpu`).join('; ')})` : ''}`);
   // the test's own work (making 15 MB of text) and the browser's (a textarea taking it) are not the page's
-  const over = tasks.filter((t) => t.ms > LIMIT_MS && !/^(test|browser):? /.test(t.phase));
-  assert.deepEqual(over, [], `${what}: main-thread tasks over ${LIMIT_MS} ms`);
+  const over = tasks.filter((t) => t.work > LIMIT_MS && !/^(test|browser):? /.test(t.phase));
+  assert.deepEqual(over, [], `${what}: main-thread tasks over ${LIMIT_MS} ms of CPU time`);
 }
 
 const stepper = (page) => page.locator('attention-stepper').first();

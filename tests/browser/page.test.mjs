@@ -256,6 +256,42 @@ test('a token label with HTML in it stays text, from the URL and from the spec a
 
 // [SECTION] the ways it is opened: blogs, keyboard, motion, iframe, file://, docs
 
+test('<attention-model> in a blog whose stylesheet sets * { font-size: 20px }: as tall as on a plain page, its fonts its own', async (t) => {
+  // the host element takes the page's rule (a page's styles beat :host), and rem is the page's root: the element
+  // sets its font on a frame inside, in px (1351 → 1646 px tall under such a blog before)
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-model-blog-'));
+  mkdirSync(path.join(dir, 'models'));
+  copyFileSync(path.join(site, 'assets/attention-model.js'), path.join(dir, 'attention-model.js'));
+  copyFileSync(path.join(site, 'assets/models/zh.js'), path.join(dir, 'models/zh.js'));
+  const post = (css) => `<!doctype html><html><head><meta charset="utf-8"><title>A post</title><style>${css}</style></head><body style="max-width:760px">
+<script src="attention-model.js"></script>
+<attention-model model="zh" text="床前明月光，疑是地上霜。"></attention-model></body></html>`;
+  writeFileSync(path.join(dir, 'plain.html'), post(''));
+  writeFileSync(path.join(dir, 'blog.html'), post('* { font-size: 20px; line-height: 2; } html { font-size: 20px; } body { text-align: center; }'));
+  const blog = await serveStatic(dir);
+  t.after(() => blog.close());
+  const measure = async (name) => {
+    const page = await session.browser.newPage({ viewport: { width: 1000, height: 900 } });
+    page.on('pageerror', (e) => problems.push(`model blog: ${e.message}`));
+    await page.goto(`${blog.url}${name}`);
+    await page.waitForFunction(() => document.querySelector('attention-model')?.shadowRoot?.querySelectorAll('.grid canvas').length >= 8, null, { timeout: 60000 });
+    await page.evaluate(() => document.fonts.ready);
+    const got = await page.evaluate(() => {
+      const root = document.querySelector('attention-model').shadowRoot;
+      const style = (sel) => { const cs = getComputedStyle(root.querySelector(sel)); return [cs.fontSize, cs.lineHeight, cs.textAlign]; };
+      return { height: Math.round(document.querySelector('attention-model').getBoundingClientRect().height), h1: style('h1'), hint: style('p.hint'), caption: style('.caption') };
+    });
+    await page.screenshot({ path: path.join(artifacts, `model-blog-${name.replace('.html', '')}.png`) });
+    await page.close();
+    return got;
+  };
+  const plain = await measure('plain.html');
+  const hostile = await measure('blog.html');
+  console.log(`<attention-model>: ${plain.height} px tall on a plain page, ${hostile.height} px under * { font-size: 20px }`);
+  assert.deepEqual(hostile, plain);
+  assert.deepEqual(plain.h1, ['21.6px', '31.32px', 'left']); // 15px / 1.45 and its 1.44 times
+});
+
 test('a plain blog page with hostile CSS and two embeds renders both, sharing one core worker', async (t) => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-blog-'));
   copyFileSync(path.join(site, 'assets/attention-stepper.js'), path.join(dir, 'attention-stepper.js'));

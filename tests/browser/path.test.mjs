@@ -115,7 +115,7 @@ for (const [device, width] of [['desktop', 1366], ['phone', 390]]) {
       await walk(page);
       await page.evaluate(() => window.scrollTo(0, 0));
       await page.screenshot({ path: path.join(artifacts, `path-${device}-${lang}-top.png`) });
-      for (const id of ['rnn-limits', 'why-sqrt-dk', 'multi-head', 'cnn-rnn-attention']) {
+      for (const id of ['rnn-limits', 'why-sqrt-dk', 'multi-head', 'cnn-rnn-attention', 'real-model']) {
         await page.locator(`section[data-idea="${id}"]`).screenshot({ path: path.join(artifacts, `path-${device}-${lang}-${id}.png`) });
       }
       const m = await page.evaluate(() => {
@@ -214,11 +214,29 @@ test('path: sections are linkable and embeddable; the page keys go to the next s
   const code = await page.locator('section[data-idea="translation"] .embed-code').inputValue();
   assert.match(code, /^<script src="http:\/\/127\.0\.0\.1:\d+\/assets\/attention-stepper\.js"><\/script>\n<attention-stepper example="translation" stage="weights" view="lines" lang="en" compact><\/attention-stepper>$/);
   await page.close();
+  // from disk no address is known: the code says so in a sentence, and names no file:// address
+  const disk = await session.browser.newPage();
+  disk.on('pageerror', (e) => problems.push(`index.html from disk: ${e.message}`));
+  await disk.goto(`${pathToFileURL(path.join(site, 'index.html'))}?lang=en`);
+  await disk.waitForSelector('section[data-idea="translation"] button.embed');
+  await disk.locator('section[data-idea="translation"] button.embed').click();
+  const local = await disk.locator('section[data-idea="translation"] .embed-code').inputValue();
+  assert.doesNotMatch(local, /file:/);
+  assert.match(local, /^<!-- this page was opened from a file, so its address on the web is unknown: [^\n]* -->\n<script src="https:\/\/YOUR-SITE\/attention-playground\/assets\/attention-stepper\.js"><\/script>\n/);
+  await disk.close();
   // one section alone, as the iframe of a post shows it
   const alone = await openPath(session.browser, 'index.html?section=why-sqrt-dk&lang=zh');
   await alone.waitForFunction(() => 'drawn' in document.querySelector('.figure').dataset);
   assert.deepEqual(await alone.evaluate(() => [...document.querySelectorAll('section[data-idea]')].map((s) => s.dataset.idea)), ['why-sqrt-dk']);
   await alone.close();
+});
+
+test('path: the real model reads the articles\' hot-pot sentence with no unknown character (issue 49)', async () => {
+  const page = await openPath(session.browser, 'index.html?section=real-model&lang=zh');
+  await page.waitForFunction(() => document.querySelector('attention-model')?.viewText === '我今天去了火锅店，那家店需要提前预约吗', null, { timeout: 60000 });
+  assert.deepEqual(await page.evaluate(() => document.querySelector('attention-model').view.unknown), []);
+  assert.equal(await page.locator('attention-model').locator('.unknown').textContent(), '', 'no unknown-character sentence');
+  await page.close();
 });
 
 test('old playground links open the playground: ?example=…, #spec=…, and from disk', async () => {

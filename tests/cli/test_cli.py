@@ -500,7 +500,7 @@ class LanguageModelHostile(unittest.TestCase):
             f.write(open("/usr/share/games/fortunes/art", encoding="utf-8").read()[:30000])
         self.refused(["lm", "eval", "--model", self.en, "--text-file", big_text], "is over the limit of 8 MiB")
         self.refused(["lm", "eval", "--model", self.en, "--text-file", "/dev/zero"], 'the text file "/dev/zero" is over the limit of 8 MiB')
-        self.refused(["lm", "eval", "--model", self.large, "--text-file", small_text], "over the limit of 34.4 billion a call: evaluate at most")
+        self.refused(["lm", "eval", "--model", self.large, "--text-file", small_text], "over the limit of 68.7 billion a call: evaluate at most")
         self.refused(["lm", "eval", "--model", self.corpus_40, "--heldout"], "__metadata__.corpus names more than 32 files")
         self.refused(["lm", "eval", "--model", self.corpus_twice, "--heldout"], '__metadata__.corpus names "fortunes:art" twice')
         # an empty corpus list reported 0.0 bits (an unsigned underflow)
@@ -555,6 +555,8 @@ class LanguageModelHostile(unittest.TestCase):
             (["train", "--recipe", "en", "--out", self.tmp.name, "--steps", "3"], "it is a folder"),
             (["train", "--recipe", "en", "--out", self.at("y.safetensors"), "--batch", "400", "--steps", "3"],
              "a training step of 400 windows of 64 characters would take about"),
+            (["train", "--recipe", "zh", "--out", self.at("x.safetensors"), "--vocab-cap", "5000"], '--vocab-cap is "5000" but must be a whole number from 8 to 4096.'),
+            (["train", "--recipe", "zh", "--out", self.at("x.safetensors"), "--vocab-min-count", "0"], '--vocab-min-count is "0" but must be a whole number from 1'),
         ]:
             with self.subTest(args=args[:2] + args[-2:]):
                 self.refused(["lm", *args], says)

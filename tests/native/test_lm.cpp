@@ -276,7 +276,7 @@ TEST_CASE("lm: every bound is one row of lm_bounds, and its refusal names it") {
     CHECK(lm_bound_of("n").hi == max_generate);
     CHECK(lm_bound_of("steps").hi == max_train_steps);
     const model m = tiny(0, true);
-    CHECK_THROWS_WITH_AS(generate(m, "ab", {max_generate + 1, 0.0, 0}), "n is 10001 but must be from 1 to 10000.", attn::spec_error);
+    CHECK_THROWS_WITH_AS(generate(m, "ab", {max_generate + 1, 0.0, 0}), "n is 8001 but must be from 1 to 8000.", attn::spec_error);
 }
 
 TEST_CASE("lm: what a call costs is estimated from the header alone and refused with the limit named (issue 50)") {
@@ -297,11 +297,11 @@ TEST_CASE("lm: what a call costs is estimated from the header alone and refused 
     CHECK(within_budget(next_cost(header, most)));
     CHECK_FALSE(within_budget(next_cost(header, most + 1)));
     CHECK_THROWS_WITH_AS(check_heads(header, "abcabc"), doctest::Contains("the head scores would"), attn::spec_error);
-    CHECK_THROWS_WITH_AS(check_generate(header, 1, {9000, 0.8, 0}), doctest::Contains("generating 9000 characters would take about"), attn::spec_error);
+    CHECK_THROWS_WITH_AS(check_generate(header, 1, {7000, 0.8, 0}), doctest::Contains("generating 7000 characters would take about"), attn::spec_error);
     CHECK_THROWS_WITH_AS(check_cost(grad_cost(header, 20), "the gradient", "x"), doctest::Contains("of JSON, over the limit of 64 MiB"), attn::spec_error);
-    // the shipped models' shape: every call of the CLI and the page fits, generate's 10000 characters included
+    // the shipped models' shape: every call of the CLI and the page fits, generate's 8000 characters included
     model shipped;
-    shipped.vocab.assign(1500, "x");
+    shipped.vocab.assign(3640, "x");  // zh: every character seen 4 times
     for (std::size_t n : {1, 32, 64}) {
         CHECK(within_budget(trace_cost(shipped, n)));
         CHECK(within_budget(layer_grad_cost(shipped, n)));

@@ -34,8 +34,10 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   const sources = readdirSync(path.join(webDir, 'src'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `src/${f}`);
   const threads = ['attention_core.js', 'attention_core.wasm', 'attention_core.worker.js'].map((f) => `dist/core-threads/${f}`);
   const lm = ['dist/lm/attention_lm.js', 'dist/lm/attention_lm.wasm', 'models/en.safetensors', 'models/zh.safetensors'];
+  // the model element's one-file script and its weights' scripts beside it (docs.html, "The model element")
+  const modelElement = ['dist/attention-model.js', 'dist/models/en.js', 'dist/models/zh.js'];
   const parts = ['vision', 'learn', 'explain', 'fast'].flatMap((p) => [`dist/${p}/attention_${p}.js`, `dist/${p}/attention_${p}.wasm`, `dist/attention-stepper.${p}.js`]);
-  assert.deepEqual(files, ['LICENSE', 'README.md', 'custom-elements.json', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, ...parts, 'package.json',
+  assert.deepEqual(files, ['LICENSE', 'README.md', 'custom-elements.json', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, ...modelElement, ...parts, 'package.json',
     ...sources, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
   console.log(`tarball: ${tarball.size} bytes packed`);
 });
@@ -50,14 +52,30 @@ test('the tarball carries the repository\'s MIT licence, and package.json says w
   assert.equal(pkg.customElements, 'custom-elements.json');
 });
 
+test('the model element is exported by the package: attention-playground/attention-model.js and its weights\' scripts resolve', () => {
+  // ERR_PACKAGE_PATH_NOT_EXPORTED before: the element was in the site only
+  const resolved = execFileSync(process.execPath, ['--input-type=module', '-e',
+    "for (const s of ['attention-playground/attention-model.js', 'attention-playground/models/zh.js', 'attention-playground/models/en.js']) console.log(import.meta.resolve(s))"],
+  { cwd: project, encoding: 'utf8' }).trim().split('\n');
+  const root = pathToFileURL(path.join(project, 'node_modules/attention-playground')).href;
+  assert.deepEqual(resolved, [`${root}/dist/attention-model.js`, `${root}/dist/models/zh.js`, `${root}/dist/models/en.js`]);
+  const script = readFileSync(path.join(project, 'node_modules/attention-playground/dist/attention-model.js'), 'utf8');
+  assert.match(script, /customElements\.define\("attention-model"/, 'the script defines <attention-model>');
+  for (const name of ['zh', 'en']) {
+    assert.equal(readFileSync(path.join(project, `node_modules/attention-playground/dist/models/${name}.js`), 'utf8'),
+      readFileSync(path.join(repo, `site/assets/models/${name}.js`), 'utf8'), `dist/models/${name}.js is the site's`);
+  }
+});
+
 test('custom-elements.json documents every attribute, event, CSS custom property and part the elements\' source has', () => {
   const manifest = JSON.parse(readFileSync(path.join(webDir, 'custom-elements.json'), 'utf8'));
   const read = (dir) => readdirSync(path.join(webDir, dir)).filter((f) => f.endsWith('.js')).map((f) => readFileSync(path.join(webDir, dir, f), 'utf8')).join('\n');
   const found = (text, re) => [...new Set([...text.matchAll(re)].map((m) => m[1]))].sort();
-  for (const [tag, dir] of [['attention-stepper', 'src/stepper'], ['attention-trainer', 'src/trainer']]) {
+  // the model element's folder also holds the induction lesson's element: its file alone
+  for (const [tag, dir, only] of [['attention-stepper', 'src/stepper'], ['attention-trainer', 'src/trainer'], ['attention-model', 'src/model', 'element.js']]) {
     const element = manifest.modules.flatMap((m) => m.declarations).find((d) => d.tagName === tag);
     assert.ok(element, `${tag} is in the manifest`);
-    const source = read(dir);
+    const source = only ? readFileSync(path.join(webDir, dir, only), 'utf8') : read(dir);
     const elementFile = readFileSync(path.join(webDir, dir, 'element.js'), 'utf8');
     const names = (list) => list.map((x) => x.name).sort();
     const observed = found(elementFile, /observedAttributes\(\)\s*\{\s*return \[([^\]]*)\]/g).join(',').match(/[a-z-]+/g);

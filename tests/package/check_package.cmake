@@ -4,6 +4,22 @@
 file(REMOVE_RECURSE "${WORK_DIR}")
 include("${CMAKE_CURRENT_LIST_DIR}/run.cmake")
 run(${CMAKE_COMMAND} --install "${BUILD_DIR}" --prefix "${WORK_DIR}/prefix")
+# the installed headers are the public API only: what the wasm module and the sources share (attn/detail/) stays
+# in the repository, and no installed header names it
+if(EXISTS "${WORK_DIR}/prefix/include/attn/detail")
+  message(FATAL_ERROR "the install holds include/attn/detail/: internal headers are not installed")
+endif()
+file(GLOB_RECURSE installed_headers "${WORK_DIR}/prefix/include/attn/*.hpp")
+foreach(header IN LISTS installed_headers)
+  file(READ "${header}" header_text)
+  if(header_text MATCHES "packed_numbers|packed_reads_log|attn/detail/")
+    message(FATAL_ERROR "${header} names an internal of the project (packed_numbers, packed_reads_log or attn/detail/)")
+  endif()
+endforeach()
+list(LENGTH installed_headers header_count)
+if(header_count LESS 10)
+  message(FATAL_ERROR "only ${header_count} headers installed under include/attn")
+endif()
 run(${CMAKE_COMMAND} -S "${SOURCE_DIR}/tests/package/consumer" -B "${WORK_DIR}/consumer"
     -DCMAKE_PREFIX_PATH=${WORK_DIR}/prefix -DCMAKE_BUILD_TYPE=Release)
 run(${CMAKE_COMMAND} --build "${WORK_DIR}/consumer")

@@ -173,9 +173,11 @@ struct head_score {
     int layer, head;
     double previous_token, induction, first_token;
     std::optional<double> line_alignment;  // for text with poem lines (none when the probe has none)
+    double induction_heldout = 0;          // induction on passages of the probe text (held-out corpus text) written twice
 };
 /// @brief Every head's scores; previous-token, first-token and line-alignment on probe text (the
-/// model's own held-out probe when empty), induction on random characters repeated twice.
+/// model's own held-out probe when empty), induction on random characters repeated twice and on passages
+/// of the probe text repeated twice.
 std::vector<head_score> head_scores(const model& m, std::string_view probe = {});
 /// @brief head_scores' refusals before any work: the probe's characters (2 … the bound "probe") and the cost.
 void check_heads(const model& m, std::string_view probe);
@@ -230,7 +232,7 @@ std::vector<lens_point> logit_lens(const model& m, const model_trace& t, int k =
 std::vector<int> line_alignment_targets(const std::u32string& text);
 
 /// @brief Bounds of one call (docs/limits.md): characters generated at once, training steps.
-inline constexpr int max_generate = 10000;
+inline constexpr int max_generate = 8000;
 inline constexpr int max_train_steps = 100000;
 
 /// @brief One bound of the language model (docs/limits.md, "The language model"), named as its refusal names it: a

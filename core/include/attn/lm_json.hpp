@@ -53,6 +53,7 @@ struct recipe {
     std::vector<std::pair<std::vector<std::string>, double>> mix;
     config model_config;
     std::size_t vocab_cap;
+    std::size_t vocab_min_count = 1;  // a character must be seen this often in the training split to have an entry
     train_settings training;
 };
 const recipe& recipe_of(const std::string& name);

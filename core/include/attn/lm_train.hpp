@@ -20,9 +20,10 @@ corpus_split split_fortunes(std::string_view text);
 
 /// @brief The vocabulary of training texts sampled with these weights: "<unk>", then the characters by
 /// falling frequency as the trainer draws them (a character's share of each text × the text's weight;
-/// ties by code point), at most max_size entries in all.
+/// ties by code point), at most max_size entries in all, each character seen at least min_count times in the
+/// texts together.
 std::vector<std::string> build_vocab(const std::vector<std::u32string>& texts, const std::vector<double>& weights,
-                                     std::size_t max_size);
+                                     std::size_t max_size, std::size_t min_count = 1);
 std::vector<std::string> build_vocab(const std::u32string& train, std::size_t max_size);
 /// @brief Every character's id (0 for unknown ones).
 std::vector<int> to_ids(const model& m, const std::u32string& text);
@@ -39,6 +40,16 @@ struct train_settings {
     double clip = 1.0;           // the gradients' global norm is clipped to this
     double repeat_fraction = 0;  // share of each batch that is random characters repeated (copying)
     int repeat_alphabet = 300;   // drawn from vocabulary entries 1 … this (the most frequent)
+    /// Share of each batch that is a window of real text in which a passage of it (8 … n_ctx/2 characters)
+    /// is written again later in the same window: copying learned on the corpus's own text.
+    double repeat_text_fraction = 0;
+    /// The first this many steps draw windows of short_ctx characters (a warm start: the heads form on short windows,
+    /// at a fraction of the cost of a step), the rest windows of n_ctx.
+    int short_steps = 0;
+    int short_ctx = 0;  // 0: n_ctx/2
+    /// repeat_fraction after the short steps (negative: the same): random strings start the copying heads, real text
+    /// that repeats keeps them.
+    double long_repeat_fraction = -1;
     std::uint64_t seed = 1;
     /// The batch is cut into this many equal parts, whose gradients are summed in a fixed order; natively
     /// each part runs on its own thread. The result depends on the parts, never on the machine's cores.
@@ -100,6 +111,8 @@ public:
     /// @brief How many steps one call may take within the bound "work" (at least 1: the constructor refuses a
     /// step over it).
     int steps_per_call() const { return steps_per_call_; }
+    /// Characters a window of the next step: n_ctx, or short_ctx in the first short_steps steps.
+    std::size_t window() const;
 private:
     void sample_batch();
     model& m_;

@@ -6,6 +6,7 @@
 #include <limits>
 #include <optional>
 
+#include "attn/detail/packed_numbers.hpp"
 #include "attn/spec_fields.hpp"
 #include "attn/text.hpp"
 

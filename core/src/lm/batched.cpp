@@ -282,9 +282,17 @@ double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::
     const float per_row = 1.0f / static_cast<float>(s.BT);
     for (size_t r = 0; r < s.BT; ++r) {
         float* z = a.logits.data() + r * s.V;
-        const float mx = *std::max_element(z, z + s.V);
-        double sum = 0.0;  // each exp once, in float; their sum in double
-        for (size_t j = 0; j < s.V; ++j) sum += (e[j] = std::exp(z[j] - mx));
+        float lanes[8] = {z[0], z[0], z[0], z[0], z[0], z[0], z[0], z[0]};  // the max in 8 lanes: the same value, sooner
+        size_t j0 = 0;
+        for (; j0 + 8 <= s.V; j0 += 8)
+            for (size_t u = 0; u < 8; ++u) lanes[u] = std::max(lanes[u], z[j0 + u]);
+        float mx = *std::max_element(lanes, lanes + 8);
+        for (; j0 < s.V; ++j0) mx = std::max(mx, z[j0]);
+        // each exp once, in float; their sum in double, in order. Two loops, not one: with the call to exp in the
+        // loop the running sum lived on the stack, and the softmax took a fifth of a training step
+        for (size_t j = 0; j < s.V; ++j) e[j] = std::exp(z[j] - mx);
+        double sum = 0.0;
+        for (size_t j = 0; j < s.V; ++j) sum += e[j];
         loss += std::log(sum) + mx - z[targets[r]];
         if (!grad) continue;
         const float inv = static_cast<float>(1.0 / sum) * per_row;

@@ -72,7 +72,7 @@ std::vector<head_score> head_scores(const model& m, std::string_view probe_text)
     check_heads(m, text);
     const std::u32string probe = decode_utf8(text, "the probe text");
     std::vector<double> prev(L * H), first(L * H), align(L * H), induct(L * H), rows_prev(L * H), rows_first(L * H),
-        rows_align(L * H), rows_induct(L * H);
+        rows_align(L * H), rows_induct(L * H), heldout(L * H), rows_heldout(L * H);
     std::vector<std::vector<float>> weights;
     std::vector<float> logits;
     // previous-token, first-token and line-alignment on the probe text, in windows of n_ctx (at most 16)
@@ -95,6 +95,18 @@ std::vector<head_score> head_scores(const model& m, std::string_view probe_text)
     forward_logits(m, ids, static_cast<int>(B), static_cast<int>(2 * half), logits, &weights);
     accumulate(weights, B, H, 2 * half,
                [&](std::size_t, std::size_t i) { return i >= half ? static_cast<int>(i - half + 1) : -1; }, induct, rows_induct);
+    // induction on real text: consecutive passages of n_ctx/2 characters of the probe (held-out corpus text), at
+    // most 16, each written twice (a probe shorter than one passage is one passage), P[i][i − len + 1] as above
+    const std::size_t len = std::min(half, probe.size()), passages = std::clamp<std::size_t>(probe.size() / std::max<std::size_t>(len, 1), 1, 16);
+    std::vector<int> twice(passages * 2 * len);
+    for (std::size_t b = 0; b < passages; ++b) {
+        const std::vector<int> piece = to_ids(m, probe.substr(b * len, len));
+        std::copy(piece.begin(), piece.end(), twice.begin() + static_cast<std::ptrdiff_t>(b * 2 * len));
+        std::copy(piece.begin(), piece.end(), twice.begin() + static_cast<std::ptrdiff_t>(b * 2 * len + len));
+    }
+    forward_logits(m, twice, static_cast<int>(passages), static_cast<int>(2 * len), logits, &weights);
+    accumulate(weights, passages, H, 2 * len,
+               [&](std::size_t, std::size_t i) { return i >= len ? static_cast<int>(i - len + 1) : -1; }, heldout, rows_heldout);
     std::vector<head_score> out;
     for (std::size_t l = 0; l < L; ++l)
         for (std::size_t h = 0; h < H; ++h) {
@@ -102,7 +114,9 @@ std::vector<head_score> head_scores(const model& m, std::string_view probe_text)
             head_score s{static_cast<int>(l), static_cast<int>(h), prev[k] / std::max(1.0, rows_prev[k]),
                          induct[k] / std::max(1.0, rows_induct[k]), first[k] / std::max(1.0, rows_first[k]), std::nullopt};
             if (rows_align[k] > 0) s.line_alignment = align[k] / rows_align[k];
-            for (double v : {s.previous_token, s.induction, s.first_token, s.line_alignment.value_or(0.0)}) check_finite(v, "head scores");
+            s.induction_heldout = heldout[k] / std::max(1.0, rows_heldout[k]);
+            for (double v : {s.previous_token, s.induction, s.first_token, s.line_alignment.value_or(0.0), s.induction_heldout})
+                check_finite(v, "head scores");
             out.push_back(s);
         }
     return out;
@@ -154,7 +168,8 @@ json heads_json(const std::vector<head_score>& probe, const std::vector<text_hea
     auto r = [](double v) { return std::round(v * 1e4) / 1e4; };
     for (std::size_t k = 0; k < out.size(); ++k) {
         json& h = out[k];
-        json p = {{"previous_token", h["previous_token"]}, {"induction", h["induction"]}, {"first_token", h["first_token"]}};
+        json p = {{"previous_token", h["previous_token"]}, {"induction", h["induction"]}, {"induction_heldout", h["induction_heldout"]},
+                  {"first_token", h["first_token"]}};
         if (h.contains("line_alignment")) p["line_alignment"] = h["line_alignment"];
         h["probe"] = p;
         if (!text) continue;

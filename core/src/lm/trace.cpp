@@ -330,10 +330,11 @@ public:
     }
     size_t size() const { return n_; }
     void clear() { n_ = 0; }
-    /// Appends one character at the next position; returns its logits (V). With record, the step's own
-    /// stages: per layer the cache after it (kv_cache: 2 × h × n × d_h, keys then values) and the new row
-    /// of attention weights (h × 1 × n); then the new row's logits and probs (1 × V).
-    std::vector<float> push(int id, std::vector<stage>* record = nullptr) {
+    /// Appends one character at the next position; returns its logits (V), or nothing when with_logits is false
+    /// (a row only the later rows read: a prompt's or a rebuilt cache's, where the unembedding is most of a
+    /// row's work). With record, the step's own stages: per layer the cache after it (kv_cache: 2 × h × n × d_h,
+    /// keys then values) and the new row of attention weights (h × 1 × n); then the new row's logits and probs (1 × V).
+    std::vector<float> push(int id, std::vector<stage>* record = nullptr, bool with_logits = true) {
         const size_t d = d_, h = static_cast<size_t>(c_.n_head), dh = d / h, dm = static_cast<size_t>(c_.d_mlp), pos = n_;
         std::vector<float> x(d), a(d), q(d), ctx(d), o(d), scores(pos + 1);
         for (size_t i = 0; i < d; ++i) x[i] = m_.tensor("wte")[static_cast<size_t>(id) * d + i] + pe_[pos * d + i];
@@ -377,11 +378,15 @@ public:
                 for (size_t i = 0; i < d; ++i) x[i] += o[i];
             }
         }
+        ++n_;
+        if (!with_logits) {
+            check_finite(x.data(), d, "logits");  // the residual stream: what overflowed here would reach the next logits
+            return {};
+        }
         kern::layernorm(a.data(), nullptr, nullptr, x.data(), m_.tensor("ln_f.weight"), m_.tensor("ln_f.bias"), 1, d, c_.ln_eps);
         std::vector<float> logits(m_.vocab.size());
         kern::linear(logits.data(), a.data(), wte_t_.data(), nullptr, 1, d, m_.vocab.size());
         check_finite(logits.data(), logits.size(), "logits");  // a number that overflowed on the way makes them NaN
-        ++n_;
         if (record) {
             record->push_back({"logits", std::nullopt, {1, m_.vocab.size()}, logits});
             std::vector<float> p = logits;
@@ -405,7 +410,7 @@ model_trace step_trace(const model& m, std::string_view text) {
     out.tokens = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
     check_text_cost(m, out.tokens.ids.size(), "a generation step", step_cost);
     kv_cache cache(m);
-    for (size_t i = 0; i + 1 < out.tokens.ids.size(); ++i) cache.push(out.tokens.ids[i]);
+    for (size_t i = 0; i + 1 < out.tokens.ids.size(); ++i) cache.push(out.tokens.ids[i], nullptr, false);
     cache.push(out.tokens.ids.back(), &out.stages);
     for (const stage& s : out.stages) check_finite(s.data.data(), s.data.size(), "stage " + s.id);
     return out;
@@ -430,7 +435,7 @@ std::string generate(const model& m, std::string_view prompt, const generate_opt
     std::vector<int> ids = t.ids;
     kv_cache cache(m);
     std::vector<float> logits;
-    for (int id : ids) logits = cache.push(id);
+    for (size_t i = 0; i < ids.size(); ++i) logits = cache.push(ids[i], nullptr, i + 1 == ids.size());
     rng r(o.seed);
     std::string out;
     const size_t ctx = static_cast<size_t>(m.config.n_ctx);
@@ -442,7 +447,7 @@ std::string generate(const model& m, std::string_view prompt, const generate_opt
         if (step + 1 == o.n) break;
         if (cache.size() == ctx) {  // the context is full: start again from its last half
             cache.clear();
-            for (size_t i = ids.size() - ctx / 2; i + 1 < ids.size(); ++i) cache.push(ids[i]);
+            for (size_t i = ids.size() - ctx / 2; i + 1 < ids.size(); ++i) cache.push(ids[i], nullptr, false);
         }
         logits = cache.push(pick);
     }

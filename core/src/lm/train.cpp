@@ -49,12 +49,14 @@ std::vector<std::string> build_vocab(const std::u32string& train, std::size_t ma
 }
 
 std::vector<std::string> build_vocab(const std::vector<std::u32string>& texts, const std::vector<double>& weights,
-                                     std::size_t max_size) {
+                                     std::size_t max_size, std::size_t min_count) {
     std::map<char32_t, double> counts;
+    std::map<char32_t, std::size_t> seen;
     for (std::size_t k = 0; k < texts.size(); ++k)
-        for (char32_t c : texts[k]) counts[c] += weights[k] / static_cast<double>(texts[k].size());
+        for (char32_t c : texts[k]) counts[c] += weights[k] / static_cast<double>(texts[k].size()), ++seen[c];
     std::vector<std::pair<double, char32_t>> order;
-    for (const auto& [c, n] : counts) order.push_back({n, c});
+    for (const auto& [c, n] : counts)
+        if (seen[c] >= min_count) order.push_back({n, c});
     std::stable_sort(order.begin(), order.end(), [](const auto& a, const auto& b) { return a.first > b.first; });
     std::vector<std::string> vocab{"<unk>"};
     for (const auto& [n, c] : order) {
@@ -74,6 +76,12 @@ trainer::trainer(model& m, std::vector<std::vector<int>> streams, std::vector<do
     check_bound("warmup", s.warmup);
     if (!(s.lr > 0 && s.lr < 1)) throw spec_error("lr must be between 0 and 1.");
     if (!(s.repeat_fraction >= 0 && s.repeat_fraction <= 1)) throw spec_error("repeat_fraction must be from 0 to 1.");
+    if (s.short_steps < 0) throw spec_error("short_steps must be 0 or more.");
+    if (s.short_ctx != 0 && (s.short_ctx < 2 || s.short_ctx > m.config.n_ctx)) throw spec_error("short_ctx must be 0 or from 2 to n_ctx.");
+    if (!(s.long_repeat_fraction <= 1) || (s.long_repeat_fraction >= 0 && s.long_repeat_fraction + s.repeat_text_fraction > 1))
+        throw spec_error("long_repeat_fraction must be from 0 to 1 − repeat_text_fraction (or negative: as repeat_fraction).");
+    if (!(s.repeat_text_fraction >= 0 && s.repeat_fraction + s.repeat_text_fraction <= 1))
+        throw spec_error("repeat_text_fraction must be from 0 to 1 − repeat_fraction.");
     for (const std::vector<int>& data : streams_)
         if (data.size() < static_cast<std::size_t>(m.config.n_ctx) + 2 && s.repeat_fraction < 1)
             throw spec_error("the training text has fewer characters than one window (n_ctx + 1).");
@@ -93,14 +101,20 @@ trainer::trainer(model& m, std::vector<std::vector<int>> streams, std::vector<do
     m2_.assign(m.weights.size(), 0.0f);
 }
 
+std::size_t trainer::window() const {
+    const std::size_t n = static_cast<std::size_t>(m_.config.n_ctx);
+    return step_ < s_.short_steps ? (s_.short_ctx > 0 ? static_cast<std::size_t>(s_.short_ctx) : std::max<std::size_t>(n / 2, 2)) : n;
+}
+
 void trainer::sample_batch() {
-    const std::size_t T = static_cast<std::size_t>(m_.config.n_ctx);
+    const std::size_t T = window();
     const std::size_t alphabet = std::min<std::size_t>(static_cast<std::size_t>(s_.repeat_alphabet), m_.vocab.size() - 1);
     inputs_.resize(static_cast<std::size_t>(s_.batch) * T);
     targets_.resize(inputs_.size());
     std::vector<int> seq(T + 1);
     for (std::size_t b = 0; b < static_cast<std::size_t>(s_.batch); ++b) {
-        if (rng_.uniform() < s_.repeat_fraction) {
+        const double random_share = step_ >= s_.short_steps && s_.long_repeat_fraction >= 0 ? s_.long_repeat_fraction : s_.repeat_fraction;
+        if (rng_.uniform() < random_share) {
             // a random string of 4 … n_ctx/2 characters, repeated to fill the window: copying it needs
             // a head that finds the character after the last time the current one appeared (induction)
             const std::size_t len = 4 + rng_.below(std::max<std::size_t>(T / 2, 5) - 3);
@@ -108,12 +122,22 @@ void trainer::sample_batch() {
             for (int& id : piece) id = 1 + static_cast<int>(rng_.below(alphabet));
             for (std::size_t t = 0; t <= T; ++t) seq[t] = piece[t % len];
         } else {
+            const bool repeat_text = s_.repeat_text_fraction > 0 && rng_.uniform() < s_.repeat_text_fraction / (1 - random_share);
             std::size_t k = 0;  // which text: by the streams' weights
             for (double u = rng_.uniform() * std::accumulate(weights_.begin(), weights_.end(), 0.0); k + 1 < weights_.size() && u >= weights_[k]; ++k)
                 u -= weights_[k];
             const std::vector<int>& data = streams_[k];
             const std::size_t start = rng_.below(data.size() - T);
             std::copy(data.begin() + static_cast<std::ptrdiff_t>(start), data.begin() + static_cast<std::ptrdiff_t>(start + T + 1), seq.begin());
+            if (repeat_text && T >= 16) {
+                // a passage of this window (8 … n_ctx/2 characters from position a) written again from a later
+                // position b ≥ a + len, over the text that stood there: "The lazy dog sleeps. The lazy dog sl…"
+                const std::size_t len = 8 + rng_.below(T / 2 - 7);
+                const std::size_t a = rng_.below(T + 2 - 2 * len);
+                const std::size_t b = a + len + rng_.below(T + 2 - 2 * len - a);
+                std::copy(seq.begin() + static_cast<std::ptrdiff_t>(a), seq.begin() + static_cast<std::ptrdiff_t>(a + len),
+                          seq.begin() + static_cast<std::ptrdiff_t>(b));
+            }
         }
         for (std::size_t t = 0; t < T; ++t) {
             inputs_[b * T + t] = seq[t];
@@ -126,7 +150,7 @@ double trainer::step() {
     sample_batch();
     // the batch in `parts` runs of whole sequences, each its own forward and backward pass; the loss is a
     // mean over the batch, so each part's loss and gradient count by its share of the sequences
-    const std::size_t T = static_cast<std::size_t>(m_.config.n_ctx), B = static_cast<std::size_t>(s_.batch);
+    const std::size_t T = window(), B = static_cast<std::size_t>(s_.batch);
     const std::size_t parts = static_cast<std::size_t>(std::clamp(s_.parts, 1, s_.batch));
     part_grads_.resize(parts);
     std::vector<double> losses(parts);
@@ -158,11 +182,13 @@ double trainer::step() {
     check_finite(loss, "training loss");
     check_finite(norm, "gradient");
     const double clip = norm > s_.clip ? s_.clip / norm : 1.0;
-    // warm-up, then a cosine from lr down to lr · min_lr_ratio at the last step
+    // warm-up, then a cosine from lr down to lr · min_lr_ratio at the last step; with short steps the cosine starts
+    // after them (the copying heads form at the full rate, as in a long run)
     double lr = s_.lr;
+    const int flat = std::max(s_.warmup, s_.short_steps);
     if (step_ < s_.warmup) lr = s_.lr * (step_ + 1) / s_.warmup;
-    else if (s_.steps > s_.warmup) {
-        const double progress = static_cast<double>(step_ - s_.warmup) / std::max(1, s_.steps - s_.warmup);
+    else if (s_.steps > flat && step_ >= flat) {
+        const double progress = static_cast<double>(step_ - flat) / std::max(1, s_.steps - flat);
         lr = s_.lr * (s_.min_lr_ratio + (1 - s_.min_lr_ratio) * 0.5 * (1 + std::cos(3.141592653589793 * std::min(progress, 1.0))));
     }
     ++step_;

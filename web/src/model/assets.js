@@ -18,3 +18,18 @@ export function shippedData(file, key) {
     document.head.append(tag);
   });
 }
+
+/**
+ * Whether the site is still being built behind its server: scripts/serve.sh serves the pages first and keeps
+ * assets/building.json beside this script until the models and the rest are built. Never true elsewhere (a
+ * page from disk, the npm package, a blog): the file is not there.
+ */
+export async function stillBuilding() {
+  if (!/^https?:/.test(base)) return false;
+  try {
+    const answer = await fetch(new URL('building.json', base), { cache: 'no-store' });
+    return answer.ok;
+  } catch {
+    return false;
+  }
+}

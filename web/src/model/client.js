@@ -16,13 +16,16 @@ export class ModelClient {
   constructor() {
     // first: a script built without web/build-site.mjs has no wasm in it, and says so before any worker
     // starts; the worker unpacks the string, off the page's main thread
-    if (!/^lzma\/1:\d+:/.test(LM_WASM)) throw new Error('this script holds no language model wasm: it was not built by web/build-site.mjs');
+    // ("not built": scripts/serve.sh served the pages before linking that module; every call says so)
+    this.notBuilt = /^not built$/.test(LM_WASM); // a test, not ===: the minifier would fold a comparison with the placeholder
+    if (!this.notBuilt && !/^lzma\/1:\d+:/.test(LM_WASM)) throw new Error('this script holds no language model wasm: it was not built by web/build-site.mjs');
     this.loads = new Map(); // model name -> the bytes it was loaded from, for a new worker
     this.onLost = null;
     this.calls = new WorkerCalls({
       spawn: () => new ModelWorker(),
       what: 'the model\'s worker',
       restart: (calls) => {
+        if (this.notBuilt) return;
         calls.post({ wasm: LM_WASM });
         // the worker runs its calls in order: these loads come before the call that started it
         for (const [name, bytes] of this.loads) calls.call('load', [name, bytes]).catch(() => {});
@@ -37,6 +40,7 @@ export class ModelClient {
   get worker() { return this.calls.worker; }
 
   call(op, ...args) {
+    if (this.notBuilt) return Promise.reject(new Error('the language model\'s module is not built yet.'));
     const result = this.calls.call(op, args);
     if (op === 'load') {
       // kept once loaded, for a new worker

@@ -8,7 +8,7 @@ import { h } from '../stepper/dom.js';
 import { css, scaleColor, scaleRange, weightColor } from '../stepper/colors.js';
 import { cell } from '../stepper/format.js';
 import { xmlSafe } from '../xml_text.js';
-import { shippedData } from './assets.js';
+import { shippedData, stillBuilding } from './assets.js';
 import { ModelClient } from './client.js';
 import { wordsFor } from './words.js';
 
@@ -45,6 +45,15 @@ const ROLE_THRESHOLD = 0.3;
 
 /** The bytes of a shipped model: models/<name>.js holds its safetensors file as a string of bytes (byte_string.js). */
 const modelBytes = (name) => shippedData(name, name).then(bytesOf);
+
+/** While scripts/serve.sh is still building the site, asks every few seconds; reloads the page once it is done. */
+let reloading = false;
+function reloadWhenBuilt() {
+  if (reloading) return;
+  reloading = true;
+  const ask = async () => ((await stillBuilding()) ? setTimeout(ask, 5000) : location.reload());
+  setTimeout(ask, 5000);
+}
 
 /** A character as a label: a space and a line break made visible. */
 const shownChar = (ch) => ({ ' ': '␣', '\n': '⏎', '\t': '⇥' })[ch] ?? ch; // as the core's captions show them (stages.cpp shown())
@@ -109,62 +118,64 @@ function drawPattern(canvas, weights, hd, n, px, sized = true) {
 }
 
 const STYLE = `
-:host { display: block; font: 15px/1.45 system-ui, "Noto Sans CJK SC", sans-serif; color: #1b1f24; max-width: 1100px; }
-h1 { font-size: 1.35rem; margin: 0 0 .3rem; } h2 { font-size: 1.05rem; margin: 1rem 0 .3rem; }
-p { margin: .2rem 0 .5rem; } .hint { color: #4a5560; font-size: .9rem; }
-.top { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin-bottom: .4rem; }
+:host { display: block; max-width: 1100px; }
+/* the font on the frame inside, in px: a page's "* { font-size }" sets the host's own font, and rem is the page's root */
+.frame { font: 15px/1.45 system-ui, "Noto Sans CJK SC", sans-serif; color: #1b1f24; text-align: left; }
+h1 { font-size: 21.6px; margin: 0 0 4.8px; } h2 { font-size: 16.8px; margin: 16px 0 4.8px; }
+p { margin: 3.2px 0 8px; } .hint { color: #4a5560; font-size: 14.4px; }
+.top { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin-bottom: 6.4px; }
 .top a, .top button, select, input, button { font: inherit; }
 select { max-width: 100%; }
-button, select { min-height: 44px; padding: 0 .8rem; border: 1px solid #8a96a3; border-radius: 6px; background: #fff; color: #1b1f24; cursor: pointer; }
+button, select { min-height: 44px; padding: 0 12.8px; border: 1px solid #8a96a3; border-radius: 6px; background: #fff; color: #1b1f24; cursor: pointer; }
 button.primary { background: #1a5fb4; color: #fff; border-color: #1a5fb4; }
-textarea { width: 100%; box-sizing: border-box; font: 1.25rem/1.5 "Noto Sans CJK SC", system-ui, monospace; padding: .4rem; border: 1px solid #8a96a3; border-radius: 6px; resize: vertical; min-height: 3.2rem; }
-.unknown { color: #a51d2d; font-size: .9rem; min-height: 1.2em; }
+textarea { width: 100%; box-sizing: border-box; font: 20px/1.5 "Noto Sans CJK SC", system-ui, monospace; padding: 6.4px; border: 1px solid #8a96a3; border-radius: 6px; resize: vertical; min-height: 51.2px; }
+.unknown { color: #a51d2d; font-size: 14.4px; min-height: 1.2em; }
 .error { color: #a51d2d; }
-.layout { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 1rem; }
+.layout { display: grid; grid-template-columns: minmax(0, 1fr) minmax(0, 1fr); gap: 16px; }
 @media (max-width: 720px) { .layout { grid-template-columns: minmax(0, 1fr); } }
-.grid { display: grid; grid-template-columns: repeat(var(--heads), minmax(0, 1fr)); gap: .4rem; }
+.grid { display: grid; grid-template-columns: repeat(var(--heads), minmax(0, 1fr)); gap: 6.4px; }
 .head { border: 2px solid transparent; border-radius: 6px; padding: 2px; background: none; min-height: 0; display: flex; flex-direction: column; align-items: center; gap: 2px; }
 .head[aria-pressed="true"] { border-color: #1a5fb4; }
 .head canvas { width: 100%; height: auto; aspect-ratio: 1; border: 1px solid #d0d7de; }
-.head span { font-size: .78rem; line-height: 1.2; text-align: center; color: #333; }
+.head span { font-size: 12.48px; line-height: 1.2; text-align: center; color: #333; }
 .big { position: relative; overflow: auto; }
-.cols, .rows { font: .8rem/1 "Noto Sans CJK SC", monospace; color: #333; }
+.cols, .rows { font: 12.8px/1 "Noto Sans CJK SC", monospace; color: #333; }
 .big-grid { display: grid; grid-template-columns: auto 1fr; grid-template-rows: auto 1fr; }
 .cols { display: flex; } .rows { display: flex; flex-direction: column; }
 .cols span, .rows span { display: flex; align-items: center; justify-content: center; overflow: hidden; }
 .unk { color: #a51d2d; text-decoration: underline wavy; }
-.caption { font: .95rem/1.4 ui-monospace, monospace; background: #f3f5f7; border-radius: 6px; padding: .4rem .6rem; min-height: 2.8em; overflow-wrap: anywhere; }
-.bars { display: grid; gap: 2px; font-size: .95rem; }
-.candidate { width: 100%; background: none; border: 0; padding: 0 .3rem; text-align: left; font: inherit; color: inherit; }
-.candidate { display: grid; grid-template-columns: 2.2em 1fr 4.5em; gap: .5rem; align-items: center; min-height: 24px; border-radius: 4px; }
+.caption { font: 15.2px/1.4 ui-monospace, monospace; background: #f3f5f7; border-radius: 6px; padding: 6.4px 9.6px; min-height: 2.8em; overflow-wrap: anywhere; }
+.bars { display: grid; gap: 2px; font-size: 15.2px; }
+.candidate { width: 100%; background: none; border: 0; padding: 0 4.8px; text-align: left; font: inherit; color: inherit; }
+.candidate { display: grid; grid-template-columns: 2.2em 1fr 4.5em; gap: 8px; align-items: center; min-height: 24px; border-radius: 4px; }
 .candidate:hover, .candidate:focus { background: #eef3fa; outline: 2px solid #1a5fb4; }
 .bar { height: 14px; background: #1a5fb4; border-radius: 3px; }
-.gen { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: center; margin-top: .6rem; }
-.gen label, .overlay { display: flex; align-items: center; gap: .4rem; }
-.overlay { font-size: .85rem; margin-top: .3rem; }
+.gen { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; margin-top: 9.6px; }
+.gen label, .overlay { display: flex; align-items: center; gap: 6.4px; }
+.overlay { font-size: 13.6px; margin-top: 4.8px; }
 .gen input[type=number] { width: 6em; min-height: 40px; }
-details { margin-top: .5rem; font-size: .9rem; }
-.strip { display: flex; flex-wrap: wrap; gap: .3rem; margin: .3rem 0; }
-.box { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; font-size: .78rem; max-width: 9.5em; }
+details { margin-top: 8px; font-size: 14.4px; }
+.strip { display: flex; flex-wrap: wrap; gap: 4.8px; margin: 4.8px 0; }
+.box { display: flex; flex-direction: column; align-items: center; gap: 2px; padding: 4px; font-size: 12.48px; max-width: 9.5em; }
 .box[aria-pressed="true"] { border: 2px solid #1a5fb4; }
-.head .on-probe { color: #57606a; font-size: .72rem; }
-h3 { font-size: .95rem; margin: .8rem 0 .2rem; }
+.head .on-probe { color: #57606a; font-size: 11.52px; }
+h3 { font-size: 15.2px; margin: 12.8px 0 3.2px; }
 .candidate[aria-pressed="true"] { background: #eef3fa; }
-.sources { display: grid; gap: 1px; font-size: .85rem; }
-.part { display: grid; grid-template-columns: 7.5em 1fr 4em; gap: .4rem; align-items: center; min-height: 18px; }
+.sources { display: grid; gap: 1px; font-size: 13.6px; }
+.part { display: grid; grid-template-columns: 7.5em 1fr 4em; gap: 6.4px; align-items: center; min-height: 18px; }
 .part span:last-child { text-align: right; font-variant-numeric: tabular-nums; }
 .track { position: relative; height: 12px; background: linear-gradient(90deg, transparent calc(50% - .5px), #8a96a3 calc(50% - .5px), #8a96a3 calc(50% + .5px), transparent calc(50% + .5px)); }
 .track .pos { position: absolute; left: 50%; height: 100%; background: #1a5fb4; border-radius: 0 2px 2px 0; }
 .track .neg { position: absolute; right: 50%; height: 100%; background: #a51d2d; border-radius: 2px 0 0 2px; }
 .part.total { border-top: 1px solid #8a96a3; font-weight: 600; }
 .lens, .sampling { overflow-x: auto; }
-.lens table, .sampling table { border-collapse: collapse; font-size: .85rem; }
+.lens table, .sampling table { border-collapse: collapse; font-size: 13.6px; }
 .lens th, .lens td, .sampling th, .sampling td { padding: 2px 8px; text-align: left; white-space: nowrap; }
 .lens .ch { font-weight: 600; }
 .sampling td { min-width: 7em; } .sampling td .bar { display: inline-block; height: 10px; max-width: 4.5em; vertical-align: middle; margin-right: .3em; }
 .sampling tr[aria-current="true"] th { outline: 2px solid #c01c28; border-radius: 3px; }
-.drawn { font-size: .9rem; }
-.stage-about { margin: .3rem 0; } .stage-about code { font: .9rem/1.4 ui-monospace, monospace; background: #f3f5f7; padding: 0 .25rem; }
+.drawn { font-size: 14.4px; }
+.stage-about { margin: 4.8px 0; } .stage-about code { font: 14.4px/1.4 ui-monospace, monospace; background: #f3f5f7; padding: 0 4px; }
 `;
 
 export class AttentionModel extends HTMLElement {
@@ -275,6 +286,14 @@ export class AttentionModel extends HTMLElement {
       this.loaded.set(s.model, await this.client.call('load', s.model, bytes));
       this.status.textContent = '';
     } catch (error) {
+      if (await stillBuilding()) {
+        // the model or its module is not built yet: say so, and reload once the build is done
+        this.status.textContent = w.building(s.model);
+        this.status.className = 'hint';
+        this.status.removeAttribute('role');
+        reloadWhenBuilt();
+        throw error;
+      }
       this.status.textContent = w.loadFailed(error.message);
       this.status.className = 'error';
       this.status.setAttribute('role', 'alert');
@@ -353,7 +372,9 @@ export class AttentionModel extends HTMLElement {
     this.blockStrip = this.blockBig = this.blockCaption = null; // and the block's boxes
 
     this.root.replaceChildren();
-    this.root.append(h('style', { text: STYLE }));
+    // everything inside one frame that sets the font (STYLE: the page's own font-size does not reach in)
+    const frame = h('div', { className: 'frame', attrs: { part: 'model' } });
+    this.root.append(h('style', { text: STYLE }), frame);
     const select = h('select', { attrs: { 'aria-label': w.model }, onchange: (e) => this.setModel(e.target.value) },
       h('option', { value: 'zh', text: w.zh }), h('option', { value: 'en', text: w.en }));
     select.value = s.model;
@@ -362,12 +383,13 @@ export class AttentionModel extends HTMLElement {
     const back = this.hasAttribute('url-state') ? h('a', { href: 'index.html', text: w.back }) : null;
     this.picker = h('select', { attrs: { 'aria-label': w.pick }, onchange: () => { if (this.picker.value) this.textBox.value = this.picker.value, this.setText(this.picker.value); } },
       h('option', { value: '', text: w.pick }), ...PICKS[s.model].map((t) => h('option', { value: t, text: t })));
-    this.textBox = h('textarea', { value: s.text, rows: 2, attrs: { 'aria-label': w.text, maxlength: String(4 * N_CTX), lang: s.model === 'zh' ? 'zh' : 'en' },
+    this.textBox = h('textarea', { value: s.text, rows: 2, attrs: { 'aria-label': w.text, maxlength: String(MAX_TEXT), lang: s.model === 'zh' ? 'zh' : 'en' },
       oninput: () => this.setText(this.textBox.value) });
     this.status = h('p', { className: 'hint', attrs: { 'aria-live': 'polite' } });
     this.error = h('p', { className: 'error', attrs: { role: 'alert' } });
     this.warning = h('p', { className: 'hint', attrs: { 'aria-live': 'polite' }, text: this.cutNote() });
     this.unknownLine = h('p', { className: 'unknown' });
+    this.corpusLine = h('p', { className: 'hint corpus' });
     this.gridEl = h('div', { className: 'grid', attrs: { role: 'group', 'aria-label': w.grid } });
     this.bigTitle = h('h2');
     this.bigEl = h('div', { className: 'big' });
@@ -389,9 +411,9 @@ export class AttentionModel extends HTMLElement {
       onchange: () => { const v = Number(this.seedInput.value); if (Number.isSafeInteger(v) && v >= 0) s.seed = v; this.redraw(); } });
     this.genButton = h('button', { className: 'primary', text: w.generate, onclick: () => this.generate() });
     this.animateBox = h('input', { type: 'checkbox', checked: s.animate !== false, onchange: () => (s.animate = this.animateBox.checked) });
-    this.root.append(
+    frame.append(
       h('div', { className: 'top' }, back, h('h1', { text: w.title }), select, langButton),
-      h('p', { text: w.intro, className: 'hint' }),
+      h('p', { text: w.intro, className: 'hint' }), this.corpusLine,
       h('div', { className: 'top' }, h('label', { text: `${w.text} (${w.textHint(N_CTX)})`, attrs: { for: 'text' } }), this.picker),
       this.textBox, this.warning, this.unknownLine, this.status, this.error,
       h('div', { className: 'layout' },
@@ -423,7 +445,7 @@ export class AttentionModel extends HTMLElement {
       document.title = w.title;
     }
     // the language on the shadow root's parts, not the host: lang is an attribute the page may set
-    for (const part of this.root.children) if (part.tagName !== 'STYLE') part.setAttribute('lang', s.lang === 'zh' ? 'zh-CN' : 'en');
+    for (const part of frame.children) part.setAttribute('lang', s.lang === 'zh' ? 'zh-CN' : 'en');
   }
 
   setModel(name) {
@@ -615,6 +637,7 @@ export class AttentionModel extends HTMLElement {
     const n = v.tokens.length;
     const unknown = v.unknown.map((i) => v.tokens[i]);
     this.unknownLine.textContent = unknown.length ? w.unknown([...new Set(unknown)].join(' ')) : '';
+    this.corpusLine.textContent = info.about.corpus?.length ? w.corpus(info.about.corpus) : '';
     // the grid: one small pattern a head, rows = layers (a focused head keeps the focus through the redraw)
     const focused = this.root.activeElement?.closest?.('button.head');
     const refocus = focused ? `${focused.dataset.layer - 1}/${focused.dataset.head - 1}` : null;

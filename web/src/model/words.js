@@ -1,11 +1,29 @@
 // Every text the model mode shows, in English and 中文 (no English left in zh mode).
+/** What each Debian corpus file of a model's about.corpus is, for the sentence that says which texts it read. */
+const CORPUS_NAMES = {
+  en: {
+    'fortunes-zh:tang300': '300 Tang poems (fortunes-zh: tang300)', 'fortunes-zh:song100': '100 Song ci (fortunes-zh: song100)',
+    'fortunes-zh:chinese': 'Chinese sayings, classical maxims and prose (fortunes-zh: chinese)',
+  },
+  zh: {
+    'fortunes-zh:tang300': '唐诗三百首（fortunes-zh：tang300）', 'fortunes-zh:song100': '宋词一百首（fortunes-zh：song100）',
+    'fortunes-zh:chinese': '中文格言、古文警句和散文（fortunes-zh：chinese）',
+  },
+};
+for (const f of ['art', 'education', 'humorists', 'literature', 'people', 'science', 'wisdom']) {
+  CORPUS_NAMES.en[`fortunes:${f}`] = `English quotations: ${f} (fortunes)`;
+  CORPUS_NAMES.zh[`fortunes:${f}`] = `英文名言：${f}（fortunes）`;
+}
+
 const words = {
   en: {
     title: 'A real model, on your text',
     intro: 'A 2-layer character Transformer we trained from Debian\'s fortunes. Type: every head of every layer attends on your text, computed in the page by the C++ core.',
-    model: 'Model', zh: 'Chinese poetry (zh)', en: 'English (en)', text: 'Your text', textHint: (n) => `up to ${n} characters`,
+    model: 'Model', zh: 'Chinese: poems and prose (zh)', en: 'English (en)', text: 'Your text', textHint: (n) => `up to ${n} characters`,
     loading: (name) => `Loading the ${name} model…`, empty: 'Type some text: the model reads it as you type.', loadFailed: (why) => `The model could not be loaded: ${why}`,
-    unknown: (chars) => `Not in the model's vocabulary, read as <unk>: ${chars}`,
+    building: (name) => `The ${name} model is still being built behind this page (scripts/serve.sh trains it after the pages are served); the page reloads itself when it is ready.`,
+    unknown: (chars) => `Not in the model's vocabulary, read as <unk>: ${chars}. The model saw these too rarely in the texts it read (or never) to learn them: to it every one is the same unknown sign, so what it predicts after them is a guess.`,
+    corpus: (files) => `The texts this model read (training split; every tenth entry held out): ${files.map((f) => CORPUS_NAMES.en[f] ?? f).join('; ')}.`,
     grid: 'Every layer × head', gridHint: 'Each square is one head\'s attention (L = layer, H = head): row = a character, column = what it looks at. Click one. Under each: its role measured on your text, then on the model\'s standard probes (held-out text; for induction, random characters written twice).',
     stepperTitle: (l, model) => `Layer ${l} of the ${model} model: its attention on your text, stage by stage`,
     onText: (role, score) => `your text: ${role} ${score}`, weak: (role) => `weak ${role}`, onProbe: (role, score) => `probes: ${role} ${score}`,
@@ -38,9 +56,11 @@ const words = {
   zh: {
     title: '真实的模型，读你的文字',
     intro: '一个两层的字符级 Transformer，用 Debian 的 fortunes 语料训练而成。输入文字：每一层的每一个头都在你的文字上计算注意力，全部由页面里的 C++ 核心算出。',
-    model: '模型', zh: '中文诗词 (zh)', en: '英文 (en)', text: '你的文字', textHint: (n) => `最多 ${n} 个字符`,
+    model: '模型', zh: '中文诗文 (zh)', en: '英文 (en)', text: '你的文字', textHint: (n) => `最多 ${n} 个字符`,
     loading: (name) => `正在载入 ${name} 模型…`, empty: '请输入文字：模型会随着你的输入读它。', loadFailed: (why) => `模型无法载入：${why}`,
-    unknown: (chars) => `不在模型词表中，按 <unk> 读入：${chars}`,
+    building: (name) => `${name} 模型还在后台构建（scripts/serve.sh 先提供页面，再训练模型）；准备好后本页会自动重新载入。`,
+    unknown: (chars) => `不在模型词表中，按 <unk> 读入：${chars}。模型读过的文本里这些字太少见（或从未出现），它没有学会：对它来说每一个都是同一个“未知”记号，后面的预测只是猜测。`,
+    corpus: (files) => `这个模型读过的文本（训练部分；每十条留出一条）：${files.map((f) => CORPUS_NAMES.zh[f] ?? f).join('；')}。`,
     grid: '每一层 × 每一个头', gridHint: '每个方块是一个头的注意力：行是一个字符，列是它关注的字符。点一下打开。下面先写它在你的文字上测得的角色，再写它在模型的标准探针上测得的角色（留出的文本；归纳则是写了两遍的随机字符）。',
     stepperTitle: (l, model) => `${model} 模型的第 ${l} 层：它在你的文字上的注意力，逐个阶段`,
     onText: (role, score) => `你的文字：${role} ${score}`, weak: (role) => `弱·${role}`, onProbe: (role, score) => `探针：${role} ${score}`,

@@ -38,12 +38,14 @@ function embedCode(section, lang) {
   const page = new URL(location.href);
   const here = page.protocol === 'http:' || page.protocol === 'https:';
   const base = here ? new URL('.', page).href : 'https://YOUR-SITE/attention-playground/'; // from disk no address is known
+  // and a sentence says so: a file:// address works on no one else's machine
+  const unknown = here ? '' : '<!-- this page was opened from a file, so its address on the web is unknown: write your copy of the site\'s address in place of https://YOUR-SITE/attention-playground/ -->\n';
   if (f.kind === 'stepper') {
     const attrs = [['example', f.example], ['variant', f.variant], ['stage', f.stage], ['view', f.view], ['lang', lang]]
       .filter(([, v]) => v).map(([k, v]) => ` ${k}="${v}"`).join('');
-    return `<script src="${base}assets/attention-stepper.js"></script>\n<attention-stepper${attrs} compact></attention-stepper>`;
+    return `${unknown}<script src="${base}assets/attention-stepper.js"></script>\n<attention-stepper${attrs} compact></attention-stepper>`;
   }
-  return `<iframe src="${base}index.html?section=${section.id}&lang=${lang}" title="${section.id}" style="width:100%;height:640px;border:0" loading="lazy"></iframe>`;
+  return `${unknown}<iframe src="${base}index.html?section=${section.id}&lang=${lang}" title="${section.id}" style="width:100%;height:640px;border:0" loading="lazy"></iframe>`;
 }
 
 function start() {

@@ -604,12 +604,12 @@ export const PATH_WORDS = {
       text: {
         en: [
           'Everything so far used hand-made vectors. This figure is different: a small language model trained in this project reads a line of the second article’s hot-pot chat. Its weights were learned, not written by hand.',
-          'To be clear about its size: it reads one character at a time, has 2 layers of 4 heads, and was trained on short texts: Tang and Song poems and Chinese sayings. It is nothing like a large model, but its attention is computed the same way.',
+          'To be clear about its size: it reads one character at a time, has 2 layers of 4 heads, and was trained on short texts: Tang and Song poems, Chinese sayings and prose. Every character of this sentence is in its vocabulary. It is nothing like a large model, but its attention is computed the same way.',
           'Each square of the grid is one head of one layer. With the grid come the model’s guesses for the next character.',
         ],
         zh: [
           '前面用的都是手工设计的向量。这张图不一样：本项目自己训练的一个小语言模型，正在读第二篇文章火锅店聊天里的一句话。它的权重是学出来的，不是手写的。',
-          '要说清楚它有多小：它按字读文本，只有 2 层、每层 4 个头，训练用的是唐诗、宋词和一些俗语这样的短文本。它远远比不上大模型，但注意力的算法完全一样。',
+          '要说清楚它有多小：它按字读文本，只有 2 层、每层 4 个头，训练用的是唐诗、宋词、俗语和散文这样的短文本。这句话里的每个字都在它的词表里。它远远比不上大模型，但注意力的算法完全一样。',
           '网格里每个方块是某一层的某一个头；网格之外，还有模型对下一个字的猜测。',
         ],
       },

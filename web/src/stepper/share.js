@@ -8,6 +8,8 @@ import { specFragment, writeUrl } from './url_state.js';
 // Where this script was loaded from, so the snippet points at the same file (null when bundled into
 // someone's app: then the snippet names the file and docs.html says where it sits in the package).
 const SCRIPT_URL = typeof document !== 'undefined' ? document.currentScript?.src || null : null;
+/** The script's address on the web: null from a file (file://), whose address means nothing on a blog. */
+const WEB_SCRIPT_URL = SCRIPT_URL && /^https?:$/.test(new URL(SCRIPT_URL).protocol) ? SCRIPT_URL : null;
 /** A page of the playground's site beside the script (assets/attention-stepper.js), or null elsewhere. */
 export function sitePage(name) {
   return SCRIPT_URL && /\/assets\/attention-stepper\.js$/.test(new URL(SCRIPT_URL).pathname) ? new URL(`../${name}`, SCRIPT_URL).href : null;
@@ -47,18 +49,25 @@ export async function embedCode(el) {
   if (s.head) attrs.push(`head="${s.head + 1}"`);
   if (s.view) attrs.push(`view="${s.view}"`);
   attrs.push('compact'); // a post's figure: the picture, its caption and ◀ ► ▶ (remove it for the whole stepper)
-  const src = SCRIPT_URL ?? 'attention-stepper.js';
+  // an absolute address where the page was served; from a file, the file's name and a sentence (a file:// src
+  // works on no one else's machine)
+  const src = WEB_SCRIPT_URL ?? 'attention-stepper.js';
+  const fromFile = SCRIPT_URL && !WEB_SCRIPT_URL;
   // the parts load from files beside the script (web/README.md, "Parts"): a vision block's, or a
   // sequence cell's arithmetic the first time a caption shows one
   const part = s.trace?.kind === 'vision' ? '\n<!-- a vision block also needs attention-stepper.vision.js beside attention-stepper.js -->'
-    : '\n<!-- keep attention-stepper.explain.js beside attention-stepper.js: the captions load it for a cell\'s arithmetic -->';
-  const script = `<script src="${src}"></script>\n<attention-stepper ${attrs.join(' ')}></attention-stepper>${part}`;
-  const embed = sitePage('embed.html') ?? 'embed.html';
+    : s.exampleId === 'complexity' ? '\n<!-- the complexity example also needs attention-stepper.fast.js beside attention-stepper.js -->'
+      : '\n<!-- keep attention-stepper.explain.js beside attention-stepper.js: the captions load it for a cell\'s arithmetic -->';
+  const whereFrom = fromFile ? '<!-- this page was opened from a file, so the script\'s address on the web is unknown: put attention-stepper.js beside your post, or write its address in src -->\n' : '';
+  const script = `${whereFrom}<script src="${src}"></script>\n<attention-stepper ${attrs.join(' ')}></attention-stepper>${part}`;
+  const site = fromFile ? null : sitePage('embed.html');
+  const embed = site ?? 'embed.html';
   const query = `${writeUrl(s, el.stageId)}&compact`;
   const src2 = `${embed}${query}${await specFragment(s)}`.replace(/&/g, '&amp;');
   // as wide as the column (never wider), as tall as its content: embed.html posts its height and the
   // three lines after the iframe set it (IFRAME_RESIZE); without them it keeps 600 px
-  const iframe = `<iframe ${IFRAME_MARK} src="${src2}" width="100%" height="480" style="border:0;max-width:100%" loading="lazy" title="Attention: ${el.stageId}"></iframe>\n${IFRAME_RESIZE}`;
+  const embedFrom = site ? '' : '<!-- embed.html\'s address on the web is unknown here (a page opened from a file, or not the playground\'s site): write the address of the site that serves it in src -->\n';
+  const iframe = `${embedFrom}<iframe ${IFRAME_MARK} src="${src2}" width="100%" height="480" style="border:0;max-width:100%" loading="lazy" title="Attention: ${el.stageId}"></iframe>\n${IFRAME_RESIZE}`;
   return { script, iframe };
 }
 
