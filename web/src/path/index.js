@@ -49,6 +49,14 @@ function embedCode(section, lang) {
 }
 
 function start() {
+  // The core's worker first: the figures ask for it only once they are near the screen, after the sections are
+  // built and laid out, and its start is most of the time to the first figure. RemoteCore.start makes the worker in
+  // a task of its own; the sections are built in the task after it, so their layout does not hold it back.
+  globalThis.AttentionStepperBundle.pageAttention().catch(() => {}); // a failed start is said by the figure that needs it
+  setTimeout(build, 0);
+}
+
+function build() {
   let lang = pickLang(location.search, navigator.languages);
   const only = new URLSearchParams(location.search).get('section');
   const shown = SECTIONS.filter((s) => !only || s.id === only);
