@@ -87,7 +87,7 @@ const std::vector<lm_bound>& lm_bounds() {
         // the budget of one call, estimated before its work starts (the cost functions below)
         {"work", 0, 4294967296.0, "2^32 multiply-adds (an exp counted as one): about a second natively, a few in wasm"},
         {"train_work", 0, 68719476736.0, "2^36 for the steps of one trainer call: a step must fit `work`, a call of steps this"},
-        {"eval_work", 0, 68719476736.0, "2^36 for attn lm eval, which measures a whole held-out split: zh's is 4.4·10^10 (about 25 s)"},
+        {"eval_work", 0, 68719476736.0, "2^36 for attn lm eval, which measures a whole held-out split: zh's is 4.2·10^10"},
         {"memory", 0, 256 * MiB, "what one call holds at its peak: wasm's heap never shrinks after it"},
         {"output", 0, 64 * MiB, "JSON one call writes, as attn explain's limit (16 bytes a number)"},
     };
