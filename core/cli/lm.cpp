@@ -204,9 +204,9 @@ int train(const std::vector<std::string>& args) {
     s.parts = static_cast<int>(int_flag(f, "--parts", s.parts, 1, 64));
     s.repeat_fraction = number_flag(f, "--repeat", s.repeat_fraction);
     s.repeat_text_fraction = number_flag(f, "--repeat-text", s.repeat_text_fraction);
-    s.short_steps = static_cast<int>(int_flag(f, "--short-steps", s.short_steps, 0, 100000));
+    s.short_steps = static_cast<int>(int_flag(f, "--short-steps", s.short_steps, 0, max_train_steps));
     s.long_repeat_fraction = number_flag(f, "--long-repeat", s.long_repeat_fraction);
-    s.short_ctx = static_cast<int>(int_flag(f, "--short-ctx", s.short_ctx, 0, 512));
+    s.short_ctx = static_cast<int>(int_flag(f, "--short-ctx", s.short_ctx, 0, static_cast<long long>(lm_bound_of("n_ctx").hi)));
     const auto vocab_cap = static_cast<std::size_t>(int_flag(f, "--vocab-cap", static_cast<long long>(r.vocab_cap), "vocab"));
     const auto vocab_min_count = static_cast<std::size_t>(int_flag(f, "--vocab-min-count", static_cast<long long>(r.vocab_min_count), 1, 1 << 30));
     check_writable(f.get("--out"));
