@@ -29,16 +29,22 @@ after(async () => phone?.close());
 
 // [SECTION] opening a page and walking its stages
 
-/** The page at url in a fresh tab, its layout shifts recorded from the first paint on. */
-async function open(context, url, viewport) {
+/** address opened in a fresh tab, every layout shift recorded in window.shifts from the first paint on. */
+async function openRecordingShifts(context, address, viewport, name) {
   const page = await context.newPage();
   if (viewport) await page.setViewportSize(viewport);
-  page.on('pageerror', (e) => problems.push(`${url}: ${e.message}`));
+  page.on('pageerror', (e) => problems.push(`${name}: ${e.message}`));
   await page.addInitScript(() => {
     window.shifts = [];
     new PerformanceObserver((list) => { for (const e of list.getEntries()) window.shifts.push(e.value); }).observe({ type: 'layout-shift', buffered: true });
   });
-  await page.goto(session.server.url + url);
+  await page.goto(address);
+  return page;
+}
+
+/** The page at url in a fresh tab, its layout shifts recorded from the first paint on. */
+async function open(context, url, viewport) {
+  const page = await openRecordingShifts(context, session.server.url + url, viewport, url);
   await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.scene'), null, { timeout: 60000 });
   await page.evaluate(() => document.querySelector('attention-stepper').settled());
   return page;
@@ -179,14 +185,7 @@ test('a post with its script at the end of <body>: with docs.html\'s one line no
   t.after(() => blog.close());
   /** The post's cumulative layout shift (every layout-shift entry) until both steppers are drawn and settled, and 1 s more. */
   const shift = async (context, name, viewport) => {
-    const page = await context.newPage();
-    if (viewport) await page.setViewportSize(viewport);
-    page.on('pageerror', (e) => problems.push(`${name}: ${e.message}`));
-    await page.addInitScript(() => {
-      window.shifts = [];
-      new PerformanceObserver((list) => { for (const e of list.getEntries()) window.shifts.push(e.value); }).observe({ type: 'layout-shift', buffered: true });
-    });
-    await page.goto(blog.url + name);
+    const page = await openRecordingShifts(context, blog.url + name, viewport, name);
     await page.waitForFunction(() => [...document.querySelectorAll('attention-stepper')].every((e) => e.shadowRoot?.querySelector('.scene')), null, { timeout: 60000 });
     await page.evaluate(() => Promise.all([...document.querySelectorAll('attention-stepper')].map((e) => e.settled())));
     await page.waitForTimeout(1000);
