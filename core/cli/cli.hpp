@@ -19,4 +19,9 @@ long long whole_number(const std::string& text, const std::string& flag, long lo
 /// @brief `attn lm …`: the tiny language model (lm.cpp; docs/model.md).
 int run_lm(const std::vector<std::string>& args);
 
+/// @brief Whether `attn lm …`'s --model names a folder (a Hugging Face model; hf.cpp) rather than zh, en or a file.
+bool is_model_folder(const std::vector<std::string>& args);
+/// @brief `attn lm …` on a model folder (hf.cpp; docs/models-you-bring.md).
+int run_hf(const std::vector<std::string>& args);
+
 }  // namespace attn::cli

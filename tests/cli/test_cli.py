@@ -338,7 +338,7 @@ class Commands(unittest.TestCase):
                 (("lm", "trace", "--model", en), "give the text with --text"),
                 (("lm", "trace", "--text", "ab"), "give the model with --model"),
                 (("lm", "trace", "--model", lying, "--text", "ab"), "header length is 4294967296 bytes"),
-                (("lm", "trace", "--model", tmp, "--text", "ab"), "it is a folder"),
+                (("lm", "trace", "--model", tmp, "--text", "ab"), "has no config.json"),
                 (("lm", "trace", "--model", os.path.join(tmp, "none"), "--text", "ab"), "cannot read the weight file"),
                 (("lm", "next", "--model", en, "--text", "ab", "--k", "-1"), "--k is \"-1\""),
                 (("lm", "next", "--model", en, "--text", "ab", "--k", "abc"), "--k is \"abc\""),

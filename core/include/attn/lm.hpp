@@ -141,6 +141,9 @@ struct sampling {
     int pick = 0;
 };
 sampling sample_next(const model& m, std::string_view text, const generate_options& o);
+/// @brief The three distributions of one row of logits and the draw from the last with u ∈ [0, 1): generate's
+/// and sample's one procedure, for any model (ok: which ids may be proposed; its size is the vocabulary's).
+sampling sample_logits(const float* logits, const std::vector<bool>& ok, const generate_options& o, double u);
 /// @brief The k likeliest characters (1 … V − 1) of a distribution over the vocabulary, ties to the lower id.
 std::vector<candidate> likeliest_of(const model& m, const std::vector<float>& p, int k);
 /// @brief The same on a trace's last row of logits (no second forward pass).

@@ -2,7 +2,7 @@
 // Every length, offset and shape is checked in 64 bits against the file before a byte of data is read; the
 // header's nesting before it is parsed, its keys given twice while it is (lm_bounds(): header_*).
 //
-// [SECTION] halves · the header's JSON · the config and lists · the header · the data · reading · writing
+// [SECTION] the header's JSON · the config and lists · the header · the data · reading · writing
 #include <algorithm>
 #include <cmath>
 #include <cstring>
@@ -13,52 +13,12 @@
 
 #include "attn/lm.hpp"
 #include "attn/text.hpp"
+#include "io/guarded_json.hpp"
 
 namespace attn::lm {
 namespace {
 
 using json = nlohmann::json;
-
-// ---- [SECTION] halves ----
-
-float half_to_float(std::uint16_t h) {
-    const std::uint32_t sign = static_cast<std::uint32_t>(h & 0x8000u) << 16;
-    std::uint32_t exp = (h >> 10) & 0x1Fu, mant = h & 0x3FFu, bits;
-    if (exp == 0) {
-        if (mant == 0) bits = sign;
-        else {  // subnormal: normalise
-            int e = -1;
-            do { ++e; mant <<= 1; } while ((mant & 0x400u) == 0);
-            bits = sign | (static_cast<std::uint32_t>(127 - 15 - e) << 23) | ((mant & 0x3FFu) << 13);
-        }
-    } else if (exp == 31) bits = sign | 0x7F800000u | (mant << 13);
-    else bits = sign | ((exp + 127 - 15) << 23) | (mant << 13);
-    float f;
-    std::memcpy(&f, &bits, 4);
-    return f;
-}
-
-std::uint16_t float_to_half(float f) {  // round to nearest even, as numpy's astype(float16)
-    std::uint32_t x;
-    std::memcpy(&x, &f, 4);
-    const std::uint32_t sign = (x >> 16) & 0x8000u;
-    const std::uint32_t ax = x & 0x7FFFFFFFu;
-    if (ax >= 0x7F800000u) return static_cast<std::uint16_t>(sign | 0x7C00u | (ax > 0x7F800000u ? 0x200u : 0));
-    if (ax >= 0x477FF000u) return static_cast<std::uint16_t>(sign | 0x7C00u);  // overflows to infinity
-    if (ax < 0x38800000u) {  // subnormal half (or zero)
-        if (ax < 0x33000000u) return static_cast<std::uint16_t>(sign);
-        const std::uint32_t e = ax >> 23, m = (ax & 0x7FFFFFu) | 0x800000u;
-        const std::uint32_t shift = 126 - e;  // the half's unit is 2^-24; f = m · 2^(e - 150)
-        const std::uint32_t rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
-        std::uint32_t q = m >> shift;
-        if (rem > half || (rem == half && (q & 1u))) ++q;
-        return static_cast<std::uint16_t>(sign | q);
-    }
-    std::uint32_t h = ((ax >> 13) - ((127 - 15) << 10));
-    const std::uint32_t rem = ax & 0x1FFFu;
-    if (rem > 0x1000u || (rem == 0x1000u && (h & 1u))) ++h;
-    return static_cast<std::uint16_t>(sign | h);
-}
 
 [[noreturn]] void refuse(const std::string& sentence) { throw spec_error("weight file: " + sentence); }
 
@@ -66,58 +26,8 @@ std::uint64_t bound(const char* name) { return static_cast<std::uint64_t>(lm_bou
 
 // ---- [SECTION] the header's JSON ----
 
-/// Refuses JSON text nested deeper than the bound "header_nesting", counted over its bytes before any parsing
-/// (brackets inside strings skipped): a 16 MiB header of "[" took 2.4 s and 1.27 GB to be refused by the parser.
-void check_nesting(const std::uint8_t* text, std::size_t size, const std::string& what) {
-    const std::uint64_t most = bound("header_nesting");
-    std::uint64_t depth = 0;
-    bool in_string = false, escaped = false;
-    for (std::size_t i = 0; i < size; ++i) {
-        const std::uint8_t c = text[i];
-        if (in_string) {
-            if (escaped) escaped = false;
-            else if (c == '\\') escaped = true;
-            else if (c == '"') in_string = false;
-        } else if (c == '"') in_string = true;
-        else if (c == '[' || c == '{') {
-            if (++depth > most) refuse(what + " nests arrays and objects more than " + std::to_string(most) + " levels deep.");
-        } else if ((c == ']' || c == '}') && depth > 0) --depth;
-    }
-}
-
-/// Parses JSON text of the header (or a metadata entry, `what`) as nlohmann does, but refuses while parsing a
-/// key given twice in one object (nlohmann keeps the last one, other readers the first) and more than
-/// `most_values` values: the tree is never built for a hostile text.
 json parse_guarded(const std::uint8_t* text, std::size_t size, const std::string& what, std::uint64_t most_values) {
-    check_nesting(text, size, what);
-    std::vector<std::vector<std::string>> keys;  // the keys so far of each object being read
-    std::uint64_t values = 0;
-    auto guard = [&](int, json::parse_event_t event, json& parsed) {
-        switch (event) {
-            case json::parse_event_t::object_start: keys.emplace_back(); [[fallthrough]];
-            case json::parse_event_t::array_start:
-                if (++values > most_values) refuse(what + " holds more than " + std::to_string(most_values) + " values.");
-                break;
-            case json::parse_event_t::object_end: keys.pop_back(); break;
-            case json::parse_event_t::key: {
-                std::vector<std::string>& seen = keys.back();
-                const std::string& key = parsed.get_ref<const std::string&>();
-                if (std::find(seen.begin(), seen.end(), key) != seen.end())
-                    refuse(what + " has the key \"" + user_text(key) + "\" twice: each key must be given once.");
-                seen.push_back(key);
-                break;
-            }
-            case json::parse_event_t::value:
-                if (!parsed.is_structured() && ++values > most_values)
-                    refuse(what + " holds more than " + std::to_string(most_values) + " values.");
-                break;
-            default: break;
-        }
-        return true;
-    };
-    json j = json::parse(text, text + size, guard, false);
-    if (j.is_discarded()) refuse(what + " is not valid JSON.");
-    return j;
+    return io::parse_guarded(text, size, "weight file: ", what, most_values, bound("header_nesting"));
 }
 
 json parse_metadata_json(const json& meta, const char* key, std::uint64_t most_values) {
@@ -281,7 +191,7 @@ void read_data(model& m, const std::vector<slot_bytes>& slots, const std::uint8_
             for (std::size_t i = 0; i < p.size; ++i) {
                 std::uint16_t h;
                 std::memcpy(&h, at + 2 * i, 2);
-                w[i] = half_to_float(h);
+                w[i] = io::half_to_float(h);
             }
     }
 }
@@ -370,7 +280,7 @@ std::vector<std::uint8_t> write_safetensors(const model& m, dtype type) {
         if (type == dtype::f32) std::memcpy(base, w, p.size * 4);
         else
             for (std::size_t i = 0; i < p.size; ++i) {
-                const std::uint16_t h = float_to_half(w[i]);
+                const std::uint16_t h = io::float_to_half(w[i]);
                 std::memcpy(base + 2 * i, &h, 2);
             }
         base += p.size * width;

@@ -227,14 +227,10 @@ void check_sampling(const model& m, const generate_options& o) {
     check_bound("top_p", o.top_p);
 }
 
-namespace {
-
-/// The three distributions of one row of logits (V) and the draw from the last with u ∈ [0, 1): generate's and
-/// sample's one procedure. Passes: 1. mask what is never proposed; 2. temperature (one-hot at 0); 3. top-k;
-/// 4. top-p; 5. the draw, walking ids in order.
-sampling sample_row(const model& m, const float* logits, const generate_options& o, double u) {
-    const size_t V = m.vocab.size();
-    const std::vector<bool> ok = proposable(m);
+// Passes: 1. mask what is never proposed; 2. temperature (one-hot at 0); 3. top-k; 4. top-p; 5. the draw,
+// walking ids in order.
+sampling sample_logits(const float* logits, const std::vector<bool>& ok, const generate_options& o, double u) {
+    const size_t V = ok.size();
     sampling s;
     // pass 1 and 2: the temperature's distribution over what may be proposed
     std::vector<float> z(logits, logits + V);
@@ -277,7 +273,7 @@ sampling sample_row(const model& m, const float* logits, const generate_options&
     // pass 5: the draw, walking the ids in order; a u past the last sum (rounding) takes the last id kept
     double acc = 0.0;
     s.pick = -1;
-    for (size_t j = 1; j < V; ++j) {
+    for (size_t j = 0; j < V; ++j) {
         if (s.top_p[j] <= 0) continue;
         acc += s.top_p[j];
         s.pick = static_cast<int>(j);
@@ -285,6 +281,12 @@ sampling sample_row(const model& m, const float* logits, const generate_options&
     }
     if (s.pick < 0) s.pick = static_cast<int>(best);
     return s;
+}
+
+namespace {
+
+sampling sample_row(const model& m, const float* logits, const generate_options& o, double u) {
+    return sample_logits(logits, proposable(m), o, u);
 }
 
 }  // namespace

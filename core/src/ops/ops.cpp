@@ -1,0 +1,180 @@
+// The op library's loops: see ops.hpp. Each is the plain loop in float32 (sums of a dot product in four
+// lanes, so the compiler can vectorise them); the weights are converted a row at a time from their dtype.
+#include "ops/ops.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+namespace attn::ops {
+namespace {
+
+float dot(const float* a, const float* b, std::size_t n) {
+    float s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        s0 += a[i] * b[i];
+        s1 += a[i + 1] * b[i + 1];
+        s2 += a[i + 2] * b[i + 2];
+        s3 += a[i + 3] * b[i + 3];
+    }
+    for (; i < n; ++i) s0 += a[i] * b[i];
+    return (s0 + s1) + (s2 + s3);
+}
+
+std::vector<float> as_floats(const hf::weight& w) {
+    std::vector<float> out(w.rows * w.cols);
+    for (std::size_t r = 0; r < w.rows; ++r) w.row(r, out.data() + r * w.cols);
+    return out;
+}
+
+}  // namespace
+
+void linear(float* y, const float* x, const hf::weight& w, const hf::weight* b, std::size_t n) {
+    const std::size_t in = w.cols, out = w.rows;
+    std::vector<float> row(in), bias = b ? as_floats(*b) : std::vector<float>(out, 0.0f);
+    // pass 1: each weight row once (converted from its dtype), against every input row
+    for (std::size_t o = 0; o < out; ++o) {
+        const float* wr;
+        if (w.type == hf::dtype::f32) wr = reinterpret_cast<const float*>(w.bytes.data()) + o * in;
+        else {
+            w.row(o, row.data());
+            wr = row.data();
+        }
+        for (std::size_t i = 0; i < n; ++i) y[i * out + o] = dot(x + i * in, wr, in) + bias[o];
+    }
+}
+
+void layer_norm(float* y, const float* x, const hf::weight& gamma, const hf::weight& beta, std::size_t n, std::size_t d, float eps) {
+    const std::vector<float> g = as_floats(gamma), b = as_floats(beta);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float* xr = x + i * d;
+        double mean = 0, var = 0;
+        for (std::size_t k = 0; k < d; ++k) mean += xr[k];
+        mean /= static_cast<double>(d);
+        for (std::size_t k = 0; k < d; ++k) var += (xr[k] - mean) * (xr[k] - mean);
+        var /= static_cast<double>(d);
+        const double inv = 1.0 / std::sqrt(var + eps);
+        for (std::size_t k = 0; k < d; ++k) y[i * d + k] = static_cast<float>((xr[k] - mean) * inv) * g[k] + b[k];
+    }
+}
+
+void rms_norm(float* y, const float* x, const hf::weight& w, std::size_t n, std::size_t d, float eps) {
+    const std::vector<float> g = as_floats(w);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float* xr = x + i * d;
+        double ms = 0;
+        for (std::size_t k = 0; k < d; ++k) ms += static_cast<double>(xr[k]) * xr[k];
+        const double inv = 1.0 / std::sqrt(ms / static_cast<double>(d) + eps);
+        for (std::size_t k = 0; k < d; ++k) y[i * d + k] = static_cast<float>(xr[k] * inv) * g[k];
+    }
+}
+
+void gelu_tanh(float* x, std::size_t n) {
+    const float c = std::sqrt(2.0f / 3.14159265358979f);
+    for (std::size_t i = 0; i < n; ++i) {
+        const float v = x[i];
+        x[i] = 0.5f * v * (1.0f + std::tanh(c * (v + 0.044715f * v * v * v)));
+    }
+}
+
+void silu_mul(float* out, const float* gate, const float* up, std::size_t n) {
+    for (std::size_t i = 0; i < n; ++i) out[i] = gate[i] / (1.0f + std::exp(-gate[i])) * up[i];
+}
+
+void rope(float* y, const float* x, std::size_t heads, std::size_t n, std::size_t dh, std::size_t pos0, double theta) {
+    const std::size_t half = dh / 2;
+    std::vector<float> cs(n * half), sn(n * half);
+    for (std::size_t p = 0; p < n; ++p)
+        for (std::size_t i = 0; i < half; ++i) {
+            // the inverse frequency in float32 then the angle, as Hugging Face's float32 rotary does
+            const float inv = static_cast<float>(1.0 / std::pow(theta, static_cast<double>(2 * i) / static_cast<double>(dh)));
+            const float angle = static_cast<float>(pos0 + p) * inv;
+            cs[p * half + i] = std::cos(angle);
+            sn[p * half + i] = std::sin(angle);
+        }
+    for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t p = 0; p < n; ++p) {
+            const float* a = x + (h * n + p) * dh;
+            float* b = y + (h * n + p) * dh;
+            for (std::size_t i = 0; i < half; ++i) {
+                const float c = cs[p * half + i], s = sn[p * half + i];
+                b[i] = a[i] * c - a[i + half] * s;
+                b[i + half] = a[i + half] * c + a[i] * s;
+            }
+        }
+}
+
+void split_heads(float* y, const float* x, std::size_t n, std::size_t heads, std::size_t dh) {
+    for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t k = 0; k < dh; ++k) y[(h * n + i) * dh + k] = x[i * heads * dh + h * dh + k];
+}
+
+void merge_heads(float* y, const float* x, std::size_t n, std::size_t heads, std::size_t dh) {
+    for (std::size_t h = 0; h < heads; ++h)
+        for (std::size_t i = 0; i < n; ++i)
+            for (std::size_t k = 0; k < dh; ++k) y[i * heads * dh + h * dh + k] = x[(h * n + i) * dh + k];
+}
+
+void softmax_rows(float* x, std::size_t n, std::size_t cols) {
+    for (std::size_t i = 0; i < n; ++i) {
+        float* r = x + i * cols;
+        float most = r[0];
+        for (std::size_t j = 1; j < cols; ++j) most = std::max(most, r[j]);
+        double sum = 0;
+        for (std::size_t j = 0; j < cols; ++j) sum += (r[j] = std::exp(r[j] - most));
+        for (std::size_t j = 0; j < cols; ++j) r[j] = static_cast<float>(r[j] / sum);
+    }
+}
+
+}  // namespace attn::ops
+
+namespace attn::ops {
+
+void attention(float* context, const float* q, const float* k_cache, const float* v_cache, std::size_t h, std::size_t g,
+               std::size_t n, std::size_t pos0, std::size_t dh, attention_steps* keep) {
+    const std::size_t t = pos0 + n, group = h / g;
+    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+    if (keep) {
+        for (auto* v : {&keep->scores, &keep->scaled, &keep->masked, &keep->exp, &keep->weights}) v->assign(h * n * t, 0.0f);
+        keep->row_max.assign(h * n, 0.0f);
+        keep->row_sum.assign(h * n, 0.0f);
+    }
+    std::vector<float> row(t);
+    for (std::size_t head = 0; head < h; ++head) {
+        const std::size_t kv = head / group;
+        for (std::size_t i = 0; i < n; ++i) {
+            const float* qi = q + (head * n + i) * dh;
+            const std::size_t at = (head * n + i) * t;
+            // pass 1: q·k of every key, scaled, the keys after the query masked; the row max
+            float most = -INFINITY;
+            for (std::size_t j = 0; j < t; ++j) {
+                const float s = dot(qi, k_cache + (j * g + kv) * dh, dh);
+                const float m = j > pos0 + i ? -1e9f : s * scale;
+                if (keep) keep->scores[at + j] = s, keep->scaled[at + j] = s * scale, keep->masked[at + j] = m;
+                row[j] = m;
+                most = std::max(most, m);
+            }
+            // pass 2: exp(x − max) and the row sum
+            double sum = 0;
+            for (std::size_t j = 0; j < t; ++j) {
+                row[j] = std::exp(row[j] - most);
+                sum += row[j];
+                if (keep) keep->exp[at + j] = row[j];
+            }
+            // pass 3: the weights, and the values they weigh
+            float* out = context + (head * n + i) * dh;
+            for (std::size_t k = 0; k < dh; ++k) out[k] = 0;
+            for (std::size_t j = 0; j < t; ++j) {
+                const float w = static_cast<float>(row[j] / sum);
+                if (keep) keep->weights[at + j] = w;
+                const float* vj = v_cache + (j * g + kv) * dh;
+                for (std::size_t k = 0; k < dh; ++k) out[k] += w * vj[k];
+            }
+            if (keep) keep->row_max[head * n + i] = most, keep->row_sum[head * n + i] = static_cast<float>(sum);
+        }
+    }
+}
+
+}  // namespace attn::ops
