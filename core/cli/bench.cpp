@@ -40,22 +40,6 @@ void forward(workload& w, const kernel_set& ks) {
                       w.row_sum.data(), w.q.data(), w.k.data(), w.v.data(), w.n, w.d, ks);
 }
 
-/// "128,512": sizes from 1 to max_positions; option names the flag in the refusal.
-std::vector<std::size_t> parse_list(const std::string& text, const char* option) {
-    std::vector<std::size_t> out;
-    std::stringstream in(text);
-    for (std::string item; std::getline(in, item, ',');) {
-        char* end = nullptr;
-        const unsigned long v = std::strtoul(item.c_str(), &end, 10);
-        if (item.empty() || *end || v == 0 || v > max_positions)
-            throw spec_error(std::string(option) + " takes sizes from 1 to " + std::to_string(max_positions) +
-                             ", not \"" + user_text(item) + "\".");
-        out.push_back(v);
-    }
-    if (out.empty())
-        throw spec_error(std::string(option) + " takes sizes from 1 to " + std::to_string(max_positions) + ", not an empty list.");
-    return out;
-}
 
 double median(std::vector<double> v) {
     std::sort(v.begin(), v.end());
@@ -94,6 +78,23 @@ double seconds_of(workload& w, const contender& c, std::size_t reps) {
 }
 
 }  // namespace
+
+/// "128,512": sizes from 1 to max_positions; option names the flag in the refusal.
+std::vector<std::size_t> parse_list(const std::string& text, const char* option) {
+    std::vector<std::size_t> out;
+    std::stringstream in(text);
+    for (std::string item; std::getline(in, item, ',');) {
+        char* end = nullptr;
+        const unsigned long v = std::strtoul(item.c_str(), &end, 10);
+        if (item.empty() || *end || v == 0 || v > max_positions)
+            throw spec_error(std::string(option) + " takes sizes from 1 to " + std::to_string(max_positions) +
+                             ", not \"" + user_text(item) + "\".");
+        out.push_back(v);
+    }
+    if (out.empty())
+        throw spec_error(std::string(option) + " takes sizes from 1 to " + std::to_string(max_positions) + ", not an empty list.");
+    return out;
+}
 
 int run_bench(const std::vector<std::string>& args) {
     std::vector<std::size_t> sizes{128, 512, 2048};

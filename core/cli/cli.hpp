@@ -13,6 +13,9 @@ int print_example_table(const std::string& id, const std::string& variant, const
 /// @brief `attn bench`: SIMD kernels against their scalar twins, side by side, as ratios.
 int run_bench(const std::vector<std::string>& args);
 
+/// @brief "128,512": sizes from 1 to max_positions, or one sentence naming the flag (option).
+std::vector<std::size_t> parse_list(const std::string& text, const char* option);
+
 /// @brief A whole number from lo to hi written as text (all of it), or one sentence naming the flag.
 long long whole_number(const std::string& text, const std::string& flag, long long lo, long long hi);
 

@@ -5,8 +5,10 @@
 //   attn lm next --model DIR --text T [--k 10] [--temperature T] [--top-k K] [--top-p P]
 //   attn lm sample --model DIR --text T [--k 10] [--temperature 0.8] [--top-k 0] [--top-p 1] [--seed 0]
 //   attn lm generate --model DIR --prompt P [--n 20] [--temperature 0.8] [--top-k 0] [--top-p 1] [--seed 0]
+//   attn lm bench --model DIR [--n 64,256] [--repeat 3]   load, forward without and with the trace, a cached step (best of)
 //   attn lm info --model DIR
 #include <algorithm>
+#include <chrono>
 #include <filesystem>
 #include <iostream>
 
@@ -173,6 +175,44 @@ int run_hf(const std::vector<std::string>& args) {
         std::string out;
         for (const int id : made) out += m.tok.bytes_of(id);
         std::cout << out << '\n';  // the bytes as the tokens make them (a character cut at the end stays cut)
+        return 0;
+    }
+    if (sub == "bench") {  // our forward pass on n tokens without and with every stage kept, and a cached step
+        const flags f = parse_flags(args, 1, {"--model", "--n", "--repeat"});
+        const int repeat = static_cast<int>(int_flag(f, "--repeat", 3, 1, 1000));
+        const std::vector<std::size_t> sizes = parse_list(f.get("--n", "64,256"), "--n");
+        const auto start = std::chrono::steady_clock::now();
+        const hf::model m = load_folder(f);
+        const auto ms = [](auto a, auto b) { return std::chrono::duration<double, std::milli>(b - a).count(); };
+        json out = {{"load_ms", ms(start, std::chrono::steady_clock::now())}, {"weight_bytes", m.weight_bytes()}, {"runs", json::array()}};
+        for (const std::size_t n : sizes) {
+            if (n > static_cast<std::size_t>(m.c.n_ctx)) throw spec_error("--n " + std::to_string(n) + " is past the model's context of " + std::to_string(m.c.n_ctx) + " tokens.");
+            std::vector<int> ids(n);
+            for (std::size_t i = 0; i < ids.size(); ++i) ids[i] = static_cast<int>((i * 7919) % m.tok.size());
+            double plain = 1e30, traced = 1e30, step = 1e30;
+            for (int r = 0; r < repeat; ++r) {
+                hf::kv_cache a, b;
+                auto t0 = std::chrono::steady_clock::now();
+                hf::forward(m, ids, a);
+                auto t1 = std::chrono::steady_clock::now();
+                std::size_t kept = 0;  // every stage copied out, as a trace keeps it
+                std::vector<std::vector<float>> stages;
+                hf::forward(m, ids, b, [&](const hf::stage_view& s) {
+                    std::size_t count = 1;
+                    for (std::size_t k : s.shape) count *= k;
+                    stages.emplace_back(s.data, s.data + count);
+                    kept += count;
+                });
+                auto t2 = std::chrono::steady_clock::now();
+                if (n < static_cast<std::size_t>(m.c.n_ctx)) hf::forward(m, {ids[0]}, a);  // one generated token through the cache of n
+                auto t3 = std::chrono::steady_clock::now();
+                plain = std::min(plain, ms(t0, t1));
+                traced = std::min(traced, ms(t1, t2));
+                step = std::min(step, ms(t2, t3));
+            }
+            out["runs"].push_back({{"n", n}, {"forward_ms", plain}, {"trace_ms", traced}, {"trace_over_forward", traced / plain}, {"cached_step_ms", step}});
+        }
+        std::cout << out.dump() << '\n';
         return 0;
     }
     if (sub == "info") {

@@ -1,0 +1,58 @@
+// The op library's linear (a SIMD register block and its plain twin for the rows and columns a block leaves)
+// against a double-precision loop, on shapes that are and are not multiples of the block, in every dtype.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <random>
+
+#include "io/guarded_json.hpp"
+#include "ops/ops.hpp"
+
+namespace {
+
+attn::hf::weight make_weight(attn::hf::dtype type, std::size_t rows, std::size_t cols, std::mt19937& rng) {
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    attn::hf::weight w;
+    w.type = type;
+    w.rows = rows;
+    w.cols = cols;
+    const std::size_t width = type == attn::hf::dtype::f32 ? 4 : 2;
+    w.bytes.resize(rows * cols * width);
+    for (std::size_t i = 0; i < rows * cols; ++i) {
+        const float v = normal(rng);
+        if (type == attn::hf::dtype::f32) std::memcpy(w.bytes.data() + 4 * i, &v, 4);
+        else {
+            std::uint32_t bits;
+            std::memcpy(&bits, &v, 4);
+            const std::uint16_t h = type == attn::hf::dtype::f16 ? attn::io::float_to_half(v) : static_cast<std::uint16_t>(bits >> 16);
+            std::memcpy(w.bytes.data() + 2 * i, &h, 2);
+        }
+    }
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("ops.linear equals a double-precision loop on every shape and dtype") {
+    std::mt19937 rng(7);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    for (const attn::hf::dtype type : {attn::hf::dtype::f32, attn::hf::dtype::f16, attn::hf::dtype::bf16})
+        for (std::size_t n : {1u, 2u, 3u, 5u, 8u})
+            for (std::size_t in : {1u, 3u, 4u, 7u, 16u, 33u})
+                for (std::size_t out : {1u, 3u, 4u, 6u, 9u}) {
+                    const attn::hf::weight w = make_weight(type, out, in, rng), b = make_weight(type, 1, out, rng);
+                    std::vector<float> x(n * in), y(n * out, NAN);
+                    for (float& v : x) v = normal(rng);
+                    attn::ops::linear(y.data(), x.data(), w, &b, n);
+                    double worst = 0;
+                    for (std::size_t i = 0; i < n; ++i)
+                        for (std::size_t o = 0; o < out; ++o) {
+                            double want = b.at(o);
+                            for (std::size_t k = 0; k < in; ++k) want += static_cast<double>(x[i * in + k]) * w.at(o * in + k);
+                            worst = std::max(worst, std::abs(want - y[i * out + o]) / (1 + std::abs(want)));
+                        }
+                    INFO("dtype " << attn::hf::dtype_name(type) << ", n " << n << ", in " << in << ", out " << out);
+                    CHECK(worst < 1e-5);
+                }
+}
