@@ -87,6 +87,12 @@ class HostileFolders(unittest.TestCase):
             header, data = out
         write_st(path, header, data)
 
+    def edit_config(self, folder, change):
+        path = os.path.join(folder, "config.json")
+        c = json_file(path)
+        change(c)
+        write_json(path, c)
+
     def test_the_good_folder_works(self):
         r = attn("trace", "--model", self.folder(), "--text", "hello")
         self.assertEqual(r.returncode, 0, r.stderr.decode())
@@ -193,26 +199,17 @@ class HostileFolders(unittest.TestCase):
 
     def test_unknown_model_type(self):
         f = self.folder()
-        path = os.path.join(f, "config.json")
-        c = json_file(path)
-        c["model_type"] = "bert"
-        write_json(path, c)
+        self.edit_config(f, lambda c: c.__setitem__("model_type", "bert"))
         self.refused(f, "config.json", "bert")
 
     def test_rope_scaling_refused(self):
         f = self.folder("llama")
-        path = os.path.join(f, "config.json")
-        c = json_file(path)
-        c["rope_scaling"] = {"rope_type": "llama3", "factor": 8.0}
-        write_json(path, c)
+        self.edit_config(f, lambda c: c.__setitem__("rope_scaling", {"rope_type": "llama3", "factor": 8.0}))
         self.refused(f, "config.json", "rope_scaling")
 
     def test_kv_heads_that_do_not_divide(self):
         f = self.folder("llama")
-        path = os.path.join(f, "config.json")
-        c = json_file(path)
-        c["num_key_value_heads"] = 3
-        write_json(path, c)
+        self.edit_config(f, lambda c: c.__setitem__("num_key_value_heads", 3))
         self.refused(f, "config.json", "num_key_value_heads")
 
     def test_config_not_json(self):

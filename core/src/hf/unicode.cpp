@@ -11,6 +11,7 @@
 #include <iterator>
 #include <vector>
 
+#include "attn/lm.hpp"
 #include "attn/spec.hpp"
 #include "hf/unicode_tables.hpp"
 
@@ -181,23 +182,7 @@ std::u32string decode_utf8(std::string_view s) {
 std::string encode_utf8(std::u32string_view text) {
     std::string s;
     s.reserve(text.size());
-    for (const char32_t c : text) {
-        if (c < 0x80) {
-            s += static_cast<char>(c);
-        } else if (c < 0x800) {
-            s += static_cast<char>(0xC0 | (c >> 6));
-            s += static_cast<char>(0x80 | (c & 0x3F));
-        } else if (c < 0x10000) {
-            s += static_cast<char>(0xE0 | (c >> 12));
-            s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-            s += static_cast<char>(0x80 | (c & 0x3F));
-        } else {
-            s += static_cast<char>(0xF0 | (c >> 18));
-            s += static_cast<char>(0x80 | ((c >> 12) & 0x3F));
-            s += static_cast<char>(0x80 | ((c >> 6) & 0x3F));
-            s += static_cast<char>(0x80 | (c & 0x3F));
-        }
-    }
+    for (const char32_t c : text) s += lm::encode_utf8(c);  // the character model's one encoder
     return s;
 }
 
