@@ -197,6 +197,20 @@ class HostileFolders(unittest.TestCase):
         write_json(path, t)
         self.refused(f, "tokenizer.json", "regex")
 
+    def test_tokenizer_field_of_another_type(self):
+        f = self.folder("llama")
+        path = os.path.join(f, "tokenizer.json")
+        t = json_file(path)
+        t["model"]["ignore_merges"] = None
+        write_json(path, t)
+        self.refused(f, "tokenizer.json", "wrong type")
+
+    def test_tokenizer_merge_of_no_token(self):
+        f = self.folder()
+        with open(os.path.join(f, "merges.txt"), "a", encoding="utf-8") as m:
+            m.write("zzq qqz\n")
+        self.refused(f, "merges.txt", "zzq qqz", "not in the vocabulary")
+
     def test_unknown_model_type(self):
         f = self.folder()
         self.edit_config(f, lambda c: c.__setitem__("model_type", "bert"))

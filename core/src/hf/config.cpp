@@ -111,6 +111,7 @@ config read_config(const files& f) {
         c.eps = static_cast<float>(r.number("layer_norm_epsilon", 0, 1));
         c.d_mlp = j.contains("n_inner") && !j["n_inner"].is_null() ? r.whole("n_inner", 1, 4 * most_width) : 4 * c.d_model;
         r.only("activation_function", "gelu_new", "GPT-2's gelu_new (the tanh form) is the one computed here.");
+        r.only("scale_attn_by_inverse_layer_idx", false, "scores are divided by √d_head only here, not by the layer's number too.");
         c.tied = true;
     } else if (type == "llama" || type == "qwen2") {
         c.arch = type == "llama" ? architecture::llama : architecture::qwen2;
@@ -133,6 +134,7 @@ config read_config(const files& f) {
         if (j.contains("attention_bias") && !j["attention_bias"].is_null() && type == "llama" && j["attention_bias"] != false)
             r.fail("\"attention_bias\" is true; a llama model here has no biases on its projections.");
         r.only("mlp_bias", false, "a llama model here has no biases in its MLP.");
+        r.only("use_sliding_window", false, "every query here sees every key before it; a sliding window is not computed.");
     } else {
         r.fail("\"model_type\" is \"" + user_text(type) + "\"; gpt2, llama and qwen2 are read (docs/models-you-bring.md).");
     }

@@ -6,6 +6,7 @@
 // [SECTION] the tensors a config needs · the safetensors headers · reading the weights · load
 #include <algorithm>
 #include <cstring>
+#include <limits>
 #include <set>
 
 #include "attn/spec.hpp"
@@ -176,6 +177,8 @@ void read_header(const files& f, const std::string& name, std::map<std::string, 
         if (b > e || e > data_size)
             refuse(f, name, "tensor \"" + tname + "\" has data_offsets [" + std::to_string(b) + ", " + std::to_string(e) + "] outside the " +
                             std::to_string(data_size) + " bytes of data.");
+        if (e - b > static_cast<std::uint64_t>(std::numeric_limits<std::ptrdiff_t>::max()))
+            refuse(f, name, "tensor \"" + tname + "\" has " + std::to_string(e - b) + " bytes, more than this build can hold in one piece.");
         ranges.push_back({b, e, tname});
         if (is_buffer(it.key())) continue;
         const std::string dt = t["dtype"].is_string() ? t["dtype"].get<std::string>() : "";

@@ -197,6 +197,9 @@ void read_tokenizer_json(const files& f, tokenizer& tok) {
             if (!a.is_object() || !a.contains("id") || !a["id"].is_number_integer() || !a.contains("content") || !a["content"].is_string() ||
                 a["content"].get<std::string>().empty())
                 fail("an entry of added_tokens has no whole-number id or no content.");
+            for (const char* flag : {"lstrip", "rstrip", "single_word"})
+                if (a.contains(flag) && a[flag] == true)
+                    fail("the added token \"" + user_text(a["content"].get<std::string>()) + "\" sets " + flag + ", which is not done here.");
             set_piece(tok, a["content"].get<std::string>(), a["id"].get<long long>(), f, name);
             tok.added_.push_back({a["content"].get<std::string>(), a["id"].get<int>(), a.value("special", false)});
         }
@@ -235,14 +238,30 @@ void read_vocab_and_merges(const files& f, tokenizer& tok) {
 
 tokenizer detail::read_tokenizer(const files& f) {
     tokenizer tok;
-    if (f.has("tokenizer.json")) read_tokenizer_json(f, tok);
-    else if (f.has("vocab.json") && f.has("merges.txt")) read_vocab_and_merges(f, tok);
-    else throw spec_error(f.where() + " has no tokenizer.json (nor GPT-2's vocab.json and merges.txt).");
+    const bool json_file = f.has("tokenizer.json");
+    if (!json_file && !(f.has("vocab.json") && f.has("merges.txt")))
+        throw spec_error(f.where() + " has no tokenizer.json (nor GPT-2's vocab.json and merges.txt).");
+    try {
+        if (json_file) read_tokenizer_json(f, tok);
+        else read_vocab_and_merges(f, tok);
+    } catch (const nlohmann::json::exception& e) {  // value() on a key of another type: one sentence, not an abort
+        const std::string what = e.what();
+        refuse(f, json_file ? "tokenizer.json" : "vocab.json",
+               "a field has the wrong type (" + user_text(what.substr(what.find(']') == std::string::npos ? 0 : what.find(']') + 2)) + ").");
+    }
     if (tok.pieces_.empty()) refuse(f, f.has("tokenizer.json") ? "tokenizer.json" : "vocab.json", "it has no tokens.");
-    for (const char32_t c : byte_chars())  // every byte must have a token, or some text could not be encoded
-        if (!tok.ids_.count(uc::encode_utf8(std::u32string(1, c))))
-            refuse(f, f.has("tokenizer.json") ? "tokenizer.json" : "vocab.json",
-                   "it has no token for the byte " + std::to_string(&c - byte_chars().data()) + ", so it is not a byte-level BPE.");
+    const std::string vocab_file = f.has("tokenizer.json") ? "tokenizer.json" : "vocab.json";
+    for (std::size_t b = 0; b < 256; ++b)  // every byte must have a token, or some text could not be encoded
+        if (!tok.ids_.count(uc::encode_utf8(std::u32string(1, byte_chars()[b]))))
+            refuse(f, vocab_file, "it has no token for the byte " + std::to_string(b) + ", so it is not a byte-level BPE.");
+    for (const auto& [pair, rank] : tok.merge_rank_) {  // as Hugging Face's BPE refuses them: a merge of or into no token
+        const std::size_t space = pair.find(' ');
+        const std::string left = pair.substr(0, space), right = pair.substr(space + 1);
+        for (const std::string& t : {left, right, left + right})
+            if (!tok.ids_.count(t))
+                refuse(f, f.has("tokenizer.json") ? "tokenizer.json" : "merges.txt",
+                       "merge " + std::to_string(rank) + " (\"" + user_text(pair) + "\") needs \"" + user_text(t) + "\", which is not in the vocabulary.");
+    }
     std::stable_sort(tok.added_.begin(), tok.added_.end(), [](const tokenizer::added& a, const tokenizer::added& b) {
         return a.content.size() > b.content.size();
     });
