@@ -68,6 +68,8 @@ const cases = [
   '<|endoftext|>before and after<|endoftext|><|im_start|>user\nhi<|im_end|><|begin_of_text|>',
   '我今天去了火锅店，那家店需要提前预约吗？床前明月光，疑是地上霜。「引号」《书名》……——',
   'x = f(a[i]) + 0.5e-3; // code  {"json": [1, 2]}\n\tif (x) return;',
+  // one long piece: the merges in Hugging Face's order (lowest rank, leftmost first), in n log n
+  'a'.repeat(3000) + ' ' + 'é'.repeat(700) + ' ' + '火锅'.repeat(500),
 ];
 
 for (const name of ['gpt2', 'llama', 'qwen2']) {

@@ -7,6 +7,10 @@
 // [SECTION] the byte map · the pre-tokenizer splits · reading the files · encoding · tokens for readers
 #include <algorithm>
 #include <climits>
+#include <cstdint>
+#include <functional>
+#include <queue>
+#include <tuple>
 
 #include "attn/spec.hpp"
 #include "attn/text.hpp"
@@ -283,26 +287,40 @@ void encode_piece(const tokenizer& tok, const std::string& mapped, std::vector<i
             return;
         }
     }
-    std::vector<std::string> symbols;
-    for (const char32_t c : uc::decode_utf8(mapped)) symbols.push_back(uc::encode_utf8(std::u32string(1, c)));
-    while (symbols.size() > 1) {
-        int best = INT_MAX;
-        std::size_t at = 0;
-        for (std::size_t i = 0; i + 1 < symbols.size(); ++i) {
-            const auto r = tok.merge_rank_.find(symbols[i] + " " + symbols[i + 1]);
-            if (r != tok.merge_rank_.end() && r->second < best) best = r->second, at = i;
-        }
-        if (best == INT_MAX) break;
-        const std::string left = symbols[at], right = symbols[at + 1];
-        std::vector<std::string> merged;
-        for (std::size_t i = 0; i < symbols.size(); ++i) {
-            if (i + 1 < symbols.size() && symbols[i] == left && symbols[i + 1] == right) {
-                merged.push_back(left + right);
-                ++i;
-            } else merged.push_back(symbols[i]);
-        }
-        symbols = std::move(merged);
+    // Hugging Face's order: the pair of lowest rank first, the leftmost among equals, one merge at a time (a
+    // queue, so a long piece costs n log n, not n² scans), each popped pair checked still there and unchanged
+    std::vector<std::string> sym;
+    for (const char32_t c : uc::decode_utf8(mapped)) sym.push_back(uc::encode_utf8(std::u32string(1, c)));
+    const std::size_t n = sym.size(), none = SIZE_MAX;
+    std::vector<std::size_t> prev(n), next(n);
+    for (std::size_t i = 0; i < n; ++i) prev[i] = i == 0 ? none : i - 1, next[i] = i + 1 == n ? none : i + 1;
+    using entry = std::tuple<int, std::size_t, std::size_t>;  // rank, left position, right position
+    std::priority_queue<entry, std::vector<entry>, std::greater<entry>> queue;
+    const auto rank_of = [&](std::size_t l, std::size_t r) {
+        const auto it = tok.merge_rank_.find(sym[l] + " " + sym[r]);
+        return it == tok.merge_rank_.end() ? -1 : it->second;
+    };
+    const auto offer = [&](std::size_t l, std::size_t r) {
+        if (l == none || r == none) return;
+        const int rank = rank_of(l, r);
+        if (rank >= 0) queue.emplace(rank, l, r);
+    };
+    for (std::size_t i = 0; i + 1 < n; ++i) offer(i, i + 1);
+    std::vector<bool> gone(n, false);
+    while (!queue.empty()) {
+        const auto [rank, l, r] = queue.top();
+        queue.pop();
+        if (gone[l] || gone[r] || next[l] != r || rank_of(l, r) != rank) continue;  // merged away or changed since
+        sym[l] += sym[r];
+        gone[r] = true;
+        next[l] = next[r];
+        if (next[r] != none) prev[next[r]] = l;
+        offer(prev[l], l);
+        offer(l, next[l]);
     }
+    std::vector<std::string> symbols;
+    for (std::size_t i = 0; i < n; ++i)
+        if (!gone[i]) symbols.push_back(std::move(sym[i]));
     for (const std::string& s : symbols) {
         const auto id = tok.ids_.find(s);
         if (id == tok.ids_.end()) throw spec_error("the tokenizer has no token for \"" + user_text(s) + "\" though its merges make it.");
