@@ -711,10 +711,11 @@ def step_check(folder, attn, text, tol=1e-4):
     return 1 if problems else 0
 
 
-# What the crosscheck writes and holds attn to: every architecture in F32, F16 and BF16, sharded, untied.
-VARIANTS = [("gpt2", "F32", 1, False), ("gpt2", "BF16", 1, True), ("gpt2", "F16", 2, False),
-            ("llama", "F32", 1, False), ("llama", "BF16", 3, True), ("llama", "F16", 1, False),
-            ("qwen2", "F32", 1, False), ("qwen2", "F16", 2, True), ("qwen2", "BF16", 1, False)]
+# What the crosscheck writes and holds attn to: every architecture in F32 and in a 16-bit dtype, each of F16 and
+# BF16 in two architectures, sharded (2 and 3 files) and untied. (A dtype is decoded the same for every
+# architecture; all 9 pairs took 100 s of CI's 30 minutes.)
+VARIANTS = [("gpt2", "F32", 1, False), ("gpt2", "BF16", 2, True), ("llama", "F32", 1, False),
+            ("llama", "BF16", 3, True), ("llama", "F16", 1, False), ("qwen2", "F32", 1, False), ("qwen2", "F16", 2, True)]
 TEXTS = ["我今天去了火锅店，那家店需要提前预约吗？", "The cat sat on the mat. The cat sat on"]
 
 
