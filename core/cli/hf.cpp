@@ -13,6 +13,7 @@
 #include <iostream>
 
 #include "attn/hf.hpp"
+#include "attn/hf_calls.hpp"
 #include "attn/lm_json.hpp"
 #include "attn/lm_train.hpp"
 #include "attn/text.hpp"
@@ -30,26 +31,11 @@ hf::model load_folder(const flags& f, const std::function<void(const hf::model&)
     return hf::load(*hf::folder(f.get("--model")), check);
 }
 
-/// The ids may be proposed: the tokenizer's own (an embedding padded past them has rows no text is made of).
-std::vector<bool> proposable(const hf::model& m) {
-    std::vector<bool> ok(static_cast<std::size_t>(m.c.n_vocab), false);
-    for (std::size_t id = 0; id < m.tok.size() && id < ok.size(); ++id) ok[id] = !m.tok.pieces_[id].empty();
-    return ok;
-}
-
 /// The text's ids for a trace or a step, refused before the weights are read when the model cannot read them
 /// or the trace would keep too many numbers.
 std::vector<int> tokens_for_trace(const hf::model& h, const std::string& text) {
-    const std::vector<int> ids = h.tok.encode(text);
-    if (ids.empty()) throw spec_error("the text makes no token: give at least one character.");
-    if (ids.size() > static_cast<std::size_t>(h.c.n_ctx))
-        throw spec_error("the text makes " + std::to_string(ids.size()) + " tokens but the model reads at most " + std::to_string(h.c.n_ctx) +
-                         " tokens.");
-    const double n = static_cast<double>(ids.size());
-    const double floats = n * (2.0 * h.c.n_vocab + 40.0 * h.c.n_layer * (h.c.d_model + h.c.d_mlp + h.c.n_head * n));
-    if (floats > most_trace_floats)
-        throw spec_error("a trace of " + std::to_string(ids.size()) + " tokens would keep about " + std::to_string(static_cast<long long>(floats / 1e6)) +
-                         " million numbers, over the 512 million a trace may keep: trace a shorter text.");
+    std::vector<int> ids = hf::ids_to_run(h, text);
+    hf::check_trace_size(h, ids.size(), most_trace_floats);
     return ids;
 }
 
@@ -88,10 +74,7 @@ int run_hf(const std::vector<std::string>& args) {
         if (f.has("--text") == f.has("--text-file")) throw spec_error("lm tokenize takes the text with --text or --text-file (one of them).");
         const std::string text = f.has("--text") ? f.get("--text") : read_text_file(f.get("--text-file"));
         const hf::tokenizer tok = hf::load_tokenizer(*hf::folder(f.get("--model")));
-        const std::vector<int> ids = tok.encode(text);
-        json pieces = json::array();
-        for (const int id : ids) pieces.push_back(tok.piece(id));
-        std::cout << json({{"ids", ids}, {"tokens", tok.readable(ids)}, {"pieces", pieces}}).dump() << '\n';
+        std::cout << hf::tokenized(tok, tok.encode(text)).dump() << '\n';
         return 0;
     }
     if (sub == "trace") {
@@ -128,52 +111,21 @@ int run_hf(const std::vector<std::string>& args) {
         const std::string text = text_flag(f, one ? "--text" : "--prompt");
         std::vector<int> ids;
         const hf::model m = load_folder(f, [&](const hf::model& h) {
-            ids = h.tok.encode(text);
-            if (ids.empty()) throw spec_error("the text makes no token: give at least one character.");
+            ids = hf::ids_to_run(h, text, one ? 0 : o.n);
             if (o.top_k > h.c.n_vocab) throw spec_error("--top-k is " + std::to_string(o.top_k) + " but the model has " + std::to_string(h.c.n_vocab) + " tokens.");
-            const long long total = static_cast<long long>(ids.size()) + (one ? 0 : o.n);
-            if (total > h.c.n_ctx)
-                throw spec_error("the prompt's " + std::to_string(ids.size()) + " tokens" + (one ? "" : " and " + std::to_string(o.n) + " more") +
-                                 " are more than the model's context of " + std::to_string(h.c.n_ctx) + " tokens.");
         });
-        const std::vector<bool> ok = proposable(m);
         hf::kv_cache cache;
         std::vector<float> logits = hf::forward(m, ids, cache);
         if (next) {
-            const lm::sampling s = lm::sample_logits(logits.data(), ok, o, 0.0);
-            std::vector<int> order;
-            for (std::size_t j = 0; j < s.top_p.size(); ++j)
-                if (s.top_p[j] > 0) order.push_back(static_cast<int>(j));
-            std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return s.top_p[static_cast<std::size_t>(a)] > s.top_p[static_cast<std::size_t>(b)]; });
-            json out = json::array();
-            for (std::size_t r = 0; r < order.size() && r < static_cast<std::size_t>(k); ++r)
-                out.push_back({{"id", order[r]}, {"token", m.tok.readable({order[r]})[0]}, {"p", shortest_decimal(s.top_p[static_cast<std::size_t>(order[r])])}});
-            std::cout << out.dump() << '\n';
+            std::cout << hf::next_tokens(m, logits, k, o).dump() << '\n';
             return 0;
         }
-        lm::rng r(o.seed);
         if (sample) {  // the distribution after the temperature, after top-k and after top-p, and generate's first draw
-            const lm::sampling s = lm::sample_logits(logits.data(), ok, o, o.temperature == 0 ? 0.0 : r.uniform());
-            std::vector<int> order(s.temperature.size());
-            for (std::size_t j = 0; j < order.size(); ++j) order[j] = static_cast<int>(j);
-            std::stable_sort(order.begin(), order.end(), [&](int a, int b) { return s.temperature[static_cast<std::size_t>(a)] > s.temperature[static_cast<std::size_t>(b)]; });
-            json out = json::array();
-            for (std::size_t q = 0; q < order.size() && q < static_cast<std::size_t>(k); ++q) {
-                const auto j = static_cast<std::size_t>(order[q]);
-                out.push_back({{"id", order[q]}, {"token", m.tok.readable({order[q]})[0]}, {"temperature", s.temperature[j]}, {"top_k", s.top_k[j]},
-                               {"top_p", s.top_p[j]}});
-            }
-            std::cout << json({{"candidates", out}, {"pick", {{"id", s.pick}, {"token", m.tok.readable({s.pick})[0]}}}}).dump() << '\n';
+            std::cout << hf::sample_tokens(m, logits, k, o).dump() << '\n';
             return 0;
-        }
-        std::vector<int> made;
-        for (int step = 0; step < o.n; ++step) {
-            const int pick = lm::sample_logits(logits.data(), ok, o, o.temperature == 0 ? 0.0 : r.uniform()).pick;
-            made.push_back(pick);
-            if (step + 1 < o.n) logits = hf::forward(m, {pick}, cache);
         }
         std::string out;
-        for (const int id : made) out += m.tok.bytes_of(id);
+        for (const int id : hf::generate(m, std::move(logits), cache, o)) out += m.tok.bytes_of(id);
         std::cout << out << '\n';  // the bytes as the tokens make them (a character cut at the end stays cut)
         return 0;
     }
@@ -218,12 +170,7 @@ int run_hf(const std::vector<std::string>& args) {
     if (sub == "info") {
         const flags f = parse_flags(args, 1, {"--model"});
         const hf::model m = load_folder(f);
-        const hf::config& c = m.c;
-        std::cout << json({{"architecture", hf::architecture_name(c.arch)}, {"dtype", hf::dtype_name(m.at("embed").type)},
-                           {"n_layer", c.n_layer}, {"n_head", c.n_head}, {"n_kv_head", c.n_kv_head}, {"d_model", c.d_model},
-                           {"d_head", c.d_head}, {"d_mlp", c.d_mlp}, {"n_ctx", c.n_ctx}, {"n_vocab", c.n_vocab},
-                           {"tokenizer_size", m.tok.size()}, {"tied", c.tied}, {"rope_theta", c.rope_theta},
-                           {"weight_bytes", m.weight_bytes()}}).dump() << '\n';
+        std::cout << hf::about(m).dump() << '\n';
         return 0;
     }
     throw spec_error("lm " + user_text(sub) + " does not read a model folder yet; tokenize, trace, step, next, sample, generate and info do.");

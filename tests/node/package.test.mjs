@@ -33,7 +33,7 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   // every source file of web/src (as the repository has them) and the built files; nothing else
   const sources = readdirSync(path.join(webDir, 'src'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `src/${f}`);
   const threads = ['attention_core.js', 'attention_core.wasm', 'attention_core.worker.js'].map((f) => `dist/core-threads/${f}`);
-  const lm = ['dist/lm/attention_lm.js', 'dist/lm/attention_lm.wasm', 'models/en.safetensors', 'models/zh.safetensors'];
+  const lm = ['dist/lm/attention_lm.js', 'dist/lm/attention_lm.wasm', 'dist/hf/attention_hf.js', 'dist/hf/attention_hf.wasm', 'models/en.safetensors', 'models/zh.safetensors'];
   // the model element's one-file script and its weights' scripts beside it (docs.html, "The model element")
   const modelElement = ['dist/attention-model.js', 'dist/models/en.js', 'dist/models/zh.js'];
   const parts = ['vision', 'learn', 'explain', 'fast'].flatMap((p) => [`dist/${p}/attention_${p}.js`, `dist/${p}/attention_${p}.wasm`, `dist/attention-stepper.${p}.js`]);

@@ -5,7 +5,7 @@ import createAttentionCore from '../dist/core/attention_core.js';
 import { coreWasmUrl, setFilesUrl } from './core_file.js';
 import { AttentionError, createOptionsError, makeApi, partsOption } from './api.js';
 import { makeModelLoader } from './lm.js';
-import { lmCore, readModel } from './lm_files.js';
+import { hfCore, lmCore, readModel } from './lm_files.js';
 import { loadPart } from './part_files.js';
 
 export { AttentionError, version } from './api.js';
@@ -13,7 +13,7 @@ export { AttentionError, version } from './api.js';
 let shared = null;
 
 // The language model's module and weights (lm_files.js), fetched only when loadModel is first called.
-const loadModel = makeModelLoader(lmCore, readModel, AttentionError);
+const loadModel = makeModelLoader(lmCore, readModel, AttentionError, hfCore);
 let sharedCore = null;
 
 let sharedThreaded = null;

@@ -6,6 +6,7 @@
 // [SECTION] a model's calls: trace, explain, generate, heads, train
 
 import { shortText, wholeNumber } from './args.js';
+import { openModelFolder } from './model_folder.js';
 import { deepFreeze, textCalls } from './trace_reader.js';
 
 const encoder = new TextEncoder();
@@ -70,7 +71,7 @@ function readOptions(options, call, defaults, AttentionError) {
  * internal slots, not by instanceof, so a Proxy is refused rather than read; a detached buffer is said to be one.
  */
 function weightBytes(which, AttentionError) {
-  const wrong = () => new AttentionError("loadModel takes 'zh', 'en' or the bytes of a .safetensors file (a Uint8Array or an ArrayBuffer).");
+  const wrong = () => new AttentionError("loadModel takes 'zh', 'en', the bytes of a .safetensors file (a Uint8Array or an ArrayBuffer), or a model folder: {config, weights, tokenizer}, {files} or its URL.");
   if (ArrayBuffer.isView(which)) {
     if (Object.prototype.toString.call(which) !== '[object Uint8Array]') throw wrong();
     try {
@@ -105,17 +106,35 @@ function signalOption(signal, call, AttentionError) {
   return signal;
 }
 
+/** A model folder rather than one of ours: {config, weights, tokenizer}, {files}, or a URL (a string with a slash). */
+function isFolderSource(which) {
+  if (typeof URL !== 'undefined' && which instanceof URL) return true;
+  if (typeof which === 'string') return which !== 'zh' && which !== 'en' && which.includes('/');
+  return which !== null && typeof which === 'object' && !ArrayBuffer.isView(which) && !(which instanceof ArrayBuffer) &&
+    ('config' in which || 'files' in which);
+}
+
 /** Gives the event loop a turn (timers, input, rendering) between two steps of long work. */
 const nextTurn = () => globalThis.scheduler?.yield?.() ?? new Promise((resolve) => setTimeout(resolve, 0));
 
 // [SECTION] loading a model (its module once, its weights)
 
 /**
- * Makes loadModel over a factory of the lm module (instantiated once) and a reader of the shipped
- * weight files' bytes (readModel('zh') → Uint8Array).
+ * Makes loadModel over a factory of the lm module (instantiated once), a reader of the shipped weight files'
+ * bytes (readModel('zh') → Uint8Array) and a factory of the model folders' module (dist/hf).
  */
-export function makeModelLoader(createCore, readModel, AttentionError) {
+export function makeModelLoader(createCore, readModel, AttentionError, createFolderCore = null) {
   let shared = null;
+  let sharedFolder = null;
+  /** The module of models you bring (dist/hf), instantiated once, on the first folder opened. */
+  const folderCore = () => {
+    if (!createFolderCore) return Promise.reject(new AttentionError('this build has no module for model folders (dist/hf).'));
+    sharedFolder ??= createFolderCore().catch((error) => {
+      sharedFolder = null;
+      throw new AttentionError(`the model folders' module could not be loaded (${String(error?.message ?? error).slice(0, 200)}).`, 'ERR_ATTN_LOAD_FAILED');
+    });
+    return sharedFolder;
+  };
   const core = () => {
     shared ??= createCore().then((lm) => {
       // the core's bounds of every argument it takes ({name: [lo, hi]}), read once: no bound typed here again
@@ -150,14 +169,31 @@ export function makeModelLoader(createCore, readModel, AttentionError) {
   loadModel.fresh = freshModel;
   return loadModel;
 
+  /** The module, its failure to load said in one sentence. */
+  async function loadedCore() {
+    try {
+      return await core();
+    } catch (error) {
+      // a sentence of our own (a damaged file, named) goes out as it is
+      if (error instanceof AttentionError) throw error;
+      throw new AttentionError(`the language model's module could not be loaded (${String(error?.message ?? error).slice(0, 200)}).`, 'ERR_ATTN_LOAD_FAILED');
+    }
+  }
+
   /**
-   * A model: 'zh', 'en' or a file's bytes. options: {signal} stops the loading; onProgress({loaded, total}) as the
+   * A model: 'zh', 'en', a file's bytes, or a model folder as Hugging Face writes it (model_folder.js: {config,
+   * weights, tokenizer}, {files}, or the folder's URL). options: {signal} stops the loading; onProgress({loaded, total}) as the
    * weights' bytes arrive (total 0 when not known).
    */
   async function loadModel(which, options) {
     const { signal, onProgress } = readOptions(options, 'loadModel', { signal: undefined, onProgress: undefined }, AttentionError);
     signalOption(signal, 'loadModel', AttentionError);
     if (onProgress !== undefined && typeof onProgress !== 'function') throw new AttentionError('loadModel: options.onProgress must be a function.');
+    if (isFolderSource(which)) {
+      const hf = await folderCore();
+      signal?.throwIfAborted();
+      return openModelFolder(hf, which, { signal, onProgress }, AttentionError);
+    }
     let bytes;
     if (which === 'zh' || which === 'en') {
       try {
@@ -170,14 +206,7 @@ export function makeModelLoader(createCore, readModel, AttentionError) {
       bytes = weightBytes(which, AttentionError);
       onProgress?.({ loaded: bytes.length, total: bytes.length });
     }
-    let lm;
-    try {
-      lm = await core();
-    } catch (error) {
-      // a sentence of our own (a damaged file, named) goes out as it is
-      if (error instanceof AttentionError) throw error;
-      throw new AttentionError(`the language model's module could not be loaded (${String(error?.message ?? error).slice(0, 200)}).`, 'ERR_ATTN_LOAD_FAILED');
-    }
+    const lm = await loadedCore();
     signal?.throwIfAborted();
     const most = lm.bounds.file_bytes[1];
     if (bytes.length > most) throw new AttentionError(`weight file: the file is ${bytes.length} bytes, over the limit of ${most / 2 ** 20} MiB.`);

@@ -1,4 +1,5 @@
-// Where index.js finds the language model's files: its module (dist/lm) and the shipped weights (models/), named
+// Where index.js finds the language model's files: its module (dist/lm), the shipped weights (models/) and the
+// model folders' module (dist/hf), named
 // by literal paths so that a bundler (Vite, webpack 5) follows them and copies the files into the app, as it does
 // the core's and the parts' (core_file.js, part_files.js); package_file.js maps them when the package's files were
 // moved (createAttention's filesUrl) or Vite's dev server pre-bundled the package. The site's scripts carry their
@@ -14,6 +15,13 @@ const weights = {
 export async function lmCore() {
   const wasm = packageFile('dist/lm/attention_lm.wasm', new URL('../dist/lm/attention_lm.wasm', import.meta.url));
   const { default: create } = await import('../dist/lm/attention_lm.js');
+  return create({ locateFile: () => String(wasm) });
+}
+
+/** The model folders' module (dist/hf: models you bring), instantiated when a folder is first opened. */
+export async function hfCore() {
+  const wasm = packageFile('dist/hf/attention_hf.wasm', new URL('../dist/hf/attention_hf.wasm', import.meta.url));
+  const { default: create } = await import('../dist/hf/attention_hf.js');
   return create({ locateFile: () => String(wasm) });
 }
 

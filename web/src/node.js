@@ -12,7 +12,8 @@ export { AttentionError, version } from './api.js';
 const wasmFile = new URL('../dist/core/attention_core.wasm', import.meta.url);
 let shared = null;
 
-// the language model's module and weights, read only when loadModel is first called
+// the language model's module and weights, read only when loadModel is first called; the model folders' module
+// (dist/hf) when a folder is first opened
 const loadModel = makeModelLoader(
   async () => {
     const { default: createLmCore } = await import('../dist/lm/attention_lm.js');
@@ -24,6 +25,10 @@ const loadModel = makeModelLoader(
     return bytes;
   },
   AttentionError,
+  async () => {
+    const { default: createHfCore } = await import('../dist/hf/attention_hf.js');
+    return createHfCore({ wasmBinary: await readFile(new URL('../dist/hf/attention_hf.wasm', import.meta.url)) });
+  },
 );
 
 // the parts (parts.js): each its own module, read when first loaded

@@ -442,6 +442,12 @@ export interface Attention {
    * stops the loading (the promise rejects with the signal's reason); onProgress reports the weights' bytes as they arrive.
    */
   loadModel(which: 'zh' | 'en' | Uint8Array | ArrayBuffer, options?: LoadModelOptions): Promise<LanguageModel>;
+  /**
+   * A model you bring (docs/models-you-bring.md): a Hugging Face folder of GPT-2, Llama or Qwen2 — its files' bytes
+   * ({config, weights, tokenizer}; weights or tokenizer as {name: bytes} when sharded or GPT-2's vocab.json +
+   * merges.txt), {files} (File objects from a chosen folder, or {name: bytes}), or the folder's URL.
+   */
+  loadModel(which: ModelFolder | string | URL, options?: LoadModelOptions): Promise<FolderModel>;
   /** A language model with fresh weights to train, from fortune-format text (the induction lesson). */
   freshModel(corpus: string, options?: { nLayer?: number; nHead?: number; dModel?: number; dMlp?: number; nCtx?: number; vocab?: number; seed?: number }): Promise<LanguageModel>;
   /**
@@ -456,7 +462,42 @@ export interface LoadModelOptions {
   /** Stops the loading: the promise rejects with signal.reason (an AbortError DOMException unless abort() was given one). */
   signal?: AbortSignal;
   /** The weights' bytes as they arrive; total is 0 when the server does not say (no Content-Length, or a compressed body). */
-  onProgress?: (progress: { loaded: number; total: number }) => void;
+  onProgress?: (progress: { loaded: number; total: number; file?: string }) => void;
+}
+
+type FileBytes = Uint8Array | ArrayBuffer | Blob;
+/** A model folder's files handed over (loadModel). */
+export type ModelFolder =
+  | { config: FileBytes | object; weights: FileBytes | Record<string, FileBytes>; tokenizer: FileBytes | Record<string, FileBytes> }
+  | { files: File[] | FileList | Record<string, FileBytes> };
+
+/** The names of the model folders' module's operations (attn_call): the core's table, which a test checks this against. */
+export type FolderOperation = 'about' | 'free' | 'generate' | 'limits' | 'next' | 'open' | 'sample' | 'stages' | 'step' | 'tokenize' | 'trace';
+
+/** A stage of a model folder's trace: its id (docs/models-you-bring.md), layer (0-based, null for a global stage), shape and numbers. */
+export interface FolderStage { id: string; layer: number | null; shape: number[]; readonly data: Float32Array }
+
+/** A model opened from a folder (GPT-2, Llama, Qwen2): every number from the core. */
+export interface FolderModel {
+  readonly about: {
+    architecture: 'gpt2' | 'llama' | 'qwen2'; dtype: 'F32' | 'F16' | 'BF16'; n_layer: number; n_head: number; n_kv_head: number; d_model: number;
+    d_head: number; d_mlp: number; n_ctx: number; n_vocab: number; tokenizer_size: number; tied: boolean; rope_theta: number; weight_bytes: number;
+  };
+  /** ids exactly as Hugging Face's tokenizers give them; tokens as a reader sees them ("锅(1/2)" for a byte piece); pieces as stored. */
+  tokenize(text: string): { ids: number[]; tokens: string[]; pieces: string[] };
+  /** Every stage of every layer. */
+  trace(text: string): { tokens: string[]; ids: number[]; stages: FolderStage[] };
+  /** The last token's pass through the key/value cache the others filled (kv_cache per layer: 2 × kv heads × n × d_head). */
+  step(text: string): { tokens: string[]; ids: number[]; stages: FolderStage[] };
+  next(text: string, k?: number, options?: { temperature?: number; topK?: number; topP?: number }): { id: number; token: string; p: number }[];
+  sample(text: string, options?: { temperature?: number; topK?: number; topP?: number; seed?: number; k?: number }):
+    { candidates: { id: number; token: string; temperature: number; top_k: number; top_p: number }[]; pick: { id: number; token: string } };
+  generate(prompt: string, options?: { n?: number; temperature?: number; topK?: number; topP?: number; seed?: number }): { ids: number[]; tokens: string[]; text: string };
+  /** What each stage id is: symbol, titles and explanations in English and Chinese, formula. */
+  stageFacts(ids: string[]): Record<string, { id: string; symbol: string; title: { en: string; zh: string }; explain: { en: string; zh: string }; formula: string }>;
+  /** The module's memory (every model opened in it). */
+  memory(): { heapInUse: number; heapMax: number };
+  dispose(): void;
 }
 
 /** What a program branches on: AttentionError's code. */

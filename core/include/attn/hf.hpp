@@ -74,7 +74,7 @@ public:
     bool ignore_merges_ = false;                          // Llama 3: a whole pre-token in the vocabulary is one token
 };
 
-/// @brief Where a model's files come from: a folder on disk, or bytes handed over (the page, the npm package).
+/// @brief Where a model's files come from: a folder on disk, or files another program holds (the page, the npm package).
 class files {
 public:
     virtual ~files() = default;
@@ -86,7 +86,11 @@ public:
     virtual std::string where() const = 0;
 };
 std::unique_ptr<files> folder(const std::string& path);
-std::unique_ptr<files> in_memory(std::map<std::string, std::vector<std::uint8_t>> named_bytes);
+/// @brief Reads n bytes at offset of the index-th file into out; false when it cannot (the file changed or went away).
+using range_reader = std::function<bool(std::size_t index, std::uint64_t offset, std::uint64_t n, std::uint8_t* out)>;
+/// @brief Files another program holds (the page's chosen files, the npm package's bytes): their names and sizes,
+/// `where` for the refusals ("the files chosen"), and the function that reads them.
+std::unique_ptr<files> held_elsewhere(std::vector<std::pair<std::string, std::uint64_t>> sizes, std::string where, range_reader read);
 
 struct model {
     config c;

@@ -1,5 +1,5 @@
-// Where a model's files come from: a folder on disk, or named bytes (the page and the npm package hand the
-// files over as bytes). Reading is by range, so a header is checked before the data behind it is read.
+// Where a model's files come from: a folder on disk, or files another program holds (the page's chosen files,
+// the npm package's bytes), read by range through its function. Reading is by range, so a header is checked before the data behind it is read.
 #include <filesystem>
 #include <fstream>
 
@@ -40,26 +40,33 @@ private:
     std::string path_;
 };
 
-class memory_files final : public files {
+class files_held_elsewhere final : public files {
 public:
-    explicit memory_files(std::map<std::string, std::vector<std::uint8_t>> f) : files_(std::move(f)) {}
-    bool has(const std::string& name) const override { return files_.count(name) != 0; }
-    std::uint64_t size(const std::string& name) const override { return files_.at(name).size(); }
+    files_held_elsewhere(std::vector<std::pair<std::string, std::uint64_t>> sizes, std::string where, range_reader read)
+        : sizes_(std::move(sizes)), where_(std::move(where)), read_(std::move(read)) {}
+    bool has(const std::string& name) const override { return index(name) < sizes_.size(); }
+    std::uint64_t size(const std::string& name) const override { return sizes_.at(index(name)).second; }
     void read(const std::string& name, std::uint64_t offset, std::uint64_t n, std::uint8_t* out) const override {
-        const auto& b = files_.at(name);
-        std::copy(b.begin() + static_cast<std::ptrdiff_t>(offset), b.begin() + static_cast<std::ptrdiff_t>(offset + n), out);
+        if (!read_(index(name), offset, n, out)) throw spec_error("cannot read " + name + " in " + where() + " (it changed or went away while being read?).");
     }
-    std::string where() const override { return "the files given"; }
+    std::string where() const override { return where_; }
 
 private:
-    std::map<std::string, std::vector<std::uint8_t>> files_;
+    std::size_t index(const std::string& name) const {
+        std::size_t i = 0;
+        while (i < sizes_.size() && sizes_[i].first != name) ++i;
+        return i;
+    }
+    std::vector<std::pair<std::string, std::uint64_t>> sizes_;
+    std::string where_;
+    range_reader read_;
 };
 
 }  // namespace
 
 std::unique_ptr<files> folder(const std::string& path) { return std::make_unique<folder_files>(path); }
-std::unique_ptr<files> in_memory(std::map<std::string, std::vector<std::uint8_t>> named_bytes) {
-    return std::make_unique<memory_files>(std::move(named_bytes));
+std::unique_ptr<files> held_elsewhere(std::vector<std::pair<std::string, std::uint64_t>> sizes, std::string where, range_reader read) {
+    return std::make_unique<files_held_elsewhere>(std::move(sizes), std::move(where), std::move(read));
 }
 
 }  // namespace attn::hf

@@ -41,7 +41,7 @@ void weight::row(std::size_t r, float* out) const {
 
 std::uint64_t model::weight_bytes() const {
     std::uint64_t n = 0;
-    for (const auto& [name, t] : w) n += t.bytes.size();
+    for (const auto& [name, t] : w) n += t.rows * t.cols * (t.type == dtype::f32 ? 4 : 2);  // known from the headers, before the data
     return n;
 }
 

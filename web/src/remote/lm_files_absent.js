@@ -3,3 +3,4 @@
 // named here (a library build would inline the weights as base64).
 export const lmCore = null;
 export const readModel = null;
+export const hfCore = null;

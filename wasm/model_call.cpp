@@ -1,0 +1,221 @@
+// Models you bring, in the language model's module: one entry, attn_call(operation, request), for every
+// operation on a model folder's model (docs/models-you-bring.md). The request and the answer are JSON text; a
+// trace's numbers stay in one float buffer that JS reads in place until the next call (each stage's "at" is
+// its index in HEAPF32); a refusal is null with its sentence in attn_error, as every export's (text_answer.hpp).
+// The files stay with JavaScript (the page's chosen files, the npm package's bytes): the core reads each range
+// it needs through attn_read_file, so a header is checked before anything behind it is read and the weights
+// are copied once, into the model.
+//
+// [SECTION] reading the files JavaScript holds
+// [SECTION] the operations
+// [SECTION] the export
+#include <emscripten/em_js.h>
+#include <emscripten/heap.h>
+
+#include <cmath>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+
+#include "attn/hf.hpp"
+#include "attn/hf_calls.hpp"
+#include "text_answer.hpp"
+
+// [SECTION] reading the files JavaScript holds
+
+// Module.readModelFile(index, offset, n) gives the bytes (a Uint8Array of n) or null when it cannot read them;
+// nothing thrown crosses back into C++ (an exception through wasm frames would skip the destructors).
+EM_JS(int, attn_read_file, (int index, double offset, double n, std::uint8_t* out), {
+    const bytes = Module['readModelFile'](index, offset, n);
+    if (!bytes || bytes.length !== n) return 0;
+    HEAPU8.set(bytes, out);
+    return 1;
+});
+
+namespace {
+
+using attn::json;
+using attn::spec_error;
+namespace hf = attn::hf;
+
+// A trace keeps every stage of every layer: this many floats at most (256 MiB), refused before it is run.
+constexpr double most_trace_floats = 64.0 * 1024 * 1024;
+// Room left beside the weights for a trace and the work of a pass, when a model's size is checked.
+constexpr std::uint64_t room_for_traces = 320ull << 20;
+
+std::map<int, std::unique_ptr<hf::model>> models;
+int next_handle = 1;
+std::vector<float> kept;  // the last trace's numbers, read by JS in place until the next call
+
+extern "C" double attn_heap_in_use();  // answer_common.cpp
+
+hf::model& find(const json& request) {
+    const auto it = models.find(request.value("handle", 0));
+    if (it == models.end()) throw spec_error("this model was disposed of.");
+    return *it->second;
+}
+
+std::string text_of(const json& request, const char* key) {
+    const auto it = request.find(key);
+    if (it == request.end() || !it->is_string()) throw spec_error(std::string("the request needs \"") + key + "\", a string.");
+    return it->get<std::string>();
+}
+
+double number_of(const json& request, const char* key, double fallback, double lo, double hi, bool whole) {
+    const auto it = request.find(key);
+    if (it == request.end()) return fallback;
+    if (!it->is_number()) throw spec_error(std::string(key) + " must be a number.");
+    const double x = it->get<double>();
+    if (!(x >= lo && x <= hi) || (whole && std::floor(x) != x))
+        throw spec_error(std::string(key) + " is " + attn::user_text(it->dump()) + " but must be " + (whole ? "a whole number " : "") + "from " +
+                         attn::user_text(json(lo).dump()) + " to " + attn::user_text(json(hi).dump()) + ".");
+    return x;
+}
+
+/// The options of a draw, checked as the CLI's flags are.
+attn::lm::generate_options draw_of(const json& r, const hf::model& m) {
+    attn::lm::generate_options o;
+    o.temperature = number_of(r, "temperature", 0.8, 0, 10, false);
+    o.top_k = static_cast<int>(number_of(r, "top_k", 0, 0, m.c.n_vocab, true));
+    o.top_p = number_of(r, "top_p", 1, 1e-6, 1, false);
+    o.seed = static_cast<std::uint64_t>(number_of(r, "seed", 0, 0, 9007199254740991.0, true));
+    o.n = static_cast<int>(number_of(r, "n", 20, 1, m.c.n_ctx, true));
+    return o;
+}
+
+std::string megabytes(std::uint64_t bytes) { return std::to_string((bytes + (1u << 19)) >> 20) + " MB"; }
+
+// [SECTION] the operations
+
+/// {"files": [{"name", "size"}], "where"} → {"handle", "about"}: refused, with its size and the page's limit, when
+/// the weights would not fit in this page's memory, before any weight is read.
+json open(const json& request) {
+    const auto list = request.find("files");
+    if (list == request.end() || !list->is_array()) throw spec_error("open needs \"files\": [{\"name\", \"size\"}].");
+    std::vector<std::pair<std::string, std::uint64_t>> sizes;
+    for (const json& f : *list) {
+        if (!f.is_object() || !f.contains("name") || !f["name"].is_string() || !f.contains("size") || !f["size"].is_number_unsigned())
+            throw spec_error("each file is {\"name\": a string, \"size\": its bytes}.");
+        sizes.emplace_back(f["name"].get<std::string>(), f["size"].get<std::uint64_t>());
+    }
+    const std::string where = request.value("where", std::string("the files given"));
+    const auto reader = hf::held_elsewhere(std::move(sizes), where, [](std::size_t i, std::uint64_t offset, std::uint64_t n, std::uint8_t* out) {
+        return attn_read_file(static_cast<int>(i), static_cast<double>(offset), static_cast<double>(n), out) == 1;
+    });
+    auto m = std::make_unique<hf::model>(hf::load(*reader, [](const hf::model& h) {
+        const std::uint64_t bytes = h.weight_bytes();  // from the headers
+        const std::uint64_t limit = emscripten_get_heap_max(), used = static_cast<std::uint64_t>(attn_heap_in_use());
+        if (bytes + room_for_traces + used > limit)
+            throw spec_error("the model's weights take " + megabytes(bytes) + ", but this page's memory holds at most " + megabytes(limit) + " (" +
+                             megabytes(used) + " in use, and " + megabytes(room_for_traces) +
+                             " kept for its traces): open a smaller model, or one in 16-bit weights.");
+    }));
+    const int handle = next_handle++;
+    json about = hf::about(*m);
+    models[handle] = std::move(m);
+    return {{"handle", handle}, {"about", about}};
+}
+
+/// {"handle", "text", "step"?} → {"tokens", "ids", "stages": [{"id", "layer", "shape", "at"}]}: every stage of
+/// every layer (with step, the last token's pass through the key/value cache the others filled).
+json trace(const json& request, bool step) {
+    const hf::model& m = find(request);
+    const std::vector<int> ids = hf::ids_to_run(m, text_of(request, "text"));
+    hf::check_trace_size(m, ids.size(), most_trace_floats);
+    std::vector<float>().swap(kept);  // the last trace's numbers are given back before the next is made
+    hf::kv_cache cache;
+    if (step && ids.size() > 1) hf::forward(m, std::vector<int>(ids.begin(), ids.end() - 1), cache);
+    json stages = json::array();
+    std::vector<std::size_t> offsets;
+    hf::forward(m, step ? std::vector<int>{ids.back()} : ids, cache, [&](const hf::stage_view& s) {
+        std::size_t count = 1;
+        for (const std::size_t n : s.shape) count *= n;
+        offsets.push_back(kept.size());
+        kept.insert(kept.end(), s.data, s.data + count);
+        stages.push_back({{"id", s.id}, {"layer", s.layer < 0 ? json(nullptr) : json(s.layer)}, {"shape", s.shape}});
+    });
+    const auto base = reinterpret_cast<std::uintptr_t>(kept.data()) / sizeof(float);
+    for (std::size_t i = 0; i < offsets.size(); ++i) stages[i]["at"] = base + offsets[i];
+    return {{"tokens", m.tok.readable(ids)}, {"ids", ids}, {"stages", stages}};
+}
+
+json next(const json& request, bool sample) {
+    const hf::model& m = find(request);
+    const std::vector<int> ids = hf::ids_to_run(m, text_of(request, "text"));
+    attn::lm::generate_options o = draw_of(request, m);
+    if (!sample && !request.contains("temperature")) o.temperature = 1;  // the model's own distribution
+    const int k = static_cast<int>(number_of(request, "k", 10, 1, m.c.n_vocab, true));
+    hf::kv_cache cache;
+    const std::vector<float> logits = hf::forward(m, ids, cache);
+    return sample ? hf::sample_tokens(m, logits, k, o) : hf::next_tokens(m, logits, k, o);
+}
+
+json generate(const json& request) {
+    const hf::model& m = find(request);
+    const attn::lm::generate_options o = draw_of(request, m);
+    const std::vector<int> ids = hf::ids_to_run(m, text_of(request, "prompt"), o.n);
+    hf::kv_cache cache;
+    const std::vector<int> made = hf::generate(m, hf::forward(m, ids, cache), cache, o);
+    std::string bytes;
+    for (const int id : made) bytes += m.tok.bytes_of(id);
+    // the text as the tokens' bytes make it, a character cut at the end replaced (JSON text is valid UTF-8)
+    return {{"ids", made}, {"tokens", m.tok.readable(made)}, {"text", json::parse(json(bytes).dump(-1, ' ', false, json::error_handler_t::replace))}};
+}
+
+/// The operations, by name: the one table JavaScript's calls are checked against (attn_call("operations")).
+const std::map<std::string, json (*)(const json&)>& operations() {
+    static const std::map<std::string, json (*)(const json&)> table = {
+        {"open", open},
+        {"tokenize", [](const json& r) { return hf::tokenized(find(r).tok, find(r).tok.encode(text_of(r, "text"))); }},
+        {"trace", [](const json& r) { return trace(r, false); }},
+        {"step", [](const json& r) { return trace(r, true); }},
+        {"next", [](const json& r) { return next(r, false); }},
+        {"sample", [](const json& r) { return next(r, true); }},
+        {"generate", generate},
+        {"stages", [](const json& r) {  // what each stage id of the model's trace is, in the page's words
+             json out = json::object();
+             for (const auto& id : r.at("ids")) out[id.get<std::string>()] = hf::stage_facts(id.get<std::string>(), find(r).c.arch);
+             return out;
+         }},
+        {"about", [](const json& r) { return hf::about(find(r)); }},
+        {"free", [](const json& r) {
+             find(r);
+             models.erase(r.value("handle", 0));
+             std::vector<float>().swap(kept);
+             return json::object();
+         }},
+        {"limits", [](const json&) {
+             return json{{"heap_max_bytes", emscripten_get_heap_max()}, {"heap_in_use_bytes", attn_heap_in_use()},
+                         {"room_for_traces_bytes", room_for_traces}, {"most_trace_floats", most_trace_floats}};
+         }},
+    };
+    return table;
+}
+
+}  // namespace
+
+// [SECTION] the export
+
+extern "C" {
+
+/// attn_call(operation, its length, request JSON, its length): the answer's JSON text (valid until the next call)
+/// or null, with the sentence in attn_error. "operations" lists the names.
+const char* attn_call(const char* operation, std::size_t op_len, const char* request, std::size_t len) {
+    return attn::wasm::answer(
+        [&]() -> json {
+            const std::string op(operation, op_len);
+            if (op == "operations") {
+                json names = json::array();
+                for (const auto& entry : operations()) names.push_back(entry.first);
+                return names;
+            }
+            const auto it = operations().find(op);
+            if (it == operations().end()) throw spec_error("there is no operation \"" + attn::user_text(op) + "\".");
+            const json r = json::parse(std::string_view(request, len), nullptr, false);
+            if (r.is_discarded() || !r.is_object()) throw spec_error("the request of " + op + " is not a JSON object.");
+            return it->second(r);
+        },
+        "out of memory: the model does not fit in this page's memory.");
+}
+}
