@@ -86,11 +86,13 @@ await build({
 // model's wasm inlined, so the playground's first load does not grow; the weights beside it as classic
 // scripts (src/byte_string.js), which a page opened from file:// can load too (fetch cannot)
 const lmBuilt = existsSync(path.join(here, 'dist/lm/attention_lm.js'));
+const hfBuilt = existsSync(path.join(here, 'dist/hf/attention_hf.js'));
+const notBuilt = path.join(here, 'src/model/module_not_built.js');
 await build({
   configFile: false,
   logLevel: 'warn',
   // the language model's module not linked yet (scripts/serve.sh serves the pages first): a stand-in that says so
-  resolve: lmBuilt ? {} : { alias: [{ find: /^\.\.\/\.\.\/dist\/lm\/attention_lm\.js$/, replacement: path.join(here, 'src/model/lm_not_built.js') }] },
+  resolve: lmBuilt ? {} : { alias: [{ find: /^\.\.\/\.\.\/dist\/lm\/attention_lm\.js$/, replacement: notBuilt }] },
   worker: { format: 'iife' }, // a classic worker: a module worker from a blob URL does not start on a page opened from file://
   build: {
     outDir,
@@ -98,6 +100,21 @@ await build({
     target: 'es2020',
     ...MINIFY,
     lib: { entry: path.join(here, 'src/model/index.js'), name: 'AttentionModelBundle', formats: ['iife'], fileName: () => 'attention-model.js' },
+  },
+});
+// the worker of a model you bring (assets/hf/folder-worker.js, beside the model folders' wasm): its own classic
+// script, loaded only when a folder is opened, so the model mode's script does not carry the folders' glue and
+// loaders; a model you bring needs the page served over http anyway (the wasm is fetched, with streaming compilation)
+await build({
+  configFile: false,
+  logLevel: 'warn',
+  resolve: hfBuilt ? {} : { alias: [{ find: /^\.\.\/\.\.\/dist\/hf\/attention_hf\.js$/, replacement: notBuilt }] },
+  build: {
+    outDir: path.join(outDir, 'hf'),
+    emptyOutDir: false,
+    target: 'es2020',
+    ...MINIFY,
+    lib: { entry: path.join(here, 'src/model/folder_worker.js'), name: 'AttentionFolderWorker', formats: ['iife'], fileName: () => 'folder-worker.js' },
   },
 });
 // the guided path (site/index.html): its sections, figures and questions as one classic script; its figures are
@@ -145,6 +162,9 @@ const modelFile = path.join(outDir, 'attention-model.js');
 // its weights' scripts beside it in dist/models/, where the script looks for them
 mkdirSync(path.join(here, 'dist/models'), { recursive: true });
 copyFileSync(modelFile, path.join(here, 'dist/attention-model.js'));
+// and the folder view's worker beside the model folders' module in dist/hf/, where the script looks for both
+mkdirSync(path.join(here, 'dist/hf'), { recursive: true });
+copyFileSync(path.join(outDir, 'hf', 'folder-worker.js'), path.join(here, 'dist/hf/folder-worker.js'));
 for (const name of ['zh', 'en']) {
   const weights = path.join(outDir, 'models', `${name}.js`);
   if (existsSync(weights)) copyFileSync(weights, path.join(here, 'dist/models', `${name}.js`));
@@ -233,6 +253,11 @@ for (const [name, budget] of [['vision', 81], ['learn', 128], ['explain', 72], [
 }
 // the same file ships in the npm package, so a blog can take it from any npm CDN
 copyFileSync(file, path.join(here, 'dist/attention-stepper.js'));
+// the model folders' module beside the model mode's script (assets/hf/), fetched by the folder view's worker
+if (hfBuilt) {
+  mkdirSync(path.join(outDir, 'hf'), { recursive: true });
+  copyFileSync(path.join(here, 'dist/hf/attention_hf.wasm'), path.join(outDir, 'hf', 'attention_hf.wasm'));
+}
 // the wasm-threads module beside it, for the playground's own pages: they name it on their script tag
 // (data-threads) and use it when served cross-origin isolated (scripts/serve.sh); embeds never load it
 const threads = path.join(here, 'dist/core-threads');

@@ -34,8 +34,8 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   const sources = readdirSync(path.join(webDir, 'src'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `src/${f}`);
   const threads = ['attention_core.js', 'attention_core.wasm', 'attention_core.worker.js'].map((f) => `dist/core-threads/${f}`);
   const lm = ['dist/lm/attention_lm.js', 'dist/lm/attention_lm.wasm', 'dist/hf/attention_hf.js', 'dist/hf/attention_hf.wasm', 'models/en.safetensors', 'models/zh.safetensors'];
-  // the model element's one-file script and its weights' scripts beside it (docs.html, "The model element")
-  const modelElement = ['dist/attention-model.js', 'dist/models/en.js', 'dist/models/zh.js'];
+  // the model element's one-file script and its weights' scripts beside it (docs.html, "The model element"), and the worker of a model you bring beside the folders' module
+  const modelElement = ['dist/attention-model.js', 'dist/models/en.js', 'dist/models/zh.js', 'dist/hf/folder-worker.js'];
   const parts = ['vision', 'learn', 'explain', 'fast'].flatMap((p) => [`dist/${p}/attention_${p}.js`, `dist/${p}/attention_${p}.wasm`, `dist/attention-stepper.${p}.js`]);
   assert.deepEqual(files, ['LICENSE', 'README.md', 'custom-elements.json', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, ...modelElement, ...parts, 'package.json',
     ...sources, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
@@ -60,7 +60,7 @@ test('the model element is exported by the package: attention-playground/attenti
   const root = pathToFileURL(path.join(project, 'node_modules/attention-playground')).href;
   assert.deepEqual(resolved, [`${root}/dist/attention-model.js`, `${root}/dist/models/zh.js`, `${root}/dist/models/en.js`]);
   const script = readFileSync(path.join(project, 'node_modules/attention-playground/dist/attention-model.js'), 'utf8');
-  assert.match(script, /customElements\.define\("attention-model"/, 'the script defines <attention-model>');
+  for (const tag of ['attention-model', 'attention-folder-model']) assert.ok(script.includes(`"${tag}"`) && script.includes('customElements.define('), `the script defines <${tag}>`);
   for (const name of ['zh', 'en']) {
     assert.equal(readFileSync(path.join(project, `node_modules/attention-playground/dist/models/${name}.js`), 'utf8'),
       readFileSync(path.join(repo, `site/assets/models/${name}.js`), 'utf8'), `dist/models/${name}.js is the site's`);
@@ -241,7 +241,7 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
   assert.match(bad.stdout.toString(), /'"senet"' is not assignable to type 'VisionBlock'/);
   assert.match(bad.stdout.toString(), /'"w_q"' is not assignable/);
   assert.match(bad.stdout.toString(), /Type 'number' is not assignable to type 'string \| URL/);
-  assert.match(bad.stdout.toString(), /Type 'string' is not assignable to type '\(progress: \{ loaded: number; total: number; \}\) => void'/);
+  assert.match(bad.stdout.toString(), /Type 'string' is not assignable to type '\(progress: \{ loaded: number; total: number; file\?: string \| undefined; \}\) => void'/);
 });
 
 test('the one-file element from the installed package, dropped into a plain page with no build step', async (t) => {

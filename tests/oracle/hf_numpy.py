@@ -339,12 +339,14 @@ def copy_tokenizer(arch, folder, node_modules):
             shutil.copyfile(os.path.join(src, fn), os.path.join(folder, fn))
 
 
-def write_folder(folder, arch, dtype, seed=0, shards=1, untied=False, node_modules=None):
+def write_folder(folder, arch, dtype, seed=0, shards=1, untied=False, node_modules=None, sizes=None):
+    """sizes: config keys to override (e.g. GPT-2 small's n_embd 768, n_head 12, n_layer 12 for the benchmark)."""
     os.makedirs(folder, exist_ok=True)
     for fn in os.listdir(folder):  # a rewrite must not leave the other layout's weights behind
         if fn == "model.safetensors.index.json" or (fn.startswith("model") and fn.endswith(".safetensors")):
             os.remove(os.path.join(folder, fn))
     config = make_config(arch, dtype, untied)
+    config.update(sizes or {})
     with open(os.path.join(folder, "config.json"), "w") as f:
         json.dump(config, f, indent=2)
         f.write("\n")

@@ -4,6 +4,7 @@
 // the core's and the parts' (core_file.js, part_files.js); package_file.js maps them when the package's files were
 // moved (createAttention's filesUrl) or Vite's dev server pre-bundled the package. The site's scripts carry their
 // own model (web/build-site.mjs puts remote/lm_files_absent.js in place of this file, so no weights are inlined).
+import { bodyBytes } from './fetch_bytes.js';
 import { packageFile } from './package_file.js';
 
 const weights = {
@@ -32,20 +33,6 @@ export async function hfCore() {
 export async function readModel(name, { signal, onProgress } = {}) {
   const response = await fetch(weights[name](), { signal });
   if (!response.ok) throw new Error(`HTTP ${response.status} for ${response.url}`);
-  if (!onProgress || !response.body) return new Uint8Array(await response.arrayBuffer());
   const said = response.headers.get('content-encoding') ? 0 : Number(response.headers.get('content-length')) || 0;
-  const chunks = [];
-  let loaded = 0;
-  const reader = response.body.getReader();
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) break;
-    chunks.push(value);
-    loaded += value.length;
-    onProgress({ loaded, total: said });
-  }
-  const bytes = new Uint8Array(loaded);
-  let at = 0;
-  for (const chunk of chunks) bytes.set(chunk, at), (at += chunk.length);
-  return bytes;
+  return bodyBytes(response, onProgress && ((loaded) => onProgress({ loaded, total: said })));
 }

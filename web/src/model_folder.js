@@ -9,6 +9,7 @@
 // [SECTION] a model's calls
 
 import { shortText, wholeNumber } from './args.js';
+import { bodyBytes } from './fetch_bytes.js';
 import { textCalls } from './trace_reader.js';
 
 // [SECTION] the files: bytes, File objects, a folder's URL
@@ -103,18 +104,10 @@ async function fetchFolder(url, { signal, onProgress }, AttentionError) {
       if (optional) return null;
       throw new AttentionError(`the model folder ${shortText(base.href)} has no ${name} (HTTP ${response.status}).`, 'ERR_ATTN_LOAD_FAILED');
     }
-    const chunks = [];
-    const reader = response.body.getReader();
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      chunks.push(value);
-      loaded += value.length;
+    const bytes = await bodyBytes(response, (_, chunk) => {
+      loaded += chunk;
       onProgress?.({ loaded, total: 0, file: name });
-    }
-    const bytes = new Uint8Array(chunks.reduce((n, c) => n + c.length, 0));
-    let at = 0;
-    for (const c of chunks) bytes.set(c, at), (at += c.length);
+    });
     return bytesFile(name, bytes);
   };
   const files = [await get('config.json')];

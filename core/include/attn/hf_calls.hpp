@@ -35,7 +35,7 @@ json sample_tokens(const model& m, const std::vector<float>& logits, int k, cons
 /// filled: their ids. The same seed gives the same ids everywhere.
 std::vector<int> generate(const model& m, std::vector<float> logits, kv_cache& cache, const lm::generate_options& o);
 
-/// @brief What stage `id` of an architecture's trace is: {"id", "symbol", "title": {"en", "zh"}, "explain", "formula"},
+/// @brief What stage `id` of an architecture's trace is: {"id", "symbol", "title": {"en", "zh"}, "explain", "formula", "scale"},
 /// from the one registry that describes it (a real architecture's own row, else the character model's, else the
 /// sequence core's).
 json stage_facts(const std::string& id, architecture arch);

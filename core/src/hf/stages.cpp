@@ -54,12 +54,15 @@ json bilingual_json(bilingual b) { return {{"en", b.en}, {"zh", b.zh}}; }
 
 json stage_facts(const std::string& id, architecture arch) {
     if (const own_stage* s = own_stage_of(id, arch))
-        return {{"id", s->id}, {"symbol", s->symbol}, {"title", bilingual_json(s->title)}, {"explain", bilingual_json(s->explanation)}, {"formula", s->formula}};
+        return {{"id", s->id}, {"symbol", s->symbol}, {"title", bilingual_json(s->title)}, {"explain", bilingual_json(s->explanation)}, {"formula", s->formula},
+                {"scale", color_scale_name(color_scale::signed_values)}};
     if (const lm::model_stage_info* s = lm::model_stage_of(id))
-        return {{"id", s->id}, {"symbol", s->symbol}, {"title", bilingual_json(s->title)}, {"explain", bilingual_json(s->explanation)}, {"formula", s->formula}};
+        return {{"id", s->id}, {"symbol", s->symbol}, {"title", bilingual_json(s->title)}, {"explain", bilingual_json(s->explanation)}, {"formula", s->formula},
+                {"scale", color_scale_name(s->scale)}};
     if (const auto seq = stage_from_name(id)) {
         const stage_info& s = stage_info_of(*seq);
-        return {{"id", s.name}, {"symbol", s.symbol}, {"title", bilingual_json(s.title)}, {"explain", bilingual_json(s.explanation)}, {"formula", s.term}};
+        return {{"id", s.name}, {"symbol", s.symbol}, {"title", bilingual_json(s.title)}, {"explain", bilingual_json(s.explanation)}, {"formula", s.term},
+                {"scale", color_scale_name(s.scale)}};
     }
     throw spec_error("\"" + user_text(id) + "\" is not a stage of a " + architecture_name(arch) + " model's trace.");
 }

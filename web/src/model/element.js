@@ -10,6 +10,7 @@ import { cell } from '../stepper/format.js';
 import { xmlSafe } from '../xml_text.js';
 import { shippedData, stillBuilding } from './assets.js';
 import { ModelClient } from './client.js';
+import { folderWords } from './folder_words.js';
 import { wordsFor } from './words.js';
 
 /** The context of the shipped models; the loaded model's own n_ctx is used once it is known. */
@@ -62,7 +63,7 @@ const shownChar = (ch) => ({ ' ': '␣', '\n': '⏎', '\t': '⇥' })[ch] ?? ch; 
  * Draws a (rows × cols) stage into a canvas, each cell cw × ch CSS pixels, on the colour scale the core's
  * registry gives the stage (scale: 'signed' | 'positive' | 'probability'; colors.js); returns its top value.
  */
-function drawStage(canvas, data, rows, cols, cw, ch, scale) {
+export function drawStage(canvas, data, rows, cols, cw, ch, scale) {
   const ratio = globalThis.devicePixelRatio || 1;
   canvas.width = Math.round(cols * cw * ratio);
   canvas.height = Math.round(rows * ch * ratio);
@@ -117,7 +118,7 @@ function drawPattern(canvas, weights, hd, n, px, sized = true) {
   }
 }
 
-const STYLE = `
+export const STYLE = `
 :host { display: block; max-width: 1100px; }
 /* the font on the frame inside, in px: a page's "* { font-size }" sets the host's own font, and rem is the page's root */
 .frame { font: 15px/1.45 system-ui, "Noto Sans CJK SC", sans-serif; color: #1b1f24; text-align: left; }
@@ -202,11 +203,38 @@ export class AttentionModel extends HTMLElement {
     const s = this.state;
     for (const name of ['model', 'text', 'lang']) if (this.hasAttribute(name)) s[name] = this.getAttribute(name);
     if (this.hasAttribute('url-state')) this.readUrl();
+    // model.html?model=URL: a model folder the site serves beside the page (a model you bring)
+    const folderUrl = typeof s.model === 'string' && s.model.includes('/') ? s.model : null;
     s.model = s.model === 'en' ? 'en' : 'zh';
     s.lang = s.lang === 'zh' ? 'zh' : 'en';
     this.takeText(s.text ?? DEFAULT_TEXT[s.model]);
     this.build();
+    if (folderUrl) {
+      this.ready = Promise.resolve();
+      this.showFolder(folderUrl);
+      return;
+    }
     this.ready = this.loadModel().then(() => this.retrace(), () => {}); // a failed load has said so in the status line
+  }
+
+  /**
+   * "Open a model…": the view of a model you bring (<attention-folder-model>) in place of ours; with a source (a
+   * folder's URL) it opens it at once, else the file chooser opens. Its "back" button brings ours back.
+   */
+  showFolder(source = null) {
+    this.stopGenerating();
+    if (!this.folderEl) {
+      this.folderEl = document.createElement('attention-folder-model');
+      this.folderEl.addEventListener('close', () => {
+        this.build();
+        this.draw();
+        this.loadModel().then(() => this.retrace(), () => {});
+      });
+    }
+    this.folderEl.setAttribute('lang', this.state.lang);
+    this.root.replaceChildren(this.folderEl);
+    if (source) this.folderEl.open(source).catch(() => {}); // a refusal is said in its status line
+    else this.folderEl.fileInput.click();
   }
 
   attributeChangedCallback(name, old, value) {
@@ -412,7 +440,8 @@ export class AttentionModel extends HTMLElement {
     this.genButton = h('button', { className: 'primary', text: w.generate, onclick: () => this.generate() });
     this.animateBox = h('input', { type: 'checkbox', checked: s.animate !== false, onchange: () => (s.animate = this.animateBox.checked) });
     frame.append(
-      h('div', { className: 'top' }, back, h('h1', { text: w.title }), select, langButton),
+      h('div', { className: 'top' }, back, h('h1', { text: w.title }), select, langButton,
+        h('button', { text: folderWords(s.lang).open, onclick: () => this.showFolder() })),
       h('p', { text: w.intro, className: 'hint' }), this.corpusLine,
       h('div', { className: 'top' }, h('label', { text: `${w.text} (${w.textHint(N_CTX)})`, attrs: { for: 'text' } }), this.picker),
       this.textBox, this.warning, this.unknownLine, this.status, this.error,

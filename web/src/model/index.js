@@ -2,14 +2,18 @@
 // classic script (site/assets/attention-model.js) with its Web Worker and the model's wasm inlined; the
 // weights load from models/zh.js or models/en.js beside it, only when a model is shown.
 import { AttentionModel } from './element.js';
+import { AttentionFolderModel } from './folder_element.js';
 import { AttentionInduction } from './induction.js';
 
-export { AttentionModel, AttentionInduction };
+export { AttentionModel, AttentionInduction, AttentionFolderModel };
 
-if (typeof customElements !== 'undefined' && !customElements.get('attention-model')) {
-  customElements.define('attention-model', AttentionModel);
-}
-// the train mode's induction lesson (train.html?lesson=induction) trains a fresh model in the same worker
-if (typeof customElements !== 'undefined' && !customElements.get('attention-induction')) {
-  customElements.define('attention-induction', AttentionInduction);
+// the elements in the order they use each other: defining <attention-model> upgrades the page's elements at
+// once, and one opened on model.html?model=URL makes an <attention-folder-model> in that same call
+const elements = [
+  ['attention-folder-model', AttentionFolderModel], // a model you bring (a Hugging Face folder): "Open a model…"
+  ['attention-induction', AttentionInduction], // the train mode's induction lesson (train.html?lesson=induction)
+  ['attention-model', AttentionModel],
+];
+for (const [name, element] of elements) {
+  if (typeof customElements !== 'undefined' && !customElements.get(name)) customElements.define(name, element);
 }

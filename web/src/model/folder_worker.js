@@ -1,0 +1,100 @@
+// The Web Worker of a model you bring (<attention-folder-model>), its own classic script (hf/folder-worker.js,
+// web/build-site.mjs): the model folders' module (its wasm beside this script, fetched with streaming
+// compilation) and the model run here, and the chosen files are
+// read here by range (FileReaderSync), so the weights never pass through the page's main thread and a large
+// model's loading never blocks it. The same messages as every worker of the page: in {id, op, args}; out
+// {id, result}, {id, error} (the core's sentence) or {id, progress}. Every number comes from the C++ core.
+import createHfCore from '../../dist/hf/attention_hf.js';
+import { makeModelLoader } from '../lm.js';
+import { holdLife } from '../remote/worker_life.js';
+
+class FolderError extends Error {}
+
+const loadModel = makeModelLoader(() => Promise.reject(new FolderError('this worker opens model folders only.')), null, FolderError,
+  () => createHfCore({ locateFile: () => new URL('attention_hf.wasm', self.location.href).href }));
+
+let model = null;
+/** The last trace, kept: the page asks for one stage at a time (a layer, a head) of the same text. */
+let last = { text: null, trace: null };
+
+function traceOf(text) {
+  if (last.text !== text) last = { text, trace: model.trace(text) };
+  return last.trace;
+}
+function current() {
+  if (!model) throw new FolderError('no model folder is open.');
+  return model;
+}
+
+/** What the page shows of a stage: its shape and numbers, and what it is (the core's words). */
+function stageOf(trace, id, layer) {
+  const s = trace.stages.find((x) => x.id === id && x.layer === layer);
+  if (!s) throw new FolderError(`the trace has no stage "${id}" in layer ${layer === null ? '(global)' : layer + 1}.`);
+  return { id: s.id, layer: s.layer, shape: s.shape, data: s.data };
+}
+
+const ops = {
+  async open(source, post) {
+    model?.dispose();
+    model = null;
+    last = { text: null, trace: null };
+    const started = performance.now();
+    model = await loadModel(source, { onProgress: (p) => post({ loaded: p.loaded, total: p.total, file: p.file }) });
+    const stages = model.trace(' ').stages; // which stages the architecture has, in trace order
+    const ids = [...new Set(stages.map((s) => s.id))];
+    const globals = [...new Set(stages.filter((s) => s.layer === null).map((s) => s.id))];
+    last = { text: null, trace: null };
+    return { about: model.about, ids, globals, facts: model.stageFacts(ids), memory: model.memory(), ms: performance.now() - started };
+  },
+  /** What the page draws of a text: its tokens, the next-token bars and the stage asked for: {tokens, ids, next, stage}. */
+  view(text, id, layer, k) {
+    const m = current();
+    const started = performance.now();
+    const t = traceOf(text);
+    return {
+      tokens: t.tokens, ids: t.ids,
+      next: m.next(text, k),
+      stage: stageOf(t, id, layer),
+      ms: performance.now() - started,
+    };
+  },
+  /** The last token's pass through the key/value cache: per layer the cache and the new row of weights. */
+  step(text, layer) {
+    const s = current().step(text);
+    const pick = (id) => s.stages.find((x) => x.id === id && x.layer === layer);
+    const cache = pick('kv_cache');
+    const weights = pick('weights');
+    return { tokens: s.tokens, cache: { shape: cache.shape, data: cache.data }, weights: { shape: weights.shape, data: weights.data } };
+  },
+  sample: (text, draw) => current().sample(text, draw),
+  generate: (prompt, draw) => current().generate(prompt, draw),
+  tokenize: (text) => current().tokenize(text),
+  /** Every stage of the text's trace, copied out (el.trace()). */
+  trace(text) {
+    const t = traceOf(text);
+    return { tokens: t.tokens, ids: t.ids, stages: t.stages.map((s) => ({ id: s.id, layer: s.layer, shape: s.shape, data: s.data })) };
+  },
+  close() {
+    model?.dispose();
+    model = null;
+    last = { text: null, trace: null };
+    return true;
+  },
+};
+
+// one operation at a time, in the order they came
+let queue = Promise.resolve();
+self.onmessage = ({ data }) => {
+  if (holdLife(data)) return;
+  const { id, op, args } = data;
+  queue = queue.then(async () => {
+    try {
+      if (!Object.hasOwn(ops, op)) throw new FolderError(`the model folder's worker has no operation "${op}".`);
+      const post = (progress) => self.postMessage({ id, progress });
+      const result = await ops[op](...args, post);
+      self.postMessage({ id, result });
+    } catch (error) {
+      self.postMessage({ id, error: String(error?.message ?? error) });
+    }
+  });
+};
