@@ -12,6 +12,7 @@
 #include <emscripten/em_js.h>
 #include <emscripten/heap.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <map>
@@ -39,16 +40,22 @@ using attn::json;
 using attn::spec_error;
 namespace hf = attn::hf;
 
-// A trace keeps every stage of every layer: this many floats at most (256 MiB), refused before it is run.
-constexpr double most_trace_floats = 64.0 * 1024 * 1024;
+extern "C" double attn_heap_in_use();  // answer_common.cpp
+
 // Room left beside the weights for a trace and the work of a pass, when a model's size is checked.
 constexpr std::uint64_t room_for_traces = 320ull << 20;
+// A trace keeps every stage of every layer, in the memory the page has left: at most 2/3 of what is free beside
+// the weights and the models (the rest for the pass's own work: its logits, one layer's steps), and never more
+// than the CLI's 512 million. Refused before it is run.
+double most_trace_floats() {
+    const double left = static_cast<double>(emscripten_get_heap_max()) - attn_heap_in_use();
+    return std::min(512.0 * 1024 * 1024, std::max(0.0, left) * 2.0 / 3.0 / sizeof(float));
+}
 
 std::map<int, std::unique_ptr<hf::model>> models;
 int next_handle = 1;
 std::vector<float> kept;  // the last trace's numbers, read by JS in place until the next call
 
-extern "C" double attn_heap_in_use();  // answer_common.cpp
 
 hf::model& find(const json& request) {
     const auto it = models.find(request.value("handle", 0));
@@ -122,8 +129,9 @@ json open(const json& request) {
 json trace(const json& request, bool step) {
     const hf::model& m = find(request);
     const std::vector<int> ids = hf::ids_to_run(m, text_of(request, "text"));
-    hf::check_trace_size(m, ids.size(), most_trace_floats);
     std::vector<float>().swap(kept);  // the last trace's numbers are given back before the next is made
+    // reserved whole: grown by insertion, the store would copy itself and, while it did, need twice its size
+    kept.reserve(static_cast<std::size_t>(hf::check_trace_size(m, ids.size(), most_trace_floats())));
     hf::kv_cache cache;
     if (step && ids.size() > 1) hf::forward(m, std::vector<int>(ids.begin(), ids.end() - 1), cache);
     json stages = json::array();
@@ -187,7 +195,7 @@ const std::map<std::string, json (*)(const json&)>& operations() {
          }},
         {"limits", [](const json&) {
              return json{{"heap_max_bytes", emscripten_get_heap_max()}, {"heap_in_use_bytes", attn_heap_in_use()},
-                         {"room_for_traces_bytes", room_for_traces}, {"most_trace_floats", most_trace_floats}};
+                         {"room_for_traces_bytes", room_for_traces}, {"most_trace_floats", most_trace_floats()}};
          }},
     };
     return table;

@@ -18,8 +18,9 @@ namespace attn::hf {
 std::vector<int> ids_to_run(const model& m, const std::string& text, int more = 0);
 
 /// @brief Refuses a trace of n tokens that would keep more than `most_floats` numbers (every stage of every
-/// layer, the logits and probabilities of every token among them), before any weight is read.
-void check_trace_size(const model& m, std::size_t n, double most_floats);
+/// layer, the logits and probabilities of every token among them), before any weight is read; else returns
+/// how many it keeps at most (an upper bound of what `forward` reports through its tap, for a store to reserve).
+double check_trace_size(const model& m, std::size_t n, double most_floats);
 
 /// @brief {"ids", "tokens" (as a reader sees them), "pieces" (as the model stores them)}.
 json tokenized(const tokenizer& t, const std::vector<int>& ids);

@@ -45,14 +45,19 @@ std::vector<int> ids_to_run(const model& m, const std::string& text, int more) {
     return ids;
 }
 
-void check_trace_size(const model& m, std::size_t n_tokens, double most_floats) {
+double check_trace_size(const model& m, std::size_t n_tokens, double most_floats) {
     const config& c = m.c;
-    const double n = static_cast<double>(n_tokens);
-    const double floats = n * (2.0 * c.n_vocab + 40.0 * c.n_layer * (c.d_model + c.d_mlp + c.n_head * n));
+    // what forward's tap reports (forward.cpp), n standing for both the rows and the keys, k and v counted as wide
+    // as q: globally embed, pe, x, the final norm (4d) and the logits and probabilities (2·vocab); per layer the
+    // norms, q, k, v, their rotations, context, concat, output, the two residuals and the MLP's out (13d), the
+    // cache (2d), the MLP's hidden stages (3f: SwiGLU's gate, up, act), attention's five h × n steps and two per head
+    const double n = static_cast<double>(n_tokens), d = c.d_model, f = c.d_mlp, h = c.n_head;
+    const double floats = n * (2.0 * c.n_vocab + 4.0 * d + c.n_layer * (15.0 * d + 3.0 * f + 2.0 * h + 5.0 * h * n));
     if (floats > most_floats)
         throw spec_error("a trace of " + std::to_string(n_tokens) + " tokens would keep about " + std::to_string(static_cast<long long>(floats / 1e6)) +
                          " million numbers, over the " + std::to_string(static_cast<long long>(most_floats / 1e6)) +
                          " million a trace may keep here: trace a shorter text.");
+    return floats;
 }
 
 json tokenized(const tokenizer& t, const std::vector<int>& ids) {
