@@ -17,6 +17,7 @@ import { readFileSync } from 'node:fs';
 import { minify } from 'terser';
 import { build } from 'vite';
 
+import { PARTS } from './module_facts.mjs';
 import { brotliBytes, EMBED_BUDGET_BYTES, gzipBytes } from './size_budget.mjs';
 import { byteString } from './src/byte_string.js';
 import { LESSON_FILES } from './src/model/lesson.js';
@@ -243,7 +244,7 @@ async function classicGlue(name) {
 // text (the learn part's then defines <attention-trainer>, the vision part's the vision views)
 const partSizes = [];
 const overBudget = [];
-for (const [name, budget] of [['vision', 81], ['learn', 128], ['explain', 72], ['fast', 18]]) {
+for (const { name, script_budget_kb: budget } of PARTS) {
   const wasm = packedWasm(path.join(here, 'dist', name, `attention_${name}.wasm`));
   const script = `${BOM}(globalThis.AttentionStepperParts ??= {}).${name} = { wasm: ${wasm}, glue: ${JSON.stringify(await classicGlue(name))} };\n${riding[name] ?? ''}`;
   for (const dir of [outDir, path.join(here, 'dist')]) writeFileSync(path.join(dir, `attention-stepper.${name}.js`), script);

@@ -5,7 +5,10 @@
 // still printed beside it.
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
-export const EMBED_BUDGET_BYTES = 150_000;
+import { EMBED } from './module_facts.mjs';
+
+/** The budget itself is written in wasm/parts.json, with every module's. */
+export const EMBED_BUDGET_BYTES = EMBED.budget_brotli_bytes;
 
 /** The bytes a server sends for buf with brotli at quality 11 (what static hosts precompress with). */
 export function brotliBytes(buf) {

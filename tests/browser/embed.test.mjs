@@ -11,6 +11,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
+import { PARTS } from '../../web/module_facts.mjs';
 import { brotliBytes, EMBED_BUDGET_BYTES } from '../../web/size_budget.mjs';
 
 import { createAttention } from '../../web/src/node.js';
@@ -25,7 +26,7 @@ before(async () => {
   a = await createAttention();
 });
 
-const SCRIPTS = ['attention-stepper.js', 'attention-stepper.vision.js', 'attention-stepper.learn.js', 'attention-stepper.explain.js', 'attention-stepper.fast.js'];
+const SCRIPTS = ['attention-stepper.js', ...PARTS.map((p) => `attention-stepper.${p.name}.js`)];
 
 /** A saved post: post.html with these embeds, and the given files of site/assets beside it. */
 function savedPost(embeds, files = SCRIPTS) {

@@ -15,6 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
+import { MODULES, PARTS } from '../../web/module_facts.mjs';
 import { brotliBytes, gzipBytes } from '../../web/size_budget.mjs';
 import { attnCli, repo, webDir } from './helpers.mjs';
 
@@ -147,7 +148,8 @@ function htmlBlocks(html) {
 test('web/README.md\'s sizes are the built files\' (gzip -9 of each dist/ folder, brotli and gzip of the one-file script), within 8 %', () => {
   const text = readFileSync(path.join(webDir, 'README.md'), 'utf8');
   const claims = [...text.matchAll(/`dist\/([a-z-]+)\/`(?:(?!`dist\/)[^.])*?about\s+(\d+)\s+KB/g)].map((m) => [m[1], Number(m[2])]);
-  assert.deepEqual(claims.map((c) => c[0]).sort(), ['core', 'core-threads', 'explain', 'fast', 'learn', 'lm', 'vision']);
+  // every module the package ships (wasm/parts.json; the lab is the site's alone)
+  assert.deepEqual(claims.map((c) => c[0]).sort(), MODULES.map((m) => m.name).filter((name) => name !== 'lab').sort());
   const off = [];
   for (const [dir, kb] of claims) {
     const files = readdirSync(path.join(webDir, 'dist', dir)).map((f) => path.join(webDir, 'dist', dir, f));
@@ -167,8 +169,7 @@ test('docs.html names every file a post needs, the model element\'s too, with th
   const html = readFileSync(path.join(webDir, '../site/docs.html'), 'utf8');
   const english = html.slice(0, html.indexOf('data-lang="zh"'));
   const listed = [...english.matchAll(/<li><code>(attention-stepper[.\w]*?\.js)<\/code>:[^\n]*?about (\d+) KB (brotli|gzipped)/g)];
-  const parts = ['vision', 'learn', 'explain', 'fast'];
-  assert.deepEqual(listed.map((m) => m[1]).sort(), ['attention-stepper.js', ...parts.map((p) => `attention-stepper.${p}.js`)].sort());
+  assert.deepEqual(listed.map((m) => m[1]).sort(), ['attention-stepper.js', ...PARTS.map((p) => `attention-stepper.${p.name}.js`)].sort());
   const off = [];
   for (const [, file, kb, how] of listed) {
     const bytes = readFileSync(path.join(webDir, 'dist', file));

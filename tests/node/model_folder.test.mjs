@@ -169,7 +169,8 @@ test('hostile folders are refused in one sentence naming the file, the memory is
         return true;
       });
     }
-    if (round === 3) assert.equal(kept.memory().heapInUse, inUse, 'the refused loads gave back every byte of the module\'s memory');
+    // no growth: the allocator may settle a few bytes lower (its bins), never higher
+    if (round === 3) assert.ok(kept.memory().heapInUse <= inUse, `the refused loads gave back every byte of the module's memory (${kept.memory().heapInUse} after, ${inUse} before)`);
     inUse = kept.memory().heapInUse;
   }
   assertClose(kept.trace('The cat').stages.at(-1).data, before, 'the open model after the refusals');

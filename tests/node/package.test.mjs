@@ -9,6 +9,7 @@ import path from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { gzipSync } from 'node:zlib';
 
+import { MODULES, PARTS } from '../../web/module_facts.mjs';
 import { brotliBytes, EMBED_BUDGET_BYTES } from '../../web/size_budget.mjs';
 import { before, test } from 'node:test';
 
@@ -36,10 +37,30 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   const lm = ['dist/lm/attention_lm.js', 'dist/lm/attention_lm.wasm', 'dist/hf/attention_hf.js', 'dist/hf/attention_hf.wasm', 'models/en.safetensors', 'models/zh.safetensors'];
   // the model element's one-file script and its weights' scripts beside it (docs.html, "The model element"), and the worker of a model you bring beside the folders' module
   const modelElement = ['dist/attention-model.js', 'dist/models/en.js', 'dist/models/zh.js', 'dist/hf/folder-worker.js'];
-  const parts = ['vision', 'learn', 'explain', 'fast'].flatMap((p) => [`dist/${p}/attention_${p}.js`, `dist/${p}/attention_${p}.wasm`, `dist/attention-stepper.${p}.js`]);
+  const parts = PARTS.flatMap(({ name, target }) => [`dist/${name}/${target}.js`, `dist/${name}/${target}.wasm`, `dist/attention-stepper.${name}.js`]);
   assert.deepEqual(files, ['LICENSE', 'README.md', 'custom-elements.json', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, ...modelElement, ...parts, 'package.json',
     ...sources, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
   console.log(`tarball: ${tarball.size} bytes packed`);
+});
+
+test('the parts are the ones wasm/parts.json names: parts.js, part_files.js, the types, package.json and every module\'s files', async () => {
+  const names = PARTS.map((p) => p.name);
+  const { PART_NAMES } = await import('../../web/src/parts.js');
+  assert.deepEqual([...PART_NAMES], names, 'web/src/parts.js');
+  // part_files.js spells each part's files literally, so that a bundler follows them
+  const partFiles = readFileSync(path.join(webDir, 'src/part_files.js'), 'utf8');
+  assert.deepEqual([...partFiles.matchAll(/^ {2}(\w+): \(\) => \[import\('\.\.\/dist\/(\w+)\/(\w+)\.js'\)/gm)].map((m) => [m[1], m[2], m[3]]),
+    PARTS.map((p) => [p.name, p.name, p.target]), 'web/src/part_files.js');
+  const dts = readFileSync(path.join(webDir, 'types/index.d.ts'), 'utf8');
+  assert.deepEqual(dts.match(/export type PartName = ([^;]+);/)[1].match(/'([a-z-]+)'/g).map((x) => x.slice(1, -1)), names, 'PartName in index.d.ts');
+  // every module the package ships, with its glue and wasm, and each part's classic script
+  const pkg = JSON.parse(readFileSync(path.join(webDir, 'package.json'), 'utf8'));
+  const shipped = MODULES.filter((m) => m.name !== 'lab').flatMap(({ name, target }) => [`dist/${name}/${target}.js`, `dist/${name}/${target}.wasm`]);
+  for (const file of [...shipped, ...PARTS.map((p) => `dist/attention-stepper.${p.name}.js`)]) assert.ok(pkg.files.includes(file), `package.json's files name ${file}`);
+  // each module's factory is the name its glue exports
+  for (const { name, target, factory } of MODULES.filter((m) => m.name !== 'lab')) {
+    assert.match(readFileSync(path.join(webDir, 'dist', name, `${target}.js`), 'utf8'), new RegExp(`export default ${factory};\\s*$`), `dist/${name}/${target}.js exports ${factory}`);
+  }
 });
 
 test('the tarball carries the repository\'s MIT licence, and package.json says where its manifest and source are', () => {

@@ -5,7 +5,7 @@
 // downloads none of them until a caption first shows a cell's arithmetic (a pointer or focus on a cell, or
 // playing the stage). Their exports answer as the core's do (trace_reader.js).
 
-/** The parts a program can load, in the order createAttention loads them. */
+/** The parts a program can load, in the order createAttention loads them (as wasm/parts.json lists them: node_package checks). */
 export const PART_NAMES = Object.freeze(['vision', 'learn', 'explain', 'fast']);
 
 /**

@@ -1,7 +1,8 @@
 // The op library's loops: see ops.hpp. Each is the plain loop in float32, but linear, where a forward pass
 // spends its time: a register block of two input rows × four weight rows on the 4-lane vectors the SIMD
-// kernels use (kernels/simd4.hpp), its plain dot() the twin for the rows and columns a block leaves
-// (tests/native/test_ops.cpp holds both to a double-precision loop). Weights are converted from their dtype
+// kernels use (kernels/simd4.hpp), its one-row twin for a single token and an odd last row, and a plain dot()
+// for the last outputs of a width not a multiple of four
+// (tests/native/test_ops.cpp holds them to a double-precision loop). Weights are converted from their dtype
 // four rows at a time.
 #include "ops/ops.hpp"
 
@@ -62,6 +63,25 @@ void rows2_outs4(float* y, const float* x, const float* const* wr, std::size_t i
     }
 }
 
+/// Row i of x against four weight rows: the block's one-row twin, for a single token (a cached step, where the
+/// weights stream from memory once) and the odd row a block of two leaves.
+void row1_outs4(float* y, const float* x, const float* const* wr, std::size_t i, std::size_t o0, std::size_t in, std::size_t out,
+                const float* bias) {
+    using simd::f32x4;
+    f32x4 acc[4] = {};
+    const float* xi = x + i * in;
+    std::size_t k = 0;
+    for (; k + 4 <= in; k += 4) {
+        const f32x4 a = simd::load(xi + k);
+        for (int r = 0; r < 4; ++r) acc[r] += a * simd::load(wr[r] + k);
+    }
+    for (int r = 0; r < 4; ++r) {
+        float s = simd::hsum(acc[r]);
+        for (std::size_t t = k; t < in; ++t) s += xi[t] * wr[r][t];
+        y[i * out + o0 + static_cast<std::size_t>(r)] = s + bias[o0 + static_cast<std::size_t>(r)];
+    }
+}
+
 }  // namespace
 
 void linear(float* y, const float* x, const hf::weight& w, const hf::weight* b, std::size_t n) {
@@ -80,9 +100,11 @@ void linear(float* y, const float* x, const hf::weight& w, const hf::weight* b, 
             }
         }
         std::size_t i = 0;
-        if (outs == 4)
+        if (outs == 4) {
             for (; i + 2 <= n; i += 2) rows2_outs4(y, x, wr, i, o0, in, out, bias.data());
-        // pass 2: what the blocks leave (an odd last row, the last outputs of a width not a multiple of 4)
+            if (i < n) row1_outs4(y, x, wr, i++, o0, in, out, bias.data());
+        }
+        // pass 2: what the blocks leave (the last outputs of a width not a multiple of 4)
         for (; i < n; ++i)
             for (std::size_t r = 0; r < outs; ++r) y[i * out + o0 + r] = dot(x + i * in, wr[r], in) + bias[o0 + r];
     }

@@ -1,7 +1,7 @@
 // The one-file script's worker's parts (build-site.mjs puts this file in place of ../part_files.js): a
 // part's wasm bytes and its Emscripten glue come from the page when the part is first needed
 // (start_worker_inline.js loads them from the part's script beside the one-file script), so the one-file
-// script carries neither (the three parts' glue was 3.4 KB gzipped of it). The bytes come packed (unpack_inline.js).
+// script carries neither (the parts' glue was 3.4 KB gzipped of it, when there were three). The bytes come packed (unpack_inline.js).
 // A part whose file is damaged (cut short, changed) is refused at once in the words of a missing one, naming the
 // file, and not tried again until the page is loaded again.
 import { UnpackError, unpackWasm } from './unpack.js';

@@ -67,7 +67,7 @@ export function loadPartScript(name) {
 /**
  * A part's module as the worker needs it, from its classic script beside this one (loaded once per page):
  * its wasm bytes (packed, a string) and its Emscripten glue's text (a classic script; the worker runs it, so this script does
- * not carry the three parts' glue).
+ * not carry the parts' glue).
  */
 export async function partModule(name) {
   const parts = (globalThis.AttentionStepperParts ??= {});
