@@ -101,7 +101,8 @@ async function openPath(context, url) {
     }).observe({ type: 'layout-shift', buffered: true });
   });
   await page.goto(session.server.url + url);
-  await page.waitForSelector('section[data-idea]');
+  // the first sections come at once, the rest once the first figure is drawn (web/src/path/index.js, buildRest)
+  await page.waitForSelector('[data-path][data-built="all"] section[data-idea]');
   return page;
 }
 

@@ -81,7 +81,13 @@ function build() {
   const header = h('header', { className: 'path-header' }, h('div', { className: 'top' }, title, langButton), intro,
     h('nav', {}, playgroundLink), tocBox);
 
-  const parts = shown.map((section, index) => {
+  // the contents list every section from the start; a section itself is made when it is built (buildRest)
+  const tocLinks = shown.map((section) => {
+    const link = h('a', { attrs: { href: `#${section.id}` } });
+    toc.append(h('li', {}, link));
+    return link;
+  });
+  const makePart = (section, index) => {
     const figure = makeFigure(section, ctx);
     const sectionWords = () => PATH_WORDS.sections[section.id];
     const heading = h('h2', { attrs: { id: `${section.id}-title` } });
@@ -118,8 +124,6 @@ function build() {
     const el = h('section', { attrs: { 'data-idea': section.id, id: section.id, 'aria-labelledby': `${section.id}-title` } },
       h('p', { className: 'number', text: `${index + 1}` }), heading, text, question?.el ?? null, figureBox, caption, hint,
       h('p', { className: 'actions' }, openLink, embedButton), embedBox, nextLink);
-    const tocLink = h('a', { attrs: { href: `#${section.id}` } });
-    toc.append(h('li', {}, tocLink));
     const setSectionLang = (l) => {
       const w = sectionWords();
       heading.textContent = w.title[l];
@@ -127,7 +131,6 @@ function build() {
       caption.textContent = w.caption[l];
       if (hint) hint.textContent = ui(l)[touchOnly() ? 'lines_tap_hint' : 'lines_hover_hint'];
       if (veil) veil.textContent = ui(l).unveil;
-      tocLink.textContent = w.title[l];
       if (nextLink) nextLink.textContent = `${ui(l).next}: ${PATH_WORDS.sections[next.id].title[l]} →`;
       if (openLink) { openLink.textContent = ui(l).open_playground; openLink.href = playgroundUrl(section.figure, l); }
       embedButton.textContent = ui(l).embed;
@@ -136,15 +139,32 @@ function build() {
       figure.setLang(l);
       question?.setLang(l);
     };
-    return { section, el, figure, setSectionLang, tocLink };
-  });
+    return { section, el, figure, setSectionLang };
+  };
 
   // where the path leads on: the playground, model mode, the training lessons
   const endText = h('span', {});
   const places = [['playground', 'playground.html'], ['model', 'model.html'], ['lessons', 'train.html']]
     .map(([key, href]) => ({ key, link: h('a', { attrs: { href } }) }));
   const end = h('div', { className: 'end' }, h('p', {}, endText), h('p', { className: 'places' }, places.map((p) => p.link)));
-  clear(root).append(progress, header, ...parts.map((p) => p.el), end);
+  // The first sections at once, the rest in a task after the first figure is drawn: laid out together, the 24
+  // sections (their steppers' shadow trees among them) held the main thread for longer than the core's worker took
+  // to start, and a worker's start needs the main thread. A link to a section, a single section (?section=) or a
+  // key press builds them all at once; appended below the screen, they move nothing a reader sees.
+  const EAGER = 2;
+  const eager = location.hash.length > 1 || only ? shown.length : Math.min(EAGER, shown.length);
+  const parts = shown.slice(0, eager).map(makePart); // the sections built so far, in order
+  clear(root).append(progress, header, ...parts.map((p) => p.el), ...(parts.length === shown.length ? [end] : []));
+  if (parts.length === shown.length) root.dataset.built = 'all'; // for tests and pages: every section is in the page
+  function buildRest() {
+    if (parts.length === shown.length) return;
+    const rest = shown.slice(parts.length).map((section, k) => makePart(section, parts.length + k));
+    parts.push(...rest);
+    for (const p of rest) p.setSectionLang(lang);
+    root.append(...rest.map((p) => p.el), end);
+    root.dataset.built = 'all';
+    for (const p of rest) watch(p);
+  }
 
   function setLang(l) {
     lang = l;
@@ -159,7 +179,8 @@ function build() {
     playgroundLink.textContent = u.places.playground;
     endText.textContent = u.end;
     for (const p of places) p.link.textContent = u.places[p.key];
-    for (const p of parts) p.setSectionLang(l);
+    for (const p of parts) p.setSectionLang(l); // a section built later takes the language then
+    shown.forEach((section, k) => (tocLinks[k].textContent = PATH_WORDS.sections[section.id].title[l]));
     markCurrent(current);
     const url = new URL(location.href);
     url.searchParams.set('lang', l);
@@ -170,30 +191,46 @@ function build() {
   let current = 0;
   function markCurrent(index) {
     current = index;
-    parts.forEach((p, k) => (k === index ? p.tocLink.setAttribute('aria-current', 'step') : p.tocLink.removeAttribute('aria-current')));
-    progress.firstChild.style.width = `${((index + 1) / parts.length) * 100}%`;
+    tocLinks.forEach((link, k) => (k === index ? link.setAttribute('aria-current', 'step') : link.removeAttribute('aria-current')));
+    progress.firstChild.style.width = `${((index + 1) / shown.length) * 100}%`;
     progress.setAttribute('aria-valuenow', index + 1);
-    progress.setAttribute('aria-label', ui(lang).progress.replace('{i}', index + 1).replace('{n}', parts.length));
+    progress.setAttribute('aria-label', ui(lang).progress.replace('{i}', index + 1).replace('{n}', shown.length));
   }
   const seen = new IntersectionObserver((entries) => {
     for (const e of entries) if (e.isIntersecting) markCurrent(parts.findIndex((p) => p.el === e.target));
   }, { rootMargin: '-20% 0px -70% 0px' });
   // only what is on or near the screen computes
+  let restTimer = null;
   const near = new IntersectionObserver((entries) => {
     for (const e of entries) {
       if (!e.isIntersecting) continue;
       near.unobserve(e.target);
-      parts.find((p) => p.figure.el === e.target)?.figure.start().catch(() => {});
+      const started = parts.find((p) => p.figure.el === e.target)?.figure.start();
+      started?.catch(() => {});
+      // the first figure asked for: the rest of the path is built once it is drawn (or has failed)
+      if (started && restTimer === null) restTimer = started.finally(() => setTimeout(buildRest, 0)).catch(() => {});
     }
   }, { rootMargin: '0px 0px 150% 0px' }); // a screen and a half ahead: drawn before the reader gets there
-  for (const p of parts) { seen.observe(p.el); near.observe(p.figure.el); }
+  function watch(p) {
+    seen.observe(p.el);
+    near.observe(p.figure.el);
+  }
+  for (const p of parts) watch(p);
+  setTimeout(buildRest, 3000); // whatever the first figure does
+  tocBox.addEventListener('toggle', buildRest); // the contents lead to every section
+  window.addEventListener('hashchange', () => {
+    if (parts.length === shown.length) return;
+    buildRest();
+    document.getElementById(decodeURIComponent(location.hash.slice(1)))?.scrollIntoView();
+  });
 
   // the page's arrow keys (when nothing else has the focus) go to the next or previous section
   document.addEventListener('keydown', (e) => {
+    buildRest();
     if (e.altKey || e.ctrlKey || e.metaKey || e.shiftKey) return;
     if (e.target !== document.body && e.target !== document.documentElement) return;
     const to = e.key === 'ArrowRight' || e.key === 'j' ? current + 1 : e.key === 'ArrowLeft' || e.key === 'k' ? current - 1 : null;
-    if (to === null || to < 0 || to >= parts.length) return;
+    if (to === null || to < 0 || to >= shown.length) return;
     e.preventDefault();
     parts[to].el.scrollIntoView({ behavior: matchMedia('(prefers-reduced-motion: reduce)').matches ? 'auto' : 'smooth' });
     markCurrent(to);
