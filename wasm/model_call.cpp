@@ -21,6 +21,7 @@
 
 #include "attn/hf.hpp"
 #include "attn/hf_calls.hpp"
+#include "attn/json.hpp"
 #include "text_answer.hpp"
 
 // [SECTION] reading the files JavaScript holds
@@ -187,6 +188,13 @@ const std::map<std::string, json (*)(const json&)>& operations() {
              return out;
          }},
         {"about", [](const json& r) { return hf::about(find(r)); }},
+        {"layer_spec", [](const json& r) {  // a GPT-2 layer's attention as a spec of the playground's stepper
+             const hf::model& m = find(r);
+             const std::vector<int> ids = hf::ids_to_run(m, text_of(r, "text"));
+             hf::check_trace_size(m, ids.size(), most_trace_floats());  // the pass runs with its tap: every row's logits
+             const int layer = static_cast<int>(number_of(r, "layer", 0, 0, m.c.n_layer - 1, true));
+             return attn::spec_to_json(hf::layer_spec(m, ids, layer));
+         }},
         {"free", [](const json& r) {
              find(r);
              models.erase(r.value("handle", 0));

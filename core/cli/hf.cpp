@@ -6,6 +6,7 @@
 //   attn lm sample --model DIR --text T [--k 10] [--temperature 0.8] [--top-k 0] [--top-p 1] [--seed 0]
 //   attn lm generate --model DIR --prompt P [--n 20] [--temperature 0.8] [--top-k 0] [--top-p 1] [--seed 0]
 //   attn lm bench --model DIR [--n 64,256] [--repeat 3]   load, forward without and with the trace, a cached step (best of)
+//   attn lm layer-spec --model DIR --text T [--layer 1]   a GPT-2 layer's attention as a spec (attn trace traces it)
 //   attn lm info --model DIR
 #include <algorithm>
 #include <chrono>
@@ -14,6 +15,7 @@
 
 #include "attn/hf.hpp"
 #include "attn/hf_calls.hpp"
+#include "attn/json.hpp"
 #include "attn/lm_json.hpp"
 #include "attn/lm_train.hpp"
 #include "attn/text.hpp"
@@ -167,13 +169,25 @@ int run_hf(const std::vector<std::string>& args) {
         std::cout << out.dump() << '\n';
         return 0;
     }
+    if (sub == "layer-spec") {  // a GPT-2 layer's attention as a spec for attn trace (the page's stepper)
+        const flags f = parse_flags(args, 1, {"--model", "--text", "--layer"});
+        const std::string text = text_flag(f, "--text");
+        std::vector<int> ids;
+        int layer = 0;
+        const hf::model m = load_folder(f, [&](const hf::model& h) {
+            ids = tokens_for_trace(h, text);
+            layer = static_cast<int>(int_flag(f, "--layer", 1, 1, h.c.n_layer)) - 1;
+        });
+        std::cout << spec_to_json(hf::layer_spec(m, ids, layer)).dump() << '\n';
+        return 0;
+    }
     if (sub == "info") {
         const flags f = parse_flags(args, 1, {"--model"});
         const hf::model m = load_folder(f);
         std::cout << hf::about(m).dump() << '\n';
         return 0;
     }
-    throw spec_error("lm " + user_text(sub) + " does not read a model folder yet; tokenize, trace, step, next, sample, generate and info do.");
+    throw spec_error("lm " + user_text(sub) + " does not read a model folder yet; tokenize, trace, step, next, sample, generate, layer-spec and info do.");
 }
 
 }  // namespace attn::cli

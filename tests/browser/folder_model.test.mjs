@@ -107,6 +107,9 @@ test('"Open a model…" opens the Llama test folder; layer 1\'s q_rot is drawn a
   await cacheCanvas.waitFor();
   assert.equal(await cacheCanvas.getAttribute('data-shape'), `2×${about.n_kv_head}×${native.ids.length}×${about.d_head}`);
   await page.screenshot({ path: path.join(artifacts, 'folder-llama-desktop-en.png'), fullPage: true });
+  // a Llama layer does not open in the stepper (no rotary positions there yet), and the view says so
+  assert.match(await folderView.locator('section').last().textContent(), /Rotary positions and shared key\/value heads are not in the playground's stepper yet/);
+  assert.equal(await folderView.getByRole('button', { name: /in the stepper/ }).count(), 0);
   // generation with a seed: the CLI's text, appended
   const before = await inFolderView(page, (el) => el.state.text);
   const made = await inFolderView(page, (el) => el.generate(10));
@@ -156,6 +159,21 @@ test('model.html?model=URL opens a GPT-2 folder the site serves; zh words; Chine
       assert.ok(native.tokens.some((t) => /^.\(1\/\d\)$/u.test(t)), 'GPT-2 splits a Chinese character into byte pieces');
       assert.ok(await view.locator('.tok.piece').count() > 0);
       if (lang === 'zh') {
+        // layer 1 in the playground's stepper: its weights are the model trace's own (every head, ≤ 1e-5)
+        await view.getByRole('button', { name: '在步进器里打开第 1 层' }).click();
+        await page.waitForFunction(() => document.querySelector('attention-model').shadowRoot.querySelector('attention-folder-model')
+          .shadowRoot.querySelector('attention-stepper')?.shadowRoot?.querySelector('.scene'), null, { timeout: 30000 });
+        const inStepper = await inFolderView(page, async (el) => {
+          const stepper = el.shadowRoot.querySelector('attention-stepper');
+          await stepper.settled?.();
+          const d = stepper.stageData();
+          return { stage: d.stage, shape: d.shape, data: [...d.data], rows: d.rows };
+        });
+        const model = cli('trace', '--model', gpt2, '--text', TEXT).stages.find((x) => x.id === 'weights' && x.layer === 0);
+        assert.equal(inStepper.stage, 'weights');
+        assert.deepEqual(inStepper.shape, model.shape);
+        inStepper.data.forEach((v, i) => assert.ok(Math.abs(v - model.data[i]) <= 1e-5, `the stepper's weights [${i}]: ${v} vs the model's ${model.data[i]}`));
+        assert.deepEqual(inStepper.rows, native.tokens, 'its rows are the tokens');
         // the words a reader sees (not the stylesheet), and the options of the pickers; LayerNorm is a term zh keeps
         const words = await view.evaluate((el) => [...el.shadowRoot.querySelectorAll('.frame *:not(style)')]
           .map((e) => [...e.childNodes].filter((c) => c.nodeType === 3).map((c) => c.textContent).join(' ')).join('\n'));

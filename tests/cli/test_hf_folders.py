@@ -97,6 +97,22 @@ class HostileFolders(unittest.TestCase):
         r = attn("trace", "--model", self.folder(), "--text", "hello")
         self.assertEqual(r.returncode, 0, r.stderr.decode())
 
+    def test_layer_spec(self):
+        # a GPT-2 layer as the stepper's spec: attn trace gives the model trace's own weights
+        folder = self.folder("gpt2")
+        r = attn("layer-spec", "--model", folder, "--text", "The cat sat on the mat", "--layer", "2")
+        self.assertEqual(r.returncode, 0, r.stderr.decode())
+        traced = json.loads(subprocess.run([ATTN, "trace", "-"], input=r.stdout, capture_output=True, check=True).stdout)
+        model = json.loads(attn("trace", "--model", folder, "--text", "The cat sat on the mat").stdout)
+        ours = next(s for s in traced["stages"] if s["id"] == "weights")
+        theirs = next(s for s in model["stages"] if s["id"] == "weights" and s["layer"] == 1)
+        self.assertEqual(ours["shape"], theirs["shape"])
+        self.assertLess(max(abs(a - b) for a, b in zip(ours["data"], theirs["data"])), 1e-5)
+        self.assertEqual(json.loads(r.stdout)["tokens"]["query"], model["tokens"])
+        # past the last layer, and a Llama layer (rotary positions are not in the stepper): one sentence each
+        self.refused(folder, "--layer", command=("layer-spec", "--text", "hi", "--layer", "3"))
+        self.refused(self.folder("llama"), "rotary positions", command=("layer-spec", "--text", "hi"))
+
     def test_lying_offsets(self):
         def lie(h, d):
             h["ln_f.bias"]["data_offsets"] = [h["ln_f.bias"]["data_offsets"][0], len(d) + 256]

@@ -251,6 +251,15 @@ function wrapFolderModel(hf, call, { handle, about }, AttentionError) {
     },
     /** n new tokens after prompt through the key/value cache: {ids, tokens, text}. The same seed, the same tokens. */
     generate: (prompt, options = {}) => ask('generate', { prompt: text(prompt, 'the prompt'), ...draw({ n: 20, ...options }) }),
+    /**
+     * A GPT-2 layer's attention (0-based) as a spec of the playground's stepper: its LayerNorm's rows as x, the layer's
+     * projections, heads, scaled dot, causal, the tokens as labels; a.trace(spec) gives the model's own numbers.
+     * Refused for a Llama or Qwen2 layer (the stepper has no rotary positions or shared key/value heads yet).
+     */
+    layerSpec(t, layer = 0) {
+      wholeNumber(layer, 'layer', 0, about.n_layer - 1, AttentionError);
+      return ask('layer_spec', { text: text(t), layer });
+    },
     /** What each stage id is, in the page's words: {id: {id, symbol, title: {en, zh}, explain, formula}}. */
     stageFacts(ids) {
       const missing = ids.filter((id) => !facts.has(id));

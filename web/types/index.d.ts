@@ -472,7 +472,7 @@ export type ModelFolder =
   | { files: File[] | FileList | Record<string, FileBytes> };
 
 /** The names of the model folders' module's operations (attn_call): the core's table, which a test checks this against. */
-export type FolderOperation = 'about' | 'free' | 'generate' | 'limits' | 'next' | 'open' | 'sample' | 'stages' | 'step' | 'tokenize' | 'trace';
+export type FolderOperation = 'about' | 'free' | 'generate' | 'layer_spec' | 'limits' | 'next' | 'open' | 'sample' | 'stages' | 'step' | 'tokenize' | 'trace';
 
 /** A stage of a model folder's trace: its id (docs/models-you-bring.md), layer (0-based, null for a global stage), shape and numbers. */
 export interface FolderStage { id: string; layer: number | null; shape: number[]; readonly data: Float32Array }
@@ -494,6 +494,8 @@ export interface FolderModel {
     { candidates: { id: number; token: string; temperature: number; top_k: number; top_p: number }[]; pick: { id: number; token: string } };
   generate(prompt: string, options?: { n?: number; temperature?: number; topK?: number; topP?: number; seed?: number }): { ids: number[]; tokens: string[]; text: string };
   /** What each stage id is: symbol, titles and explanations in English and Chinese, formula. */
+  /** A GPT-2 layer's attention (layer 0-based) as a spec of the playground's stepper; refused for Llama and Qwen2 layers. */
+  layerSpec(text: string, layer?: number): Spec;
   stageFacts(ids: string[]): Record<string, { id: string; symbol: string; title: { en: string; zh: string }; explain: { en: string; zh: string }; formula: string }>;
   /** The module's memory (every model opened in it). */
   memory(): { heapInUse: number; heapMax: number };

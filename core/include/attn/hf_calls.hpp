@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "attn/hf.hpp"
+#include "attn/spec.hpp"
 #include "attn/json.hpp"
 #include "attn/lm.hpp"
 
@@ -21,6 +22,12 @@ std::vector<int> ids_to_run(const model& m, const std::string& text, int more = 
 /// layer, the logits and probabilities of every token among them), before any weight is read; else returns
 /// how many it keeps at most (an upper bound of what `forward` reports through its tap, for a store to reserve).
 double check_trace_size(const model& m, std::size_t n, double most_floats);
+
+/// @brief Layer `layer`'s attention as a spec of the playground's stepper (its LayerNorm's rows as x, the
+/// layer's W_q, W_k, W_v, W_o and biases in the spec's x·W convention, its heads, scaled dot, causal, the
+/// tokens as labels), so that the stepper traces the model's own numbers: GPT-2's layers only (the stepper has
+/// no rotary positions or shared key/value heads yet; refused for the others in one sentence).
+spec layer_spec(const model& m, const std::vector<int>& ids, int layer);
 
 /// @brief {"ids", "tokens" (as a reader sees them), "pieces" (as the model stores them)}.
 json tokenized(const tokenizer& t, const std::vector<int>& ids);

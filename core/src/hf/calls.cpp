@@ -2,6 +2,8 @@
 #include "attn/hf_calls.hpp"
 
 #include <algorithm>
+#include <tuple>
+#include <string_view>
 
 #include "attn/lm_train.hpp"
 
@@ -58,6 +60,53 @@ double check_trace_size(const model& m, std::size_t n_tokens, double most_floats
                          " million numbers, over the " + std::to_string(static_cast<long long>(most_floats / 1e6)) +
                          " million a trace may keep here: trace a shorter text.");
     return floats;
+}
+
+spec layer_spec(const model& m, const std::vector<int>& ids, int layer) {
+    const config& c = m.c;
+    if (c.arch != architecture::gpt2)
+        throw spec_error(std::string("the playground's stepper has no rotary positions or shared key/value heads yet, so a ") + architecture_name(c.arch) +
+                         " layer does not open there: its stages are in the model's trace.");
+    if (layer < 0 || layer >= c.n_layer)
+        throw spec_error("layer is " + std::to_string(layer) + " but the model has layers 0 to " + std::to_string(c.n_layer - 1) + ".");
+    const std::size_t n = ids.size(), d = static_cast<std::size_t>(c.d_model);
+    spec s;
+    s.x = matrix::from_shape({n, d});
+    kv_cache cache;
+    bool found = false;
+    forward(m, ids, cache, [&](const stage_view& v) {
+        if (v.layer != layer || std::string_view(v.id) != "ln_1") return;
+        std::copy(v.data, v.data + n * d, s.x.data());
+        found = true;
+    });
+    if (!found) throw spec_error("the trace has no ln_1 in layer " + std::to_string(layer) + ".");
+    const std::string p = "l" + std::to_string(layer) + ".";
+    // the folder's out × in weights (y = x·Wᵀ + b) as the spec's in × out (y = x·W + b)
+    const auto weights = [&](const std::string& name) {
+        const weight& w = m.at(p + name);
+        matrix out = matrix::from_shape({w.cols, w.rows});
+        std::vector<float> row(w.cols);
+        for (std::size_t o = 0; o < w.rows; ++o) {
+            w.row(o, row.data());
+            for (std::size_t i = 0; i < w.cols; ++i) out(i, o) = row[i];
+        }
+        return out;
+    };
+    const auto bias = [&](const std::string& name) {
+        const weight& b = m.at(p + name);
+        vector out = vector::from_shape({b.rows * b.cols});
+        for (std::size_t i = 0; i < out.size(); ++i) out(i) = b.at(i);
+        return out;
+    };
+    for (auto [proj, w, b] : {std::tuple{&s.wq, "wq", "bq"}, std::tuple{&s.wk, "wk", "bk"}, std::tuple{&s.wv, "wv", "bv"}, std::tuple{&s.wo, "wo", "bo"}}) {
+        proj->w = weights(w);
+        proj->b = bias(b);
+    }
+    s.heads = c.n_head;
+    s.score = score_kind::scaled_dot;
+    s.mask = mask_kind::causal;
+    s.query_tokens = m.tok.readable(ids);
+    return s;
 }
 
 json tokenized(const tokenizer& t, const std::vector<int>& ids) {

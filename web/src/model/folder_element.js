@@ -84,7 +84,7 @@ progress { width: min(420px, 100%); } .drop { border: 2px dashed #8a96a3; border
     this.textBox = h('textarea', { value: s.text, rows: 2, attrs: { 'aria-label': w.text }, oninput: () => { s.text = this.textBox.value; this.refresh(); } });
     this.tokensLine = h('p', { className: 'hint' });
     this.tokensEl = h('div', { className: 'tokens', attrs: { role: 'list' } });
-    this.layerSelect = h('select', { attrs: { 'aria-label': w.layer }, onchange: () => { s.layer = Number(this.layerSelect.value); this.fillStages(); this.refresh(); } });
+    this.layerSelect = h('select', { attrs: { 'aria-label': w.layer }, onchange: () => { s.layer = Number(this.layerSelect.value); this.fillStages(); this.fillStepperSection(); this.refresh(); } });
     this.stageSelect = h('select', { attrs: { 'aria-label': w.stage }, onchange: () => { s.stage = this.stageSelect.value; s.head = 0; this.refresh(); } });
     this.headSelect = h('select', { attrs: { 'aria-label': w.head }, onchange: () => { s.head = Number(this.headSelect.value); this.drawFigure(); } });
     this.figTitle = h('h2');
@@ -108,7 +108,8 @@ progress { width: min(420px, 100%); } .drop { border: 2px dashed #8a96a3; border
       h('section', {}, h('h2', { text: w.next }), h('p', { className: 'hint', text: w.nextHint }), this.bars,
         h('div', { className: 'gen' }, h('label', {}, w.temperature, this.tempInput), h('label', {}, w.seed, this.seedInput),
           h('button', { className: 'primary', text: w.generate(10), onclick: () => this.generate(10) }))),
-      h('section', {}, h('h2', { text: w.cacheTitle }), h('button', { text: w.cacheButton, onclick: () => this.showCache() }), this.cacheEl));
+      h('section', {}, h('h2', { text: w.cacheTitle }), h('button', { text: w.cacheButton, onclick: () => this.showCache() }), this.cacheEl),
+      this.stepperSection = h('section', {}));
     this.textBox.id = 'folder-text';
     const drop = h('div', { className: 'drop' },
       h('div', { className: 'top' }, h('h1', { text: w.title }),
@@ -205,6 +206,31 @@ progress { width: min(420px, 100%); } .drop { border: 2px dashed #8a96a3; border
     this.layerSelect.value = String(this.state.layer);
     this.view.hidden = false;
     this.fillStages();
+    this.fillStepperSection();
+  }
+
+  /** The layer in the playground's stepper: a GPT-2 layer opens there; the others say why not. */
+  fillStepperSection() {
+    const w = folderWords(this.state.lang);
+    const gpt2 = this.opened.about.architecture === 'gpt2';
+    const layer = Math.max(0, this.state.layer) + 1;
+    this.stepperBox = h('div', {});
+    this.stepperSection.replaceChildren(h('h2', { text: w.stepperTitle }),
+      h('p', { className: 'hint', text: gpt2 ? w.stepperHint : w.stepperNot }),
+      gpt2 ? h('button', { text: w.stepperButton(layer), onclick: () => this.showLayer() }) : '', this.stepperBox);
+  }
+
+  /** The chosen layer's attention as a spec from the core (m.layerSpec), traced by the stepper with the model's numbers. */
+  async showLayer() {
+    const w = folderWords(this.state.lang);
+    if (!customElements.get('attention-stepper')) return this.stepperBox.replaceChildren(h('p', { className: 'hint', text: w.needsStepper }));
+    try {
+      const spec = await this.calls.call('layerSpec', [this.state.text, Math.max(0, this.state.layer)]);
+      this.stepperEl = h('attention-stepper', { attrs: { stage: 'weights', lang: this.state.lang, spec: JSON.stringify(spec) } });
+      this.stepperBox.replaceChildren(this.stepperEl);
+    } catch (error) {
+      this.say(error.message, 'error');
+    }
   }
 
   /** The stage picker: the stages of the chosen layer (or the global ones) in trace order, with their titles. */

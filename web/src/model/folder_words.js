@@ -16,6 +16,10 @@ const words = {
     cacheTitle: 'The key/value cache, one step', cacheButton: 'Run the last token through the cache',
     cache: (l, n, g, dh) => `Layer ${l}: the cache holds the keys and values of all ${n} tokens (${g} key/value heads × ${dh} numbers each); the last token's query adds one row, its own key and value, and attends over the cache: the row below.`,
     empty: 'Type some text: the model reads it as you type.',
+    stepperTitle: 'This layer in the playground\'s stepper', stepperButton: (l) => `Open layer ${l} in the stepper`,
+    stepperHint: 'The layer\'s attention, from its LayerNorm\'s rows to its output, with the model\'s own weights: every stage, every head, each cell\'s arithmetic.',
+    stepperNot: 'Rotary positions and shared key/value heads are not in the playground\'s stepper yet: this layer\'s stages are in the pickers above.',
+    needsStepper: 'The stepper\'s script (attention-stepper.js) is not on this page.',
   },
   zh: {
     open: '打开一个模型…', openHint: 'Hugging Face 格式的 GPT-2、Llama（Llama 3、SmolLM2、TinyLlama）或 Qwen2 文件夹：config.json、model.safetensors（或分片）和 tokenizer.json。选择文件夹，或把文件拖到这里；文件留在你的电脑上，在本页中运行。',
@@ -33,6 +37,10 @@ const words = {
     cacheTitle: '键值缓存，一步', cacheButton: '让最后一个 token 经过缓存',
     cache: (l, n, g, dh) => `第 ${l} 层：缓存保存着全部 ${n} 个 token 的键和值（${g} 个键/值头 × 每个 ${dh} 个数）；最后一个 token 的查询只新增一行——它自己的键和值——并在缓存上计算注意力：即下面这一行。`,
     empty: '输入一些文字：模型会边输入边读。',
+    stepperTitle: '在演练场的步进器里看这一层', stepperButton: (l) => `在步进器里打开第 ${l} 层`,
+    stepperHint: '这一层的注意力，从 LayerNorm 的输出行到它的输出，用的是模型自己的权重：每个阶段、每个头、每个格子的算式。',
+    stepperNot: '演练场的步进器还没有旋转位置编码和共享的键/值头：这一层的各个阶段请用上面的选择框查看。',
+    needsStepper: '本页没有步进器的脚本（attention-stepper.js）。',
   },
 };
 

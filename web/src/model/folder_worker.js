@@ -66,6 +66,8 @@ const ops = {
     const weights = pick('weights');
     return { tokens: s.tokens, cache: { shape: cache.shape, data: cache.data }, weights: { shape: weights.shape, data: weights.data } };
   },
+  /** A GPT-2 layer's attention as a spec of the playground's stepper (the core refuses the other architectures). */
+  layerSpec: (text, layer) => current().layerSpec(text, layer),
   sample: (text, draw) => current().sample(text, draw),
   generate: (prompt, draw) => current().generate(prompt, draw),
   tokenize: (text) => current().tokenize(text),
