@@ -69,7 +69,8 @@ async function walk(page) {
     const more = await page.evaluate(async () => {
       const before = window.scrollY;
       window.scrollBy(0, Math.round(innerHeight * 0.8));
-      await new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve)));
+      // (or a second: a page that draws no frame must not hold the walk forever; its figures' wait then fails)
+      await Promise.race([new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))), new Promise((resolve) => setTimeout(resolve, 1000))]);
       return window.scrollY > before;
     });
     if (!more) break;
@@ -87,6 +88,7 @@ const problems = [];
 
 async function openPath(context, url) {
   const page = await context.newPage();
+  await page.bringToFront(); // a tab behind another draws no frame, and its observers and animation frames wait
   page.on('pageerror', (e) => problems.push(`${url}: ${e.message}`));
   await page.addInitScript(() => {
     window.__shift = 0;
