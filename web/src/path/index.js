@@ -200,7 +200,7 @@ function build() {
     for (const e of entries) if (e.isIntersecting) markCurrent(parts.findIndex((p) => p.el === e.target));
   }, { rootMargin: '-20% 0px -70% 0px' });
   // only what is on or near the screen computes
-  let restTimer = null;
+  let firstAsked = null; // the first figure's promise, once one is asked for
   const near = new IntersectionObserver((entries) => {
     for (const e of entries) {
       if (!e.isIntersecting) continue;
@@ -208,7 +208,7 @@ function build() {
       const started = parts.find((p) => p.figure.el === e.target)?.figure.start();
       started?.catch(() => {});
       // the first figure asked for: the rest of the path is built once it is drawn (or has failed)
-      if (started && restTimer === null) restTimer = started.finally(() => setTimeout(buildRest, 0)).catch(() => {});
+      if (started && firstAsked === null) firstAsked = started.finally(() => setTimeout(buildRest, 0)).catch(() => {});
     }
   }, { rootMargin: '0px 0px 150% 0px' }); // a screen and a half ahead: drawn before the reader gets there
   function watch(p) {
