@@ -107,9 +107,32 @@ test('"Open a model…" opens the Llama test folder; layer 1\'s q_rot is drawn a
   await cacheCanvas.waitFor();
   assert.equal(await cacheCanvas.getAttribute('data-shape'), `2×${about.n_kv_head}×${native.ids.length}×${about.d_head}`);
   await page.screenshot({ path: path.join(artifacts, 'folder-llama-desktop-en.png'), fullPage: true });
-  // a Llama layer does not open in the stepper (no rotary positions there yet), and the view says so
-  assert.match(await folderView.locator('section').last().textContent(), /Rotary positions and shared key\/value heads are not in the playground's stepper yet/);
-  assert.equal(await folderView.getByRole('button', { name: /in the stepper/ }).count(), 0);
+  // layer 1 in the playground's stepper, from its RMS norm's rows: the rotated queries and keys (fewer key heads)
+  // and the weights are the model trace's own
+  assert.match(await folderView.locator('section').last().textContent(), /from its RMS norm's rows to its output/);
+  await folderView.getByRole('button', { name: 'Open layer 1 in the stepper' }).click();
+  await page.waitForFunction(() => document.querySelector('attention-model').shadowRoot.querySelector('attention-folder-model')
+    .shadowRoot.querySelector('attention-stepper')?.shadowRoot?.querySelector('.scene'), null, { timeout: 30000 });
+  for (const id of ['weights', 'q_rot', 'k_rot']) {
+    const inStepper = await inFolderView(page, async (el, stage) => {
+      const stepper = el.shadowRoot.querySelector('attention-stepper');
+      await stepper.settled?.();
+      stepper.goTo(stage);
+      await stepper.settled?.();
+      const d = stepper.stageData();
+      return { stage: d.stage, shape: d.shape, data: [...d.data] };
+    }, id);
+    const model = native.stages.find((x) => x.id === id && x.layer === 0);
+    assert.equal(inStepper.stage, id);
+    assert.deepEqual(inStepper.shape, model.shape, id);
+    inStepper.data.forEach((v, i) => assert.ok(Math.abs(v - model.data[i]) <= 1e-4 * (1 + Math.abs(model.data[i])), `the stepper's ${id} [${i}]: ${v} vs the model's ${model.data[i]}`));
+  }
+  assert.equal((await inFolderView(page, (el) => el.shadowRoot.querySelector('attention-stepper').stageData().shape))[0], about.n_kv_head, 'k_rot: one per key/value head');
+  // the stepper's rotation cell in words, from the core
+  await folderView.locator('attention-stepper').locator('figure.role-result td.cell[data-i="1"][data-j="0"]').hover();
+  await page.waitForFunction(() => /^k_rot\[/.test(document.querySelector('attention-model').shadowRoot.querySelector('attention-folder-model')
+    .shadowRoot.querySelector('attention-stepper').shadowRoot.querySelector('.caption')?.textContent ?? ''), null, { timeout: 10000 });
+  await folderView.locator('attention-stepper').screenshot({ path: path.join(artifacts, 'folder-llama-stepper-desktop-en.png') });
   // generation with a seed: the CLI's text, appended
   const before = await inFolderView(page, (el) => el.state.text);
   const made = await inFolderView(page, (el) => el.generate(10));

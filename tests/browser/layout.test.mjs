@@ -290,7 +290,7 @@ test('an edited embed keeps its example: its title and texts, "edited", its view
 // tokens and channel names are English where the article's are)
 const LATIN_OK = new Set(['softmax', 'Transformer', 'LayerNorm', 'token', 'tokens', 'Query', 'Key', 'Value', 'memory', 'English',
   'SVG', 'PNG', 'CSV', 'JSON', 'LaTeX', 'ImGui', 'WebAssembly', 'SIMD', 'Bahdanau', 'Luong', 'exp', 'max', 'sin', 'cos', 'concat',
-  'dropout', 'ReLU', 'BatchNorm', 'MLP', 'CBAM', 'ECA', 'SE', 'GELU', 'spec', 'pos', 'tile', 'mean', 'sigmoid', 'mlp', 'relu', 'tanh',
+  'dropout', 'ReLU', 'BatchNorm', 'MLP', 'CBAM', 'ECA', 'SE', 'GELU', 'RoPE', 'spec', 'pos', 'tile', 'mean', 'sigmoid', 'mlp', 'relu', 'tanh',
   // the core's matrix names, as its captions write them (output[猫, d1] = Σₖ concat[猫, k]·W_o[k, d1])
   'mask', 'masked', 'scaled', 'output', 'context', 'PE', 'trace', 'attention', 'scores', /* keys */ 'Ctrl', 'Enter',
   // terms the Chinese explanations keep as written in the field, and the vision formulas' symbols

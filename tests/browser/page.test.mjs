@@ -180,7 +180,7 @@ test('the editor draws every matrix of the core\'s field table the spec has, lab
   await drawn(['x']); // the editor's first draw follows the click
   let now = await panel();
   assert.deepEqual(now.grids, [['x', 'X']], 'numpy-3x4 has x only');
-  assert.deepEqual(now.switches, tensors.filter((f) => f.shape === 'd_model × d_model').map((f) => [`use.${f.path}`, false]), 'a switch for each projection');
+  assert.deepEqual(now.switches, tensors.filter((f) => f.shape === 'd_model × d_model' || f.shape === 'd_model × d_kv').map((f) => [`use.${f.path}`, false]), 'a switch for each projection');
   // a projection switched on is the identity; the trace then has it
   await root.locator('input[data-field="use.weights.wo"]').check();
   await drawn(['weights.wo']);
@@ -206,6 +206,15 @@ test('the editor draws every matrix of the core\'s field table the spec has, lab
   assert.deepEqual(now.spec.mask, { matrix: [[1, 1, 1], [1, 1, 1], [1, 1, 1]] });
   assert.equal(now.spec.positional.learned.length, 3);
   assert.ok(now.spec.positional.learned.flat().every((v) => v === 0), 'a learned table starts at zeros (the core table\'s start)');
+  // rotary positions: the base θ's box at the core table's start, and the rotated stages in the trace
+  await root.locator('select[data-field="positional"]').selectOption('rotary');
+  await drawn(['!positional.learned']);
+  await root.locator('input[data-field="positional.rotary"]').waitFor();
+  await page.waitForFunction(() => document.querySelector('attention-stepper').trace.stages.some((st) => st.id === 'q_rot'));
+  now = await panel();
+  assert.deepEqual(now.spec.positional, { rotary: 10000 });
+  assert.equal(await root.locator('input[data-field="positional.rotary"]').inputValue(), '10000');
+  assert.equal(await root.locator('input[data-field="positional.rotary"]').getAttribute('aria-label'), 'Rotary base θ');
   assert.equal(await root.locator('section.editor .error[role=alert]').allTextContents().then((t) => t.join('')), '', 'every edit was accepted');
   // a number edited in place keeps the panel (and the reader's place in it): the same box after the edit
   await root.locator('select[data-field="mask"]').selectOption('window');

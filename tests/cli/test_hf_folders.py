@@ -98,20 +98,32 @@ class HostileFolders(unittest.TestCase):
         self.assertEqual(r.returncode, 0, r.stderr.decode())
 
     def test_layer_spec(self):
-        # a GPT-2 layer as the stepper's spec: attn trace gives the model trace's own weights
-        folder = self.folder("gpt2")
-        r = attn("layer-spec", "--model", folder, "--text", "The cat sat on the mat", "--layer", "2")
-        self.assertEqual(r.returncode, 0, r.stderr.decode())
-        traced = json.loads(subprocess.run([ATTN, "trace", "-"], input=r.stdout, capture_output=True, check=True).stdout)
-        model = json.loads(attn("trace", "--model", folder, "--text", "The cat sat on the mat").stdout)
-        ours = next(s for s in traced["stages"] if s["id"] == "weights")
-        theirs = next(s for s in model["stages"] if s["id"] == "weights" and s["layer"] == 1)
-        self.assertEqual(ours["shape"], theirs["shape"])
-        self.assertLess(max(abs(a - b) for a, b in zip(ours["data"], theirs["data"])), 1e-5)
-        self.assertEqual(json.loads(r.stdout)["tokens"]["query"], model["tokens"])
-        # past the last layer, and a Llama layer (rotary positions are not in the stepper): one sentence each
-        self.refused(folder, "--layer", command=("layer-spec", "--text", "hi", "--layer", "3"))
-        self.refused(self.folder("llama"), "rotary positions", command=("layer-spec", "--text", "hi"))
+        # a layer as the stepper's spec: attn trace gives the model trace's own numbers, for GPT-2 (learned
+        # positions added before the layer), Llama (rotary positions, 2 key/value heads for 4 query heads) and
+        # Qwen2 (the same, with q/k/v biases)
+        text = "The cat sat on the mat"
+        for arch, layer, stages in (("gpt2", 2, ("q", "k", "v", "weights")),
+                                    ("llama", 1, ("q_rot", "k_rot", "v", "weights", "context")),
+                                    ("qwen2", 2, ("q_rot", "k_rot", "v", "weights", "context"))):
+            with self.subTest(arch=arch):
+                folder = self.folder(arch)
+                r = attn("layer-spec", "--model", folder, "--text", text, "--layer", str(layer))
+                self.assertEqual(r.returncode, 0, r.stderr.decode())
+                spec = json.loads(r.stdout)
+                traced = json.loads(subprocess.run([ATTN, "trace", "-"], input=r.stdout, capture_output=True, check=True).stdout)
+                model = json.loads(attn("trace", "--model", folder, "--text", text).stdout)
+                self.assertEqual(spec["tokens"]["query"], model["tokens"])
+                if arch != "gpt2":
+                    self.assertEqual(spec["kv_heads"], hf_numpy.KV_HEADS)
+                    self.assertEqual(spec["positional"], {"rotary": json_file(os.path.join(folder, "config.json"))["rope_theta"]})
+                for sid in stages:
+                    ours = next(s for s in traced["stages"] if s["id"] == sid)
+                    theirs = next(s for s in model["stages"] if s["id"] == sid and s["layer"] == layer - 1)
+                    self.assertEqual(ours["shape"], theirs["shape"], sid)
+                    worst = max(abs(a - b) for a, b in zip(ours["data"], theirs["data"]))
+                    self.assertLess(worst, 1e-4 if sid in ("q", "k", "v", "q_rot", "k_rot") else 1e-5, sid)
+        # past the last layer: one sentence
+        self.refused(self.folder("gpt2"), "--layer", command=("layer-spec", "--text", "hi", "--layer", "3"))
 
     def test_lying_offsets(self):
         def lie(h, d):

@@ -314,6 +314,18 @@ TEST_CASE("explain.cell: a spec without tokens names cells by position (e[q1, k2
     CHECK(attn::explain_cell(t, attn::stage_id::scores, 0, 2, 1) == "e[the#3, cat] = q_the#3·k_cat = 1×0 + 1×1 = 1");
 }
 
+TEST_CASE("explain.cell: a rotated cell and its partner column; a query head reads its shared key/value head") {
+    const attn::trace t = attn::compute_trace(attn::parse_spec(R"({"x": [[1, 2, 3, 4], [1, 2, 3, 4], [0, 1, 0, 1]], "heads": 2,
+        "kv_heads": 1, "positional": {"rotary": 100}, "weights": {"wk": [[1, 0], [0, 1], [1, 0], [0, 1]], "wv": [[0, 1], [1, 0], [1, 1], [0, 0]]}})"));
+    CHECK(attn::explain_cell(t, attn::stage_id::q_rot, 1, 1, 0) ==
+          "q_rot[q2, d1] = q[q2, d1]·cos(1·θ₁) − q[q2, d2]·sin(1·θ₁) = 3×0.5403 − 4×0.8415 = −1.7450 (θ₁ = 100^(−0/2), position 1)");
+    CHECK(attn::explain_cell(t, attn::stage_id::k_rot, 1, 1, 1) ==
+          "k_rot[k2, d2] = k[k2, d2]·cos(1·θ₁) + k[k2, d1]·sin(1·θ₁) = 6×0.5403 + 4×0.8415 = 6.6077 (θ₁ = 100^(−0/2), position 1)");
+    // query head 2 (index 1) meets the one key head's rotated keys: 3×4 + 4×6
+    CHECK(attn::explain_cell(t, attn::stage_id::scores, 1, 0, 0) == "e[q1, k1] = q1·k1 = 3×4 + 4×6 = 36");
+    CHECK(attn::explain_cell(t, attn::stage_id::k, 0, 1, 1) == "k[k2, d2] = Σₖ x[k2, k]·W_k[k, d2] = 1×0 + 2×1 + 3×0 + 4×1 = 6");
+}
+
 TEST_CASE("explain.cell: the arithmetic people read, with the trace's numbers") {
     const attn::trace t = example("numpy-3x4");
     // cells are named as the rows and columns beside them read: here the example's tokens token_1 …

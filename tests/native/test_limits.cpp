@@ -21,7 +21,7 @@ std::string repeated(const std::string& item, std::size_t n, const char* sep = "
 
 TEST_CASE("limits.parse: refused while parsing, naming where") {
     CHECK(refusal("{\"x\":[[1]]," + repeated("\"a\":1", 1) + "}") ==
-          "the spec has an unknown field \"a\" (known: additive, bilinear, heads, mask, mask_value, memory, online_softmax, positional, score, tokens, weights, x).");
+          "the spec has an unknown field \"a\" (known: additive, bilinear, heads, kv_heads, mask, mask_value, memory, online_softmax, positional, score, tokens, weights, x).");
     std::string many = "{\"x\":[[1]]";
     for (int i = 0; i < 70; ++i) many += ",\"k" + std::to_string(i) + "\":1";
     CHECK(refusal(many + "}") == "the spec has more than 64 fields.");
@@ -63,7 +63,7 @@ TEST_CASE("limits.budget: work and memory are checked before computing, per budg
     attn::spec s;
     s.x = attn::matrix::from_shape({1024, 1});
     s.x.fill(0.1f);
-    CHECK(attn::trace_bytes(1024, 1024, 1, 1) == 4 * (9 * 1024 + 5 * 1024 * 1024 + 2 * 1024));
+    CHECK(attn::trace_bytes(1024, 1024, 1, 1) == 4 * (10 * 1024 + 5 * 1024 * 1024 + 2 * 1024));
     CHECK_NOTHROW(attn::validate(s));
     CHECK_THROWS_WITH_AS(attn::validate(s, attn::interactive_budget),
                          doctest::Contains("over the playground's limit (the npm module and the attn CLI go further) of 16 MiB"),

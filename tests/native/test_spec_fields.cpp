@@ -130,10 +130,13 @@ TEST_CASE("spec fields: every row's shape words are the validator's rule, or the
 
 TEST_CASE("spec fields: the scalar rows are read, written and refused by the table") {
     const attn::json j = attn::json::parse(R"({"x": [[1, 2], [3, 4], [5, 6]], "tokens": {"query": ["a", "b", "c"]}, "heads": 2,
+        "kv_heads": 1, "weights": {"wk": [[1], [0]], "wv": [[0], [1]]},
         "mask": {"window": 2}, "mask_value": -1e4, "online_softmax": {"block": 2}})");
     const attn::spec s = attn::spec_from_json(j);
     CHECK(s.query_tokens == std::vector<std::string>{"a", "b", "c"});
     CHECK(s.heads == 2);
+    CHECK(s.kv_heads == 1);
+    CHECK(s.d_kv() == 1);
     CHECK(s.window == 2);
     CHECK(s.mask_value == -1e4f);
     CHECK(s.online_block == 2);
@@ -143,6 +146,16 @@ TEST_CASE("spec fields: the scalar rows are read, written and refused by the tab
         CHECK_MESSAGE((attn::json_at(written, f.path) != nullptr) == f.written(s), f.path);
     CHECK(attn::spec_to_json(attn::spec_from_json(written)) == written);
     CHECK(*attn::json_at(written, "mask.window") == 2);
+    CHECK(*attn::json_at(written, "kv_heads") == 1);
+    // rotary positions: the word takes Llama's base, the object names its own; both are written as the object
+    const attn::spec rotary = attn::spec_from_json(attn::json::parse(R"({"x": [[1, 2]], "positional": "rotary"})"));
+    CHECK(rotary.positional == attn::positional_kind::rotary);
+    CHECK(rotary.rope_theta == 10000.0f);
+    CHECK(attn::spec_to_json(rotary)["positional"] == attn::json::parse(R"({"rotary": 10000})"));
+    const attn::spec base = attn::spec_from_json(attn::json::parse(R"({"x": [[1, 2]], "positional": {"rotary": 500000}})"));
+    CHECK(base.rope_theta == 500000.0f);
+    CHECK(attn::spec_to_json(attn::spec_from_json(attn::spec_to_json(base))) == attn::spec_to_json(base));
+    CHECK(attn::json_at(attn::spec_to_json(rotary), "kv_heads") == nullptr);  // 0: as many as heads, not written
     // a whole number's range is the row's; a field its object needs is named
     const auto refusal = [](const char* text) {
         try {
@@ -159,9 +172,16 @@ TEST_CASE("spec fields: the scalar rows are read, written and refused by the tab
     // a.schema() lists them with their ranges
     const attn::json schema = attn::sequence_schema_json();
     REQUIRE(schema["scalars"].size() == attn::sequence_scalar_fields().size());
-    CHECK(schema["scalars"][2] == attn::json::parse(R"({"path": "heads", "kind": "whole", "min": 1, "max": 64, "start": 1})"));
+    const auto scalar = [&](const std::string& path) {
+        for (const auto& row : schema["scalars"])
+            if (row["path"] == path) return row;
+        return attn::json();
+    };
+    CHECK(scalar("heads") == attn::json::parse(R"({"path": "heads", "kind": "whole", "min": 1, "max": 64, "start": 1})"));
     // a new window starts at 2 keys; a new mask matrix keeps every key, a new learned table adds nothing
-    CHECK(schema["scalars"][3] == attn::json::parse(R"({"path": "mask.window", "kind": "whole", "min": 1, "max": 4096, "start": 2})"));
+    CHECK(scalar("mask.window") == attn::json::parse(R"({"path": "mask.window", "kind": "whole", "min": 1, "max": 4096, "start": 2})"));
+    // a new rotary base starts at Llama 2's
+    CHECK(scalar("positional.rotary")["start"] == 10000);
     for (const auto& row : schema["tensors"]) {
         const std::string path = row["path"], start = row["start"];
         CHECK(start == (path == "mask.matrix" ? "ones" : path == "positional.learned" ? "zeros" : ""));

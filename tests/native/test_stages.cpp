@@ -1,6 +1,7 @@
 // Each stage does what the contract says: presence and order, shapes, masks, positional
 // encoding, heads, score functions, and the SIMD pass equal to the scalar pass.
 #include <cmath>
+#include <set>
 #include <string>
 
 #include "attn/attn.hpp"
@@ -39,15 +40,24 @@ TEST_CASE("stages.registry: one row per stage, in the enum's order, with what ev
     const attn::trace t = run(R"({"x": [[1, 0, 1, 0]], "memory": [[1, 1, 0, 0], [0, 1, 0, 1]], "heads": 2,
         "positional": "sinusoidal", "mask": "causal", "weights": {"wo": [[1,0,0,0],[0,1,0,0],[0,0,1,0],[0,0,0,1]]},
         "online_softmax": {"block": 1}})");
-    CHECK(t.stages().size() == registry.size());
-    for (const attn::stage_view& v : t.stages()) {
-        const attn::stage_info& info = attn::stage_info_of(v.id);
-        INFO(info.name);
-        CHECK(v.shape.size() == (info.per_head ? 3u : 2u));
-        CHECK(attn::axis_labels(info.rows, info, t.spec).size() == v.shape[v.shape.size() - 2]);
-        CHECK(attn::axis_labels(info.cols, info, t.spec).size() == v.shape.back());
-        for (attn::stage_id operand : attn::stage_operands(v.id, t.spec)) CHECK(t.stage(operand).has_value());
-    }
+    // rotary positions take pe's place: a second trace has q_rot and k_rot, with fewer key/value heads
+    const attn::trace rotated = run(R"({"x": [[1, 0, 1, 0], [0, 1, 1, 0]], "heads": 2, "kv_heads": 1, "positional": "rotary",
+        "weights": {"wk": [[1, 0], [0, 1], [1, 0], [0, 1]], "wv": [[0, 1], [1, 0], [1, 1], [0, 0]]}})");
+    std::set<attn::stage_id> seen;
+    for (const attn::trace* each : {&t, &rotated})
+        for (const attn::stage_view& v : each->stages()) {
+            const attn::stage_info& info = attn::stage_info_of(v.id);
+            INFO(std::string(info.name));
+            seen.insert(v.id);
+            CHECK(v.shape.size() == (info.per_head ? 3u : 2u));
+            CHECK(attn::axis_labels(info.rows, info, each->spec).size() == v.shape[v.shape.size() - 2]);
+            CHECK(attn::axis_labels(info.cols, info, each->spec).size() == v.shape.back());
+            for (attn::stage_id operand : attn::stage_operands(v.id, each->spec)) CHECK(each->stage(operand).has_value());
+        }
+    CHECK(t.stages().size() == registry.size() - 2);
+    CHECK(seen.size() == registry.size());
+    CHECK(stage_list(rotated) == "x q k v q_rot k_rot scores scaled row_max exp row_sum weights context concat");
+    CHECK(attn::stage_operands(attn::stage_id::scores, rotated.spec) == std::vector<attn::stage_id>{attn::stage_id::q_rot, attn::stage_id::k_rot});
     using labels = std::vector<std::string>;
     const attn::stage_info& pe = attn::stage_info_of(attn::stage_id::pe);
     CHECK(attn::axis_labels(pe.rows, pe, t.spec) == labels{"pos 0", "pos 1"});
@@ -122,6 +132,50 @@ TEST_CASE("positional: added to x and to memory, row by row") {
     CHECK(t.pe->shape(0) == 3);
     CHECK(t.x(0, 0) == 1.5f);
     CHECK((*t.memory)(2, 1) == 4.0f);
+}
+
+TEST_CASE("positional.rotary: each head's pair (i, i + d_h/2) turned by position · θ^(−2i/d_h), queries and keys alike") {
+    // d_head 4 (pairs (0, 2) and (1, 3)), θ 100: pair 0 turns by pos rad, pair 1 by pos/10 rad
+    const attn::trace t = run(R"({"x": [[1, 2, 3, 4], [1, 2, 3, 4], [1, 2, 3, 4]], "positional": {"rotary": 100}})");
+    REQUIRE(t.q_rot);
+    REQUIRE(t.k_rot);
+    for (std::size_t pos = 0; pos < 3; ++pos) {
+        const double a0 = double(pos), a1 = double(pos) / 10.0;
+        const double want[4] = {1 * std::cos(a0) - 3 * std::sin(a0), 2 * std::cos(a1) - 4 * std::sin(a1),
+                                3 * std::cos(a0) + 1 * std::sin(a0), 4 * std::cos(a1) + 2 * std::sin(a1)};
+        for (std::size_t c = 0; c < 4; ++c) {
+            CHECK((*t.q_rot)(0, pos, c) == doctest::Approx(want[c]).epsilon(1e-6));
+            CHECK((*t.k_rot)(0, pos, c) == (*t.q_rot)(0, pos, c));  // no W: K = Q = X
+        }
+    }
+    // the same rows at different positions: the score depends on the distance only (RoPE's point)
+    CHECK(t.scores(0, 1, 0) == doctest::Approx(t.scores(0, 2, 1)).epsilon(1e-5));
+    CHECK(t.scores(0, 0, 0) == doctest::Approx(t.scores(0, 2, 2)).epsilon(1e-5));
+}
+
+TEST_CASE("kv_heads: a shared key/value head equals full heads whose W_k and W_v repeat its columns") {
+    // 4 query heads of d_head 1, 2 key/value heads: query heads 0 and 1 read kv head 0, 2 and 3 read kv head 1
+    const char* shared = R"({"x": [[1, 0, 2, 1], [0, 1, 1, 3], [2, 1, 0, 1]], "heads": 4, "kv_heads": 2, "mask": "causal",
+        "weights": {"wq": [[1,0,0,1],[0,1,1,0],[1,1,0,0],[0,0,1,1]],
+        "wk": [[1, 0], [0, 1], [1, 1], [0, 2]], "wv": [[2, 0], [1, 1], [0, 1], [1, 0]], "bk": [0.5, -0.5]}})";
+    const char* full = R"({"x": [[1, 0, 2, 1], [0, 1, 1, 3], [2, 1, 0, 1]], "heads": 4, "mask": "causal",
+        "weights": {"wq": [[1,0,0,1],[0,1,1,0],[1,1,0,0],[0,0,1,1]],
+        "wk": [[1, 1, 0, 0], [0, 0, 1, 1], [1, 1, 1, 1], [0, 0, 2, 2]], "wv": [[2, 2, 0, 0], [1, 1, 1, 1], [0, 0, 1, 1], [1, 1, 0, 0]],
+        "bk": [0.5, 0.5, -0.5, -0.5]}})";
+    const attn::trace ts = run(shared), tf = run(full);
+    CHECK(ts.k.shape(0) == 2);
+    CHECK(tf.k.shape(0) == 4);
+    attn_test::check_close(ts.weights, tf.weights, 1e-6, "weights");
+    attn_test::check_close(ts.concat, tf.concat, 1e-6, "concat");
+    // with rotary positions (pairs of columns: d_head 2): 2 query heads sharing one key/value head
+    const attn::trace rs = run(R"({"x": [[1, 0, 2, 1], [0, 1, 1, 3], [2, 1, 0, 1]], "heads": 2, "kv_heads": 1,
+        "positional": "rotary", "weights": {"wk": [[1, 0], [0, 1], [1, 1], [0, 2]], "wv": [[2, 0], [1, 1], [0, 1], [1, 0]]}})");
+    const attn::trace rf = run(R"({"x": [[1, 0, 2, 1], [0, 1, 1, 3], [2, 1, 0, 1]], "heads": 2,
+        "positional": "rotary", "weights": {"wk": [[1, 0, 1, 0], [0, 1, 0, 1], [1, 1, 1, 1], [0, 2, 0, 2]],
+        "wv": [[2, 0, 2, 0], [1, 1, 1, 1], [0, 1, 0, 1], [1, 0, 1, 0]]}})");
+    CHECK(rs.k_rot->shape(0) == 1);
+    attn_test::check_close(rs.scores, rf.scores, 1e-5, "rotary scores");
+    attn_test::check_close(rs.concat, rf.concat, 1e-5, "rotary concat");
 }
 
 TEST_CASE("multi_head: split then merge is the identity") {

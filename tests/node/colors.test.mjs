@@ -56,10 +56,12 @@ test('colour scales from the registry: positive stages never negative, probabili
   // W_o): every stage coloured as signed takes both signs somewhere, the others never go below 0
   const rand = random(27);
   const signed = (r, c) => Array.from({ length: r }, () => Array.from({ length: c }, () => Math.round((rand() * 4 - 2) * 100) / 100));
+  // (every other one with rotary positions and one key/value head for the two query heads instead of PE)
   for (let k = 0; k < 8; k++) {
+    const rotary = k % 2 === 1;
     const trace = a.trace({
-      x: signed(6, 4), weights: { wq: signed(4, 4), wk: signed(4, 4), wv: signed(4, 4), wo: signed(4, 4) },
-      heads: 2, mask: 'causal', online_softmax: { block: 2 }, positional: 'sinusoidal',
+      x: signed(6, 4), weights: { wq: signed(4, 4), wk: signed(4, rotary ? 2 : 4), wv: signed(4, rotary ? 2 : 4), wo: signed(4, 4) },
+      heads: 2, mask: 'causal', online_softmax: { block: 2 }, ...(rotary ? { positional: 'rotary', kv_heads: 1 } : { positional: 'sinusoidal' }),
     });
     for (const stage of trace.stages) {
       const finite = [...stage.data].filter((v) => Number.isFinite(v) && Math.abs(v) < 1e8);

@@ -32,7 +32,14 @@ test('trace: every stage of the contract, in order, with bilingual titles', () =
     x: [[1, 0], [0, 1]], memory: [[1, 1], [0, 1], [1, 0]], positional: 'sinusoidal', mask: 'causal',
     weights: { wo: [[1, 0], [0, 1]] }, online_softmax: { block: 2 },
   });
-  assert.deepEqual(t.stages.map((s) => s.id), [...a.stageIds]); // this spec uses every stage
+  // this spec uses every stage but the rotation's, which take pe's place with rotary positions
+  assert.deepEqual(t.stages.map((s) => s.id), a.stageIds.filter((id) => id !== 'q_rot' && id !== 'k_rot'));
+  const rotated = a.trace({ x: [[1, 0, 1, 0], [0, 1, 1, 0]], heads: 2, kv_heads: 1, positional: 'rotary',
+    weights: { wk: [[1, 0], [0, 1], [1, 0], [0, 1]], wv: [[0, 1], [1, 0], [1, 1], [0, 0]] } });
+  assert.deepEqual(rotated.stages.map((s) => s.id).slice(0, 6), ['x', 'q', 'k', 'v', 'q_rot', 'k_rot']);
+  assert.deepEqual(stage(rotated, 'k_rot').shape, [1, 2, 2]); // one key/value head for the two query heads
+  assert.deepEqual(stage(rotated, 'scores').operands, ['q_rot', 'k_rot']);
+  assert.deepEqual(rotated.spec.positional, { rotary: 10000 });
   assert.deepEqual(t.axes.tile, ['t1', 't2']);
   const masked = stage(t, 'masked');
   assert.equal(masked.title_zh, '掩码');

@@ -2,7 +2,7 @@
 
 /** Every stage id, in trace order. A stage that does not apply to a spec is absent from its trace. */
 export type StageId =
-  | 'pe' | 'x' | 'memory' | 'q' | 'k' | 'v' | 'scores' | 'scaled' | 'masked'
+  | 'pe' | 'x' | 'memory' | 'q' | 'k' | 'v' | 'q_rot' | 'k_rot' | 'scores' | 'scaled' | 'masked'
   | 'row_max' | 'exp' | 'row_sum' | 'weights' | 'context'
   | 'online_max' | 'online_rescale' | 'online_sum' | 'online_acc' | 'online_output' | 'concat' | 'output';
 
@@ -29,9 +29,10 @@ export type Vector = ReadonlyArray<number> | Float32Array | Float64Array;
 
 /** "causal": key j > query i is masked; window k: query i sees keys i-k < j <= i; matrix: 0 = masked. */
 export type Mask = 'none' | 'causal' | { window: number } | { matrix: Matrix };
-export type Positional = 'none' | 'sinusoidal' | { learned: Matrix };
+/** "rotary": q and k of every head turned by their positions after the projections (θ 10000, or { rotary: θ }). */
+export type Positional = 'none' | 'sinusoidal' | { learned: Matrix } | 'rotary' | { rotary: number };
 
-/** What to compute. Math convention Q = X·W_q; every W is d_model × d_model. */
+/** What to compute. Math convention Q = X·W_q; every W is d_model × d_model (W_k and W_v: d_model × d_kv). */
 export interface Spec {
   /** Query-side inputs, n_q × d_model. */
   x: Matrix;
@@ -49,12 +50,17 @@ export interface Spec {
   bilinear?: { w: Matrix };
   /** Default 1, at most 64; must divide d_model. */
   heads?: number;
+  /** Key/value heads (grouped-query attention), dividing heads; default heads. Query head h reads key/value
+   * head ⌊h / (heads / kv_heads)⌋; W_k, W_v are d_model × d_kv with d_kv = kv_heads · d_head, and are needed
+   * when kv_heads < heads. Gradients and training refuse kv_heads < heads. */
+  kv_heads?: number;
   /** Default "none". */
   mask?: Mask;
   /** Written into masked scores before softmax; negative; default -1e9. A masked key never gets weight
    * while its row keeps a key, even when a kept score is below mask_value. */
   mask_value?: number;
-  /** Default "none"; added to x and to memory. */
+  /** Default "none"; sinusoidal and learned are added to x and to memory; rotary turns q and k (d_head even;
+   * gradients and training refuse it). */
   positional?: Positional;
   /** Also compute the online (streaming) softmax B keys at a time and keep its state after every tile:
    * stages online_max … online_output (1 <= block <= n_k). */
@@ -494,7 +500,7 @@ export interface FolderModel {
     { candidates: { id: number; token: string; temperature: number; top_k: number; top_p: number }[]; pick: { id: number; token: string } };
   generate(prompt: string, options?: { n?: number; temperature?: number; topK?: number; topP?: number; seed?: number }): { ids: number[]; tokens: string[]; text: string };
   /** What each stage id is: symbol, titles and explanations in English and Chinese, formula. */
-  /** A GPT-2 layer's attention (layer 0-based) as a spec of the playground's stepper; refused for Llama and Qwen2 layers. */
+  /** Layer `layer`'s attention (0-based) as a spec of the playground's stepper: the norm's rows as x, the layer's weights; Llama and Qwen2 with `kv_heads` and rotary positions. */
   layerSpec(text: string, layer?: number): Spec;
   stageFacts(ids: string[]): Record<string, { id: string; symbol: string; title: { en: string; zh: string }; explain: { en: string; zh: string }; formula: string }>;
   /** The module's memory (every model opened in it). */

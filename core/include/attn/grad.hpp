@@ -49,6 +49,10 @@ struct grad_result {
 /// not fit the last stage.
 grad_result compute_grad(const spec& s, const loss_spec& loss, const kernel_set& kernels = simd_kernels());
 
+/// @brief Throws spec_error for a spec whose backward pass the core does not have: rotary positions and
+/// shared key/value heads are traced and explained, not yet differentiated.
+void check_differentiable(const spec& s);
+
 /// @brief The loss fields of a grad spec ("loss", "target", "labels", "upstream"), read and checked against n_q
 /// and d_out; the rest of the JSON is the sequence spec.
 loss_spec loss_from_json(const json& j, std::size_t n_q, std::size_t d_out);

@@ -22,7 +22,7 @@ public:
 
 enum class score_kind { dot, scaled_dot, additive, bilinear };
 enum class mask_kind { none, causal, window, matrix };
-enum class positional_kind { none, sinusoidal, learned };
+enum class positional_kind { none, sinusoidal, learned, rotary };
 
 /// @brief One choice of an enum with its spec name: the tables below are the only place the names
 /// are written, for the JSON reader, to_string and the lab's menus alike.
@@ -37,7 +37,8 @@ inline constexpr named<score_kind> score_names[] = {
 inline constexpr named<mask_kind> mask_names[] = {
     {mask_kind::none, "none"}, {mask_kind::causal, "causal"}, {mask_kind::window, "window"}, {mask_kind::matrix, "matrix"}};
 inline constexpr named<positional_kind> positional_names[] = {
-    {positional_kind::none, "none"}, {positional_kind::sinusoidal, "sinusoidal"}, {positional_kind::learned, "learned"}};
+    {positional_kind::none, "none"}, {positional_kind::sinusoidal, "sinusoidal"}, {positional_kind::learned, "learned"},
+    {positional_kind::rotary, "rotary"}};
 
 /// @brief One projection y = x·w + b; an absent w is the identity, an absent b is zero.
 struct projection {
@@ -62,12 +63,17 @@ struct spec {
     additive_params additive;
     std::optional<matrix> bilinear;           // (d_h, d_h): e_ij = q_i·W·k_jᵀ
     int heads = 1;                            // d % heads == 0; head i takes columns [i·d_h, (i+1)·d_h)
+    int kv_heads = 0;                         // heads of K and V (grouped-query attention): heads % kv_heads == 0,
+                                              // query head i reads key/value head ⌊i / (heads / kv_heads)⌋;
+                                              // W_k, W_v are (d, kv_heads·d_h). 0: as many as heads
     mask_kind mask = mask_kind::none;
     int window = 0;                           // mask_kind::window: query i sees keys i-window < j <= i
     matrix mask_matrix;                       // mask_kind::matrix: (n_q, n_k) of 0 (masked) and 1
     float mask_value = -1e9f;                 // written into masked scores before softmax (seed 000); < 0
     positional_kind positional = positional_kind::none;
     matrix learned;                           // positional_kind::learned: (>= max(n_q, n_k), d)
+    float rope_theta = 10000.0f;              // positional_kind::rotary: {"rotary": θ}, q and k of every head
+                                              // rotated by position p·θ^(−2i/d_h) after the projections
     int online_block = 0;                     // "online_softmax": {"block": B}: also show the streaming
                                               // softmax B keys at a time (0: not shown); 1 <= B <= n_k
 
@@ -75,6 +81,12 @@ struct spec {
     std::size_t n_k() const { return memory ? memory->shape(0) : x.shape(0); }
     std::size_t d_model() const { return x.shape(1); }
     std::size_t d_head() const { return d_model() / static_cast<std::size_t>(heads); }
+    /// A positional table is added to the inputs (sinusoidal, learned); rotary turns q and k instead.
+    bool adds_positions() const { return positional == positional_kind::sinusoidal || positional == positional_kind::learned; }
+    std::size_t kv_head_count() const { return static_cast<std::size_t>(kv_heads > 0 ? kv_heads : heads); }
+    std::size_t d_kv() const { return kv_head_count() * d_head(); }  // the width of K and V
+    /// The key/value head query head h reads.
+    std::size_t kv_head_of(std::size_t h) const { return h / (static_cast<std::size_t>(heads) / kv_head_count()); }
 };
 
 /// @brief Bytes the trace of a spec of these sizes would hold (every stage, float32).

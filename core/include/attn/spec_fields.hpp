@@ -29,7 +29,7 @@ struct float_span {
 };
 
 /// A size a shape's words can name (shape_rule_of).
-enum class size_word : unsigned char { none, d_model, d_head, d_a, n_q, n_k };
+enum class size_word : unsigned char { none, d_model, d_head, d_kv, d_a, n_q, n_k };
 
 /// One matrix or vector field of a sequence spec.
 struct tensor_field {
@@ -58,7 +58,7 @@ struct tensor_field {
 };
 
 /// What validate() requires of a field's shape, read from its shape words: each of "d_model", "d_head",
-/// "d_a" (the length of additive.v), "n_q" and "n_k" is that size of the spec. Shapes in other words
+/// "d_kv" (kv_heads · d_head, the width of K and V), "d_a" (the length of additive.v), "n_q" and "n_k" is that size of the spec. Shapes in other words
 /// ("at least max(n_q, n_k) × d_model") are checked by their own rules in validate().
 struct shape_rule {
     std::size_t rows, cols;  // a vector: its length in rows, cols 1
@@ -83,7 +83,8 @@ struct scalar_field {
     float* (*number)(spec&);
     std::vector<std::string>* (*labels)(spec&);
     bool (*written)(const spec&);                  // the writer writes it (else the spec leaves it out)
-    long long start = 0;                           // a new whole one's value in an editor (mask {"window": 2}); 0: lo
+    long long start = 0;                           // a new one's value in an editor (mask {"window": 2}, {"rotary": 10000});
+                                                   // 0: a whole one's lo
 };
 
 /// What a reader sees a field called, in both languages: the fields an editor has a control for (the kinds
@@ -93,7 +94,7 @@ struct field_label {
     bilingual label;
 };
 /// Every such label (a constant table: no code builds it, which in the wasm core was 1 KB gzipped).
-const std::array<field_label, 9>& sequence_field_labels();
+const std::array<field_label, 11>& sequence_field_labels();
 
 /// Every scalar field, in the order the writer writes them.
 const std::vector<scalar_field>& sequence_scalar_fields();

@@ -24,7 +24,7 @@
 namespace attn {
 
 /// @brief Every stage of a trace, in trace order.
-enum class stage_id { pe, x, memory, q, k, v, scores, scaled, masked, row_max, exp, row_sum, weights, context,
+enum class stage_id { pe, x, memory, q, k, v, q_rot, k_rot, scores, scaled, masked, row_max, exp, row_sum, weights, context,
                       online_max, online_rescale, online_sum, online_acc, online_output, concat, output };
 
 /// @brief Text in both languages of the playground.
@@ -71,7 +71,7 @@ struct stage_info {
 };
 
 /// @brief The registry: every stage, in trace order.
-const std::array<stage_info, 21>& stage_registry();
+const std::array<stage_info, 23>& stage_registry();
 /// @brief The registry row of one stage.
 const stage_info& stage_info_of(stage_id id);
 

@@ -24,7 +24,8 @@ struct trace {
     std::optional<matrix> pe;        // (max(n_q, n_k), d) positional encoding that was added
     matrix x;                        // (n_q, d) inputs after positional encoding
     std::optional<matrix> memory;    // (n_k, d) cross-attention inputs after positional encoding
-    tensor3 q, k, v;                 // (h, n_q | n_k, d_h) projections split into heads
+    tensor3 q, k, v;                 // (h, n_q | n_k, d_h) projections split into heads (k, v: kv_heads heads)
+    std::optional<tensor3> q_rot, k_rot;  // q and k turned by their positions, positional rotary only
     tensor3 scores;                  // (h, n_q, n_k) raw e_ij
     std::optional<tensor3> scaled;   // (h, n_q, n_k) e_ij / √d_h, scaled_dot only
     std::optional<tensor3> masked;   // (h, n_q, n_k) after writing mask_value; absent with mask none

@@ -11,6 +11,7 @@
 #include <vector>
 
 #include "attn/format.hpp"
+#include "ops/ops.hpp"
 
 namespace attn {
 namespace {
@@ -78,6 +79,26 @@ std::string explain_projection(const trace& t, stage_id id, std::size_t i, std::
 }
 
 
+/// A rotated cell: column j and its partner j ± d_h/2 of the same row, turned by the row's position.
+std::string explain_rotation(const trace& t, stage_id id, std::size_t h, std::size_t i, std::size_t j, const writer& f) {
+    const spec& s = t.spec;
+    const bool query = id == stage_id::q_rot;
+    const stage_at in = of(t, query ? stage_id::q : stage_id::k);
+    const std::size_t d_h = s.d_head(), half = d_h / 2, pair = j % half, partner = j < half ? j + half : j - half;
+    const cell_names names(s);
+    const std::string row = query ? names.q(i) : names.k(i), letter = query ? "q" : "k";
+    const double angle = ops::rope_angle(i, pair, d_h, s.rope_theta);  // as ops::rope turns it
+    const float c = static_cast<float>(std::cos(angle)), sn = static_cast<float>(std::sin(angle));
+    const float a = in(h, i, j), b = in(h, i, partner);
+    const std::string theta = "θ" + sub(pair + 1);
+    const std::string turn = std::to_string(i) + "·" + theta;  // the row's position times the pair's frequency
+    const char* sign = j < half ? " − " : " + ";
+    return letter + "_rot" + cell_names::at(row, cell_names::d(j)) + " = " + letter + cell_names::at(row, cell_names::d(j)) + "·cos(" + turn + ")" +
+           sign + letter + cell_names::at(row, cell_names::d(partner)) + "·sin(" + turn + ") = " + f.num(a) + "×" + f.num(c) + sign + f.num(b) + "×" +
+           f.num(sn) + " = " + f.num(of(t, id)(h, i, j)) + " (" + theta + " = " + format_exact(s.rope_theta) + "^(−" + std::to_string(2 * pair) + "/" +
+           std::to_string(d_h) + "), position " + std::to_string(i) + ")";
+}
+
 /// The online softmax's sentences: one tile of keys, its visible scores and the state before it.
 struct online_cell {
     const trace& t;
@@ -131,7 +152,7 @@ std::string explain_online(const trace& t, stage_id id, std::size_t h, std::size
     for (std::size_t k = o.first(); k < o.last(); ++k)
         if (o.visible(k)) {
             const std::string e = "exp(" + f.num(o.in(h, i, k)) + " − " + f.num(m) + ")";
-            terms.push_back(sum ? e : e + "×" + f.num(of(t, stage_id::v)(h, k, c)));
+            terms.push_back(sum ? e : e + "×" + f.num(of(t, stage_id::v)(t.spec.kv_head_of(h), k, c)));
         }
     const char* letter = sum ? "ℓ" : "a";
     const std::string column = sum ? "" : "[" + n1(c) + "]";
@@ -181,16 +202,19 @@ std::string explain_cell(const trace& t, stage_id id, std::size_t head, std::siz
     const writer f{detail};
     const spec& s = t.spec;
     const stage_at result = of(t, id);
-    const std::size_t h = stage_info_of(id).per_head ? head : 0;
+    // `head` is a query head for every per-head stage; k_rot, kept once per key/value head, reads the one it shares
+    const bool per_head = stage_info_of(id).per_head;
     const bool merged_view = id == stage_id::q || id == stage_id::k || id == stage_id::v;
-    const std::size_t cols = merged_view ? s.d_model() : result.cols;
-    const std::size_t heads = result.v.shape.size() == 3 ? result.v.shape[0] : 1;
-    if (!merged_view && h >= heads)
-        throw spec_error("head " + n1(h) + " is out of range: stage " + stage_name(id) + " has " + std::to_string(heads) +
+    const std::size_t cols = merged_view ? (id == stage_id::q ? s.d_model() : s.d_kv()) : result.cols;
+    const std::size_t heads = per_head ? static_cast<std::size_t>(s.heads) : 1;
+    const std::size_t asked = per_head ? head : 0;
+    if (!merged_view && asked >= heads)
+        throw spec_error("head " + n1(asked) + " is out of range: stage " + stage_name(id) + " has " + std::to_string(heads) +
                          (heads == 1 ? " head." : " heads, 1 to " + std::to_string(heads) + "."));
     if (i >= result.rows || j >= cols)
         throw spec_error(std::string("stage ") + stage_name(id) + " has no cell (" + n1(i) + ", " + n1(j) + "): it has " +
                          std::to_string(result.rows) + " rows and " + std::to_string(cols) + " columns.");
+    const std::size_t h = id == stage_id::k_rot ? s.kv_head_of(asked) : asked;
     const cell_names names(s);
     const stage_info& info = stage_info_of(id);
     // the cell as the rows and columns beside it read: [猫, sat], [猫, d2], or [q1, k2] without tokens
@@ -218,14 +242,17 @@ std::string explain_cell(const trace& t, stage_id id, std::size_t head, std::siz
         case stage_id::q:
         case stage_id::k:
         case stage_id::v: return explain_projection(t, id, i, j, f);
+        case stage_id::q_rot:
+        case stage_id::k_rot: return explain_rotation(t, id, h, i, j, f);
         case stage_id::scores: {
             const std::string head_e = "e" + at + " = ";
             if (s.score == score_kind::additive)
                 return head_e + "Σₐ v[a]·tanh((" + names.q_vec(i) + "·W1)[a] + (" + names.k_vec(j) + "·W2)[a]) = " + f.num(result(h, i, j));
             if (s.score == score_kind::bilinear) return head_e + names.q_vec(i) + "·W·" + names.k_vec(j) + "ᵀ = " + f.num(result(h, i, j));
-            const stage_at q = of(t, stage_id::q), k = of(t, stage_id::k);
+            const std::vector<stage_id> qk = stage_operands(id, s);  // q and k, or after rotary q_rot and k_rot
+            const stage_at q = of(t, qk[0]), k = of(t, qk[1]);
             std::vector<std::pair<float, float>> pairs;
-            for (std::size_t c = 0; c < d_h; ++c) pairs.emplace_back(q(h, i, c), k(h, j, c));
+            for (std::size_t c = 0; c < d_h; ++c) pairs.emplace_back(q(h, i, c), k(s.kv_head_of(h), j, c));
             return head_e + names.q_vec(i) + "·" + names.k_vec(j) + " = " + f.products(pairs) + " = " + f.num(result(h, i, j));
         }
         case stage_id::scaled: {
@@ -261,7 +288,7 @@ std::string explain_cell(const trace& t, stage_id id, std::size_t head, std::siz
         case stage_id::context: {
             const stage_at w = of(t, stage_id::weights), v = of(t, stage_id::v);
             std::vector<std::pair<float, float>> pairs;
-            for (std::size_t k = 0; k < w.cols; ++k) pairs.emplace_back(w(h, i, k), v(h, k, j));
+            for (std::size_t k = 0; k < w.cols; ++k) pairs.emplace_back(w(h, i, k), v(s.kv_head_of(h), k, j));
             return "c" + at + " = Σₖ α" + cell_names::at(row_name, "k") + "·v" + cell_names::at("k", cell_names::d(j)) + " = " + f.products(pairs) + " = " +
                    f.num(result(h, i, j));
         }

@@ -201,6 +201,8 @@ struct chain {
             case stage_id::online_acc:
             case stage_id::online_output:
                 return d(std::string(stage_name(id)) + at) + " = 0: the online softmax is another way to the same context; the loss reads the context";
+            case stage_id::q_rot:
+            case stage_id::k_rot: break;  // gradients refuse rotary positions (check_differentiable): never traced here
             case stage_id::output: break;  // always the last stage
         }
         return "";

@@ -64,9 +64,7 @@ double check_trace_size(const model& m, std::size_t n_tokens, double most_floats
 
 spec layer_spec(const model& m, const std::vector<int>& ids, int layer) {
     const config& c = m.c;
-    if (c.arch != architecture::gpt2)
-        throw spec_error(std::string("the playground's stepper has no rotary positions or shared key/value heads yet, so a ") + architecture_name(c.arch) +
-                         " layer does not open there: its stages are in the model's trace.");
+    const bool gpt2 = c.arch == architecture::gpt2;
     if (layer < 0 || layer >= c.n_layer)
         throw spec_error("layer is " + std::to_string(layer) + " but the model has layers 0 to " + std::to_string(c.n_layer - 1) + ".");
     const std::size_t n = ids.size(), d = static_cast<std::size_t>(c.d_model);
@@ -74,12 +72,13 @@ spec layer_spec(const model& m, const std::vector<int>& ids, int layer) {
     s.x = matrix::from_shape({n, d});
     kv_cache cache;
     bool found = false;
+    const std::string_view norm = gpt2 ? "ln_1" : "rms_1";  // the rows the layer's attention reads
     forward(m, ids, cache, [&](const stage_view& v) {
-        if (v.layer != layer || std::string_view(v.id) != "ln_1") return;
+        if (v.layer != layer || std::string_view(v.id) != norm) return;
         std::copy(v.data, v.data + n * d, s.x.data());
         found = true;
     });
-    if (!found) throw spec_error("the trace has no ln_1 in layer " + std::to_string(layer) + ".");
+    if (!found) throw spec_error("the trace has no " + std::string(norm) + " in layer " + std::to_string(layer) + ".");
     const std::string p = "l" + std::to_string(layer) + ".";
     // the folder's out × in weights (y = x·Wᵀ + b) as the spec's in × out (y = x·W + b)
     const auto weights = [&](const std::string& name) {
@@ -98,11 +97,17 @@ spec layer_spec(const model& m, const std::vector<int>& ids, int layer) {
         for (std::size_t i = 0; i < out.size(); ++i) out(i) = b.at(i);
         return out;
     };
+    // GPT-2 has every bias; Llama none; Qwen2 those of q, k and v
     for (auto [proj, w, b] : {std::tuple{&s.wq, "wq", "bq"}, std::tuple{&s.wk, "wk", "bk"}, std::tuple{&s.wv, "wv", "bv"}, std::tuple{&s.wo, "wo", "bo"}}) {
         proj->w = weights(w);
-        proj->b = bias(b);
+        if (m.w.count(p + b)) proj->b = bias(b);
     }
     s.heads = c.n_head;
+    if (!gpt2) {
+        s.kv_heads = c.n_kv_head;
+        s.positional = positional_kind::rotary;
+        s.rope_theta = static_cast<float>(c.rope_theta);
+    }
     s.score = score_kind::scaled_dot;
     s.mask = mask_kind::causal;
     s.query_tokens = m.tok.readable(ids);

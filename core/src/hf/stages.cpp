@@ -1,5 +1,5 @@
 // What each stage of a model folder's trace is, in the words the page shows: the rows only real architectures
-// have (RMS norms, rotary positions, the SwiGLU MLP, GPT-2's tanh GELU), and for every other id the character
+// have (RMS norms, the SwiGLU MLP, GPT-2's tanh GELU), and for every other id the character
 // model's or the sequence core's own registry row, so that a stage both share is described once.
 #include "attn/hf_calls.hpp"
 #include "attn/lm_stages.hpp"
@@ -25,13 +25,6 @@ const own_stage* own_stage_of(std::string_view id, architecture arch) {
         {"rms_1", "RMS₁", {"RMS norm before attention", "注意力之前的 RMS 归一化"},
          {"Each row divided by its root mean square, then ·w: no centring, no bias.", "每一行除以它的均方根，再 ·w：不减均值，没有偏置。"},
          "RMS(x) = x ÷ √(mean(x²) + ε) · w₁"},
-        {"q_rot", "Q_rot", {"Queries rotated by position", "按位置旋转后的 Query"},
-         {"Rotary positions: each pair (i, i + d/2) of a query turned by the angle p·θ^(−2i/d), so a score depends on how far apart two tokens are.",
-          "旋转位置编码：query 的每一对 (i, i + d/2) 按角度 p·θ^(−2i/d) 旋转，分数因此取决于两个词相隔多远。"},
-         "q_rot = q·cos(pθᵢ) + rotate_half(q)·sin(pθᵢ)"},
-        {"k_rot", "K_rot", {"Keys rotated by position", "按位置旋转后的 Key"},
-         {"The same rotation on the keys (fewer heads when key/value heads are shared).", "对 key 做同样的旋转（共享键值头时头数更少）。"},
-         "k_rot = k·cos(pθᵢ) + rotate_half(k)·sin(pθᵢ)"},
         {"rms_2", "RMS₂", {"RMS norm before the MLP", "MLP 之前的 RMS 归一化"},
          {"The same normalisation with the MLP's own weights.", "同样的归一化，用 MLP 自己的权重。"}, "RMS(x′) = x′ ÷ √(mean(x′²) + ε) · w₂"},
         {"mlp_gate", "g", {"MLP: gate", "MLP：门"}, {"g = RMS₂(x′)·W_gateᵀ.", "g = RMS₂(x′)·W_gateᵀ。"}, "g = RMS₂(x′)·W_gateᵀ"},
@@ -59,10 +52,13 @@ json stage_facts(const std::string& id, architecture arch) {
     if (const lm::model_stage_info* s = lm::model_stage_of(id))
         return {{"id", s->id}, {"symbol", s->symbol}, {"title", bilingual_json(s->title)}, {"explain", bilingual_json(s->explanation)}, {"formula", s->formula},
                 {"scale", color_scale_name(s->scale)}};
-    if (const auto seq = stage_from_name(id)) {
+    const auto seq = stage_from_name(id);
+    // the rotation's formula is the same for every spec; the other rows' own is the formula map's term
+    const bool rotation = seq && (*seq == stage_id::q_rot || *seq == stage_id::k_rot);
+    if (seq && !(rotation && arch == architecture::gpt2)) {  // GPT-2 adds learned positions: nothing is rotated
         const stage_info& s = stage_info_of(*seq);
-        return {{"id", s.name}, {"symbol", s.symbol}, {"title", bilingual_json(s.title)}, {"explain", bilingual_json(s.explanation)}, {"formula", s.term},
-                {"scale", color_scale_name(s.scale)}};
+        return {{"id", s.name}, {"symbol", s.symbol}, {"title", bilingual_json(s.title)}, {"explain", bilingual_json(s.explanation)},
+                {"formula", rotation ? stage_formula(*seq, spec{}) : std::string(s.term)}, {"scale", color_scale_name(s.scale)}};
     }
     throw spec_error("\"" + user_text(id) + "\" is not a stage of a " + architecture_name(arch) + " model's trace.");
 }

@@ -52,16 +52,20 @@ void read_mask(const json& j, spec& s) {
 }
 
 void read_positional(const json& j, spec& s) {
-    const std::string choices = "use \"none\", \"sinusoidal\" or {\"learned\": [[...], ...]}";
+    const std::string choices =
+        "use \"none\", \"sinusoidal\", {\"learned\": [[...], ...]}, \"rotary\" or {\"rotary\": θ}";
     if (j.is_string()) {
         const std::string p = j.get<std::string>();
         if (p == "none") s.positional = positional_kind::none;
         else if (p == "sinusoidal") s.positional = positional_kind::sinusoidal;
+        else if (p == "rotary") s.positional = positional_kind::rotary;  // θ: 10000
         else fail("positional \"" + user_text(p) + "\" is unknown: " + choices + ".");
         return;
     }
-    if (!j.is_object() || j.size() != 1 || !j.contains("learned")) fail("positional must be one of these: " + choices + ".");
-    s.positional = positional_kind::learned;  // its table: the field table's row
+    if (!j.is_object() || j.size() != 1 || !(j.contains("learned") || j.contains("rotary")))
+        fail("positional must be one of these: " + choices + ".");
+    // the learned table and the rotary base: their rows of the field tables
+    s.positional = j.contains("learned") ? positional_kind::learned : positional_kind::rotary;
 }
 
 /// Whether a path of the field tables lies under a top-level field ("weights.wq" under "weights", "x" under "x").
@@ -257,7 +261,9 @@ spec spec_from_json(const json& j) {
     read_scalars(j, s, "heads");
     if (j.contains("mask")) read_mask(j["mask"], s), read_tensors(j, s, "mask"), read_scalars(j, s, "mask");
     read_scalars(j, s, "mask_value");
-    if (j.contains("positional")) read_positional(j["positional"], s), read_tensors(j, s, "positional");
+    read_scalars(j, s, "kv_heads");
+    if (j.contains("positional"))
+        read_positional(j["positional"], s), read_tensors(j, s, "positional"), read_scalars(j, s, "positional");
     if (j.contains("online_softmax")) read_group(j, s, "online_softmax");
     validate(s);
     return s;
@@ -321,9 +327,9 @@ json spec_to_json(const spec& s) {
         }
     }
     j["score"] = to_string(s.score);
-    // the kinds a word names ({"window": k}, {"matrix": …} and {"learned": …} are their rows of the tables)
+    // the kinds a word names ({"window": k}, {"matrix": …}, {"learned": …} and {"rotary": θ} are their rows of the tables)
     if (s.mask == mask_kind::none || s.mask == mask_kind::causal) j["mask"] = to_string(s.mask);
-    if (s.positional != positional_kind::learned) j["positional"] = to_string(s.positional);
+    if (s.positional != positional_kind::learned && s.positional != positional_kind::rotary) j["positional"] = to_string(s.positional);
     for (auto it = j.begin(); it != j.end();) it = it->is_null() ? j.erase(it) : std::next(it);
     return j;
 }

@@ -199,8 +199,18 @@ void softmax_row_backward(const float* alpha_grad, const float* exp, float row_s
 
 // ---- [SECTION] the backward pass ----
 
+void check_differentiable(const spec& s) {
+    if (s.positional == positional_kind::rotary)
+        throw spec_error("positional is rotary, whose backward pass the core does not have yet: gradients and training need "
+                         "\"none\", \"sinusoidal\" or a learned table.");
+    if (s.kv_head_count() < static_cast<std::size_t>(s.heads))
+        throw spec_error("kv_heads is " + std::to_string(s.kv_heads) + ", fewer than heads, and the core's backward pass has no "
+                         "shared key/value heads yet: leave kv_heads out for gradients and training.");
+}
+
 grad_result compute_grad(const spec& s, const loss_spec& l, const kernel_set& ks) {
     validate(s, grad_budget);  // before any work: the backward pass holds many times the trace
+    check_differentiable(s);
     grad_result r = backward_pass(compute_trace(s, ks), l, ks);
     // a target of 3e38 gives a finite forward pass and an infinite loss: refuse rather than answer null
     if (!std::isfinite(r.loss))

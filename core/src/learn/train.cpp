@@ -39,6 +39,7 @@ spec spec_for_item(const spec& s, const matrix& x, const std::optional<matrix>& 
 
 trainer::trainer(attn::spec s, train_spec t) : spec_(std::move(s)), train_(std::move(t)) {
     // checked once here; each step then checks only that its loss and gradients stay finite
+    check_differentiable(spec_);
     std::uint64_t work = 0;
     for (const train_item& item : train_.data) {
         const spec one = spec_for_item(spec_, item.x, item.memory);

@@ -147,29 +147,6 @@ void silu_mul(float* out, const float* gate, const float* up, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) out[i] = gate[i] / (1.0f + std::exp(-gate[i])) * up[i];
 }
 
-void rope(float* y, const float* x, std::size_t heads, std::size_t n, std::size_t dh, std::size_t pos0, double theta) {
-    const std::size_t half = dh / 2;
-    std::vector<float> cs(n * half), sn(n * half);
-    for (std::size_t p = 0; p < n; ++p)
-        for (std::size_t i = 0; i < half; ++i) {
-            // the inverse frequency in float32 then the angle, as Hugging Face's float32 rotary does
-            const float inv = static_cast<float>(1.0 / std::pow(theta, static_cast<double>(2 * i) / static_cast<double>(dh)));
-            const float angle = static_cast<float>(pos0 + p) * inv;
-            cs[p * half + i] = std::cos(angle);
-            sn[p * half + i] = std::sin(angle);
-        }
-    for (std::size_t h = 0; h < heads; ++h)
-        for (std::size_t p = 0; p < n; ++p) {
-            const float* a = x + (h * n + p) * dh;
-            float* b = y + (h * n + p) * dh;
-            for (std::size_t i = 0; i < half; ++i) {
-                const float c = cs[p * half + i], s = sn[p * half + i];
-                b[i] = a[i] * c - a[i + half] * s;
-                b[i + half] = a[i + half] * c + a[i] * s;
-            }
-        }
-}
-
 void split_heads(float* y, const float* x, std::size_t n, std::size_t heads, std::size_t dh) {
     for (std::size_t h = 0; h < heads; ++h)
         for (std::size_t i = 0; i < n; ++i)

@@ -24,6 +24,8 @@ void silu_mul(float* out, const float* gate, const float* up, std::size_t n);
 /// @brief Rotary positions, Hugging Face's convention: for head vectors x (heads × n × dh) at positions
 /// pos0 … pos0+n−1, rot(x) = x·cos + rotate_half(x)·sin, angle p·θ^(−2i/dh) repeated over both halves.
 void rope(float* y, const float* x, std::size_t heads, std::size_t n, std::size_t dh, std::size_t pos0, double theta);
+/// The angle pair i (0 ≤ i < dh/2) of position p turns by: p·θ^(−2i/dh), in float32 as rope() computes it.
+float rope_angle(std::size_t p, std::size_t i, std::size_t dh, double theta);
 /// @brief Rows (n × heads·dh) as head-major (heads × n × dh), and back.
 void split_heads(float* y, const float* x, std::size_t n, std::size_t heads, std::size_t dh);
 void merge_heads(float* y, const float* x, std::size_t n, std::size_t heads, std::size_t dh);

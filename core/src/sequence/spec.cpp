@@ -30,6 +30,13 @@ std::string approx(std::uint64_t n) {
     return buf;
 }
 
+/// A number of the spec as a refusal quotes it (10000, 0.5, inf).
+std::string number_text(float v) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%g", static_cast<double>(v));
+    return buf;
+}
+
 /// name[i][j] (or name[i] for a vector) of the first of `size` values (`cols` to a row) that is not
 /// finite, refused. validate() runs on every trace (the page's edits, every training step), so nothing
 /// here builds a string unless it refuses: the names are views and the reasons are functions called only then.
@@ -52,8 +59,8 @@ void require_finite(const T& t, const char* name) {  // matrices and vectors onl
 std::uint64_t trace_bytes(std::size_t n_q, std::size_t n_k, std::size_t d, std::size_t heads) {
     // 64-bit on purpose: size_t is 32 bits in WebAssembly and these products overflow it
     const std::uint64_t n = std::max(n_q, n_k), h = heads;
-    // pe, x, memory, q, k, v, context, concat, output: at most 9 (n, d) stages
-    const std::uint64_t per_position = 9 * n * d;
+    // x, memory, q, k, v, context, concat, output, and pe or (rotary positions) q_rot and k_rot: at most 10 (n, d) stages
+    const std::uint64_t per_position = 10 * n * d;
     // scores, scaled, masked, exp, weights: five (h, n_q, n_k) stages, plus row_max and row_sum
     const std::uint64_t quadratic = 5 * h * n_q * n_k + 2 * h * n_q;
     return (per_position + quadratic) * sizeof(float);
@@ -64,7 +71,7 @@ std::uint64_t multiply_adds(const spec& s) {
     const std::uint64_t d_h = d / h;
     std::uint64_t total = 0;
     for (const projection* p : {&s.wq, &s.wo}) total += p->w ? n_q * d * d : 0;
-    for (const projection* p : {&s.wk, &s.wv}) total += p->w ? n_k * d * d : 0;
+    for (const projection* p : {&s.wk, &s.wv}) total += p->w ? n_k * d * s.d_kv() : 0;
     total += n_q * n_k * d;      // q·kᵀ over all heads (additive: v·tanh(…), below)
     total += 3 * h * n_q * n_k;  // mask, softmax's exp and divide
     total += n_q * n_k * d;      // α·V over all heads
@@ -104,6 +111,16 @@ void validate(const spec& s, const budget& b) {
         fail("heads is " + std::to_string(s.heads) + "; at most " + std::to_string(max_heads) + ".");
     if (d % static_cast<std::size_t>(s.heads) != 0)
         fail("heads is " + std::to_string(s.heads) + " but d_model " + std::to_string(d) + " is not divisible by it.");
+    if (s.kv_heads != 0) {
+        if (s.kv_heads < 1 || s.kv_heads > s.heads)
+            fail("kv_heads is " + std::to_string(s.kv_heads) + " but must be between 1 and heads (" + std::to_string(s.heads) + ").");
+        if (s.heads % s.kv_heads != 0)
+            fail("kv_heads is " + std::to_string(s.kv_heads) + " but heads " + std::to_string(s.heads) +
+                 " is not divisible by it: each key/value head serves the same number of query heads.");
+        if (s.kv_heads < s.heads && (!s.wk.w || !s.wv.w))
+            fail("kv_heads is " + std::to_string(s.kv_heads) + ", fewer than heads, so weights.wk and weights.wv are needed (d_model × d_kv, d_kv = " +
+                 std::to_string(s.d_kv()) + "): without them K and V would be X itself, " + std::to_string(d) + " wide.");
+    }
     const std::uint64_t bytes = trace_bytes(n_q, n_k, d, static_cast<std::size_t>(s.heads));
     if (bytes > b.trace_bytes)
         fail("the trace for n_q " + std::to_string(n_q) + ", n_k " + std::to_string(n_k) + ", d_model " +
@@ -189,6 +206,14 @@ void validate(const spec& s, const budget& b) {
             fail("positional.learned rows have " + std::to_string(s.learned.shape(1)) + " values but d_model is " +
                  std::to_string(d) + ".");
         require_finite(s.learned, "positional.learned");
+    }
+
+    if (s.positional == positional_kind::rotary) {
+        if (!std::isfinite(s.rope_theta) || !(s.rope_theta > 1.0f))
+            fail("positional.rotary is " + number_text(s.rope_theta) + " but the rotary base θ must be a finite number over 1 (Llama uses 10000 or 500000).");
+        if (s.d_head() % 2 != 0)
+            fail("positional is rotary but d_head is " + std::to_string(s.d_head()) +
+                 ": rotary positions turn pairs of columns (i, i + d_head/2), so d_head must be even.");
     }
 
     // pass 7: the online softmax's tiles

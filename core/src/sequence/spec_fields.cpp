@@ -72,7 +72,7 @@ tensor_field bias_after(tensor_field row, std::string_view matrix) {
 
 size_word word_of(std::string_view word) {
     for (const auto& [name, size] : {std::pair{"d_model", size_word::d_model}, {"d_head", size_word::d_head},
-                                     {"d_a", size_word::d_a}, {"n_q", size_word::n_q}, {"n_k", size_word::n_k}})
+                                     {"d_kv", size_word::d_kv}, {"d_a", size_word::d_a}, {"n_q", size_word::n_q}, {"n_k", size_word::n_k}})
         if (word == name) return size;
     return size_word::none;
 }
@@ -99,6 +99,7 @@ std::size_t size_of(size_word word, const spec& s, std::string* why) {
     switch (word) {
         case size_word::d_model: value = s.d_model(), name = "d_model"; break;
         case size_word::d_head: value = s.d_head(), name = "d_head"; break;
+        case size_word::d_kv: value = s.d_kv(), name = "d_kv", then = s.kv_heads > 0 ? ", kv_heads · d_head" : ""; break;
         case size_word::d_a: value = s.additive.v ? s.additive.v->size() : 0, name = "d_a", then = ", the length of additive.v"; break;
         case size_word::n_q: value = s.n_q(), name = "n_q"; break;
         case size_word::n_k: value = s.n_k(), name = "n_k"; break;
@@ -132,10 +133,10 @@ std::vector<tensor_field> written_rows() {
          }},
         ATTN_TENSOR("weights.wq", "d_model × d_model", "W_q", "wq", "wq", wq.w),
         ATTN_TENSOR("weights.bq", "d_model", "b_q", "bq", "bq", wq.b),
-        ATTN_TENSOR("weights.wk", "d_model × d_model", "W_k", "wk", "wk", wk.w),
-        ATTN_TENSOR("weights.bk", "d_model", "b_k", "bk", "bk", wk.b),
-        ATTN_TENSOR("weights.wv", "d_model × d_model", "W_v", "wv", "wv", wv.w),
-        ATTN_TENSOR("weights.bv", "d_model", "b_v", "bv", "bv", wv.b),
+        ATTN_TENSOR("weights.wk", "d_model × d_kv", "W_k", "wk", "wk", wk.w),
+        ATTN_TENSOR("weights.bk", "d_kv", "b_k", "bk", "bk", wk.b),
+        ATTN_TENSOR("weights.wv", "d_model × d_kv", "W_v", "wv", "wv", wv.w),
+        ATTN_TENSOR("weights.bv", "d_kv", "b_v", "bv", "bv", wv.b),
         ATTN_TENSOR("weights.wo", "d_model × d_model", "W_o", "wo", "wo", wo.w),
         bias_after(ATTN_TENSOR("weights.bo", "d_model", "b_o", "bo", "bo", wo.b), "weights.wo"),
         with_score(ATTN_TENSOR("additive.w1", "d_head × d_a", "W_1", "additive.w1", "additive.w1", additive.w1), "additive"),
@@ -177,24 +178,31 @@ const std::vector<scalar_field>& sequence_scalar_fields() {
         {"tokens.key", holds::labels, 0, 0, false, {}, nullptr, nullptr, [](spec& s) { return &s.key_tokens; },
          [](const spec& s) { return !s.key_tokens.empty(); }},
         {"heads", holds::whole, 1, static_cast<long long>(max_heads), false, {}, [](spec& s) { return &s.heads; }, nullptr, nullptr, always},
+        {"kv_heads", holds::whole, 1, static_cast<long long>(max_heads), false, {}, [](spec& s) { return &s.kv_heads; }, nullptr, nullptr,
+         [](const spec& s) { return s.kv_heads > 0; }},
         // read when the mask is {"window": k} (json.cpp's read_mask chooses the kind)
         {"mask.window", holds::whole, 1, static_cast<long long>(max_positions), false, {}, [](spec& s) { return &s.window; }, nullptr,
          nullptr, [](const spec& s) { return s.mask == mask_kind::window; }, 2},
         {"mask_value", holds::number, 0, 0, false, {}, nullptr, [](spec& s) { return &s.mask_value; }, nullptr, always},
+        // read when positional is {"rotary": θ} ("rotary" alone: θ = 10000, as Llama 2 and the RoFormer paper)
+        {"positional.rotary", holds::number, 0, 0, false, {}, nullptr, [](spec& s) { return &s.rope_theta; }, nullptr,
+         [](const spec& s) { return s.positional == positional_kind::rotary; }, 10000},
         {"online_softmax.block", holds::whole, 1, static_cast<long long>(max_positions), true, "the keys per tile, e.g. {\"block\": 2}",
          [](spec& s) { return &s.online_block; }, nullptr, nullptr, [](const spec& s) { return s.online_block > 0; }, 2},
     };
     return rows;
 }
 
-const std::array<field_label, 9>& sequence_field_labels() {
-    static constexpr std::array<field_label, 9> rows{{
+const std::array<field_label, 11>& sequence_field_labels() {
+    static constexpr std::array<field_label, 11> rows{{
         {"score", {"Score function", "打分函数"}},
         {"heads", {"Heads", "头数"}},
+        {"kv_heads", {"Key/value heads", "键/值头数"}},
         {"mask", {"Mask", "掩码"}},
         {"mask.window", {"Window k", "窗口 k"}},
         {"mask_value", {"Mask value", "掩码值"}},
         {"positional", {"Positional encoding", "位置编码"}},
+        {"positional.rotary", {"Rotary base θ", "旋转基数 θ"}},
         {"online_softmax.block", {"Keys per tile", "每块的键数"}},
         {"tokens.query", {"Query tokens", "查询的 token"}},
         {"tokens.key", {"Key tokens", "键的 token"}},
@@ -204,7 +212,7 @@ const std::array<field_label, 9>& sequence_field_labels() {
 
 const std::vector<std::string_view>& sequence_top_fields() {
     static const std::vector<std::string_view> names{"x", "memory", "tokens", "weights", "score", "additive", "bilinear",
-                                                     "heads", "mask", "mask_value", "positional", "online_softmax"};
+                                                     "heads", "kv_heads", "mask", "mask_value", "positional", "online_softmax"};
     return names;
 }
 
@@ -258,6 +266,7 @@ json sequence_schema_json() {
         const char* kind = f.kind == scalar_field::holds::whole ? "whole" : f.kind == scalar_field::holds::number ? "number" : "labels";
         json row = {{"path", f.path}, {"kind", kind}};
         if (f.kind == scalar_field::holds::whole) row["min"] = f.lo, row["max"] = f.hi, row["start"] = f.start ? f.start : f.lo;
+        if (f.kind == scalar_field::holds::number && f.start) row["start"] = f.start;  // a kind's own number (rotary's θ)
         scalars.push_back(std::move(row));
     }
     json labels = json::object();

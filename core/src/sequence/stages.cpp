@@ -19,7 +19,7 @@ namespace {
 
 // One row per stage, in trace order: id, name, symbol, title, explanation, per head, row and column
 // axes, formula-map term and group, colour scale.
-const std::array<stage_info, 21> registry{{
+const std::array<stage_info, 23> registry{{
     {stage_id::pe, "pe", "PE", {"Positional encoding", "位置编码"},
      {"Attention by itself ignores order: shuffle the tokens and every score stays the same. So a position "
       "signal is added to each input row: sines and cosines of different frequencies (Transformer), or a learned table.",
@@ -51,6 +51,18 @@ const std::array<stage_info, 21> registry{{
       "of a web page.",
       "V = X·W_v：匹配上之后每个位置提供的内容（“我有什么？”），好比网页正文。"},
      true, axis_kind::key, axis_kind::head_feature, "V", "", color_scale::signed_values},
+    {stage_id::q_rot, "q_rot", "Q_rot", {"Queries rotated by position", "按位置旋转后的 Query"},
+     {"Rotary positions (RoPE, as Llama and Qwen use them): each pair of columns (i, i + d_k/2) of the query at "
+      "position p is turned by the angle p·θᵢ, θᵢ = θ^(−2i/d_k). Nothing is added to X: the score of two rotated "
+      "vectors depends on how far apart their positions are, not on where they stand.",
+      "旋转位置编码（RoPE，Llama 和 Qwen 的做法）：位置 p 上 query 的每一对列 (i, i + d_k/2) 旋转角度 p·θᵢ，"
+      "θᵢ = θ^(−2i/d_k)。X 上什么也不加：两个旋转后向量的分数只取决于它们相隔多远，而不取决于各自在哪里。"},
+     true, axis_kind::query, axis_kind::head_feature, "Q", "RoPE", color_scale::signed_values},
+    {stage_id::k_rot, "k_rot", "K_rot", {"Keys rotated by position", "按位置旋转后的 Key"},
+     {"The same rotation on the keys, by each key's own position (with shared key/value heads, once per key head, "
+      "for every query head that reads it).",
+      "对 key 做同样的旋转，按每个 key 自己的位置（共享键值头时，每个键头只转一次，供读它的所有查询头使用）。"},
+     true, axis_kind::key, axis_kind::head_feature, "K", "RoPE", color_scale::signed_values},
     {stage_id::scores, "scores", "E", {"Similarity scores", "相似度分数"},
      {"Step 1: how well query i matches key j. Every query meets every key directly, however far apart, which "
       "is why attention handles long-range dependencies, and why it costs O(n²).",
@@ -138,7 +150,7 @@ std::vector<std::string> numbered(const std::string& prefix, std::size_t n, std:
 
 }  // namespace
 
-const std::array<stage_info, 21>& stage_registry() { return registry; }
+const std::array<stage_info, 23>& stage_registry() { return registry; }
 
 // [SECTION] lookups by id and name
 
@@ -166,8 +178,8 @@ std::string stage_formula(stage_id id, const spec& s) {
             return s.positional == positional_kind::learned
                        ? "PE = table[pos]"
                        : "PE(pos, 2i) = sin(pos / 10000^(2i/d)), PE(pos, 2i+1) = cos(pos / 10000^(2i/d))";
-        case stage_id::x: return s.positional == positional_kind::none ? "X" : "X + PE";
-        case stage_id::memory: return s.positional == positional_kind::none ? "M" : "M + PE";
+        case stage_id::x: return s.adds_positions() ? "X + PE" : "X";
+        case stage_id::memory: return s.adds_positions() ? "M + PE" : "M";
         case stage_id::q: return std::string("Q = X") + (s.wq.w ? "·W_q" : "") + (s.wq.b ? " + b_q" : "");
         case stage_id::k: {
             const std::string in = s.memory ? "M" : "X";
@@ -177,6 +189,8 @@ std::string stage_formula(stage_id id, const spec& s) {
             const std::string in = s.memory ? "M" : "X";
             return "V = " + in + (s.wv.w ? "·W_v" : "") + (s.wv.b ? " + b_v" : "");
         }
+        case stage_id::q_rot: return "q_rot = q·cos(pθᵢ) + rotate_half(q)·sin(pθᵢ), θᵢ = θ^(−2i/d_k)";
+        case stage_id::k_rot: return "k_rot = k·cos(pθᵢ) + rotate_half(k)·sin(pθᵢ), θᵢ = θ^(−2i/d_k)";
         case stage_id::scores:
             switch (s.score) {
                 case score_kind::additive: return "e_ij = tanh(q_i·W1 + k_j·W2)·v";
@@ -217,12 +231,16 @@ std::vector<stage_id> stage_operands(stage_id id, const spec& s) {
         case stage_id::pe: return {};
         case stage_id::x:
         case stage_id::memory:
-            if (s.positional == positional_kind::none) return {};
+            if (!s.adds_positions()) return {};
             return {stage_id::pe};
         case stage_id::q: return {stage_id::x};
         case stage_id::k:
         case stage_id::v: return {source};
-        case stage_id::scores: return {stage_id::q, stage_id::k};
+        case stage_id::q_rot: return {stage_id::q};
+        case stage_id::k_rot: return {stage_id::k};
+        case stage_id::scores:
+            if (s.positional == positional_kind::rotary) return {stage_id::q_rot, stage_id::k_rot};
+            return {stage_id::q, stage_id::k};
         case stage_id::scaled: return {stage_id::scores};
         case stage_id::masked: return {before_mask};
         case stage_id::row_max: return {softmax_in};

@@ -6,6 +6,7 @@
 
 #include <xtensor/xview.hpp>
 
+#include "ops/ops.hpp"
 #include "sequence/forward_pass.hpp"
 #include "kernels/simd4.hpp"
 #include "attn/mask.hpp"
@@ -23,6 +24,22 @@ namespace {
 template <class T>
 stage_view view_of(stage_id id, const T& t) {
     return {id, std::vector<std::size_t>(t.shape().begin(), t.shape().end()), t.data(), t.size()};
+}
+
+/// Each head's rows turned by their positions 0, 1, … (DESIGN.md's rotary convention, ops::rope).
+tensor3 rotate(const tensor3& t, float theta) {
+    tensor3 out(t.shape());
+    ops::rope(out.data(), t.data(), t.shape(0), t.shape(1), t.shape(2), 0, theta);
+    return out;
+}
+
+/// The key/value heads repeated for the query heads that share them: (kv_heads, n, d_h) → (heads, n, d_h).
+tensor3 widen_heads(const tensor3& t, const spec& s) {
+    const std::size_t heads = static_cast<std::size_t>(s.heads), n = t.shape(1), dh = t.shape(2);
+    tensor3 out({heads, n, dh});
+    for (std::size_t h = 0; h < heads; ++h)
+        std::copy_n(t.data() + s.kv_head_of(h) * n * dh, n * dh, out.data() + h * n * dh);
+    return out;
 }
 
 /// x + the first n rows of the positional table (n = x's rows).
@@ -53,7 +70,7 @@ trace forward_pass(spec spec_in, const kernel_set& kernels) {
     // pass 1: positional encoding, added to x and to memory (one table covers both)
     t.x = s.x;
     if (s.memory) t.memory = *s.memory;
-    if (s.positional != positional_kind::none) {
+    if (s.adds_positions()) {
         const std::size_t n = std::max(s.n_q(), s.n_k());
         t.pe = s.positional == positional_kind::sinusoidal ? sinusoidal_encoding(n, s.d_model())
                                                            : learned_encoding(s.learned, n);
@@ -64,11 +81,24 @@ trace forward_pass(spec spec_in, const kernel_set& kernels) {
     // pass 2: Q = X·W_q + b_q; K and V from memory in cross-attention, from X otherwise
     const matrix& kv_in = t.memory ? *t.memory : t.x;
     t.q = split_heads(project(t.x, s.wq, kernels), heads);
-    t.k = split_heads(project(kv_in, s.wk, kernels), heads);
-    t.v = split_heads(project(kv_in, s.wv, kernels), heads);
+    t.k = split_heads(project(kv_in, s.wk, kernels), s.kv_head_count());
+    t.v = split_heads(project(kv_in, s.wv, kernels), s.kv_head_count());
+
+    // pass 2b: rotary positions turn each head's queries and keys by their positions (ops::rope, the same
+    // rotation as the model folders' Llama and Qwen2)
+    if (s.positional == positional_kind::rotary) {
+        t.q_rot = rotate(t.q, s.rope_theta);
+        t.k_rot = rotate(t.k, s.rope_theta);
+    }
+    // every query head's keys and values: its shared key/value head's (a copy only when heads are shared)
+    const tensor3& k_in = t.k_rot ? *t.k_rot : t.k;
+    std::optional<tensor3> k_wide, v_wide;
+    if (s.kv_head_count() < heads) k_wide = widen_heads(k_in, s), v_wide = widen_heads(t.v, s);
+    const tensor3& keys = k_wide ? *k_wide : k_in;
+    const tensor3& values = v_wide ? *v_wide : t.v;
 
     // pass 3: scores, scaling, mask
-    t.scores = score(s, t.q, t.k, kernels);
+    t.scores = score(s, t.q_rot ? *t.q_rot : t.q, keys, kernels);
     if (s.score == score_kind::scaled_dot) t.scaled = scale(t.scores, s.d_head());
     const tensor3& before_mask = t.scaled ? *t.scaled : t.scores;
     if (s.mask != mask_kind::none) {
@@ -88,9 +118,9 @@ trace forward_pass(spec spec_in, const kernel_set& kernels) {
     t.weights = std::move(sm.weights);
 
     // pass 5: weighted sum, merge heads, output projection
-    t.context = weighted_sum(t.weights, t.v, kernels);
+    t.context = weighted_sum(t.weights, values, kernels);
     if (s.online_block > 0) {  // the same α·V, a tile of keys at a time (the online-softmax example)
-        online_steps o = online_softmax(softmax_in, t.v, std::size_t(s.online_block), s.mask_value);
+        online_steps o = online_softmax(softmax_in, values, std::size_t(s.online_block), s.mask_value);
         t.online_max = std::move(o.max);
         t.online_rescale = std::move(o.rescale);
         t.online_sum = std::move(o.sum);
@@ -110,6 +140,8 @@ std::vector<stage_view> trace::stages() const {
     out.push_back(view_of(stage_id::q, q));
     out.push_back(view_of(stage_id::k, k));
     out.push_back(view_of(stage_id::v, v));
+    if (q_rot) out.push_back(view_of(stage_id::q_rot, *q_rot));
+    if (k_rot) out.push_back(view_of(stage_id::k_rot, *k_rot));
     out.push_back(view_of(stage_id::scores, scores));
     if (scaled) out.push_back(view_of(stage_id::scaled, *scaled));
     if (masked) out.push_back(view_of(stage_id::masked, *masked));

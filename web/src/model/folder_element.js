@@ -209,15 +209,15 @@ progress { width: min(420px, 100%); } .drop { border: 2px dashed #8a96a3; border
     this.fillStepperSection();
   }
 
-  /** The layer in the playground's stepper: a GPT-2 layer opens there; the others say why not. */
+  /** The layer in the playground's stepper: GPT-2's from its LayerNorm, Llama's and Qwen2's from their RMS norm. */
   fillStepperSection() {
     const w = folderWords(this.state.lang);
-    const gpt2 = this.opened.about.architecture === 'gpt2';
+    const rotary = this.opened.about.architecture !== 'gpt2';
     const layer = Math.max(0, this.state.layer) + 1;
     this.stepperBox = h('div', {});
     this.stepperSection.replaceChildren(h('h2', { text: w.stepperTitle }),
-      h('p', { className: 'hint', text: gpt2 ? w.stepperHint : w.stepperNot }),
-      gpt2 ? h('button', { text: w.stepperButton(layer), onclick: () => this.showLayer() }) : '', this.stepperBox);
+      h('p', { className: 'hint', text: rotary ? w.stepperHintRotary : w.stepperHint }),
+      h('button', { text: w.stepperButton(layer), onclick: () => this.showLayer() }), this.stepperBox);
   }
 
   /** The chosen layer's attention as a spec from the core (m.layerSpec), traced by the stepper with the model's numbers. */

@@ -18,7 +18,7 @@ const words = {
     empty: 'Type some text: the model reads it as you type.',
     stepperTitle: 'This layer in the playground\'s stepper', stepperButton: (l) => `Open layer ${l} in the stepper`,
     stepperHint: 'The layer\'s attention, from its LayerNorm\'s rows to its output, with the model\'s own weights: every stage, every head, each cell\'s arithmetic.',
-    stepperNot: 'Rotary positions and shared key/value heads are not in the playground\'s stepper yet: this layer\'s stages are in the pickers above.',
+    stepperHintRotary: 'The layer\'s attention, from its RMS norm\'s rows to its output, with the model\'s own weights: the rotation of queries and keys by position (RoPE), the query heads that share each key/value head, every stage, each cell\'s arithmetic.',
     needsStepper: 'The stepper\'s script (attention-stepper.js) is not on this page.',
   },
   zh: {
@@ -39,7 +39,7 @@ const words = {
     empty: '输入一些文字：模型会边输入边读。',
     stepperTitle: '在演练场的步进器里看这一层', stepperButton: (l) => `在步进器里打开第 ${l} 层`,
     stepperHint: '这一层的注意力，从 LayerNorm 的输出行到它的输出，用的是模型自己的权重：每个阶段、每个头、每个格子的算式。',
-    stepperNot: '演练场的步进器还没有旋转位置编码和共享的键/值头：这一层的各个阶段请用上面的选择框查看。',
+    stepperHintRotary: '这一层的注意力，从 RMS 归一化的输出行到它的输出，用的是模型自己的权重：按位置旋转 query 和 key（RoPE）、共享同一个键/值头的各个查询头、每个阶段、每个格子的算式。',
     needsStepper: '本页没有步进器的脚本（attention-stepper.js）。',
   },
 };

@@ -14,6 +14,9 @@ class ModelError extends Error {}
 // model mode's script, not a file beside it (a page saved to disk has none to fetch); unpacked here
 let wasmArrived;
 const wasmBinary = new Promise((resolve) => { wasmArrived = resolve; });
+// a damaged string's refusal is the first load's answer; it arrives a message before that load awaits it, and
+// unmarked it would also be reported as an uncaught rejection in the worker (the page's console error)
+wasmBinary.catch(() => {});
 const loadModel = makeModelLoader(async () => createLmCore({ wasmBinary: await wasmBinary }),
   () => Promise.reject(new Error('bytes are sent by the page')), ModelError);
 

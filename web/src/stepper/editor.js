@@ -80,7 +80,8 @@ function put(spec, path, value) {
 function sizesOf(spec) {
   const dModel = spec.x?.[0]?.length ?? 0, heads = Number.isSafeInteger(spec.heads) && spec.heads > 0 ? spec.heads : 1;
   const dHead = Math.max(1, Math.floor(dModel / heads));
-  return { d_model: dModel, d_head: dHead, d_a: Array.isArray(spec.additive?.v) ? spec.additive.v.length : dHead,
+  const kvHeads = Number.isSafeInteger(spec.kv_heads) && spec.kv_heads > 0 ? spec.kv_heads : heads;
+  return { d_model: dModel, d_head: dHead, d_kv: kvHeads * dHead, d_a: Array.isArray(spec.additive?.v) ? spec.additive.v.length : dHead,
     n_q: spec.x?.length ?? 0, n_k: (spec.memory ?? spec.x)?.length ?? 0 };
 }
 /** A size named by one side of a shape's words: "n_q", "d_model", "at least max(n_q, n_k)". */
@@ -265,11 +266,12 @@ export class Editor {
     }
     const sizes = sizesOf(spec);
     parts.push(this.tokens(spec, w, sizes.n_q, sizes.n_k), h('h4', { text: w.inputs }));
-    // every other matrix and vector, in the core's table order: drawn when the spec has it; a square
-    // d_model × d_model projection can be switched on (as the identity, what leaving it out means) and off
+    // every other matrix and vector, in the core's table order: drawn when the spec has it; a projection
+    // (d_model × d_model, or K's and V's d_model × d_kv) can be switched on (as the identity, what leaving it
+    // out means, or its first d_kv columns) and off
     for (const f of tensors) {
       if (choices[parentOf(f.path)]) continue; // drawn under its menu above
-      if (f.shape === 'd_model × d_model') {
+      if (f.shape === 'd_model × d_model' || f.shape === 'd_model × d_kv') {
         parts.push(this.field(`use.${f.path}`, f.symbol, h('label', {}, h('input', {
           type: 'checkbox', checked: has(spec, f.path), dataset: { field: `use.${f.path}` }, attrs: { 'aria-label': w.useWeight(f.symbol) },
           on: { change: (e) => this.edit(f.path, (s) => {

@@ -16,7 +16,7 @@ export function formulaMap(registry, s, w, goTo) {
   const terms = new Map(); // stage id -> its button
   let groupName = '';
   let group = null;
-  // a group of optional stages (the online softmax's) appears only in the traces that have it
+  // a group of optional stages (the online softmax's, the rotary positions' RoPE(Q K)) appears only in the traces that have it
   const groupShown = (g) => registry.some((st) => st.group === g && shown.has(st.id));
   const written = new Map(s.trace.stages.map((st) => [st.id, st.term])); // this spec's (no W_q: "Q = X")
   for (const info of registry) {

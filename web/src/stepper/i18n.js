@@ -50,7 +50,7 @@ const words = {
     useWeight: (name) => `use ${name}`,
     choices: {
       dot: 'dot product', scaled_dot: 'scaled dot product', additive: 'additive (Bahdanau)', bilinear: 'bilinear (Luong)',
-      none: 'none', causal: 'causal', window: 'window', matrix: 'a matrix of your own', sinusoidal: 'sinusoidal', learned: 'learned table',
+      none: 'none', causal: 'causal', window: 'window', matrix: 'a matrix of your own', sinusoidal: 'sinusoidal', learned: 'learned table', rotary: 'rotary (RoPE)',
     },
     queryTokens: 'Query tokens', keyTokens: 'Key tokens', inputs: 'Inputs and weights',
     embeddings: 'How the inputs were made', sinusoid: 'The first PE columns as curves over the positions',
@@ -125,7 +125,7 @@ const words = {
     useWeight: (name) => `使用 ${name}`,
     choices: {
       dot: '点积', scaled_dot: '缩放点积', additive: '加性（Bahdanau）', bilinear: '双线性（Luong）',
-      none: '无', causal: '因果', window: '窗口', matrix: '自定义矩阵', sinusoidal: '正弦', learned: '可学习的表',
+      none: '无', causal: '因果', window: '窗口', matrix: '自定义矩阵', sinusoidal: '正弦', learned: '可学习的表', rotary: '旋转（RoPE）',
     },
     queryTokens: '查询的 token', keyTokens: '键的 token', inputs: '输入与权重',
     embeddings: '输入向量是怎样构造的', sinusoid: '前几列位置编码随位置变化的曲线',

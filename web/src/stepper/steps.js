@@ -45,11 +45,14 @@ export function makeContext(trace, registry, names = null) {
   const nK = byId.get('k').shape[1];
   const heads = spec.heads;
   const dh = d / heads;
+  // K and V may have fewer heads than Q (kv_heads): query head h reads key/value head ⌊h / (heads / kvHeads)⌋
+  const kvHeads = byId.get('k').shape[0];
   const cross = byId.has('memory');
   const { axes } = trace;
   const dims = names?.length === d ? names : axes.feature;
   return {
-    trace, spec, byId, info, nQ, nK, d, heads, dh, cross,
+    trace, spec, byId, info, nQ, nK, d, heads, dh, cross, kvHeads,
+    kvOf: (h) => Math.floor(h / (heads / kvHeads)),
     qTokens: axes.query, kTokens: axes.key, positions: axes.position, dims,
     headDims: (h) => (dims === axes.feature ? axes.head_feature : dims.slice(h * dh, (h + 1) * dh)), // head h's columns
     tiles: axes.tile, tileDims: axes.tile_feature, block: spec.online_softmax?.block ?? 0,
@@ -86,9 +89,10 @@ function headT(ctx, id, h, label, rowLabels, colLabels) {
 /** A (heads × n × d_h) stage shown whole, n × d, with its heads as column bands. */
 function merged(ctx, id, label, rowLabels, role = 'result') {
   const s = ctx.byId.get(id);
-  const [, rows, cols] = s.shape;
+  const [heads, rows, cols] = s.shape;
   return {
-    key: `${id}_merged`, label, rows, cols: ctx.d, rowLabels, colLabels: ctx.dims, role, bands: ctx.heads > 1 ? ctx.dh : 0, heat: ctx.info.get(id).scale,
+    key: `${id}_merged`, label, rows, cols: heads * cols, rowLabels, colLabels: ctx.dims.slice(0, heads * cols), role, bands: heads > 1 ? ctx.dh : 0,
+    heat: ctx.info.get(id).scale,
     value: (i, j) => s.data[(Math.floor(j / cols) * rows + i) * cols + (j % cols)],
   };
 }
@@ -122,12 +126,14 @@ function specVector(ctx, path, label, colLabels) {
 function projectionScene(ctx, id, wKey, bKey, inputId, letter) {
   const rowsIn = inputId === 'memory' ? ctx.kTokens : ctx.qTokens;
   const input = stage2(ctx, inputId, ctx.symbol(inputId), rowsIn, ctx.dims);
-  const w = specMatrix(ctx, ['weights', wKey], `W_${letter}`, ctx.dims, ctx.dims);
-  const b = specVector(ctx, ['weights', bKey], `b_${letter}`, ctx.dims);
   const result = merged(ctx, id, ctx.symbol(id), rowsIn);
+  const outDims = result.colLabels; // d_model columns, or K's and V's d_kv with shared key/value heads
+  const w = specMatrix(ctx, ['weights', wKey], `W_${letter}`, ctx.dims, outDims);
+  const b = specVector(ctx, ['weights', bKey], `b_${letter}`, outDims);
   const matrices = [input, w, b, result].filter(Boolean);
-  if (ctx.heads > 1) {
-    for (let hh = 0; hh < ctx.heads; hh++) {
+  const heads = ctx.byId.get(id).shape[0];
+  if (heads > 1) {
+    for (let hh = 0; hh < heads; hh++) {
       matrices.push({ ...head(ctx, id, hh, `${ctx.symbol(id)}${hh + 1}`, rowsIn, ctx.headDims(hh), 'split'), key: `${id}_h${hh}` });
     }
   }
@@ -139,9 +145,23 @@ function projectionScene(ctx, id, wKey, bKey, inputId, letter) {
       const hl = [{ key: input.key, row: i }];
       hl.push(w ? { key: w.key, col: j } : { key: input.key, cell: [i, j] });
       if (b) hl.push({ key: b.key, col: j });
-      if (ctx.heads > 1) hl.push({ key: `${id}_h${Math.floor(j / ctx.dh)}`, cell: [i, j % ctx.dh] });
+      if (heads > 1) hl.push({ key: `${id}_h${Math.floor(j / ctx.dh)}`, cell: [i, j % ctx.dh] });
       return hl;
     },
+  };
+}
+
+/** Rotary positions: head h's rows before and after the turn; a cell comes from itself and its partner column j ± d_h/2. */
+function rotationScene(ctx, id, inputId, h, rowLabels) {
+  const g = id === 'k_rot' ? ctx.kvOf(h) : h; // the key/value head query head h reads
+  const shared = id === 'k_rot' && ctx.kvHeads < ctx.heads;
+  const input = head(ctx, inputId, g, `${ctx.symbol(inputId)}${shared ? g + 1 : ''}`, rowLabels, ctx.headDims(g));
+  const result = head(ctx, id, g, `${ctx.symbol(id)}${shared ? g + 1 : ''}`, rowLabels, ctx.headDims(g), 'result');
+  const half = ctx.dh / 2;
+  return {
+    matrices: [input, result],
+    result: result.key,
+    highlights: (i, j) => [{ key: input.key, cell: [i, j] }, { key: input.key, cell: [i, j < half ? j + half : j - half] }],
   };
 }
 
@@ -162,13 +182,17 @@ const scenes = {
   q(ctx) { return projectionScene(ctx, 'q', 'wq', 'bq', 'x', 'q'); },
   k(ctx) { return projectionScene(ctx, 'k', 'wk', 'bk', ctx.cross ? 'memory' : 'x', 'k'); },
   v(ctx) { return projectionScene(ctx, 'v', 'wv', 'bv', ctx.cross ? 'memory' : 'x', 'v'); },
+  q_rot(ctx, h) { return rotationScene(ctx, 'q_rot', 'q', h, ctx.qTokens); },
+  k_rot(ctx, h) { return rotationScene(ctx, 'k_rot', 'k', h, ctx.kTokens); },
 
   scores(ctx, h) {
-    const q = head(ctx, 'q', h, ctx.symbol('q'), ctx.qTokens, ctx.headDims(h));
+    const [qId, kId] = ctx.byId.get('scores').operands; // q and k, or q_rot and k_rot
+    const g = ctx.kvOf(h);
+    const q = head(ctx, qId, h, ctx.symbol(qId), ctx.qTokens, ctx.headDims(h));
     const e = head(ctx, 'scores', h, ctx.symbol('scores'), ctx.qTokens, ctx.kTokens, 'result');
     const kind = ctx.spec.score;
     if (kind === 'additive') {
-      const k = head(ctx, 'k', h, ctx.symbol('k'), ctx.kTokens, ctx.headDims(h));
+      const k = head(ctx, kId, g, ctx.symbol(kId), ctx.kTokens, ctx.headDims(h));
       const w1 = specMatrix(ctx, ['additive', 'w1'], 'W1', ctx.headDims(h), null);
       const w2 = specMatrix(ctx, ['additive', 'w2'], 'W2', ctx.headDims(h), null);
       const v = specVector(ctx, ['additive', 'v'], 'v', null);
@@ -178,7 +202,7 @@ const scenes = {
         highlights: (i, j) => [{ key: q.key, row: i }, { key: k.key, row: j }, { key: w1.key }, { key: w2.key }, { key: v.key }],
       };
     }
-    const kt = headT(ctx, 'k', h, `${ctx.symbol('k')}ᵀ`, ctx.headDims(h), ctx.kTokens);
+    const kt = headT(ctx, kId, g, `${ctx.symbol(kId)}ᵀ`, ctx.headDims(h), ctx.kTokens);
     if (kind === 'bilinear') {
       const w = specMatrix(ctx, ['bilinear', 'w'], 'W', ctx.headDims(h), ctx.headDims(h));
       return {
@@ -269,7 +293,7 @@ const scenes = {
 
   context(ctx, h) {
     const w = head(ctx, 'weights', h, ctx.symbol('weights'), ctx.qTokens, ctx.kTokens);
-    const v = head(ctx, 'v', h, ctx.symbol('v'), ctx.kTokens, ctx.headDims(h));
+    const v = head(ctx, 'v', ctx.kvOf(h), ctx.symbol('v'), ctx.kTokens, ctx.headDims(h));
     const c = head(ctx, 'context', h, ctx.symbol('context'), ctx.qTokens, ctx.headDims(h), 'result');
     return {
       matrices: [w, v, c],
@@ -316,7 +340,7 @@ const scenes = {
 
   online_acc(ctx, h) {
     const e = onlineScores(ctx, h);
-    const v = head(ctx, 'v', h, ctx.symbol('v'), ctx.kTokens, ctx.headDims(h));
+    const v = head(ctx, 'v', ctx.kvOf(h), ctx.symbol('v'), ctx.kTokens, ctx.headDims(h));
     const m = head(ctx, 'online_max', h, ctx.symbol('online_max'), ctx.qTokens, ctx.tiles);
     const r = head(ctx, 'online_rescale', h, ctx.symbol('online_rescale'), ctx.qTokens, ctx.tiles);
     const a = head(ctx, 'online_acc', h, ctx.symbol('online_acc'), ctx.qTokens, ctx.tileDims, 'result');
