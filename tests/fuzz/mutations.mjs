@@ -17,7 +17,9 @@ const FIELD_EDGES = {
     '{"window": 16777217}', '{"window": 1.5}', '{"matrix": [[1e-46]]}', '{"matrix": [[2]]}', '{"window": 1, "matrix": [[1]]}',
     '"diagonal"', '{}'],
   mask_value: ['-1e9', '0', '1e9', '-3.5e38', '-1e39', '1', '-0.0'],
-  positional: ['"none"', '"sinusoidal"', '{"learned": [[1]]}', '{"learned": []}', '"rope"'],
+  positional: ['"none"', '"sinusoidal"', '{"learned": [[1]]}', '{"learned": []}', '"rope"', '"rotary"', '{"rotary": 0}', '{"rotary": 1}',
+    '{"rotary": 1e39}', '{"rotary": -1e400}', '{"rotary": 1e38}', '{"rotary": "10000"}', '{"rotary": 10000, "learned": [[1]]}'],
+  kv_heads: ['0', '-1', '1', '2', '3', '64', '65', '1.5', '"1"', 'null'],
 };
 
 /** Every path to a value inside a parsed spec: [["x", 0, 1], ["heads"], ...]. */

@@ -67,7 +67,13 @@ test('bad loss fields: one sentence naming the field, and the module keeps worki
     [{ x: [[1, 0]], target: [[1]] }, /target is 1 × 1 but the last stage is 1 × 2/],
     [{ x: [[1, 0]], loss: 'hinge', target: [[1, 0]] }, /loss "hinge" is unknown/],
     [{ x: [[1, 0]], loss: 'cross_entropy', labels: [5] }, /labels\[0\] \(entry 1\) is 5; at most 1/],
+    // traced and explained, not yet differentiated: said in one sentence, not a wrong gradient
+    [{ x: [[1, 0]], positional: 'rotary', target: [[0, 1]] }, /^positional is rotary, whose backward pass the core does not have yet/],
+    [{ x: [[1, 0, 1, 0]], heads: 2, kv_heads: 1, weights: { wk: [[1, 0], [0, 1], [1, 0], [0, 1]], wv: [[1, 0], [0, 1], [1, 0], [0, 1]] },
+      target: [[0, 1, 0, 1]] }, /^kv_heads is 1, fewer than heads, and the core's backward pass has no shared key\/value heads yet/],
   ]) assert.throws(() => a.grad(spec), { name: 'AttentionError', message: says });
+  assert.throws(() => a.trainer({ x: [[1, 0]], positional: 'rotary', train: { data: [{ x: [[1, 0]], target: [[0, 1]] }], params: ['wq'], optimizer: { adam: { lr: 0.01 } }, steps: 1 } }),
+    { name: 'AttentionError', message: /^positional is rotary/ });
   assert.ok(a.grad({ x: [[1, 0]], target: [[0, 1]] }).loss > 0);
 });
 
