@@ -26,5 +26,7 @@ int run_lm(const std::vector<std::string>& args);
 bool is_model_folder(const std::vector<std::string>& args);
 /// @brief `attn lm …` on a model folder (hf.cpp; docs/models-you-bring.md).
 int run_hf(const std::vector<std::string>& args);
+/// @brief `attn lm train --arch …`: a small model in a Hugging Face layout, written as a folder (hf_train.cpp).
+int train_folder(const std::vector<std::string>& args);
 
 }  // namespace attn::cli

@@ -1,5 +1,6 @@
 // attn lm …: the tiny language model from the command line (docs/model.md).
 //   attn lm train --recipe zh|en --out FILE [--steps N] [--dtype f16|f32] [--batch B] [--lr X] [--repeat F] [--seed S] [--parts P]
+//   attn lm train --arch gpt2|llama|qwen2 --tokenizer DIR --out DIR …   a model folder (hf_train.cpp)
 //   attn lm trace --model M --text T          every stage of every layer, as JSON
 //   attn lm step --model M --text T           one generation step: the key/value cache, the new row
 //   attn lm grad --model M --text T           the mean cross-entropy of each next character, d loss / d every tensor
@@ -207,7 +208,7 @@ int run_lm(const std::vector<std::string>& args) {
     const std::string sub = args.empty() ? "" : args[0];
     if (is_model_folder(args)) return run_hf(args);
     if (sub == "tokenize") throw spec_error("lm tokenize reads a model folder: give it with --model DIR (docs/models-you-bring.md).");
-    if (sub == "train") return train(args);
+    if (sub == "train") return std::find(args.begin(), args.end(), "--arch") != args.end() ? train_folder(args) : train(args);
     if (sub == "eval") return eval(args);
     if (sub == "recipe") {
         if (args.size() != 2) throw spec_error("lm recipe takes one name: zh or en.");

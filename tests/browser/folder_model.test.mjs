@@ -1,11 +1,11 @@
-// A model you bring, in model mode as a person opens it: "Open a model…", choose the Llama test folder (written
-// by the independent numpy writer, tests/oracle/hf_numpy.py), step to layer 1's rotary stage, read every stage
+// A model you bring, in model mode as a person opens it: "Open a model…", choose the trained Llama test model
+// (`attn lm train --arch llama`, scripts/models.sh), step to layer 1's rotary stage, read every stage
 // against `attn lm trace` on the same folder (≤ 1e-5), generate, run one step through the key/value cache; a
 // hostile folder is refused in one sentence and the page still opens the good one; model.html?model=URL opens a
 // GPT-2 folder the site serves, its Chinese tokens shown as characters; en and zh at 1280 and 390 px; axe-core.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
@@ -24,8 +24,9 @@ function writeFolder(name, arch, dtype) {
     `hf_numpy.write_folder(${JSON.stringify(folder)}, "${arch}", "${dtype}", 0, 1, False)`], { stdio: 'pipe' });
   return folder;
 }
-const llama = writeFolder('llama', 'llama', 'F32');
-const gpt2 = writeFolder('gpt2', 'gpt2', 'BF16');
+const llama = path.join(repo, 'build/native/test_models/llama-f32');  // trained by scripts/models.sh
+assert.ok(existsSync(path.join(llama, 'model.safetensors')), `${llama} is missing: scripts/models.sh trains the test models`);
+const gpt2 = writeFolder('gpt2', 'gpt2', 'BF16');  // GPT-2's layout written by the independent numpy writer
 // a folder whose safetensors header says a tensor ends 1 GiB past the file's end
 const lying = path.join(work, 'lying');
 cpSync(llama, lying, { recursive: true });

@@ -13,7 +13,7 @@ import { MODULES, PARTS } from '../../web/module_facts.mjs';
 import { brotliBytes, EMBED_BUDGET_BYTES } from '../../web/size_budget.mjs';
 import { before, test } from 'node:test';
 
-import { launchChromium, repo, serveStatic, webDir } from './helpers.mjs';
+import { attnCli, launchChromium, repo, serveStatic, webDir } from './helpers.mjs';
 
 const bin = (name) => path.join(webDir, 'node_modules/.bin', name);
 let project; // an empty project with only the tarball installed
@@ -189,6 +189,30 @@ test('Node ESM: the installed package loads the zh and en models, traces, predic
     assert.equal([...out[name].text].length, 40);
     console.log(`${name} from the installed package: ${JSON.stringify(out[name].text)}`);
   }
+});
+
+test('Node ESM: the installed package loads a model folder (the trained Llama test model, BF16) and generates what the CLI generates', () => {
+  const folder = path.join(repo, 'build/native/test_models/llama-bf16');  // scripts/models.sh trains it
+  writeFileSync(path.join(project, 'folder.mjs'), `
+    import { readFileSync } from 'node:fs';
+    import { createAttention } from 'attention-playground';
+    const a = await createAttention();
+    const read = (name) => new Uint8Array(readFileSync(${JSON.stringify(folder)} + '/' + name));
+    const m = await a.loadModel({ config: read('config.json'), weights: read('model.safetensors'), tokenizer: read('tokenizer.json') });
+    const t = m.trace('我今天去了火锅店，那家店需要提前预约吗？');
+    console.log(JSON.stringify({ about: m.about, stages: t.stages.length, rotated: t.stages.filter((s) => s.id === 'k_rot').map((s) => s.shape),
+      text: m.generate('The', { n: 20, temperature: 0.7, seed: 1 }).text }));
+    m.dispose();
+  `);
+  const out = JSON.parse(execFileSync('node', ['folder.mjs'], { cwd: project }).toString());
+  assert.equal(out.about.architecture, 'llama');
+  assert.equal(out.about.dtype, 'BF16');
+  assert.equal(out.stages, 50);  // embed, 2 layers of 23 stages, norm_f, logits, probs
+  assert.deepEqual(out.rotated, [[2, 17, 16], [2, 17, 16]]);  // 2 key/value heads for 4 query heads, 17 tokens
+  const cli = execFileSync(attnCli, ['lm', 'generate', '--model', folder, '--prompt', 'The', '--n', '20', '--temperature', '0.7', '--seed', '1'], { encoding: 'utf8' });
+  assert.equal(out.text, cli.replace(/\n$/, ''));
+  assert.match(out.text, /[a-z]{3,} [a-z]{2,}/);  // words, as the fortunes have them
+  console.log(`the trained Llama test model from the installed package: ${JSON.stringify(out.text)}`);
 });
 
 test('TypeScript: the declarations type a real program, and reject a wrong stage id', () => {

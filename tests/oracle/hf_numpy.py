@@ -681,7 +681,8 @@ def greedy(folder, attn, prompt, n):
     want = b"".join(bytes(dec[ch] for ch in pieces[i]) for i in made).decode("utf-8", errors="replace")
     out = subprocess.run([attn, "lm", "generate", "--model", folder, "--prompt", prompt, "--n", str(n), "--temperature", "0"],
                          capture_output=True, timeout=300)
-    got = out.stdout.decode("utf-8", errors="replace").rstrip("\n")
+    got = out.stdout.decode("utf-8", errors="replace")
+    got = got[:-1] if got.endswith("\n") else got  # the line's own end (the text may end in newlines of its own)
     if out.returncode != 0 or got != want:
         print("MISMATCH greedy generation from %r: got %r (exit %d), expected %r (ids %s)" % (prompt, got, out.returncode, want, made))
         return 1
@@ -713,11 +714,10 @@ def step_check(folder, attn, text, tol=1e-4):
     return 1 if problems else 0
 
 
-# What the crosscheck writes and holds attn to: every architecture in F32 and in a 16-bit dtype, each of F16 and
-# BF16 in two architectures, sharded (2 and 3 files) and untied. (A dtype is decoded the same for every
-# architecture; all 9 pairs took 100 s of CI's 30 minutes.)
-VARIANTS = [("gpt2", "F32", 1, False), ("gpt2", "BF16", 2, True), ("llama", "F32", 1, False),
-            ("llama", "BF16", 3, True), ("llama", "F16", 1, False), ("qwen2", "F32", 1, False), ("qwen2", "F16", 2, True)]
+# What the crosscheck writes and holds attn to: random weights (larger than trained ones, so every stage's
+# values spread wide) in the layouts the trained test models (trained_models.py: each architecture in F32, F16
+# and BF16, one file, tied) do not have: sharded in 2 and 3 files, untied, in both 16-bit dtypes.
+VARIANTS = [("gpt2", "BF16", 2, True), ("llama", "BF16", 3, True), ("llama", "F16", 1, False), ("qwen2", "F16", 2, True)]
 TEXTS = ["我今天去了火锅店，那家店需要提前预约吗？", "The cat sat on the mat. The cat sat on"]
 
 
@@ -727,7 +727,7 @@ def crosscheck(work, attn):
         folder = os.path.join(work, "%s-%s-%d%s" % (arch, dtype.lower(), shards, "-untied" if untied else ""))
         write_folder(folder, arch, dtype, 0, shards, untied)
         print("== %s" % os.path.basename(folder))
-        failures += compare(folder, attn, TEXTS[k % len(TEXTS)], 1e-4)  # each architecture sees both texts
+        failures += compare(folder, attn, TEXTS[k % len(TEXTS)], 1e-4)
         failures += greedy(folder, attn, "The cat sat", 5)
         failures += step_check(folder, attn, "猫坐在垫子上 on the mat")
     print("crosscheck: %d failures" % failures)

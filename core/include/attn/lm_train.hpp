@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -96,6 +97,20 @@ public:
 private:
     std::uint64_t state_;
 };
+
+/// @brief run(0) … run(parts − 1), natively each on its own thread (run(0) on the caller's), in the browser one
+/// after another.
+void run_parts(std::size_t parts, const std::function<void(std::size_t)>& run);
+/// @brief The factor that clips the gradient's global norm to s.clip (1 when it is under); a loss or gradient that
+/// overflowed is refused (spec_error).
+double clip_factor(const std::vector<float>& grad, double loss, const train_settings& s);
+/// @brief The learning rate of step (0-based): a linear warm-up, then a cosine from lr down to lr · min_lr_ratio
+/// at the last step (after the short steps, when there are any).
+double learning_rate(const train_settings& s, int step);
+/// @brief One AdamW update (PyTorch's; decay on the table's decay entries only) of the weights by grad · clip;
+/// step counts from 1 (the bias corrections).
+void adamw_update(std::vector<float>& weights, const std::vector<float>& grad, std::vector<float>& m1, std::vector<float>& m2,
+                  const std::vector<param>& table, const train_settings& s, double lr, double clip, int step);
 
 /// @brief Trains m in place on a training text: mini-batches of random windows (some replaced by
 /// repeated random strings), AdamW, clipping at the global norm, warm-up then cosine decay.

@@ -9,6 +9,7 @@
 
 #include "attn/lm_train.hpp"
 #include "attn/positional.hpp"
+#include "blocks.hpp"
 #include "kernels.hpp"
 
 namespace attn::lm {
@@ -22,13 +23,11 @@ struct activations {
     std::vector<float> resid, lnf, lnf_mean, lnf_rstd, logits;  // resid: the last layer's output
 };
 
+using std::size_t;
+using namespace blocks;
+
 namespace {
 
-using std::size_t;
-
-struct dims {
-    size_t B, T, BT, d, h, dh, dm, V;
-};
 dims dims_of(const model& m, int B, int T) {
     const config& c = m.config;
     const size_t d = static_cast<size_t>(c.d_model), h = static_cast<size_t>(c.n_head);
@@ -47,9 +46,11 @@ void scatter_head(float* out, const float* in, size_t b, size_t hd, const dims& 
         for (size_t c = 0; c < s.dh; ++c) out[(b * s.T + t) * s.d + hd * s.dh + c] = in[t * s.dh + c];
 }
 
+}  // namespace
+
 // ---- [SECTION] attention forward: one (sequence, head) at a time, causal, scaled by 1/√d_h ----
 
-void attention_forward(float* ctx, float* att, const float* q, const float* k, const float* v, const dims& s) {
+void blocks::attention_forward(float* ctx, float* att, const float* q, const float* k, const float* v, const dims& s) {
     std::vector<float> qh(s.T * s.dh), kt(s.dh * s.T), vh(s.T * s.dh), row(s.T), out(s.dh), ctxh(s.T * s.dh);
     const float scale = 1.0f / std::sqrt(static_cast<float>(s.dh));
     for (size_t b = 0; b < s.B; ++b)
@@ -87,6 +88,8 @@ void attention_forward(float* ctx, float* att, const float* q, const float* k, c
             scatter_head(ctx, ctxh.data(), b, hd, s);
         }
 }
+
+namespace {
 
 void add_rows(float* out, const float* a, const float* b, size_t count) {
     for (size_t i = 0; i < count; ++i) out[i] = a[i] + b[i];
@@ -177,11 +180,9 @@ void forward_logits(const model& m, const std::vector<int>& inputs, int B, int T
     }
 }
 
-namespace {
-
 // ---- [SECTION] attention backward ----
 
-void attention_backward(float* dq, float* dk, float* dv, const float* dctx, const float* att, const float* q,
+void blocks::attention_backward(float* dq, float* dk, float* dv, const float* dctx, const float* att, const float* q,
                         const float* k, const float* v, const dims& s) {
     std::vector<float> qh(s.T * s.dh), kh(s.T * s.dh), vt(s.dh * s.T), dc(s.T * s.dh), dqh(s.T * s.dh),
         dkh(s.T * s.dh), dvh(s.T * s.dh), da(s.T);
@@ -229,8 +230,7 @@ void attention_backward(float* dq, float* dk, float* dv, const float* dctx, cons
         }
 }
 
-/// dx += LayerNorm's backward (llm.c's layernorm_backward); dw, db accumulate.
-void layernorm_backward(float* dx, float* dw, float* db, const float* dout, const float* x, const float* mean,
+void blocks::layernorm_backward(float* dx, float* dw, float* db, const float* dout, const float* x, const float* mean,
                         const float* rstd, const float* w, size_t rows, size_t d) {
     for (size_t r = 0; r < rows; ++r) {
         const float* g = dout + r * d;
@@ -253,8 +253,7 @@ void layernorm_backward(float* dx, float* dw, float* db, const float* dout, cons
     }
 }
 
-/// For y = x·W + b: dx (may be null) += dy·Wᵀ, dW += xᵀ·dy, db += Σ_rows dy.
-void linear_backward(float* dx, float* dw, float* db, const float* dy, const float* x, const float* w, size_t rows,
+void blocks::linear_backward(float* dx, float* dw, float* db, const float* dy, const float* x, const float* w, size_t rows,
                      size_t in_dim, size_t out_dim) {
     if (dx) {
         std::vector<float> wt(out_dim * in_dim);
@@ -262,11 +261,35 @@ void linear_backward(float* dx, float* dw, float* db, const float* dy, const flo
         kern::matmul_acc(dx, dy, wt.data(), rows, out_dim, in_dim);
     }
     kern::matmul_at_acc(dw, x, dy, rows, in_dim, out_dim);
-    for (size_t r = 0; r < rows; ++r)
-        for (size_t j = 0; j < out_dim; ++j) db[j] += dy[r * out_dim + j];
+    if (db)
+        for (size_t r = 0; r < rows; ++r)
+            for (size_t j = 0; j < out_dim; ++j) db[j] += dy[r * out_dim + j];
 }
 
-}  // namespace
+double blocks::softmax_cross_entropy(float* logits, const int* targets, size_t rows, size_t V, float per_row, bool grad) {
+    double loss = 0.0;
+    std::vector<float> e(V);
+    for (size_t r = 0; r < rows; ++r) {
+        float* z = logits + r * V;
+        float lanes[8] = {z[0], z[0], z[0], z[0], z[0], z[0], z[0], z[0]};  // the max in 8 lanes: the same value, sooner
+        size_t j0 = 0;
+        for (; j0 + 8 <= V; j0 += 8)
+            for (size_t u = 0; u < 8; ++u) lanes[u] = std::max(lanes[u], z[j0 + u]);
+        float mx = *std::max_element(lanes, lanes + 8);
+        for (; j0 < V; ++j0) mx = std::max(mx, z[j0]);
+        // each exp once, in float; their sum in double, in order. Two loops, not one: with the call to exp in the
+        // loop the running sum lived on the stack, and the softmax took a fifth of a training step
+        for (size_t j = 0; j < V; ++j) e[j] = std::exp(z[j] - mx);
+        double sum = 0.0;
+        for (size_t j = 0; j < V; ++j) sum += e[j];
+        loss += std::log(sum) + mx - z[targets[r]];
+        if (!grad) continue;
+        const float inv = static_cast<float>(1.0 / sum) * per_row;
+        for (size_t j = 0; j < V; ++j) z[j] = e[j] * inv;
+        z[targets[r]] -= per_row;
+    }
+    return loss;
+}
 
 // ---- [SECTION] backward ----
 
@@ -277,28 +300,7 @@ double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::
     activations a;
     forward(m, inputs, B, T, a);
     // softmax and cross-entropy per row, in place: a.logits becomes (probs − onehot) / BT
-    double loss = 0.0;
-    std::vector<float> e(s.V);
-    const float per_row = 1.0f / static_cast<float>(s.BT);
-    for (size_t r = 0; r < s.BT; ++r) {
-        float* z = a.logits.data() + r * s.V;
-        float lanes[8] = {z[0], z[0], z[0], z[0], z[0], z[0], z[0], z[0]};  // the max in 8 lanes: the same value, sooner
-        size_t j0 = 0;
-        for (; j0 + 8 <= s.V; j0 += 8)
-            for (size_t u = 0; u < 8; ++u) lanes[u] = std::max(lanes[u], z[j0 + u]);
-        float mx = *std::max_element(lanes, lanes + 8);
-        for (; j0 < s.V; ++j0) mx = std::max(mx, z[j0]);
-        // each exp once, in float; their sum in double, in order. Two loops, not one: with the call to exp in the
-        // loop the running sum lived on the stack, and the softmax took a fifth of a training step
-        for (size_t j = 0; j < s.V; ++j) e[j] = std::exp(z[j] - mx);
-        double sum = 0.0;
-        for (size_t j = 0; j < s.V; ++j) sum += e[j];
-        loss += std::log(sum) + mx - z[targets[r]];
-        if (!grad) continue;
-        const float inv = static_cast<float>(1.0 / sum) * per_row;
-        for (size_t j = 0; j < s.V; ++j) z[j] = e[j] * inv;
-        z[targets[r]] -= per_row;
-    }
+    double loss = blocks::softmax_cross_entropy(a.logits.data(), targets.data(), s.BT, s.V, 1.0f / static_cast<float>(s.BT), grad != nullptr);
     loss /= static_cast<double>(s.BT);
     if (!grad) return loss;
     grad->assign(m.weights.size(), 0.0f);

@@ -160,6 +160,22 @@ double trainer::step() {
         const std::vector<int> tg(targets_.begin() + static_cast<std::ptrdiff_t>(b0 * T), targets_.begin() + static_cast<std::ptrdiff_t>(b1 * T));
         losses[p] = loss_and_grad(m_, in, tg, static_cast<int>(b1 - b0), static_cast<int>(T), &part_grads_[p]);
     };
+    run_parts(parts, run);
+    double loss = 0.0;
+    std::fill(grad_.begin(), grad_.end(), 0.0f);
+    for (std::size_t p = 0; p < parts; ++p) {
+        const float share = static_cast<float>((p + 1) * B / parts - p * B / parts) / static_cast<float>(B);
+        loss += losses[p] * share;
+        for (std::size_t i = 0; i < grad_.size(); ++i) grad_[i] += part_grads_[p][i] * share;
+    }
+    const double clip = clip_factor(grad_, loss, s_);
+    const double lr = learning_rate(s_, step_);
+    ++step_;
+    adamw_update(m_.weights, grad_, m1_, m2_, m_.table, s_, lr, clip, step_);
+    return loss;
+}
+
+void run_parts(std::size_t parts, const std::function<void(std::size_t)>& run) {
 #if defined(__EMSCRIPTEN__)
     for (std::size_t p = 0; p < parts; ++p) run(p);  // one thread in the browser: the same parts, one after another
 #else
@@ -168,43 +184,44 @@ double trainer::step() {
     run(0);
     for (std::thread& t : helpers) t.join();
 #endif
-    double loss = 0.0;
-    std::fill(grad_.begin(), grad_.end(), 0.0f);
-    for (std::size_t p = 0; p < parts; ++p) {
-        const float share = static_cast<float>((p + 1) * B / parts - p * B / parts) / static_cast<float>(B);
-        loss += losses[p] * share;
-        for (std::size_t i = 0; i < grad_.size(); ++i) grad_[i] += part_grads_[p][i] * share;
-    }
+}
+
+double clip_factor(const std::vector<float>& grad, double loss, const train_settings& s) {
     double norm2 = 0.0;
-    for (float g : grad_) norm2 += static_cast<double>(g) * g;
+    for (float g : grad) norm2 += static_cast<double>(g) * g;
     const double norm = std::sqrt(norm2);
     // refused before the update: the weights stay as they were, never NaN
     check_finite(loss, "training loss");
     check_finite(norm, "gradient");
-    const double clip = norm > s_.clip ? s_.clip / norm : 1.0;
+    return norm > s.clip ? s.clip / norm : 1.0;
+}
+
+double learning_rate(const train_settings& s, int step) {
     // warm-up, then a cosine from lr down to lr · min_lr_ratio at the last step; with short steps the cosine starts
     // after them (the copying heads form at the full rate, as in a long run)
-    double lr = s_.lr;
-    const int flat = std::max(s_.warmup, s_.short_steps);
-    if (step_ < s_.warmup) lr = s_.lr * (step_ + 1) / s_.warmup;
-    else if (s_.steps > flat && step_ >= flat) {
-        const double progress = static_cast<double>(step_ - flat) / std::max(1, s_.steps - flat);
-        lr = s_.lr * (s_.min_lr_ratio + (1 - s_.min_lr_ratio) * 0.5 * (1 + std::cos(3.141592653589793 * std::min(progress, 1.0))));
+    const int flat = std::max(s.warmup, s.short_steps);
+    if (step < s.warmup) return s.lr * (step + 1) / s.warmup;
+    if (s.steps > flat && step >= flat) {
+        const double progress = static_cast<double>(step - flat) / std::max(1, s.steps - flat);
+        return s.lr * (s.min_lr_ratio + (1 - s.min_lr_ratio) * 0.5 * (1 + std::cos(3.141592653589793 * std::min(progress, 1.0))));
     }
-    ++step_;
-    const double c1 = 1 - std::pow(s_.beta1, step_), c2 = 1 - std::pow(s_.beta2, step_);
-    for (const param& p : m_.table) {
-        const double decay = p.decay ? s_.weight_decay : 0.0;
+    return s.lr;
+}
+
+void adamw_update(std::vector<float>& weights, const std::vector<float>& grad, std::vector<float>& m1, std::vector<float>& m2,
+                  const std::vector<param>& table, const train_settings& s, double lr, double clip, int step) {
+    const double c1 = 1 - std::pow(s.beta1, step), c2 = 1 - std::pow(s.beta2, step);
+    for (const param& p : table) {
+        const double decay = p.decay ? s.weight_decay : 0.0;
         for (std::size_t i = p.offset; i < p.offset + p.size; ++i) {
-            const double g = grad_[i] * clip;
-            m1_[i] = static_cast<float>(s_.beta1 * m1_[i] + (1 - s_.beta1) * g);
-            m2_[i] = static_cast<float>(s_.beta2 * m2_[i] + (1 - s_.beta2) * g * g);
-            double w = m_.weights[i] * (1 - lr * decay);  // AdamW: decay apart from the gradient
-            w -= lr * (m1_[i] / c1) / (std::sqrt(m2_[i] / c2) + s_.eps);
-            m_.weights[i] = static_cast<float>(w);
+            const double g = grad[i] * clip;
+            m1[i] = static_cast<float>(s.beta1 * m1[i] + (1 - s.beta1) * g);
+            m2[i] = static_cast<float>(s.beta2 * m2[i] + (1 - s.beta2) * g * g);
+            double w = weights[i] * (1 - lr * decay);  // AdamW: decay apart from the gradient
+            w -= lr * (m1[i] / c1) / (std::sqrt(m2[i] / c2) + s.eps);
+            weights[i] = static_cast<float>(w);
         }
     }
-    return loss;
 }
 
 }  // namespace attn::lm
