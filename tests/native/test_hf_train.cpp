@@ -1,7 +1,8 @@
 // The trainer of model folders (attn/hf_train.hpp), for each of GPT-2, Llama (shared key/value heads) and
 // Qwen2: its gradient against central finite differences of its own loss, the folder it writes read back by
 // the loader and run by the forward pass to the same loss (the layouts, the transposes, GPT-2's fused q|k|v,
-// the rows shared by rare and unseen tokens), the loss falling, and its refusals.
+// the rows shared by rare and unseen tokens; and the pass for the next token alone, which skips the last
+// layer's other rows, gives the trace's last row), the loss falling, and its refusals.
 #include <cmath>
 #include <filesystem>
 #include <fstream>
@@ -131,6 +132,12 @@ TEST_CASE("hf train: the written folder, read by the loader, gives the trainer's
                 if (std::string(s.id) == "logits") logits.assign(s.data, s.data + s.shape[0] * s.shape[1]);
             });
             REQUIRE(logits.size() == ids.size() * 260);
+            // the pass for the next token alone (no tap: the last layer runs its last row only) gives the trace's last row
+            attn::hf::kv_cache fresh;
+            const std::vector<float> next = attn::hf::forward(m, ids, fresh);
+            attn_test::check_close(next.data(), logits.data() + (ids.size() - 1) * 260, 260, 1e-5, "the next token's logits");
+            CHECK(fresh.k.back().size() == cache.k.back().size());  // every position's key in the last layer's cache
+            attn_test::check_close(fresh.k.back().data(), cache.k.back().data(), cache.k.back().size(), 1e-6, "the last layer's keys");
             double folder_loss = 0;
             for (std::size_t p = 0; p + 1 < ids.size(); ++p) {
                 const float* z = logits.data() + p * 260;

@@ -25,20 +25,23 @@ void add_into(float* y, const float* a, const float* b, std::size_t n) {
 }
 
 /// One block's attention: q, k, v, (rotary), the cache, attention and the output projection; returns output.
-std::vector<float> attention_block(const model& m, int l, const std::vector<float>& xn, std::size_t n, kv_cache& cache,
-                                   const emitter& emit) {
+/// Keys and values are made for all n rows (the cache keeps them); queries, attention and the output for the
+/// rows from q_from on (0 but in the last layer of a pass that wants the next token alone).
+std::vector<float> attention_block(const model& m, int l, const std::vector<float>& xn, std::size_t n, std::size_t q_from,
+                                   kv_cache& cache, const emitter& emit) {
     const config& c = m.c;
     const std::string p = "l" + std::to_string(l) + ".";
     const std::size_t h = static_cast<std::size_t>(c.n_head), g = static_cast<std::size_t>(c.n_kv_head),
                       dh = static_cast<std::size_t>(c.d_head), d = static_cast<std::size_t>(c.d_model);
     const std::size_t pos0 = static_cast<std::size_t>(cache.length);
     const auto bias = [&](const char* name) { return m.w.count(p + name) ? &m.at(p + name) : nullptr; };
-    std::vector<float> q_rows(n * h * dh), k_rows(n * g * dh), v_rows(n * g * dh);
-    ops::linear(q_rows.data(), xn.data(), m.at(p + "wq"), bias("bq"), n);
+    const std::size_t nq = n - q_from;
+    std::vector<float> q_rows(nq * h * dh), k_rows(n * g * dh), v_rows(n * g * dh);
+    ops::linear(q_rows.data(), xn.data() + q_from * d, m.at(p + "wq"), bias("bq"), nq);
     ops::linear(k_rows.data(), xn.data(), m.at(p + "wk"), bias("bk"), n);
     ops::linear(v_rows.data(), xn.data(), m.at(p + "wv"), bias("bv"), n);
-    std::vector<float> q(n * h * dh), k(n * g * dh), v(n * g * dh);
-    ops::split_heads(q.data(), q_rows.data(), n, h, dh);
+    std::vector<float> q(nq * h * dh), k(n * g * dh), v(n * g * dh);
+    ops::split_heads(q.data(), q_rows.data(), nq, h, dh);
     ops::split_heads(k.data(), k_rows.data(), n, g, dh);
     ops::split_heads(v.data(), v_rows.data(), n, g, dh);
     emit("q", l, {h, n, dh}, q.data());
@@ -46,7 +49,7 @@ std::vector<float> attention_block(const model& m, int l, const std::vector<floa
     emit("v", l, {g, n, dh}, v.data());
     if (c.arch != architecture::gpt2) {
         std::vector<float> q_rot(q.size()), k_rot(k.size());
-        ops::rope(q_rot.data(), q.data(), h, n, dh, pos0, c.rope_theta);
+        ops::rope(q_rot.data(), q.data(), h, nq, dh, pos0 + q_from, c.rope_theta);
         ops::rope(k_rot.data(), k.data(), g, n, dh, pos0, c.rope_theta);
         emit("q_rot", l, {h, n, dh}, q_rot.data());
         emit("k_rot", l, {g, n, dh}, k_rot.data());
@@ -70,9 +73,9 @@ std::vector<float> attention_block(const model& m, int l, const std::vector<floa
         ops::split_heads(both.data() + g * t * dh, vc.data(), t, g, dh);
         emit("kv_cache", l, {2, g, t, dh}, both.data());
     }
-    std::vector<float> context(h * n * dh);
+    std::vector<float> context(h * nq * dh);
     ops::attention_steps steps;
-    ops::attention(context.data(), q.data(), kc.data(), vc.data(), h, g, n, pos0, dh, emit ? &steps : nullptr);
+    ops::attention(context.data(), q.data(), kc.data(), vc.data(), h, g, nq, pos0 + q_from, dh, emit ? &steps : nullptr);
     const std::size_t t = pos0 + n;
     emit("scores", l, {h, n, t}, steps.scores.data());
     emit("scaled", l, {h, n, t}, steps.scaled.data());
@@ -82,31 +85,31 @@ std::vector<float> attention_block(const model& m, int l, const std::vector<floa
     emit("row_sum", l, {h, n, 1}, steps.row_sum.data());
     emit("weights", l, {h, n, t}, steps.weights.data());
     emit("context", l, {h, n, dh}, context.data());
-    std::vector<float> concat(n * h * dh), out(n * d);
-    ops::merge_heads(concat.data(), context.data(), n, h, dh);
+    std::vector<float> concat(nq * h * dh), out(nq * d);
+    ops::merge_heads(concat.data(), context.data(), nq, h, dh);
     emit("concat", l, {n, h * dh}, concat.data());
-    ops::linear(out.data(), concat.data(), m.at(p + "wo"), bias("bo"), n);
+    ops::linear(out.data(), concat.data(), m.at(p + "wo"), bias("bo"), nq);
     emit("output", l, {n, d}, out.data());
     return out;
 }
 
 /// One block's MLP on the normed stream: GPT-2's GELU, or Llama's SwiGLU.
-std::vector<float> mlp_block(const model& m, int l, const std::vector<float>& xn, std::size_t n, const emitter& emit) {
+std::vector<float> mlp_block(const model& m, int l, const float* xn, std::size_t n, const emitter& emit) {
     const config& c = m.c;
     const std::string p = "l" + std::to_string(l) + ".";
     const std::size_t d = static_cast<std::size_t>(c.d_model), f = static_cast<std::size_t>(c.d_mlp);
     std::vector<float> hidden(n * f), out(n * d);
     if (c.arch == architecture::gpt2) {
-        ops::linear(hidden.data(), xn.data(), m.at(p + "up"), &m.at(p + "up.b"), n);
+        ops::linear(hidden.data(), xn, m.at(p + "up"), &m.at(p + "up.b"), n);
         emit("mlp_pre", l, {n, f}, hidden.data());
         ops::gelu_tanh(hidden.data(), hidden.size());
         emit("mlp_act", l, {n, f}, hidden.data());
         ops::linear(out.data(), hidden.data(), m.at(p + "down"), &m.at(p + "down.b"), n);
     } else {
         std::vector<float> gate(n * f), up(n * f);
-        ops::linear(gate.data(), xn.data(), m.at(p + "gate"), nullptr, n);
+        ops::linear(gate.data(), xn, m.at(p + "gate"), nullptr, n);
         emit("mlp_gate", l, {n, f}, gate.data());
-        ops::linear(up.data(), xn.data(), m.at(p + "up"), nullptr, n);
+        ops::linear(up.data(), xn, m.at(p + "up"), nullptr, n);
         emit("mlp_up", l, {n, f}, up.data());
         ops::silu_mul(hidden.data(), gate.data(), up.data(), hidden.size());
         emit("mlp_act", l, {n, f}, hidden.data());
@@ -153,23 +156,26 @@ std::vector<float> forward(const model& m, const std::vector<int>& ids, kv_cache
     std::vector<float> xn(n * d), mid(n * d);
     for (int l = 0; l < c.n_layer; ++l) {
         const std::string p = "l" + std::to_string(l) + ".";
+        // a pass for the next token alone reads the last row of the last layer: that layer's other rows give the
+        // cache their keys and values, and nothing after them is computed
+        const std::size_t from = !emit && l == c.n_layer - 1 ? n - 1 : 0, rows = n - from;
         norm(m, p + "ln1", xn.data(), x.data(), n);
         emit(gpt2 ? "ln_1" : "rms_1", l, {n, d}, xn.data());
-        const std::vector<float> attended = attention_block(m, l, xn, n, cache, emit);
-        add_into(mid.data(), x.data(), attended.data(), n * d);
+        const std::vector<float> attended = attention_block(m, l, xn, n, from, cache, emit);
+        add_into(mid.data() + from * d, x.data() + from * d, attended.data(), rows * d);
         emit("resid_mid", l, {n, d}, mid.data());
-        norm(m, p + "ln2", xn.data(), mid.data(), n);
+        norm(m, p + "ln2", xn.data() + from * d, mid.data() + from * d, rows);
         emit(gpt2 ? "ln_2" : "rms_2", l, {n, d}, xn.data());
-        const std::vector<float> mlp = mlp_block(m, l, xn, n, emit);
-        add_into(x.data(), mid.data(), mlp.data(), n * d);
+        const std::vector<float> mlp = mlp_block(m, l, xn.data() + from * d, rows, emit);
+        add_into(x.data() + from * d, mid.data() + from * d, mlp.data(), rows * d);
         emit("resid_post", l, {n, d}, x.data());
     }
     cache.length += static_cast<int>(n);
     // the final norm, and the logits of every row when traced (only the last one's otherwise)
-    norm(m, "norm_f", xn.data(), x.data(), n);
+    const std::size_t first = emit ? 0 : n - 1, rows = n - first;
+    norm(m, "norm_f", xn.data() + first * d, x.data() + first * d, rows);
     emit(gpt2 ? "ln_f" : "norm_f", -1, {n, d}, xn.data());
     const weight& head = c.tied ? m.at("embed") : m.at("lm_head");
-    const std::size_t first = emit ? 0 : n - 1, rows = n - first;
     std::vector<float> logits(rows * vocab);
     ops::linear(logits.data(), xn.data() + first * d, head, nullptr, rows);
     if (emit) {
