@@ -70,7 +70,7 @@ private:
     train_shape shape_;
     lm::train_settings s_;
     int window_;
-    std::vector<int> data_;                       // the training ids as embedding rows
+    std::vector<int> data_;                       // the training ids
     std::vector<int> row_of_;                     // a vocabulary id → its embedding row
     std::vector<float> row_bias_, row_extra_;     // log(tokens a shared row stands for) on its logit, and its loss
     vocabulary groups_;

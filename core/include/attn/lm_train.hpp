@@ -98,19 +98,20 @@ private:
     std::uint64_t state_;
 };
 
-/// @brief run(0) … run(parts − 1), natively each on its own thread (run(0) on the caller's), in the browser one
-/// after another.
-void run_parts(std::size_t parts, const std::function<void(std::size_t)>& run);
-/// @brief The factor that clips the gradient's global norm to s.clip (1 when it is under); a loss or gradient that
-/// overflowed is refused (spec_error).
-double clip_factor(const std::vector<float>& grad, double loss, const train_settings& s);
-/// @brief The learning rate of step (0-based): a linear warm-up, then a cosine from lr down to lr · min_lr_ratio
-/// at the last step (after the short steps, when there are any).
-double learning_rate(const train_settings& s, int step);
-/// @brief One AdamW update (PyTorch's; decay on the table's decay entries only) of the weights by grad · clip;
-/// step counts from 1 (the bias corrections).
-void adamw_update(std::vector<float>& weights, const std::vector<float>& grad, std::vector<float>& m1, std::vector<float>& m2,
-                  const std::vector<param>& table, const train_settings& s, double lr, double clip, int step);
+/// @brief One part's mean loss over B sequences of the batch's inputs and targets; with grad, its gradient.
+using part_loss = std::function<double(const std::vector<int>& inputs, const std::vector<int>& targets, int B, std::vector<float>* grad)>;
+/// @brief The mean loss of a batch of B sequences of T ids, its gradient into grad (sized already): the batch cut
+/// into `parts` runs of whole sequences, each its own pass (natively each on its own thread), their losses and
+/// gradients summed in a fixed order by their share of the sequences. The result depends on the parts, never on
+/// the machine's cores.
+double batch_gradient(int parts, std::size_t B, std::size_t T, const std::vector<int>& inputs, const std::vector<int>& targets,
+                      const part_loss& loss, std::vector<std::vector<float>>& part_grads, std::vector<float>& grad);
+/// @brief One AdamW update (PyTorch's; decay on the table's decay entries only) of the weights by grad, its global
+/// norm clipped to s.clip, at the learning rate of step (a linear warm-up, then a cosine from lr down to
+/// lr · min_lr_ratio at the last step, after the short steps when there are any); step counts on by one. A loss
+/// or gradient that overflowed is refused (spec_error) before the update: the weights stay as they were.
+void optimizer_step(std::vector<float>& weights, const std::vector<float>& grad, std::vector<float>& m1, std::vector<float>& m2,
+                    const std::vector<param>& table, const train_settings& s, double loss, int& step);
 
 /// @brief Trains m in place on a training text: mini-batches of random windows (some replaced by
 /// repeated random strings), AdamW, clipping at the global norm, warm-up then cosine decay.

@@ -86,8 +86,7 @@ folder_trainer::folder_trainer(const train_shape& shape, std::vector<int> train_
         row_bias_[r] = group_size[g] > 0 ? static_cast<float>(std::log(group_size[g])) : -1e4f;
         row_extra_[r] = group_size[g] > 0 ? row_bias_[r] : 0.0f;
     }
-    data_.resize(train_ids.size());
-    for (size_t i = 0; i < train_ids.size(); ++i) data_[i] = row_of_[static_cast<size_t>(train_ids[i])];
+    data_ = std::move(train_ids);
 
     const size_t d = static_cast<size_t>(c.d_model), dh = head_dim(c), f = static_cast<size_t>(c.d_mlp);
     const size_t hq = static_cast<size_t>(c.n_head) * dh, hk = static_cast<size_t>(c.n_kv_head) * dh;
@@ -319,82 +318,78 @@ double folder_trainer::loss(const std::vector<int>& inputs, const std::vector<in
         in[r] = row_of_[static_cast<size_t>(inputs[r])];
         tg[r] = row_of_[static_cast<size_t>(targets[r])];
     }
-    return [&]() -> double {
-        acts a;
-        forward(in, B, T, a);
-        const size_t K = row_bias_.size();
-        double sum = blocks::softmax_cross_entropy(a.logits.data(), tg.data(), BT, K, 1.0f / static_cast<float>(BT), grad != nullptr);
-        for (int t : tg) sum += row_extra_[static_cast<size_t>(t)];  // a shared row's token: its share of the row's probability
-        if (!grad) return sum / static_cast<double>(BT);
-        const train_shape& c = shape_;
-        const bool g2 = is_gpt2(c);
-        const size_t d = static_cast<size_t>(c.d_model), dh = head_dim(c), f = static_cast<size_t>(c.d_mlp);
-        const size_t h = static_cast<size_t>(c.n_head), g = static_cast<size_t>(c.n_kv_head), hq = h * dh, hk = g * dh;
-        grad->assign(w_.size(), 0.0f);
-        float* G = grad->data();
-        const float* W = w_.data();
-        auto gat = [&](size_t off) { return off == layer_at::none ? nullptr : G + off; };
-        auto norm_back = [&](float* dx, const float* dy, const std::vector<float>& x, const std::vector<float>& mean,
-                             const std::vector<float>& scale, size_t w_at, size_t b_at) {
-            if (g2) blocks::layernorm_backward(dx, G + w_at, G + b_at, dy, x.data(), mean.data(), scale.data(), W + w_at, BT, d);
-            else rmsnorm_backward(dx, G + w_at, dy, x.data(), scale.data(), W + w_at, BT, d);
-        };
-        const float* dlogits = a.logits.data();
-        kern::matmul_at_acc(G + embed_, dlogits, a.nf.data(), BT, K, d);
-        std::vector<float> dnf(BT * d, 0.0f), dx(BT * d, 0.0f);
-        kern::matmul_acc(dnf.data(), dlogits, W + embed_, BT, K, d);
-        norm_back(dx.data(), dnf.data(), a.out, a.nf_mean, a.nf_scale, normf_w_, normf_b_);
-        const blocks::dims s{a.B, a.T, BT, hq, h, dh, f, K};
-        for (size_t l = layers_.size(); l-- > 0;) {
-            const layer_at& L = layers_[l];
-            const auto& A = a.layers[l];
-            std::vector<float> dmid = dx;  // the residual passes the gradient straight through
-            std::vector<float> dact(BT * f, 0.0f), dn2(BT * d, 0.0f);
-            blocks::linear_backward(dact.data(), G + L.w2, gat(L.b2), dx.data(), A.act.data(), W + L.w2, BT, f, d);
-            if (g2) {
-                for (size_t i = 0; i < BT * f; ++i) dact[i] *= gelu_new_grad(A.h1[i]);
-                blocks::linear_backward(dn2.data(), G + L.w1, gat(L.b1), dact.data(), A.n2.data(), W + L.w1, BT, d, f);
-            } else {
-                std::vector<float> dgate(BT * f), dup(BT * f);
-                for (size_t i = 0; i < BT * f; ++i) {
-                    const float z = A.h1[i], sg = sigmoid(z);
-                    dup[i] = dact[i] * z * sg;
-                    dgate[i] = dact[i] * A.h3[i] * sg * (1.0f + z * (1.0f - sg));
-                }
-                blocks::linear_backward(dn2.data(), G + L.w1, nullptr, dgate.data(), A.n2.data(), W + L.w1, BT, d, f);
-                blocks::linear_backward(dn2.data(), G + L.w3, nullptr, dup.data(), A.n2.data(), W + L.w3, BT, d, f);
+    acts a;
+    forward(in, B, T, a);
+    const size_t K = row_bias_.size();
+    double sum = blocks::softmax_cross_entropy(a.logits.data(), tg.data(), BT, K, 1.0f / static_cast<float>(BT), grad != nullptr);
+    for (int t : tg) sum += row_extra_[static_cast<size_t>(t)];  // a shared row's token: its share of the row's probability
+    if (!grad) return sum / static_cast<double>(BT);
+    const train_shape& c = shape_;
+    const bool g2 = is_gpt2(c);
+    const size_t d = static_cast<size_t>(c.d_model), dh = head_dim(c), f = static_cast<size_t>(c.d_mlp);
+    const size_t h = static_cast<size_t>(c.n_head), g = static_cast<size_t>(c.n_kv_head), hq = h * dh, hk = g * dh;
+    grad->assign(w_.size(), 0.0f);
+    float* G = grad->data();
+    const float* W = w_.data();
+    auto gat = [&](size_t off) { return off == layer_at::none ? nullptr : G + off; };
+    auto norm_back = [&](float* dx, const float* dy, const std::vector<float>& x, const std::vector<float>& mean,
+                         const std::vector<float>& scale, size_t w_at, size_t b_at) {
+        if (g2) blocks::layernorm_backward(dx, G + w_at, G + b_at, dy, x.data(), mean.data(), scale.data(), W + w_at, BT, d);
+        else rmsnorm_backward(dx, G + w_at, dy, x.data(), scale.data(), W + w_at, BT, d);
+    };
+    const float* dlogits = a.logits.data();
+    kern::matmul_at_acc(G + embed_, dlogits, a.nf.data(), BT, K, d);
+    std::vector<float> dnf(BT * d, 0.0f), dx(BT * d, 0.0f);
+    kern::matmul_acc(dnf.data(), dlogits, W + embed_, BT, K, d);
+    norm_back(dx.data(), dnf.data(), a.out, a.nf_mean, a.nf_scale, normf_w_, normf_b_);
+    const blocks::dims s{a.B, a.T, BT, hq, h, dh, f, K};
+    for (size_t l = layers_.size(); l-- > 0;) {
+        const layer_at& L = layers_[l];
+        const auto& A = a.layers[l];
+        std::vector<float> dmid = dx;  // the residual passes the gradient straight through
+        std::vector<float> dact(BT * f, 0.0f), dn2(BT * d, 0.0f);
+        blocks::linear_backward(dact.data(), G + L.w2, gat(L.b2), dx.data(), A.act.data(), W + L.w2, BT, f, d);
+        if (g2) {
+            for (size_t i = 0; i < BT * f; ++i) dact[i] *= gelu_new_grad(A.h1[i]);
+            blocks::linear_backward(dn2.data(), G + L.w1, gat(L.b1), dact.data(), A.n2.data(), W + L.w1, BT, d, f);
+        } else {
+            std::vector<float> dgate(BT * f), dup(BT * f);
+            for (size_t i = 0; i < BT * f; ++i) {
+                const float z = A.h1[i], sg = sigmoid(z);
+                dup[i] = dact[i] * z * sg;
+                dgate[i] = dact[i] * A.h3[i] * sg * (1.0f + z * (1.0f - sg));
             }
-            norm_back(dmid.data(), dn2.data(), A.mid, A.n2_mean, A.n2_scale, L.n2w, L.n2b);
-            std::vector<float> dctx(BT * hq, 0.0f), dq(BT * hq), dke(BT * hq), dve(BT * hq), dk(BT * hk), dv(BT * hk), dn1(BT * d, 0.0f);
-            blocks::linear_backward(dctx.data(), G + L.wo, gat(L.bo), dmid.data(), A.ctx.data(), W + L.wo, BT, hq, d);
-            blocks::attention_backward(dq.data(), dke.data(), dve.data(), dctx.data(), A.att.data(), A.q.data(), A.ke.data(), A.ve.data(), s);
-            sum_heads(dk.data(), dke.data(), BT, h, g, dh);
-            sum_heads(dv.data(), dve.data(), BT, h, g, dh);
-            if (!g2) {
-                rotate_rows(dq.data(), BT, a.T, h, dh, a.rot, true);
-                rotate_rows(dk.data(), BT, a.T, g, dh, a.rot, true);
-            }
-            blocks::linear_backward(dn1.data(), G + L.wq, gat(L.bq), dq.data(), A.n1.data(), W + L.wq, BT, d, hq);
-            blocks::linear_backward(dn1.data(), G + L.wk, gat(L.bk), dk.data(), A.n1.data(), W + L.wk, BT, d, hk);
-            blocks::linear_backward(dn1.data(), G + L.wv, gat(L.bv), dv.data(), A.n1.data(), W + L.wv, BT, d, hk);
-            dx = dmid;
-            norm_back(dx.data(), dn1.data(), A.in, A.n1_mean, A.n1_scale, L.n1w, L.n1b);
+            blocks::linear_backward(dn2.data(), G + L.w1, nullptr, dgate.data(), A.n2.data(), W + L.w1, BT, d, f);
+            blocks::linear_backward(dn2.data(), G + L.w3, nullptr, dup.data(), A.n2.data(), W + L.w3, BT, d, f);
         }
-        for (size_t r = 0; r < BT; ++r) {
-            add_into(G + embed_ + static_cast<size_t>(in[r]) * d, dx.data() + r * d, d);
-            if (g2) add_into(G + wpe_ + (r % a.T) * d, dx.data() + r * d, d);
+        norm_back(dmid.data(), dn2.data(), A.mid, A.n2_mean, A.n2_scale, L.n2w, L.n2b);
+        std::vector<float> dctx(BT * hq, 0.0f), dq(BT * hq), dke(BT * hq), dve(BT * hq), dk(BT * hk), dv(BT * hk), dn1(BT * d, 0.0f);
+        blocks::linear_backward(dctx.data(), G + L.wo, gat(L.bo), dmid.data(), A.ctx.data(), W + L.wo, BT, hq, d);
+        blocks::attention_backward(dq.data(), dke.data(), dve.data(), dctx.data(), A.att.data(), A.q.data(), A.ke.data(), A.ve.data(), s);
+        sum_heads(dk.data(), dke.data(), BT, h, g, dh);
+        sum_heads(dv.data(), dve.data(), BT, h, g, dh);
+        if (!g2) {
+            rotate_rows(dq.data(), BT, a.T, h, dh, a.rot, true);
+            rotate_rows(dk.data(), BT, a.T, g, dh, a.rot, true);
         }
-        return sum / static_cast<double>(BT);
-    }();
+        blocks::linear_backward(dn1.data(), G + L.wq, gat(L.bq), dq.data(), A.n1.data(), W + L.wq, BT, d, hq);
+        blocks::linear_backward(dn1.data(), G + L.wk, gat(L.bk), dk.data(), A.n1.data(), W + L.wk, BT, d, hk);
+        blocks::linear_backward(dn1.data(), G + L.wv, gat(L.bv), dv.data(), A.n1.data(), W + L.wv, BT, d, hk);
+        dx = dmid;
+        norm_back(dx.data(), dn1.data(), A.in, A.n1_mean, A.n1_scale, L.n1w, L.n1b);
+    }
+    for (size_t r = 0; r < BT; ++r) {
+        add_into(G + embed_ + static_cast<size_t>(in[r]) * d, dx.data() + r * d, d);
+        if (g2) add_into(G + wpe_ + (r % a.T) * d, dx.data() + r * d, d);
+    }
+    return sum / static_cast<double>(BT);
 }
 
 // ---- [SECTION] steps ----
 
 double folder_trainer::step() {
     const size_t T = static_cast<size_t>(window_), B = static_cast<size_t>(s_.batch);
-    const size_t parts = static_cast<size_t>(std::clamp(s_.parts, 1, s_.batch));
     std::vector<int> inputs(B * T), targets(B * T);
-    // windows drawn as embedding rows; the loss takes vocabulary ids, so a row's first id stands for it
     for (size_t b = 0; b < B; ++b) {
         const size_t start = rng_.below(data_.size() - T - 1);
         for (size_t t = 0; t < T; ++t) {
@@ -402,29 +397,12 @@ double folder_trainer::step() {
             targets[b * T + t] = data_[start + t + 1];
         }
     }
-    std::vector<int> id_of_row(row_bias_.size(), -1);
-    for (size_t id = row_of_.size(); id-- > 0;) id_of_row[static_cast<size_t>(row_of_[id])] = static_cast<int>(id);
-    for (int& r : inputs) r = id_of_row[static_cast<size_t>(r)];
-    for (int& r : targets) r = id_of_row[static_cast<size_t>(r)];
-    part_grads_.resize(parts);
-    std::vector<double> losses(parts);
-    lm::run_parts(parts, [&](size_t p) {
-        const size_t b0 = p * B / parts, b1 = (p + 1) * B / parts;
-        const std::vector<int> in(inputs.begin() + static_cast<std::ptrdiff_t>(b0 * T), inputs.begin() + static_cast<std::ptrdiff_t>(b1 * T));
-        const std::vector<int> tg(targets.begin() + static_cast<std::ptrdiff_t>(b0 * T), targets.begin() + static_cast<std::ptrdiff_t>(b1 * T));
-        losses[p] = loss(in, tg, static_cast<int>(b1 - b0), static_cast<int>(T), &part_grads_[p]);
-    });
-    double total = 0.0;
-    std::fill(grad_.begin(), grad_.end(), 0.0f);
-    for (size_t p = 0; p < parts; ++p) {
-        const float share = static_cast<float>((p + 1) * B / parts - p * B / parts) / static_cast<float>(B);
-        total += losses[p] * share;
-        for (size_t i = 0; i < grad_.size(); ++i) grad_[i] += part_grads_[p][i] * share;
-    }
-    const double clip = lm::clip_factor(grad_, total, s_);
-    const double lr = lm::learning_rate(s_, step_);
-    ++step_;
-    lm::adamw_update(w_, grad_, m1_, m2_, table_, s_, lr, clip, step_);
+    const double total = lm::batch_gradient(s_.parts, B, T, inputs, targets,
+                                            [&](const std::vector<int>& in, const std::vector<int>& tg, int b, std::vector<float>* g) {
+                                                return loss(in, tg, b, static_cast<int>(T), g);
+                                            },
+                                            part_grads_, grad_);
+    lm::optimizer_step(w_, grad_, m1_, m2_, table_, s_, total, step_);
     return total;
 }
 

@@ -148,32 +148,17 @@ void trainer::sample_batch() {
 
 double trainer::step() {
     sample_batch();
-    // the batch in `parts` runs of whole sequences, each its own forward and backward pass; the loss is a
-    // mean over the batch, so each part's loss and gradient count by its share of the sequences
-    const std::size_t T = window(), B = static_cast<std::size_t>(s_.batch);
-    const std::size_t parts = static_cast<std::size_t>(std::clamp(s_.parts, 1, s_.batch));
-    part_grads_.resize(parts);
-    std::vector<double> losses(parts);
-    auto run = [&](std::size_t p) {
-        const std::size_t b0 = p * B / parts, b1 = (p + 1) * B / parts;
-        const std::vector<int> in(inputs_.begin() + static_cast<std::ptrdiff_t>(b0 * T), inputs_.begin() + static_cast<std::ptrdiff_t>(b1 * T));
-        const std::vector<int> tg(targets_.begin() + static_cast<std::ptrdiff_t>(b0 * T), targets_.begin() + static_cast<std::ptrdiff_t>(b1 * T));
-        losses[p] = loss_and_grad(m_, in, tg, static_cast<int>(b1 - b0), static_cast<int>(T), &part_grads_[p]);
-    };
-    run_parts(parts, run);
-    double loss = 0.0;
-    std::fill(grad_.begin(), grad_.end(), 0.0f);
-    for (std::size_t p = 0; p < parts; ++p) {
-        const float share = static_cast<float>((p + 1) * B / parts - p * B / parts) / static_cast<float>(B);
-        loss += losses[p] * share;
-        for (std::size_t i = 0; i < grad_.size(); ++i) grad_[i] += part_grads_[p][i] * share;
-    }
-    const double clip = clip_factor(grad_, loss, s_);
-    const double lr = learning_rate(s_, step_);
-    ++step_;
-    adamw_update(m_.weights, grad_, m1_, m2_, m_.table, s_, lr, clip, step_);
+    const std::size_t T = window();
+    const double loss = batch_gradient(s_.parts, static_cast<std::size_t>(s_.batch), T, inputs_, targets_,
+                                       [&](const std::vector<int>& in, const std::vector<int>& tg, int B, std::vector<float>* g) {
+                                           return loss_and_grad(m_, in, tg, B, static_cast<int>(T), g);
+                                       },
+                                       part_grads_, grad_);
+    optimizer_step(m_.weights, grad_, m1_, m2_, m_.table, s_, loss, step_);
     return loss;
 }
+
+namespace {
 
 void run_parts(std::size_t parts, const std::function<void(std::size_t)>& run) {
 #if defined(__EMSCRIPTEN__)
@@ -184,16 +169,6 @@ void run_parts(std::size_t parts, const std::function<void(std::size_t)>& run) {
     run(0);
     for (std::thread& t : helpers) t.join();
 #endif
-}
-
-double clip_factor(const std::vector<float>& grad, double loss, const train_settings& s) {
-    double norm2 = 0.0;
-    for (float g : grad) norm2 += static_cast<double>(g) * g;
-    const double norm = std::sqrt(norm2);
-    // refused before the update: the weights stay as they were, never NaN
-    check_finite(loss, "training loss");
-    check_finite(norm, "gradient");
-    return norm > s.clip ? s.clip / norm : 1.0;
 }
 
 double learning_rate(const train_settings& s, int step) {
@@ -208,8 +183,42 @@ double learning_rate(const train_settings& s, int step) {
     return s.lr;
 }
 
-void adamw_update(std::vector<float>& weights, const std::vector<float>& grad, std::vector<float>& m1, std::vector<float>& m2,
-                  const std::vector<param>& table, const train_settings& s, double lr, double clip, int step) {
+}  // namespace
+
+double batch_gradient(int parts_wanted, std::size_t B, std::size_t T, const std::vector<int>& inputs, const std::vector<int>& targets,
+                      const part_loss& loss, std::vector<std::vector<float>>& part_grads, std::vector<float>& grad) {
+    // the batch in `parts` runs of whole sequences, each its own forward and backward pass; the loss is a
+    // mean over the batch, so each part's loss and gradient count by its share of the sequences
+    const std::size_t parts = static_cast<std::size_t>(std::clamp(parts_wanted, 1, static_cast<int>(B)));
+    part_grads.resize(parts);
+    std::vector<double> losses(parts);
+    run_parts(parts, [&](std::size_t p) {
+        const std::size_t b0 = p * B / parts, b1 = (p + 1) * B / parts;
+        const std::vector<int> in(inputs.begin() + static_cast<std::ptrdiff_t>(b0 * T), inputs.begin() + static_cast<std::ptrdiff_t>(b1 * T));
+        const std::vector<int> tg(targets.begin() + static_cast<std::ptrdiff_t>(b0 * T), targets.begin() + static_cast<std::ptrdiff_t>(b1 * T));
+        losses[p] = loss(in, tg, static_cast<int>(b1 - b0), &part_grads[p]);
+    });
+    double total = 0.0;
+    std::fill(grad.begin(), grad.end(), 0.0f);
+    for (std::size_t p = 0; p < parts; ++p) {
+        const float share = static_cast<float>((p + 1) * B / parts - p * B / parts) / static_cast<float>(B);
+        total += losses[p] * share;
+        for (std::size_t i = 0; i < grad.size(); ++i) grad[i] += part_grads[p][i] * share;
+    }
+    return total;
+}
+
+void optimizer_step(std::vector<float>& weights, const std::vector<float>& grad, std::vector<float>& m1, std::vector<float>& m2,
+                    const std::vector<param>& table, const train_settings& s, double loss, int& step) {
+    double norm2 = 0.0;
+    for (float g : grad) norm2 += static_cast<double>(g) * g;
+    const double norm = std::sqrt(norm2);
+    // refused before the update: the weights stay as they were, never NaN
+    check_finite(loss, "training loss");
+    check_finite(norm, "gradient");
+    const double clip = norm > s.clip ? s.clip / norm : 1.0;
+    const double lr = learning_rate(s, step);
+    ++step;
     const double c1 = 1 - std::pow(s.beta1, step), c2 = 1 - std::pow(s.beta2, step);
     for (const param& p : table) {
         const double decay = p.decay ? s.weight_decay : 0.0;
