@@ -333,7 +333,7 @@ class Commands(unittest.TestCase):
             with open(lying, "wb") as f:  # a header length of 4 GiB in a 20-byte file
                 f.write((4 << 30).to_bytes(8, "little") + b"{}" + bytes(10))
             cases = [
-                (("lm", "trace", "--model", en, "--text", "x" * 65), "the model reads at most 64"),
+                (("lm", "trace", "--model", en, "--text", "x" * 129), "the model reads at most 128"),
                 (("lm", "trace", "--model", en, "--text", ""), "empty"),
                 (("lm", "trace", "--model", en), "give the text with --text"),
                 (("lm", "trace", "--text", "ab"), "give the model with --model"),
@@ -358,7 +358,7 @@ class Commands(unittest.TestCase):
                 (("lm", "generate", "--model", en, "--prompt", "ab", "--top-p", "1.5"), "top_p is 1.5 but must be from 0.001 to 1."),
                 (("lm", "lens", "--model", en, "--text", "ab", "--k", "0"), "--k is \"0\""),
                 (("lm", "lens", "--model", en), "give the text with --text"),
-                (("lm", "heads", "--model", en, "--text", "x" * 65), "the model reads at most 64"),
+                (("lm", "heads", "--model", en, "--text", "x" * 129), "the model reads at most 128"),
             ]
             for args, says in cases:
                 done = attn(*args)
@@ -566,8 +566,10 @@ class LanguageModelHostile(unittest.TestCase):
              'cannot write --out "/nonexistent/folder/en.safetensors"'),
             (["train", "--recipe", "en", "--out", self.tmp.name, "--steps", "3"], "it is a folder"),
             (["train", "--recipe", "en", "--out", self.at("y.safetensors"), "--batch", "400", "--steps", "3"],
-             "a training step of 400 windows of 64 characters would take about"),
+             "a training step of 400 windows of 128 characters would take about"),
             (["train", "--recipe", "zh", "--out", self.at("x.safetensors"), "--vocab-cap", "5000"], '--vocab-cap is "5000" but must be a whole number from 8 to 4096.'),
+            (["train", "--recipe", "en", "--out", self.at("x.safetensors"), "--repeat-alphabet-min", "1"], "repeat_alphabet_min must be 0 or from 2 to repeat_alphabet."),
+            (["train", "--recipe", "en", "--out", self.at("x.safetensors"), "--repeat-alphabet", "5000"], '--repeat-alphabet is "5000" but must be a whole number from 2 to 4096.'),
             (["train", "--recipe", "zh", "--out", self.at("x.safetensors"), "--vocab-min-count", "0"], '--vocab-min-count is "0" but must be a whole number from 1'),
             # a model folder's trainer (attn lm train --arch): its flags and its output, refused before any step
             (["train", "--arch", "bert", "--tokenizer", tok, "--out", self.at("f")], "--arch must be gpt2, llama or qwen2."),

@@ -125,13 +125,18 @@ TEST_CASE("lm sources: head scores on the typed text read the text's own weights
     CHECK(j[0]["probe"]["previous_token"] == j[0]["previous_token"]);
 }
 
-TEST_CASE("lm sources: an induction head measured on repeated English text attends to the copy") {
+TEST_CASE("lm sources: on an English line written twice, a head copies it and the copy's next character is on top") {
+    // issue 49: the page names an induction head measured on the text (the grid's threshold, 0.3), and the model
+    // predicts the copy: "sl" was followed by e, not by the i or a that follow other l's. (The zh model's heads copy
+    // random strings but not yet real text: docs/model.md, "Copying real text".)
     const model m = shipped("en");
-    const std::vector<text_head_score> s = text_head_scores(m, trace(m, "The lazy dog sleeps all day. The lazy dog sl"));
+    const std::string text = "The lazy dog sleeps all day. The lazy dog sl";
+    const std::vector<text_head_score> s = text_head_scores(m, trace(m, text));
     double best = 0;
     for (const text_head_score& h : s) best = std::max(best, h.induction);
-    MESSAGE("the best induction score on the text: " << best);
-    CHECK(best > 0.1);  // measured 0.20 (layer 2, head 1) on the model the build trains today
+    MESSAGE("the best induction score on the text " << best << ", the top next character " << next(m, text, 1)[0].ch);
+    CHECK(best >= 0.3);
+    CHECK(next(m, text, 1)[0].ch == "e");
 }
 
 TEST_CASE("lm sources: sampling after the temperature, top-k and top-p, and generate's first pick") {

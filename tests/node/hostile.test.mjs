@@ -171,8 +171,8 @@ async function modelRefused(m, f, sentence) {
 
 test('issue 50 #1 a text is measured before it is copied into the heap: a long text, probe, training text or corpus', async () => {
   const long = 'z'.repeat(2 ** 27);
-  await modelRefused(en, () => en.trace(long), /^the text has more than 64 characters \(134217728 UTF-16 units\) but the model reads at most 64 at once \(its context, n_ctx\)\.$/);
-  await modelRefused(en, () => en.next(long, 2), /more than 64 characters/);
+  await modelRefused(en, () => en.trace(long), /^the text has more than 128 characters \(134217728 UTF-16 units\) but the model reads at most 128 at once \(its context, n_ctx\)\.$/);
+  await modelRefused(en, () => en.next(long, 2), /more than 128 characters/);
   await modelRefused(en, () => en.heads('xy'.repeat(9000)), /^the probe text has more than 8192 characters/);
   const nine = 'ab\n%\n'.repeat(1.9 * 2 ** 20); // 9.5 MB
   await modelRefused(en, () => en.trainer(nine), /^the training text is over the limit of 8 MiB of UTF-8 text\.$/);
@@ -185,7 +185,7 @@ test('issue 50 #1 one call\'s work and memory are bounded: a trainer\'s batch an
   const text = 'The cat sat on the mat. '.repeat(40);
   const scratch = await a.loadModel('en'); // trained below: en itself keeps its weights
   await modelRefused(scratch, () => scratch.trainer(text, { batch: 300 }),
-    /^a training step of 300 windows of 64 characters would take about [\d.]+ billion multiply-adds, over the limit of 4\.29 billion a call: give a batch of at most \d+\.$/);
+    /^a training step of 300 windows of 128 characters would take about [\d.]+ billion multiply-adds, over the limit of 4\.29 billion a call: give a batch of at most \d+\.$/);
   const run = scratch.trainer(text, { batch: 8 });
   await modelRefused(scratch, () => run.step(5000), /^step\(count\): 5000 steps of 8 windows are over the limit of 68\.7 billion multiply-adds one call may train for: ask for at most \d+ steps at a time\.$/);
   assert.equal(run.done, 0, 'no step was taken');

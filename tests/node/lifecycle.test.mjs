@@ -13,7 +13,7 @@ import { serveStatic, webDir } from './helpers.mjs';
 const { createAttention, AttentionError } = await import(pathToFileURL(path.join(webDir, 'src/node.js')));
 const zhBytes = statSync(path.join(webDir, 'models/zh.safetensors')).size;
 const a = await createAttention({ parts: [] });
-const poem = '床前明月光，疑是地上霜。举头望明月，低头思故乡。\n'.repeat(4);
+const poem = '床前明月光，疑是地上霜。举头望明月，低头思故乡。\n'.repeat(8); // 200 characters: more than one window of n_ctx 128
 
 const isAbort = (e) => e?.name === 'AbortError';
 

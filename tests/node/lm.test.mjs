@@ -159,7 +159,7 @@ test('one generation step: the cache grows by one row, and its row of weights is
 test('bad arguments are refused with one sentence, and the next call still works', async () => {
   const m = await a.loadModel('en');
   const cases = [
-    [() => m.trace('x'.repeat(65)), /65 characters but the model reads at most 64/],
+    [() => m.trace('x'.repeat(129)), /129 characters but the model reads at most 128/],
     [() => m.trace(''), /empty/],
     [() => m.trace('a\ud800b'), /lone UTF-16 surrogate/],
     [() => m.next('abc', 0), /k is 0/],
@@ -250,7 +250,7 @@ test('the budget of one call (lm_bounds) leaves room for what the page and the b
   const zh = await a.loadModel('zh');
   assert.equal([...zh.generate('床前', { n: 8000, seed: 2 })].length, 8000, 'generate at its bound of n');
   assert.equal(zh.heads().length, 8);
-  assert.equal(zh.trace(texts.zh.repeat(3).slice(0, 64)).tokens.length, 64, 'a trace of the whole context');
+  assert.equal(zh.trace(texts.zh.repeat(12).slice(0, 128)).tokens.length, 128, 'a trace of the whole context');
   zh.dispose();
 });
 

@@ -41,6 +41,9 @@ struct train_settings {
     double clip = 1.0;           // the gradients' global norm is clipped to this
     double repeat_fraction = 0;  // share of each batch that is random characters repeated (copying)
     int repeat_alphabet = 300;   // drawn from vocabulary entries 1 … this (the most frequent)
+    /// 0: every random string uses all repeat_alphabet characters; else each draws how many it uses from
+    /// repeat_alphabet_min … repeat_alphabet (a small alphabet repeats its characters, as real text does)
+    int repeat_alphabet_min = 0;
     /// Share of each batch that is a window of real text in which a passage of it (8 … n_ctx/2 characters)
     /// is written again later in the same window: copying learned on the corpus's own text.
     double repeat_text_fraction = 0;

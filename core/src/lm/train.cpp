@@ -76,6 +76,8 @@ trainer::trainer(model& m, std::vector<std::vector<int>> streams, std::vector<do
     check_bound("warmup", s.warmup);
     if (!(s.lr > 0 && s.lr < 1)) throw spec_error("lr must be between 0 and 1.");
     if (!(s.repeat_fraction >= 0 && s.repeat_fraction <= 1)) throw spec_error("repeat_fraction must be from 0 to 1.");
+    if (s.repeat_alphabet_min != 0 && (s.repeat_alphabet_min < 2 || s.repeat_alphabet_min > s.repeat_alphabet))
+        throw spec_error("repeat_alphabet_min must be 0 or from 2 to repeat_alphabet.");
     if (s.short_steps < 0) throw spec_error("short_steps must be 0 or more.");
     if (s.short_ctx != 0 && (s.short_ctx < 2 || s.short_ctx > m.config.n_ctx)) throw spec_error("short_ctx must be 0 or from 2 to n_ctx.");
     if (!(s.long_repeat_fraction <= 1) || (s.long_repeat_fraction >= 0 && s.long_repeat_fraction + s.repeat_text_fraction > 1))
@@ -115,11 +117,15 @@ void trainer::sample_batch() {
     for (std::size_t b = 0; b < static_cast<std::size_t>(s_.batch); ++b) {
         const double random_share = step_ >= s_.short_steps && s_.long_repeat_fraction >= 0 ? s_.long_repeat_fraction : s_.repeat_fraction;
         if (rng_.uniform() < random_share) {
-            // a random string of 4 … n_ctx/2 characters, repeated to fill the window: copying it needs
-            // a head that finds the character after the last time the current one appeared (induction)
+            // a random string of 4 … n_ctx/2 characters, repeated to fill the window: copying it needs a head that
+            // finds the character after the last time the current one appeared (induction). With repeat_alphabet_min,
+            // a string of few distinct characters repeats them, so the one after the current character's last copy
+            // is often the wrong one: copying it needs the characters before to match too, as copying real text does
+            const std::size_t least = std::min<std::size_t>(static_cast<std::size_t>(s_.repeat_alphabet_min), alphabet);
+            const std::size_t alpha = least == 0 || least == alphabet ? alphabet : least + rng_.below(alphabet - least + 1);
             const std::size_t len = 4 + rng_.below(std::max<std::size_t>(T / 2, 5) - 3);
             std::vector<int> piece(len);
-            for (int& id : piece) id = 1 + static_cast<int>(rng_.below(alphabet));
+            for (int& id : piece) id = 1 + static_cast<int>(rng_.below(alpha));
             for (std::size_t t = 0; t <= T; ++t) seq[t] = piece[t % len];
         } else {
             const bool repeat_text = s_.repeat_text_fraction > 0 && rng_.uniform() < s_.repeat_text_fraction / (1 - random_share);

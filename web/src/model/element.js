@@ -14,7 +14,7 @@ import { folderWords } from './folder_words.js';
 import { wordsFor } from './words.js';
 
 /** The context of the shipped models; the loaded model's own n_ctx is used once it is known. */
-const N_CTX = 64;
+const N_CTX = 128;
 /** The most text the element keeps (the text box's maxlength): a longer attribute or URL is cut before any work. */
 const MAX_TEXT = 4 * N_CTX;
 
