@@ -5,6 +5,7 @@
 #include <fstream>
 #include <numeric>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "attn/lm_json.hpp"
@@ -137,6 +138,29 @@ TEST_CASE("lm sources: on an English line written twice, a head copies it and th
     MESSAGE("the best induction score on the text " << best << ", the top next character " << next(m, text, 1)[0].ch);
     CHECK(best >= 0.3);
     CHECK(next(m, text, 1)[0].ch == "e");
+}
+
+TEST_CASE("lm sources: repeated sentences the issue does not name: the copy's next character on top") {
+    // issue 49, measured on texts beyond the one the page opens on: each a sentence and the start of its repetition,
+    // cut where the copy decides the next character (documented in docs/model.md, "Copying real text")
+    const model m = shipped("en");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"The lazy dog sleeps all day. The lazy dog sl", "e"},
+        {"She sells sea shells by the shore. She sells sea sh", "e"},
+        {"Knowledge is power, said Francis Bacon. Knowledge is p", "o"},
+        {"My friend Harold went to Paris. My friend Ha", "r"},
+        {"The quick brown fox jumps over the lazy dog. The quick brown fox ju", "m"},
+        {"Call me Ishmael. Some years ago, never mind how long. Call me Ish", "m"},
+        {"A penny saved is a penny earned. A penny saved is a pe", "n"},
+        {"Time flies like an arrow; fruit flies like a banana. Time flies like an ar", "r"},
+        {"We hold these truths to be self-evident. We hold these tru", "t"},
+        {"Never gonna give you up, never gonna let you down. Never gonna gi", "v"},
+        {"The rain in Spain stays mainly in the plain. The rain in Sp", "a"},
+        {"Better late than never, but never late is better. Better late than ne", "v"}};
+    int right = 0;
+    for (const auto& [text, want] : cases) right += next(m, text, 1)[0].ch == want;
+    MESSAGE(right << " of " << cases.size() << " repeated sentences continue with the copy");
+    CHECK(right >= 9);  // 10 of 12 on the model the build trains today; the model of before put i on the first
 }
 
 TEST_CASE("lm sources: sampling after the temperature, top-k and top-p, and generate's first pick") {
