@@ -1,5 +1,5 @@
 // attn lm …: the tiny language model from the command line (docs/model.md).
-//   attn lm train --recipe zh|en --out FILE [--steps N] [--dtype f16|f32] [--batch B] [--lr X] [--repeat F] [--repeat-alphabet-min N] [--repeat-text F] [--seed S] [--parts P]
+//   attn lm train --recipe zh|en --out FILE [--steps N] [--dtype f16|f32] [--batch B] [--lr X] [--repeat F] [--repeat-alphabet-min N] [--long-repeat-alphabet N] [--repeat-text F] [--seed S] [--parts P]
 //   attn lm train --arch gpt2|llama|qwen2 --tokenizer DIR --out DIR …   a model folder (hf_train.cpp)
 //   attn lm trace --model M --text T          every stage of every layer, as JSON
 //   attn lm step --model M --text T           one generation step: the key/value cache, the new row
@@ -105,7 +105,7 @@ void check_grad(const model& m, std::size_t n) {
 // ---- [SECTION] train ----
 
 int train(const std::vector<std::string>& args) {
-    const flags f = parse_flags(args, 1, {"--recipe", "--out", "--steps", "--dtype", "--batch", "--lr", "--repeat", "--repeat-alphabet", "--repeat-alphabet-min", "--repeat-text", "--short-steps", "--short-ctx", "--long-repeat", "--vocab-cap", "--vocab-min-count", "--seed", "--parts"});
+    const flags f = parse_flags(args, 1, {"--recipe", "--out", "--steps", "--dtype", "--batch", "--lr", "--repeat", "--repeat-alphabet", "--repeat-alphabet-min", "--long-repeat-alphabet", "--repeat-text", "--short-steps", "--short-ctx", "--long-repeat", "--vocab-cap", "--vocab-min-count", "--seed", "--parts"});
     const recipe& r = recipe_of(f.get("--recipe", "en"));
     if (!f.has("--out")) throw spec_error("lm train needs --out FILE.safetensors.");
     const std::string dt = f.get("--dtype", "f16");
@@ -119,6 +119,7 @@ int train(const std::vector<std::string>& args) {
     s.repeat_fraction = number_flag(f, "--repeat", s.repeat_fraction);
     s.repeat_alphabet = static_cast<int>(int_flag(f, "--repeat-alphabet", s.repeat_alphabet, 2, static_cast<long long>(lm_bound_of("vocab").hi)));
     s.repeat_alphabet_min = static_cast<int>(int_flag(f, "--repeat-alphabet-min", s.repeat_alphabet_min, 0, s.repeat_alphabet));
+    s.long_repeat_alphabet = static_cast<int>(int_flag(f, "--long-repeat-alphabet", s.long_repeat_alphabet, 0, static_cast<long long>(lm_bound_of("vocab").hi)));
     s.repeat_text_fraction = number_flag(f, "--repeat-text", s.repeat_text_fraction);
     s.short_steps = static_cast<int>(int_flag(f, "--short-steps", s.short_steps, 0, max_train_steps));
     s.long_repeat_fraction = number_flag(f, "--long-repeat", s.long_repeat_fraction);

@@ -263,6 +263,13 @@ test('model.html?model=en opens on an English line; the grid names each head\'s 
   assert.ok(copying.length >= 1, JSON.stringify(cells.map((c) => [c.layer, c.head, c.role, c.score])));
   assert.match(copying[0].text, /your text: induction/);
   assert.equal(await el(page, (e) => e.view.next[0].char), 'e');
+  // and a held-out Chinese line written twice (游子吟): an induction head on the text, the copy's 上 on top
+  const twice = '慈母手中线，游子身上衣。慈母手中线，游子身';
+  const zh = await openModel(`model=zh&text=${encodeURIComponent(twice)}`);
+  const zhCells = await zh.locator('attention-model').locator('button.head').evaluateAll((bs) => bs.map((b) => ({ ...b.dataset })));
+  assert.ok(zhCells.some((c) => c.role === 'induction'), JSON.stringify(zhCells.map((c) => [c.layer, c.head, c.role, c.score])));
+  assert.equal(await el(zh, (e) => e.view.next[0].char), '上');
+  await zh.close();
   // no control character among the candidates (a raw \x08 was in the top 10)
   const chars = await el(page, (e) => e.view.next.map((c) => c.char));
   assert.ok(chars.every((c) => !/[\x00-\x08\x0b-\x1f\x7f-\x9f]/.test(c)), JSON.stringify(chars));

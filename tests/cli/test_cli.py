@@ -569,6 +569,7 @@ class LanguageModelHostile(unittest.TestCase):
              "a training step of 400 windows of 128 characters would take about"),
             (["train", "--recipe", "zh", "--out", self.at("x.safetensors"), "--vocab-cap", "5000"], '--vocab-cap is "5000" but must be a whole number from 8 to 4096.'),
             (["train", "--recipe", "en", "--out", self.at("x.safetensors"), "--repeat-alphabet-min", "1"], "repeat_alphabet_min must be 0 or from 2 to repeat_alphabet."),
+            (["train", "--recipe", "en", "--out", self.at("x.safetensors"), "--long-repeat-alphabet", "1"], "long_repeat_alphabet must be 0 or at least 2."),
             (["train", "--recipe", "en", "--out", self.at("x.safetensors"), "--repeat-alphabet", "5000"], '--repeat-alphabet is "5000" but must be a whole number from 2 to 4096.'),
             (["train", "--recipe", "zh", "--out", self.at("x.safetensors"), "--vocab-min-count", "0"], '--vocab-min-count is "0" but must be a whole number from 1'),
             # a model folder's trainer (attn lm train --arch): its flags and its output, refused before any step

@@ -5,6 +5,7 @@
 #include <fstream>
 #include <numeric>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -126,18 +127,21 @@ TEST_CASE("lm sources: head scores on the typed text read the text's own weights
     CHECK(j[0]["probe"]["previous_token"] == j[0]["previous_token"]);
 }
 
-TEST_CASE("lm sources: on an English line written twice, a head copies it and the copy's next character is on top") {
+TEST_CASE("lm sources: on a line written twice, a head copies it and the copy's next character is on top") {
     // issue 49: the page names an induction head measured on the text (the grid's threshold, 0.3), and the model
-    // predicts the copy: "sl" was followed by e, not by the i or a that follow other l's. (The zh model's heads copy
-    // random strings but not yet real text: docs/model.md, "Copying real text".)
-    const model m = shipped("en");
-    const std::string text = "The lazy dog sleeps all day. The lazy dog sl";
-    const std::vector<text_head_score> s = text_head_scores(m, trace(m, text));
-    double best = 0;
-    for (const text_head_score& h : s) best = std::max(best, h.induction);
-    MESSAGE("the best induction score on the text " << best << ", the top next character " << next(m, text, 1)[0].ch);
-    CHECK(best >= 0.3);
-    CHECK(next(m, text, 1)[0].ch == "e");
+    // predicts the copy: "sl" was followed by e, not by the i or a that follow other l's; 游子身 by 上 (游子吟 is
+    // one of the held-out poems)
+    const std::vector<std::tuple<std::string, std::string, std::string>> cases = {
+        {"en", "The lazy dog sleeps all day. The lazy dog sl", "e"}, {"zh", "慈母手中线，游子身上衣。慈母手中线，游子身", "上"}};
+    for (const auto& [name, text, want] : cases) {
+        const model m = shipped(name);
+        const std::vector<text_head_score> s = text_head_scores(m, trace(m, text));
+        double best = 0;
+        for (const text_head_score& h : s) best = std::max(best, h.induction);
+        MESSAGE(name << ": the best induction score on the text " << best << ", the top next character " << next(m, text, 1)[0].ch);
+        CHECK(best >= 0.3);
+        CHECK(next(m, text, 1)[0].ch == want);
+    }
 }
 
 TEST_CASE("lm sources: repeated sentences the issue does not name: the copy's next character on top") {
@@ -161,6 +165,21 @@ TEST_CASE("lm sources: repeated sentences the issue does not name: the copy's ne
     for (const auto& [text, want] : cases) right += next(m, text, 1)[0].ch == want;
     MESSAGE(right << " of " << cases.size() << " repeated sentences continue with the copy");
     CHECK(right >= 9);  // 10 of 12 on the model the build trains today; the model of before put i on the first
+}
+
+TEST_CASE("lm sources: held-out Chinese lines written twice: the copy's next character on top") {
+    // the held-out split's poems and prose (every tenth entry), each line and the start of its repetition
+    const model m = shipped("zh");
+    const std::vector<std::pair<std::string, std::string>> cases = {
+        {"慈母手中线，游子身上衣。慈母手中线，游子身", "上"}, {"岱宗夫如何，齐鲁青未了。岱宗夫如何，齐鲁青", "未"},
+        {"今朝郡斋冷，忽念山中客。今朝郡斋冷，忽念山", "中"}, {"众芳摇落独暄妍，占尽风情向小园。众芳摇落独暄妍，占尽风", "情"},
+        {"乱条犹未变初黄，倚得东风势便狂。乱条犹未变初黄，倚得东", "风"}, {"命名管道是一个像管道一样的文件。命名管道是一个像管", "道"},
+        {"对于典型的单用户工作站，例如运行在笔记本电脑上。对于典型的单用户工作站，例如运行在笔", "记"},
+        {"谁言寸草心，报得三春晖。谁言寸草心，报得三", "春"}};
+    int right = 0;
+    for (const auto& [text, want] : cases) right += next(m, text, 1)[0].ch == want;
+    MESSAGE(right << " of " << cases.size() << " held-out lines continue with the copy");
+    CHECK(right >= 3);  // 4 of 8 on the model the build trains today; 2 before its strings covered the whole vocabulary
 }
 
 TEST_CASE("lm sources: sampling after the temperature, top-k and top-p, and generate's first pick") {

@@ -44,6 +44,9 @@ struct train_settings {
     /// 0: every random string uses all repeat_alphabet characters; else each draws how many it uses from
     /// repeat_alphabet_min … repeat_alphabet (a small alphabet repeats its characters, as real text does)
     int repeat_alphabet_min = 0;
+    /// repeat_alphabet after the short steps (0: the same): heads formed on the most frequent characters learn to
+    /// copy every character of a large vocabulary
+    int long_repeat_alphabet = 0;
     /// Share of each batch that is a window of real text in which a passage of it (8 … n_ctx/2 characters)
     /// is written again later in the same window: copying learned on the corpus's own text.
     double repeat_text_fraction = 0;

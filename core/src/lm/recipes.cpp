@@ -149,6 +149,10 @@ const recipe& recipe_of(const std::string& name) {
         r.vocab_min_count = 4;
         r.model_config.n_ctx = 128;
         r.training = shipped_training(6000, 3000, 64, 7);  // its first phase at 64: 90 s less of the build
+        // after the first phase, 3 windows in 10 random strings drawn from the whole vocabulary: the heads formed on the
+        // 300 most frequent characters copied only those (a held-out poem written twice: induction 0.03 → 0.44)
+        r.training.long_repeat_fraction = 0.3;
+        r.training.long_repeat_alphabet = 4096;
         return r;
     }();
     static const recipe en = [] {
@@ -176,7 +180,7 @@ json recipe_json(const recipe& r) {
                         {"n_ctx", c.n_ctx}, {"positional", c.learned_positions ? "learned" : "sinusoidal"}, {"ln_eps", c.ln_eps}}},
             {"training", {{"steps", t.steps}, {"batch", t.batch}, {"lr", t.lr}, {"warmup", t.warmup}, {"min_lr_ratio", t.min_lr_ratio},
                           {"weight_decay", t.weight_decay}, {"beta1", t.beta1}, {"beta2", t.beta2}, {"eps", t.eps}, {"clip", t.clip},
-                          {"repeat_fraction", t.repeat_fraction}, {"repeat_alphabet", t.repeat_alphabet}, {"repeat_alphabet_min", t.repeat_alphabet_min},
+                          {"repeat_fraction", t.repeat_fraction}, {"repeat_alphabet", t.repeat_alphabet}, {"repeat_alphabet_min", t.repeat_alphabet_min}, {"long_repeat_alphabet", t.long_repeat_alphabet},
                           {"repeat_text_fraction", t.repeat_text_fraction}, {"short_steps", t.short_steps}, {"short_ctx", t.short_ctx}, {"long_repeat_fraction", t.long_repeat_fraction}, {"seed", t.seed}, {"parts", t.parts}}}};
 }
 

@@ -78,6 +78,7 @@ trainer::trainer(model& m, std::vector<std::vector<int>> streams, std::vector<do
     if (!(s.repeat_fraction >= 0 && s.repeat_fraction <= 1)) throw spec_error("repeat_fraction must be from 0 to 1.");
     if (s.repeat_alphabet_min != 0 && (s.repeat_alphabet_min < 2 || s.repeat_alphabet_min > s.repeat_alphabet))
         throw spec_error("repeat_alphabet_min must be 0 or from 2 to repeat_alphabet.");
+    if (s.long_repeat_alphabet != 0 && s.long_repeat_alphabet < 2) throw spec_error("long_repeat_alphabet must be 0 or at least 2.");
     if (s.short_steps < 0) throw spec_error("short_steps must be 0 or more.");
     if (s.short_ctx != 0 && (s.short_ctx < 2 || s.short_ctx > m.config.n_ctx)) throw spec_error("short_ctx must be 0 or from 2 to n_ctx.");
     if (!(s.long_repeat_fraction <= 1) || (s.long_repeat_fraction >= 0 && s.long_repeat_fraction + s.repeat_text_fraction > 1))
@@ -110,7 +111,8 @@ std::size_t trainer::window() const {
 
 void trainer::sample_batch() {
     const std::size_t T = window();
-    const std::size_t alphabet = std::min<std::size_t>(static_cast<std::size_t>(s_.repeat_alphabet), m_.vocab.size() - 1);
+    const int drawn_from = step_ >= s_.short_steps && s_.long_repeat_alphabet > 0 ? s_.long_repeat_alphabet : s_.repeat_alphabet;
+    const std::size_t alphabet = std::min<std::size_t>(static_cast<std::size_t>(drawn_from), m_.vocab.size() - 1);
     inputs_.resize(static_cast<std::size_t>(s_.batch) * T);
     targets_.resize(inputs_.size());
     std::vector<int> seq(T + 1);
