@@ -56,6 +56,13 @@ void check_parts(const model& m, const std::string& text) {
     MESSAGE(text << ": the parts sum to the logit, worst difference " << worst);
 }
 
+/// How many of the texts (each a line and the start of its repetition) have the copy's next character on top.
+int copies_on_top(const model& m, const std::vector<std::pair<std::string, std::string>>& cases) {
+    int right = 0;
+    for (const auto& [text, want] : cases) right += next(m, text, 1)[0].ch == want;
+    return right;
+}
+
 }  // namespace
 
 TEST_CASE("lm sources: a candidate's parts sum to its logit, on the shipped models and on small ones") {
@@ -138,9 +145,10 @@ TEST_CASE("lm sources: on a line written twice, a head copies it and the copy's 
         const std::vector<text_head_score> s = text_head_scores(m, trace(m, text));
         double best = 0;
         for (const text_head_score& h : s) best = std::max(best, h.induction);
-        MESSAGE(name << ": the best induction score on the text " << best << ", the top next character " << next(m, text, 1)[0].ch);
+        const std::string top = next(m, text, 1)[0].ch;
+        MESSAGE(name << ": the best induction score on the text " << best << ", the top next character " << top);
         CHECK(best >= 0.3);
-        CHECK(next(m, text, 1)[0].ch == want);
+        CHECK(top == want);
     }
 }
 
@@ -161,8 +169,7 @@ TEST_CASE("lm sources: repeated sentences the issue does not name: the copy's ne
         {"Never gonna give you up, never gonna let you down. Never gonna gi", "v"},
         {"The rain in Spain stays mainly in the plain. The rain in Sp", "a"},
         {"Better late than never, but never late is better. Better late than ne", "v"}};
-    int right = 0;
-    for (const auto& [text, want] : cases) right += next(m, text, 1)[0].ch == want;
+    const int right = copies_on_top(m, cases);
     MESSAGE(right << " of " << cases.size() << " repeated sentences continue with the copy");
     CHECK(right >= 9);  // 10 of 12 on the model the build trains today; the model of before put i on the first
 }
@@ -176,8 +183,7 @@ TEST_CASE("lm sources: held-out Chinese lines written twice: the copy's next cha
         {"乱条犹未变初黄，倚得东风势便狂。乱条犹未变初黄，倚得东", "风"}, {"命名管道是一个像管道一样的文件。命名管道是一个像管", "道"},
         {"对于典型的单用户工作站，例如运行在笔记本电脑上。对于典型的单用户工作站，例如运行在笔", "记"},
         {"谁言寸草心，报得三春晖。谁言寸草心，报得三", "春"}};
-    int right = 0;
-    for (const auto& [text, want] : cases) right += next(m, text, 1)[0].ch == want;
+    const int right = copies_on_top(m, cases);
     MESSAGE(right << " of " << cases.size() << " held-out lines continue with the copy");
     CHECK(right >= 3);  // 4 of 8 on the model the build trains today; 2 before its strings covered the whole vocabulary
 }

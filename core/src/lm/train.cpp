@@ -111,13 +111,15 @@ std::size_t trainer::window() const {
 
 void trainer::sample_batch() {
     const std::size_t T = window();
-    const int drawn_from = step_ >= s_.short_steps && s_.long_repeat_alphabet > 0 ? s_.long_repeat_alphabet : s_.repeat_alphabet;
+    // after the short steps, the random strings' share and alphabet may change (long_repeat_*)
+    const bool later = step_ >= s_.short_steps;
+    const double random_share = later && s_.long_repeat_fraction >= 0 ? s_.long_repeat_fraction : s_.repeat_fraction;
+    const int drawn_from = later && s_.long_repeat_alphabet > 0 ? s_.long_repeat_alphabet : s_.repeat_alphabet;
     const std::size_t alphabet = std::min<std::size_t>(static_cast<std::size_t>(drawn_from), m_.vocab.size() - 1);
     inputs_.resize(static_cast<std::size_t>(s_.batch) * T);
     targets_.resize(inputs_.size());
     std::vector<int> seq(T + 1);
     for (std::size_t b = 0; b < static_cast<std::size_t>(s_.batch); ++b) {
-        const double random_share = step_ >= s_.short_steps && s_.long_repeat_fraction >= 0 ? s_.long_repeat_fraction : s_.repeat_fraction;
         if (rng_.uniform() < random_share) {
             // a random string of 4 … n_ctx/2 characters, repeated to fill the window: copying it needs a head that
             // finds the character after the last time the current one appeared (induction). With repeat_alphabet_min,
