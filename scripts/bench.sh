@@ -11,8 +11,9 @@
 #   3. web/bench/threads.mjs: the threaded table in Chromium on the cross-origin-isolated playground:
 #      a.attention's wasm-threads module against TF.js's and onnxruntime-web's threaded wasm backends
 #   4. web/bench/train.mjs: training steps per second (wasm beside native), and the train page's frame rate
-#   5. web/bench/hf_model.mjs: a model you bring of GPT-2 small's shape, our wasm forward pass, trace and cached
-#      step against onnxruntime-web (wasm SIMD, 1 and 2 threads) on the same weights exported by torch
+#   5. web/bench/hf_model.mjs: a model you bring of GPT-2 small's shape in headless Chromium, our forward pass,
+#      trace and cached step on one thread and on wasm threads against onnxruntime-web (wasm SIMD, 1 and 2 threads)
+#      on the same weights exported by torch; web/bench/linear_blocks.cpp: the linear op's register blocks in V8
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/build.sh
@@ -47,11 +48,14 @@ echo
 echo "== language models: held-out bits/char beside the baselines, head scores, trace/generate/training speeds, sizes"
 node web/bench/lm.mjs build/native/bin/attn
 echo
-echo "== a model you bring, GPT-2 small's shape: our wasm forward pass, trace and cached step vs onnxruntime-web (wasm SIMD, 1 and 2 threads)"
+echo "== a model you bring, GPT-2 small's shape: our forward pass, trace and cached step, one thread and wasm threads, vs onnxruntime-web (wasm SIMD, 1 and 2 threads) (headless Chromium)"
 # torch exports the same weights to ONNX, as transformers.js's GPT-2 is exported (Debian's python3-torch)
 dpkg -s python3-torch >/dev/null 2>&1 || DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends python3-torch >/dev/null
 mkdir -p build/bench
 [ -f build/bench/gpt2-small.onnx ] || /usr/bin/python3 web/bench/gpt2_onnx.py build/bench/gpt2-small build/bench/gpt2-small.onnx
 node web/bench/hf_model.mjs build/bench/gpt2-small build/bench/gpt2-small.onnx
+echo "the linear op's register blocks and row tiles in V8 (GFLOP/s over GPT-2 small's weights):"
+NODE_PATH=/usr/share/nodejs em++ -std=c++17 -O3 -msimd128 -sSINGLE_FILE=1 -sALLOW_MEMORY_GROWTH=1 web/bench/linear_blocks.cpp -o build/bench/linear_blocks.js
+node build/bench/linear_blocks.js
 echo "native (one thread), the same folder:"
 build/native/bin/attn lm bench --model build/bench/gpt2-small --n 64,256 --repeat 2

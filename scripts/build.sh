@@ -2,7 +2,7 @@
 # Builds everything: the native core, CLI and tests (build/native), the WebAssembly module
 # (build/wasm, copied into web/dist/core with its size printed), the two language models (build/native/models,
 # copied into web/models), the language model's module (web/dist/lm), the same with wasm threads
-# (build/wasm-threads → web/dist/core-threads) and the site's bundle.
+# (build/wasm-threads → web/dist/core-threads and web/dist/hf-threads) and the site's bundle.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -14,7 +14,8 @@ bash scripts/models.sh
 # (the lab explicitly: scripts/serve.sh configures this folder without it first, to serve the pages sooner)
 emcmake cmake --preset wasm -DATTN_BUILD_LAB=ON >/dev/null
 cmake --build --preset wasm -j "$(nproc)"
-# the same core with wasm threads (web/dist/core-threads), for cross-origin-isolated pages
+# the same core and model folders' module with wasm threads (web/dist/core-threads, web/dist/hf-threads), for
+# cross-origin-isolated pages
 emcmake cmake --preset wasm-threads >/dev/null
 cmake --build --preset wasm-threads -j "$(nproc)"
 # the page's one-file bundle: <attention-stepper>, the loader and the wasm, into site/assets/

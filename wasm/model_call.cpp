@@ -1,7 +1,7 @@
 // Models you bring, in the language model's module: one entry, attn_call(operation, request), for every
 // operation on a model folder's model (docs/models-you-bring.md). The request and the answer are JSON text; a
-// trace's numbers stay in one float buffer that JS reads in place until the next call (each stage's "at" is
-// its index in HEAPF32); a refusal is null with its sentence in attn_error, as every export's (text_answer.hpp).
+// trace's numbers stay in the module's memory, a buffer per stage, that JS reads in place until the next call
+// (each stage's "at" is its index in HEAPF32); a refusal is null with its sentence in attn_error, as every export's (text_answer.hpp).
 // The files stay with JavaScript (the page's chosen files, the npm package's bytes): the core reads each range
 // it needs through attn_read_file, so a header is checked before anything behind it is read and the weights
 // are copied once, into the model.
@@ -22,6 +22,7 @@
 #include "attn/hf.hpp"
 #include "attn/hf_calls.hpp"
 #include "attn/json.hpp"
+#include "attn/streaming.hpp"
 #include "text_answer.hpp"
 
 // [SECTION] reading the files JavaScript holds
@@ -55,7 +56,7 @@ double most_trace_floats() {
 
 std::map<int, std::unique_ptr<hf::model>> models;
 int next_handle = 1;
-std::vector<float> kept;  // the last trace's numbers, read by JS in place until the next call
+std::vector<std::vector<float>> kept;  // the last trace's stages, read by JS in place until the next call
 
 
 hf::model& find(const json& request) {
@@ -96,7 +97,8 @@ std::string megabytes(std::uint64_t bytes) { return std::to_string((bytes + (1u 
 
 // [SECTION] the operations
 
-/// {"files": [{"name", "size"}], "where"} → {"handle", "about"}: refused, with its size and the page's limit, when
+/// {"files": [{"name", "size"}], "where"} → {"handle", "about", "threads"} (how many threads its passes share: 1 but in
+/// the wasm-threads twin): refused, with its size and the page's limit, when
 /// the weights would not fit in this page's memory, before any weight is read.
 json open(const json& request) {
     const auto list = request.find("files");
@@ -122,42 +124,54 @@ json open(const json& request) {
     const int handle = next_handle++;
     json about = hf::about(*m);
     models[handle] = std::move(m);
-    return {{"handle", handle}, {"about", about}};
+    return {{"handle", handle}, {"about", about}, {"threads", attn::streaming_max_threads()}};
 }
 
-/// {"handle", "text", "step"?} → {"tokens", "ids", "stages": [{"id", "layer", "shape", "at"}]}: every stage of
-/// every layer (with step, the last token's pass through the key/value cache the others filled).
+/// How a request asks for the likeliest next tokens: its k and draw (the model's own distribution unless a sample,
+/// or the request's temperature, top_k and top_p), read before the pass, so a bad one is refused before it runs.
+struct next_args {
+    attn::lm::generate_options draw;
+    int k;
+};
+next_args next_args_of(const json& request, const hf::model& m, bool sample) {
+    next_args a{draw_of(request, m), static_cast<int>(number_of(request, "k", 10, 1, m.c.n_vocab, true))};
+    if (!sample && !request.contains("temperature")) a.draw.temperature = 1;
+    return a;
+}
+
+/// {"handle", "text", "k"?} → {"tokens", "ids", "stages": [{"id", "layer", "shape", "at"}], "next"?}: every stage of
+/// every layer (with step, the last token's pass through the key/value cache the others filled); with k, the k
+/// likeliest next tokens too, from the same pass (a page that shows both runs the model once).
 json trace(const json& request, bool step) {
     const hf::model& m = find(request);
     const std::vector<int> ids = hf::ids_to_run(m, text_of(request, "text"));
-    std::vector<float>().swap(kept);  // the last trace's numbers are given back before the next is made
-    // reserved whole: grown by insertion, the store would copy itself and, while it did, need twice its size
-    kept.reserve(static_cast<std::size_t>(hf::check_trace_size(m, ids.size(), most_trace_floats())));
+    const bool with_next = request.contains("k");
+    const next_args asked = with_next ? next_args_of(request, m, false) : next_args{};
+    std::vector<std::vector<float>>().swap(kept);  // the last trace's numbers are given back before the next is made
+    hf::check_trace_size(m, ids.size(), most_trace_floats());
     hf::kv_cache cache;
     if (step && ids.size() > 1) hf::forward(m, std::vector<int>(ids.begin(), ids.end() - 1), cache);
     json stages = json::array();
-    std::vector<std::size_t> offsets;
-    hf::forward(m, step ? std::vector<int>{ids.back()} : ids, cache, [&](const hf::stage_view& s) {
+    const std::vector<float> logits = hf::forward(m, step ? std::vector<int>{ids.back()} : ids, cache, [&](const hf::stage_view& s) {
         std::size_t count = 1;
         for (const std::size_t n : s.shape) count *= n;
-        offsets.push_back(kept.size());
-        kept.insert(kept.end(), s.data, s.data + count);
-        stages.push_back({{"id", s.id}, {"layer", s.layer < 0 ? json(nullptr) : json(s.layer)}, {"shape", s.shape}});
+        if (s.spare) kept.emplace_back().swap(*s.spare);  // the pass is done with it: taken, not copied
+        else kept.emplace_back(s.data, s.data + count);
+        stages.push_back({{"id", s.id}, {"layer", s.layer < 0 ? json(nullptr) : json(s.layer)}, {"shape", s.shape},
+                          {"at", reinterpret_cast<std::uintptr_t>(kept.back().data()) / sizeof(float)}});
     });
-    const auto base = reinterpret_cast<std::uintptr_t>(kept.data()) / sizeof(float);
-    for (std::size_t i = 0; i < offsets.size(); ++i) stages[i]["at"] = base + offsets[i];
-    return {{"tokens", m.tok.readable(ids)}, {"ids", ids}, {"stages", stages}};
+    json answer = {{"tokens", m.tok.readable(ids)}, {"ids", ids}, {"stages", stages}};
+    if (with_next) answer["next"] = hf::next_tokens(m, logits, asked.k, asked.draw);
+    return answer;
 }
 
 json next(const json& request, bool sample) {
     const hf::model& m = find(request);
     const std::vector<int> ids = hf::ids_to_run(m, text_of(request, "text"));
-    attn::lm::generate_options o = draw_of(request, m);
-    if (!sample && !request.contains("temperature")) o.temperature = 1;  // the model's own distribution
-    const int k = static_cast<int>(number_of(request, "k", 10, 1, m.c.n_vocab, true));
+    const next_args a = next_args_of(request, m, sample);
     hf::kv_cache cache;
     const std::vector<float> logits = hf::forward(m, ids, cache);
-    return sample ? hf::sample_tokens(m, logits, k, o) : hf::next_tokens(m, logits, k, o);
+    return sample ? hf::sample_tokens(m, logits, a.k, a.draw) : hf::next_tokens(m, logits, a.k, a.draw);
 }
 
 json generate(const json& request) {
@@ -198,7 +212,7 @@ const std::map<std::string, json (*)(const json&)>& operations() {
         {"free", [](const json& r) {
              find(r);
              models.erase(r.value("handle", 0));
-             std::vector<float>().swap(kept);
+             std::vector<std::vector<float>>().swap(kept);
              return json::object();
          }},
         {"limits", [](const json&) {

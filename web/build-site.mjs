@@ -259,12 +259,14 @@ if (hfBuilt) {
   mkdirSync(path.join(outDir, 'hf'), { recursive: true });
   copyFileSync(path.join(here, 'dist/hf/attention_hf.wasm'), path.join(outDir, 'hf', 'attention_hf.wasm'));
 }
-// the wasm-threads module beside it, for the playground's own pages: they name it on their script tag
-// (data-threads) and use it when served cross-origin isolated (scripts/serve.sh); embeds never load it
-const threads = path.join(here, 'dist/core-threads');
-if (existsSync(threads)) {
-  mkdirSync(path.join(outDir, 'core-threads'), { recursive: true });
-  for (const name of readdirSync(threads)) copyFileSync(path.join(threads, name), path.join(outDir, 'core-threads', name));
+// the wasm-threads modules beside them, for the site's own pages: the playground's pages name the core's on their
+// script tag (data-threads), the folder view's worker looks for the folders' in assets/hf-threads; both are used
+// when served cross-origin isolated (scripts/serve.sh); embeds never load them
+for (const name of ['core-threads', 'hf-threads']) {
+  const threads = path.join(here, 'dist', name);
+  if (!existsSync(threads)) continue;
+  mkdirSync(path.join(outDir, name), { recursive: true });
+  for (const file of readdirSync(threads)) copyFileSync(path.join(threads, file), path.join(outDir, name, file));
 }
 // the sequence embed: 401 KB gzipped while the parts rode in it, 245 before LTO and the explain part, 226 before the
 // bytes were renamed by frequency, 217 before the train mode's code moved to the learn part's script; the goal is

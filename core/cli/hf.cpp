@@ -154,7 +154,8 @@ int run_hf(const std::vector<std::string>& args) {
                 hf::forward(m, ids, b, [&](const hf::stage_view& s) {
                     std::size_t count = 1;
                     for (std::size_t k : s.shape) count *= k;
-                    stages.emplace_back(s.data, s.data + count);
+                    if (s.spare) stages.emplace_back().swap(*s.spare);  // taken, as the folders' module takes it
+                    else stages.emplace_back(s.data, s.data + count);
                     kept += count;
                 });
                 auto t2 = std::chrono::steady_clock::now();

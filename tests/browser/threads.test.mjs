@@ -3,7 +3,7 @@
 // splits its rows between workers with the same floats, bit for bit, as the one-thread module; embeds,
 // and any page that is not isolated, never load it.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -127,4 +127,92 @@ test('the npm package in an isolated page: createAttention({threads: true}) load
   } finally {
     await server.close();
   }
+});
+
+// A model you bring on the threads module: its linear layers and heads shared between the pool's workers give the
+// same floats, bit for bit, as the one-thread module; it refuses what the one-thread module refuses, in the same
+// sentence, and keeps working; model mode on an isolated site opens a chosen folder on it.
+const llama = path.join(repo, 'build/native/test_models/llama-f32'); // trained by scripts/models.sh
+
+/** A lying copy of the Llama folder: its first tensor said to end 1 GiB past the file's end. */
+function lyingFolder() {
+  const dir = path.join(repo, 'build/test-artifacts/threads-lying');
+  cpSync(llama, dir, { recursive: true });
+  const file = path.join(dir, 'model.safetensors');
+  const bytes = readFileSync(file);
+  const n = Number(bytes.readBigUInt64LE(0));
+  const header = JSON.parse(bytes.subarray(8, 8 + n).toString());
+  header[Object.keys(header).find((k) => k !== '__metadata__')].data_offsets[1] += 1 << 30;
+  Buffer.from(JSON.stringify(header).padEnd(n, ' ')).copy(bytes, 8);
+  writeFileSync(file, bytes);
+  return dir;
+}
+
+/** In a page of the repository: the folder's trace (a checksum of each stage's bits), next tokens, refusals. */
+const folderReport = async ({ threads, url, lying }) => {
+  const { createAttention } = await import('/web/src/index.js');
+  const a = await createAttention({ threads, parts: [] });
+  const m = await a.loadModel(url);
+  const text = '我今天去了火锅店，那家店需要提前预约吗？ The cat sat.';
+  const bits = (data) => { // FNV-1a over the floats' bits: equal only if every float is
+    let h = 2166136261;
+    for (const u of new Uint32Array(data.buffer, data.byteOffset, data.length)) h = Math.imul(h ^ u, 16777619) >>> 0;
+    return h;
+  };
+  const t = m.trace(text, { next: 5 });
+  const stages = t.stages.map((s) => [s.id, s.layer, s.shape.join('×'), bits(s.data)]);
+  const step = m.step(text).stages.map((s) => [s.id, s.layer, bits(s.data)]);
+  const refusals = [];
+  for (const bad of [() => m.next(''), () => m.trace('x'.repeat(5000))]) {
+    try { bad(); refusals.push('computed'); } catch (e) { refusals.push(`${e.name}: ${e.message}`); }
+  }
+  try { await a.loadModel(lying); refusals.push('opened'); } catch (e) { refusals.push(`${e.name}: ${e.message.replace(location.origin, '')}`); }
+  return { threads: m.threads, stages, step, next: t.next, nextAlone: m.next(text, 5), generated: m.generate('The', { n: 12, temperature: 0 }).text, refusals };
+};
+
+test('a model folder on the threads module: the same bits as one thread, the same refusals, and model mode opens one on it', async () => {
+  const lying = lyingFolder();
+  const server = await serveStatic(repo, { headers: isolation });
+  const plainRepo = await serveStatic(repo);
+  try {
+    const reports = [];
+    for (const [origin, threads] of [[server.url, true], [plainRepo.url, false]]) {
+      const page = await browser.newPage();
+      const problems = collectProblems(page);
+      await page.goto(`${origin}site/docs.html`);
+      reports.push(await page.evaluate(folderReport, { threads, url: `${origin}${path.relative(repo, llama)}/`, lying: `${origin}${path.relative(repo, lying)}/` }));
+      assert.deepEqual(problems.filter((p) => !/404/.test(p)), [], 'a folder\'s optional files may be missing (404); nothing else');
+      await page.close();
+    }
+    const [threaded, single] = reports;
+    const cores = await (await browser.newPage()).evaluate(() => navigator.hardwareConcurrency);
+    assert.equal(threaded.threads, Math.min(4, cores));
+    assert.equal(single.threads, 1);
+    assert.ok(threaded.stages.length > 40 && threaded.stages.some(([id]) => id === 'q_rot'));
+    assert.deepEqual(threaded.stages, single.stages, 'every stage of the trace, bit for bit');
+    assert.deepEqual(threaded.step, single.step, 'the cached step, bit for bit');
+    assert.deepEqual(threaded.next, threaded.nextAlone, 'the trace\'s next tokens are next()\'s');
+    assert.deepEqual([threaded.next, threaded.generated], [single.next, single.generated]);
+    assert.deepEqual(threaded.refusals, single.refusals);
+    assert.match(threaded.refusals[0], /^AttentionError: the text makes no token/);
+    assert.match(threaded.refusals[2], /^AttentionError: .*model\.safetensors/);
+  } finally {
+    await Promise.all([server.close(), plainRepo.close()]);
+  }
+  // model mode on the isolated site: "Open a model…", the folder chosen; its worker opens it on the threads module
+  const page = await browser.newPage();
+  const requests = [], problems = collectProblems(page);
+  page.on('request', (r) => requests.push(r.url()));
+  await page.goto(`${isolated.url}model.html`);
+  const chooser = page.waitForEvent('filechooser');
+  await page.locator('attention-model').getByRole('button', { name: /Open a model/ }).first().click();
+  await (await chooser).setFiles(llama);
+  const line = page.locator('attention-model').locator('[data-threads]');
+  await line.waitFor({ timeout: 60000 });
+  const cores = await page.evaluate(() => navigator.hardwareConcurrency);
+  assert.equal(await line.getAttribute('data-threads'), String(Math.min(4, cores)));
+  if (cores > 1) assert.match(await line.textContent(), new RegExp(`runs on ${Math.min(4, cores)} threads`));
+  assert.ok(requests.some((u) => u.endsWith('/hf-threads/attention_hf.worker.js')), 'the folder worker\'s pool started');
+  assert.deepEqual(problems, []);
+  await page.close();
 });

@@ -1,5 +1,6 @@
 // The op library's linear (a SIMD register block and its plain twin for the rows and columns a block leaves)
-// against a double-precision loop, on shapes that are and are not multiples of the block, in every dtype.
+// against a double-precision loop, on shapes that are and are not multiples of the block and of an item of the
+// helper threads (16 pairs of outputs), in every dtype.
 #include <doctest/doctest.h>
 
 #include <cmath>
@@ -38,9 +39,9 @@ TEST_CASE("ops.linear equals a double-precision loop on every shape and dtype") 
     std::mt19937 rng(7);
     std::normal_distribution<float> normal(0.0f, 1.0f);
     for (const attn::hf::dtype type : {attn::hf::dtype::f32, attn::hf::dtype::f16, attn::hf::dtype::bf16})
-        for (std::size_t n : {1u, 2u, 3u, 5u, 8u})
+        for (std::size_t n : {1u, 2u, 3u, 5u, 8u, 11u})
             for (std::size_t in : {1u, 3u, 4u, 7u, 16u, 33u})
-                for (std::size_t out : {1u, 3u, 4u, 6u, 9u}) {
+                for (std::size_t out : {1u, 3u, 4u, 6u, 9u, 70u, 71u}) {
                     const attn::hf::weight w = make_weight(type, out, in, rng), b = make_weight(type, 1, out, rng);
                     std::vector<float> x(n * in), y(n * out, NAN);
                     for (float& v : x) v = normal(rng);
@@ -55,4 +56,31 @@ TEST_CASE("ops.linear equals a double-precision loop on every shape and dtype") 
                     INFO("dtype " << attn::hf::dtype_name(type) << ", n " << n << ", in " << in << ", out " << out);
                     CHECK(worst < 1e-5);
                 }
+}
+
+TEST_CASE("ops.linear takes wide inputs' rows a tile at a time: the rows across a tile's edge equal the double loop") {
+    // 8192 inputs: tiles of 16 rows (512 KB), so 37 rows are two whole tiles and five rows of a third
+    std::mt19937 rng(11);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    const std::size_t n = 37, in = 8192;
+    for (const attn::hf::dtype type : {attn::hf::dtype::f32, attn::hf::dtype::bf16})
+        for (std::size_t out : {5u, 34u}) {
+            const attn::hf::weight w = make_weight(type, out, in, rng), b = make_weight(type, 1, out, rng);
+            std::vector<float> x(n * in), y(n * out, NAN);
+            for (float& v : x) v = normal(rng);
+            attn::ops::linear(y.data(), x.data(), w, &b, n);
+            double worst = 0;
+            for (std::size_t i = 0; i < n; ++i)
+                for (std::size_t o = 0; o < out; ++o) {
+                    double want = b.at(o), scale = std::abs(b.at(o));
+                    for (std::size_t k = 0; k < in; ++k) {
+                        const double product = static_cast<double>(x[i * in + k]) * w.at(o * in + k);
+                        want += product;
+                        scale += std::abs(product);
+                    }
+                    worst = std::max(worst, std::abs(want - y[i * out + o]) / (1 + scale));
+                }
+            INFO("dtype " << attn::hf::dtype_name(type) << ", out " << out);
+            CHECK(worst < 1e-6);  // measured against the sum of the products' sizes, which 8192 terms make large
+        }
 }

@@ -89,6 +89,37 @@ for (const [name, folder] of [['llama (F32)', llama], ['gpt2 (BF16, two shards, 
   });
 }
 
+test('a trace\'s stages stay readable after other calls until the next trace; {next: k} is next()\'s; dispose() gives up the unread', async () => {
+  const m = await a.loadModel(parts(llama));
+  const other = await a.loadModel(parts(qwen2));
+  try {
+    const want = cliJson('trace', '--model', llama, '--text', TEXT).stages;
+    const t = m.trace(TEXT, { next: 5 });
+    assert.deepEqual(t.next, m.next(TEXT, 5), 'the same pass\'s next tokens');
+    // calls that are not traces leave the stages in the module: each read after them is still the stage's numbers
+    m.generate('The cat', { n: 4, temperature: 0 });
+    other.next(TEXT, 3);
+    for (const k of [want.length - 1, 3, 0]) assertClose(t.stages[k].data, want[k].data, `read after other calls: ${want[k].id}`);
+    // the next trace of any model of the module frees them: the unread are copied out first
+    const later = t.stages.findIndex((s) => s.id === 'weights');
+    other.trace('The cat');
+    assertClose(t.stages[later].data, want[later].data, 'read after another model\'s trace');
+    // given up: the unread are not copied, and reading one says so; the read stay
+    const u = m.trace(TEXT);
+    const read = u.stages[0].data;
+    u.dispose();
+    assert.deepEqual(u.stages[0].data, read);
+    assert.throws(() => u.stages[5].data, /this trace was disposed of/);
+    for (const [bad, sentence] of [[{ next: 0 }, /next is 0 but must be a whole number from 1/], ['x', /the trace's options must be an object such as \{next: 10\}/]]) {
+      assert.throws(() => m.trace(TEXT, bad), (e) => e instanceof AttentionError && sentence.test(e.message), JSON.stringify(bad));
+    }
+    assert.equal(m.threads, 1);
+  } finally {
+    m.dispose();
+    other.dispose();
+  }
+});
+
 test('{files} with the folder\'s names, and a folder served over http, open the same model', async () => {
   const want = cliJson('trace', '--model', llama, '--text', 'The cat');
   const byFiles = await a.loadModel({ files: files(llama) });

@@ -33,7 +33,8 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   const files = [...tarball.files].sort();
   // every source file of web/src (as the repository has them) and the built files; nothing else
   const sources = readdirSync(path.join(webDir, 'src'), { recursive: true }).filter((f) => f.endsWith('.js')).map((f) => `src/${f}`);
-  const threads = ['attention_core.js', 'attention_core.wasm', 'attention_core.worker.js'].map((f) => `dist/core-threads/${f}`);
+  const threads = [...['attention_core.js', 'attention_core.wasm', 'attention_core.worker.js'].map((f) => `dist/core-threads/${f}`),
+    ...['attention_hf.js', 'attention_hf.wasm', 'attention_hf.worker.js'].map((f) => `dist/hf-threads/${f}`)];
   const lm = ['dist/lm/attention_lm.js', 'dist/lm/attention_lm.wasm', 'dist/hf/attention_hf.js', 'dist/hf/attention_hf.wasm', 'models/en.safetensors', 'models/zh.safetensors'];
   // the model element's one-file script and its weights' scripts beside it (docs.html, "The model element"), and the worker of a model you bring beside the folders' module
   const modelElement = ['dist/attention-model.js', 'dist/models/en.js', 'dist/models/zh.js', 'dist/hf/folder-worker.js'];

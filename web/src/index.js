@@ -5,24 +5,27 @@ import createAttentionCore from '../dist/core/attention_core.js';
 import { coreWasmUrl, setFilesUrl } from './core_file.js';
 import { AttentionError, createOptionsError, makeApi, partsOption } from './api.js';
 import { makeModelLoader } from './lm.js';
-import { hfCore, lmCore, readModel } from './lm_files.js';
+import { hfCore, hfThreadsCore, lmCore, readModel } from './lm_files.js';
 import { loadPart } from './part_files.js';
 
 export { AttentionError, version } from './api.js';
 
 let shared = null;
 
-// The language model's module and weights (lm_files.js), fetched only when loadModel is first called.
-const loadModel = makeModelLoader(lmCore, readModel, AttentionError, hfCore);
+// The language model's module and weights (lm_files.js), fetched only when loadModel is first called. A model
+// folder opens in the threaded folders' module when the page asked for threads and can have them (as a.attention's
+// threads module, below), else (or if it cannot load) in the one-thread module.
+let folderThreads = false;
+const folderCore = () => (folderThreads && hfThreadsCore ? hfThreadsCore().catch(() => hfCore()) : hfCore());
+const loadModel = makeModelLoader(lmCore, readModel, AttentionError, hfCore && folderCore);
 let sharedCore = null;
 
 let sharedThreaded = null;
 
 // The wasm-threads build (dist/core-threads): a.attention splits its rows between workers. It needs
 // SharedArrayBuffer, which browsers give only to cross-origin-isolated pages (COOP and COEP headers).
-// It runs a.attention only, beside the one-thread module that runs everything else: with this
-// toolchain a C++ exception in a -pthread build is never caught (docs/toolchain.md), so the threads
-// module could not refuse a spec with its sentence.
+// It runs a.attention only, beside the one-thread module that runs everything else: a -pthread build catches
+// C++ exceptions only as JavaScript-based ones, which made every trace three times slower (docs/toolchain.md).
 // The path is a variable so bundlers leave it alone: a bundle gets the one-thread module unless it
 // passes threadsUrl to where it copied dist/core-threads/.
 const threadsPath = '../dist/core-threads/attention_core.js';
@@ -66,6 +69,7 @@ export function createAttention(options = {}) {
 /** a.dispose(): the next createAttention() instantiates a fresh module, with its own options. */
 function forget() {
   shared = sharedThreaded = sharedCore = decided = null;
+  folderThreads = false;
 }
 
 /** The API over the one-thread core (and the threads module, when asked for and possible). */
@@ -76,6 +80,7 @@ function coreApi(options) {
     return createAttentionCore({ locateFile: () => url }).then((core) => makeApi(core, null, loadModel, parts));
   }
   if (options.threads && threadsPossible()) {
+    folderThreads = true;
     const url = String(options.threadsUrl ?? new URL(threadsPath, import.meta.url));
     sharedThreaded ??= import(/* @vite-ignore */ url)
       .then(({ default: createThreadedCore }) => Promise.all([oneThreadCore(options.wasmBinary), createThreadedCore()]))

@@ -6,6 +6,7 @@
 // own model (web/build-site.mjs puts remote/lm_files_absent.js in place of this file, so no weights are inlined).
 import { bodyBytes } from './fetch_bytes.js';
 import { packageFile } from './package_file.js';
+import { startThreadedModule } from './threaded_module.js';
 
 const weights = {
   zh: () => packageFile('models/zh.safetensors', new URL('../models/zh.safetensors', import.meta.url)),
@@ -24,6 +25,17 @@ export async function hfCore() {
   const wasm = packageFile('dist/hf/attention_hf.wasm', new URL('../dist/hf/attention_hf.wasm', import.meta.url));
   const { default: create } = await import('../dist/hf/attention_hf.js');
   return create({ locateFile: () => String(wasm) });
+}
+
+// Its wasm-threads twin (dist/hf-threads: the linear layers and heads shared between workers), for a
+// cross-origin-isolated page that asked for threads (createAttention({threads: true})). The path is a variable so
+// bundlers leave it alone, as the threads core's (index.js): a bundle gets the one-thread module.
+const hfThreadsPath = 'dist/hf-threads/attention_hf.js';
+
+/** The threaded model folders' module: its glue, its wasm and the workers' script, all from dist/hf-threads. */
+export function hfThreadsCore() {
+  const here = import.meta.url;
+  return startThreadedModule(String(packageFile(hfThreadsPath, new URL(`../${hfThreadsPath}`, here))));
 }
 
 /**

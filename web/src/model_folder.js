@@ -180,21 +180,23 @@ export async function openModelFolder(hf, source, { signal, onProgress } = {}, A
 }
 
 /** The API of an opened folder's model. */
-function wrapFolderModel(hf, call, { handle, about }, AttentionError) {
+function wrapFolderModel(hf, call, { handle, about, threads }, AttentionError) {
   const facts = new Map();
-  let unread = new Set();
+  // the last trace's stages not read yet, of any model of this module: the core keeps one trace, until the next
+  // trace, step or free (model_call.cpp)
+  const unread = (hf.unreadStages ??= new Set());
   let disposed = false;
   const live = () => {
     if (disposed) throw new AttentionError('this model was disposed of.', 'ERR_ATTN_DISPOSED');
   };
-  /** Copies every stage of the last trace not read yet: the core frees them on the next call. */
+  /** Copies every stage of the last trace not read yet, before a call that frees them. */
   const keepUnread = () => {
     for (const copy of unread) copy();
-    unread = new Set();
+    unread.clear();
   };
   const ask = (operation, request) => {
     live();
-    keepUnread();
+    if (operation === 'trace' || operation === 'step') keepUnread();
     return call(operation, { handle, ...request });
   };
   const text = (t, name = 'the text') => {
@@ -212,30 +214,56 @@ function wrapFolderModel(hf, call, { handle, about }, AttentionError) {
     if (o.n !== undefined) r.n = o.n;
     return r;
   };
-  /** A trace's stages with their data copied out of the heap when first read. */
+  /**
+   * A trace's stages with their data copied out of the heap when first read (or, unread, before the core frees
+   * them); its dispose() says the stages not read yet are not wanted: they are never copied.
+   */
   const readTrace = (answer) => {
+    const copies = [];
+    let released = false;
     const stages = answer.stages.map(({ id, layer, shape, at }) => {
       const size = shape.reduce((a, b) => a * b, 1);
       let data = null;
       const copy = () => (data ??= hf.HEAPF32.slice(at, at + size));
       unread.add(copy);
+      copies.push(copy);
       return {
         id, layer, shape,
         get data() {
+          if (released && data === null) throw new AttentionError('this trace was disposed of: its stages not read before are gone.', 'ERR_ATTN_DISPOSED');
           unread.delete(copy);
           return copy();
         },
       };
     });
-    return { tokens: answer.tokens, ids: answer.ids, stages };
+    const dispose = () => {
+      released = true;
+      for (const copy of copies) unread.delete(copy);
+    };
+    const out = { tokens: answer.tokens, ids: answer.ids, stages, dispose };
+    if (answer.next) out.next = answer.next;
+    return out;
+  };
+  /** {next: k}: the k likeliest next tokens asked of the same pass as the trace. */
+  const nextOption = (o) => {
+    if (o === undefined) return {};
+    if (o === null || typeof o !== 'object') throw new AttentionError('the trace\'s options must be an object such as {next: 10}.');
+    if (o.next === undefined) return {};
+    wholeNumber(o.next, 'next', 1, about.n_vocab, AttentionError);
+    return { k: o.next };
   };
   return {
     /** {architecture, dtype, n_layer, n_head, n_kv_head, d_model, d_head, d_mlp, n_ctx, n_vocab, tokenizer_size, tied, rope_theta, weight_bytes} */
     get about() { return about; },
+    /** How many threads its passes share: 1, or the wasm-threads module's workers and the calling thread. */
+    get threads() { return threads; },
     /** {ids, tokens (as a reader sees them: a character split into byte pieces shown as "锅(1/2)"), pieces} */
     tokenize: (t) => ask('tokenize', { text: text(t) }),
-    /** Every stage of every layer: {tokens, ids, stages: [{id, layer (0-based, null for a global stage), shape, data}]}. */
-    trace: (t) => readTrace(ask('trace', { text: text(t) })),
+    /**
+     * Every stage of every layer: {tokens, ids, stages: [{id, layer (0-based, null for a global stage), shape, data}]};
+     * with {next: k}, next too: the k likeliest next tokens ({id, token, p}) from the same pass, as next(text, k) gives them.
+     */
+    trace: (t, options) => readTrace(ask('trace', { text: text(t), ...nextOption(options) })),
     /** The last token's pass through the key/value cache the others filled: per layer kv_cache (2 × kv heads × n × d_head). */
     step: (t) => readTrace(ask('step', { text: text(t) })),
     /** The k likeliest next tokens, [{id, token, p}]; with {temperature, topK, topP}, after them. */

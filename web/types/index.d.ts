@@ -484,17 +484,27 @@ export type FolderOperation = 'about' | 'free' | 'generate' | 'layer_spec' | 'li
 export interface FolderStage { id: string; layer: number | null; shape: number[]; readonly data: Float32Array }
 
 /** A model opened from a folder (GPT-2, Llama, Qwen2): every number from the core. */
+/** A folder model's trace: its stages' data are copied out when read; dispose() gives up the ones not read yet. */
+export interface FolderTrace {
+  tokens: string[];
+  ids: number[];
+  stages: FolderStage[];
+  dispose(): void;
+}
+
 export interface FolderModel {
   readonly about: {
     architecture: 'gpt2' | 'llama' | 'qwen2'; dtype: 'F32' | 'F16' | 'BF16'; n_layer: number; n_head: number; n_kv_head: number; d_model: number;
     d_head: number; d_mlp: number; n_ctx: number; n_vocab: number; tokenizer_size: number; tied: boolean; rope_theta: number; weight_bytes: number;
   };
+  /** How many threads its passes share: 1, or (createAttention({threads: true}) on a cross-origin-isolated page) the wasm-threads module's workers and the calling thread. */
+  readonly threads: number;
   /** ids exactly as Hugging Face's tokenizers give them; tokens as a reader sees them ("锅(1/2)" for a byte piece); pieces as stored. */
   tokenize(text: string): { ids: number[]; tokens: string[]; pieces: string[] };
-  /** Every stage of every layer. */
-  trace(text: string): { tokens: string[]; ids: number[]; stages: FolderStage[] };
+  /** Every stage of every layer; with {next: k}, the k likeliest next tokens from the same pass too. */
+  trace(text: string, options?: { next?: number }): FolderTrace & { next?: { id: number; token: string; p: number }[] };
   /** The last token's pass through the key/value cache the others filled (kv_cache per layer: 2 × kv heads × n × d_head). */
-  step(text: string): { tokens: string[]; ids: number[]; stages: FolderStage[] };
+  step(text: string): FolderTrace;
   next(text: string, k?: number, options?: { temperature?: number; topK?: number; topP?: number }): { id: number; token: string; p: number }[];
   sample(text: string, options?: { temperature?: number; topK?: number; topP?: number; seed?: number; k?: number }):
     { candidates: { id: number; token: string; temperature: number; top_k: number; top_p: number }[]; pick: { id: number; token: string } };

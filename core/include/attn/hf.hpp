@@ -108,12 +108,14 @@ model load(const files& f, const std::function<void(const model&)>& before_weigh
 tokenizer load_tokenizer(const files& f);
 
 /// @brief One intermediate, as the tap reports it: stage id (DESIGN.md), layer (0-based; -1 for a global
-/// stage), shape (row-major) and its values, valid during the call.
+/// stage), shape (row-major) and its values, valid during the call. `spare`, when not null, holds those values
+/// and is not read again by the pass: a tap that keeps the stage may take it (swap) instead of copying it.
 struct stage_view {
     const char* id;
     int layer;
     std::vector<std::size_t> shape;
     const float* data;
+    std::vector<float>* spare = nullptr;
 };
 using tap = std::function<void(const stage_view&)>;
 

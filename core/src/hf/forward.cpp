@@ -17,6 +17,10 @@ struct emitter {
     void operator()(const char* id, int layer, sizes shape, const float* data) const {
         if (t) t(stage_view{id, layer, std::move(shape), data});
     }
+    /// a stage the pass has done with: the tap may take its numbers
+    void spare(const char* id, int layer, sizes shape, std::vector<float>& data) const {
+        if (t) t(stage_view{id, layer, std::move(shape), data.data(), &data});
+    }
     explicit operator bool() const { return static_cast<bool>(t); }
 };
 
@@ -71,19 +75,19 @@ std::vector<float> attention_block(const model& m, int l, const std::vector<floa
         std::vector<float> both(2 * g * t * dh);
         ops::split_heads(both.data(), kc.data(), t, g, dh);
         ops::split_heads(both.data() + g * t * dh, vc.data(), t, g, dh);
-        emit("kv_cache", l, {2, g, t, dh}, both.data());
+        emit.spare("kv_cache", l, {2, g, t, dh}, both);
     }
     std::vector<float> context(h * nq * dh);
     ops::attention_steps steps;
     ops::attention(context.data(), q.data(), kc.data(), vc.data(), h, g, nq, pos0 + q_from, dh, emit ? &steps : nullptr);
     const std::size_t t = pos0 + n;
-    emit("scores", l, {h, n, t}, steps.scores.data());
-    emit("scaled", l, {h, n, t}, steps.scaled.data());
-    emit("masked", l, {h, n, t}, steps.masked.data());
-    emit("row_max", l, {h, n, 1}, steps.row_max.data());
-    emit("exp", l, {h, n, t}, steps.exp.data());
-    emit("row_sum", l, {h, n, 1}, steps.row_sum.data());
-    emit("weights", l, {h, n, t}, steps.weights.data());
+    emit.spare("scores", l, {h, n, t}, steps.scores);
+    emit.spare("scaled", l, {h, n, t}, steps.scaled);
+    emit.spare("masked", l, {h, n, t}, steps.masked);
+    emit.spare("row_max", l, {h, n, 1}, steps.row_max);
+    emit.spare("exp", l, {h, n, t}, steps.exp);
+    emit.spare("row_sum", l, {h, n, 1}, steps.row_sum);
+    emit.spare("weights", l, {h, n, t}, steps.weights);
     emit("context", l, {h, n, dh}, context.data());
     std::vector<float> concat(nq * h * dh), out(nq * d);
     ops::merge_heads(concat.data(), context.data(), nq, h, dh);
@@ -178,13 +182,14 @@ std::vector<float> forward(const model& m, const std::vector<int>& ids, kv_cache
     const weight& head = c.tied ? m.at("embed") : m.at("lm_head");
     std::vector<float> logits(rows * vocab);
     ops::linear(logits.data(), xn.data() + first * d, head, nullptr, rows);
+    std::vector<float> last(logits.end() - static_cast<std::ptrdiff_t>(vocab), logits.end());
     if (emit) {
-        emit("logits", -1, {n, vocab}, logits.data());
         std::vector<float> probs = logits;
         ops::softmax_rows(probs.data(), n, vocab);
-        emit("probs", -1, {n, vocab}, probs.data());
+        emit.spare("logits", -1, {n, vocab}, logits);
+        emit.spare("probs", -1, {n, vocab}, probs);
     }
-    return std::vector<float>(logits.end() - static_cast<std::ptrdiff_t>(vocab), logits.end());
+    return last;
 }
 
 }  // namespace attn::hf

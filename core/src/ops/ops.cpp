@@ -1,15 +1,17 @@
 // The op library's loops: see ops.hpp. Each is the plain loop in float32, but linear, where a forward pass
-// spends its time: a register block of two input rows × four weight rows on the 4-lane vectors the SIMD
-// kernels use (kernels/simd4.hpp), its one-row twin for a single token and an odd last row, and a plain dot()
-// for the last outputs of a width not a multiple of four
+// spends its time: a register block of four input rows × two weight rows on the 4-lane vectors the SIMD
+// kernels use (kernels/simd4.hpp), the same block on one to three rows for a single token and the last rows, and a
+// plain dot() for the last output of an odd width
 // (tests/native/test_ops.cpp holds them to a double-precision loop). Weights are converted from their dtype
-// four rows at a time.
+// two rows at a time.
 #include "ops/ops.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <vector>
 
+#include "kernels/parallel.hpp"
 #include "kernels/simd4.hpp"
 
 namespace attn::ops {
@@ -28,6 +30,24 @@ float dot(const float* a, const float* b, std::size_t n) {
     return (s0 + s1) + (s2 + s3);
 }
 
+/// dot() of one vector against four, the four `stride` apart (four keys of a head in the cache): the same
+/// sums in the same order as four calls of dot(), lane by lane, the tail into the first lane, then across.
+void dots4(float* s, const float* a, const float* b, std::size_t stride, std::size_t n) {
+    using simd::f32x4;
+    f32x4 acc[4] = {};
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) {
+        const f32x4 av = simd::load(a + i);
+        for (int c = 0; c < 4; ++c) acc[c] += av * simd::load(b + static_cast<std::size_t>(c) * stride + i);
+    }
+    for (int c = 0; c < 4; ++c) {
+        const float* bc = b + static_cast<std::size_t>(c) * stride;
+        float s0 = acc[c][0];
+        for (std::size_t t = i; t < n; ++t) s0 += a[t] * bc[t];
+        s[c] = (s0 + acc[c][1]) + (acc[c][2] + acc[c][3]);
+    }
+}
+
 std::vector<float> as_floats(const hf::weight& w) {
     std::vector<float> out(w.rows * w.cols);
     for (std::size_t r = 0; r < w.rows; ++r) w.row(r, out.data() + r * w.cols);
@@ -38,75 +58,97 @@ std::vector<float> as_floats(const hf::weight& w) {
 
 namespace {
 
-/// Rows i0, i0+1 of x against four weight rows: eight sums of `in` products, four lanes at a time (the
-/// register block: 8 accumulators and 6 loads fit SSE's and wasm's 16 vector registers).
-void rows2_outs4(float* y, const float* x, const float* const* wr, std::size_t i0, std::size_t o0, std::size_t in, std::size_t out,
-                 const float* bias) {
+/// Rows i0 … i0+R−1 of x against weight rows o0 … o0+C−1: R·C sums of `in` products, four lanes at a time (the
+/// register block). Each output is summed the same way whatever R and C, so a row gives the same bits in any block.
+template <int R, int C>
+void block(float* y, const float* x, const float* const* wr, std::size_t i0, std::size_t o0, std::size_t in, std::size_t out,
+           const float* bias) {
     using simd::f32x4;
-    f32x4 acc[2][4] = {};
-    const float* x0 = x + i0 * in;
-    const float* x1 = x0 + in;
+    f32x4 acc[R][C] = {};
+    const float* xr[R];
+    for (int r = 0; r < R; ++r) xr[r] = x + (i0 + static_cast<std::size_t>(r)) * in;
     std::size_t k = 0;
     for (; k + 4 <= in; k += 4) {
-        const f32x4 a = simd::load(x0 + k), c = simd::load(x1 + k);
-        for (int r = 0; r < 4; ++r) {
-            const f32x4 wv = simd::load(wr[r] + k);
-            acc[0][r] += a * wv;
-            acc[1][r] += c * wv;
+        f32x4 a[R];
+        for (int r = 0; r < R; ++r) a[r] = simd::load(xr[r] + k);
+        for (int c = 0; c < C; ++c) {
+            const f32x4 wv = simd::load(wr[c] + k);
+            for (int r = 0; r < R; ++r) acc[r][c] += a[r] * wv;
         }
     }
-    for (int r = 0; r < 4; ++r) {
-        float s0 = simd::hsum(acc[0][r]), s1 = simd::hsum(acc[1][r]);
-        for (std::size_t t = k; t < in; ++t) s0 += x0[t] * wr[r][t], s1 += x1[t] * wr[r][t];
-        y[i0 * out + o0 + static_cast<std::size_t>(r)] = s0 + bias[o0 + static_cast<std::size_t>(r)];
-        y[(i0 + 1) * out + o0 + static_cast<std::size_t>(r)] = s1 + bias[o0 + static_cast<std::size_t>(r)];
-    }
+    for (int r = 0; r < R; ++r)
+        for (int c = 0; c < C; ++c) {
+            float s = simd::hsum(acc[r][c]);
+            for (std::size_t t = k; t < in; ++t) s += xr[r][t] * wr[c][t];
+            const std::size_t o = o0 + static_cast<std::size_t>(c);
+            y[(i0 + static_cast<std::size_t>(r)) * out + o] = s + bias[o];
+        }
 }
 
-/// Row i of x against four weight rows: the block's one-row twin, for a single token (a cached step, where the
-/// weights stream from memory once) and the odd row a block of two leaves.
-void row1_outs4(float* y, const float* x, const float* const* wr, std::size_t i, std::size_t o0, std::size_t in, std::size_t out,
-                const float* bias) {
-    using simd::f32x4;
-    f32x4 acc[4] = {};
-    const float* xi = x + i * in;
-    std::size_t k = 0;
-    for (; k + 4 <= in; k += 4) {
-        const f32x4 a = simd::load(xi + k);
-        for (int r = 0; r < 4; ++r) acc[r] += a * simd::load(wr[r] + k);
-    }
-    for (int r = 0; r < 4; ++r) {
-        float s = simd::hsum(acc[r]);
-        for (std::size_t t = k; t < in; ++t) s += xi[t] * wr[r][t];
-        y[i * out + o0 + static_cast<std::size_t>(r)] = s + bias[o0 + static_cast<std::size_t>(r)];
-    }
+}  // namespace
+
+namespace {
+
+/// Below this many multiply-adds a call runs on its own thread: waking the helpers costs about 0.1 ms, about
+/// 1M multiply-adds' time in wasm (a cached step's 768 × 768 projection stays on one thread).
+constexpr std::size_t min_parallel_work = std::size_t(1) << 21;
+
+/// Work split between the helper threads: items from one atomic counter (as the streaming attention's), so
+/// no two threads write the same outputs and a helper that wakes late takes fewer. Each thread gets its own
+/// scratch of `scratch` floats, made here, on the calling thread.
+template <typename Item>
+void share(std::size_t items, std::size_t work, std::size_t scratch, const Item& item) {
+    const std::size_t threads = work < min_parallel_work ? 1 : std::min(items, parallel::max_threads());
+    std::vector<std::vector<float>> scratches(threads, std::vector<float>(scratch));
+    std::atomic<std::size_t> next{0};
+    parallel::run(threads, [&](std::size_t t) {
+        for (std::size_t i = next.fetch_add(1, std::memory_order_relaxed); i < items; i = next.fetch_add(1, std::memory_order_relaxed))
+            item(i, scratches[t].data());
+    });
 }
 
 }  // namespace
 
 void linear(float* y, const float* x, const hf::weight& w, const hf::weight* b, std::size_t n) {
-    const std::size_t in = w.cols, out = w.rows;
+    // four input rows × two weight rows: of the blocks timed in V8 (web/bench/linear_blocks.cpp), the fastest; 2 × 4
+    // loads as much per product and was slower, 3 × 4 and larger spill the 16 vector registers
+    constexpr std::size_t rows = 4, outs = 2, pairs_per_item = 16;
+    const std::size_t in = w.cols, out = w.rows, pairs = out / outs;
+    // the input rows a pass over the weights takes at once: as many as fit in 512 KB, so that they are read from a
+    // core's L2 cache for every pair of weight rows (256 rows of an MLP's 3072 inputs are 3 MB, read from L3)
+    const std::size_t tile = std::max<std::size_t>(rows, 512u * 1024u / 4u / std::max<std::size_t>(in, 1) / rows * rows);
     const std::vector<float> bias = b ? as_floats(*b) : std::vector<float>(out, 0.0f);
-    std::vector<float> block(4 * in);
-    // pass 1: four weight rows at a time (converted once from their dtype), against every input row, two at a time
-    for (std::size_t o0 = 0; o0 < out; o0 += 4) {
-        const std::size_t outs = std::min<std::size_t>(4, out - o0);
-        const float* wr[4];
-        for (std::size_t r = 0; r < outs; ++r) {
-            if (w.type == hf::dtype::f32) wr[r] = reinterpret_cast<const float*>(w.bytes.data()) + (o0 + r) * in;
-            else {
-                w.row(o0 + r, block.data() + r * in);
-                wr[r] = block.data() + r * in;
+    for (std::size_t i0 = 0; i0 < n; i0 += tile) {
+        const std::size_t i_end = std::min(n, i0 + tile);
+        // pass 1: two weight rows at a time (converted from their dtype into the thread's scratch), against the
+        // tile's rows, four at a time; an item is 16 pairs of weight rows, each output written by one thread
+        share((pairs + pairs_per_item - 1) / pairs_per_item, (i_end - i0) * in * out, outs * in, [&](std::size_t item, float* converted) {
+            for (std::size_t p = item * pairs_per_item; p < std::min(pairs, (item + 1) * pairs_per_item); ++p) {
+                const std::size_t o0 = p * outs;
+                const float* wr[outs];
+                for (std::size_t r = 0; r < outs; ++r) {
+                    if (w.type == hf::dtype::f32) wr[r] = reinterpret_cast<const float*>(w.bytes.data()) + (o0 + r) * in;
+                    else {
+                        w.row(o0 + r, converted + r * in);
+                        wr[r] = converted + r * in;
+                    }
+                }
+                std::size_t i = i0;
+                for (; i + rows <= i_end; i += rows) block<4, outs>(y, x, wr, i, o0, in, out, bias.data());
+                switch (i_end - i) {  // the rows a block of four leaves: a single token's pass, a prompt's last rows
+                    case 3: block<3, outs>(y, x, wr, i, o0, in, out, bias.data()); break;
+                    case 2: block<2, outs>(y, x, wr, i, o0, in, out, bias.data()); break;
+                    case 1: block<1, outs>(y, x, wr, i, o0, in, out, bias.data()); break;
+                    default: break;
+                }
             }
-        }
-        std::size_t i = 0;
-        if (outs == 4) {
-            for (; i + 2 <= n; i += 2) rows2_outs4(y, x, wr, i, o0, in, out, bias.data());
-            if (i < n) row1_outs4(y, x, wr, i++, o0, in, out, bias.data());
-        }
-        // pass 2: what the blocks leave (the last outputs of a width not a multiple of 4)
-        for (; i < n; ++i)
-            for (std::size_t r = 0; r < outs; ++r) y[i * out + o0 + r] = dot(x + i * in, wr[r], in) + bias[o0 + r];
+        });
+    }
+    // pass 2: the last output of an odd width
+    if (out % outs) {
+        std::vector<float> converted(in);
+        w.row(out - 1, converted.data());
+        for (std::size_t i = 0; i < n; ++i) y[i * out + out - 1] = dot(x + i * in, converted.data(), in) + bias[out - 1];
     }
 }
 
@@ -135,16 +177,27 @@ void rms_norm(float* y, const float* x, const hf::weight& w, std::size_t n, std:
     }
 }
 
+// GELU and SiLU on four lanes through the kernels' exp4 (about 1 ulp), where libm's tanhf and expf per value were
+// a tenth of a forward pass. 0.5·x·(1 + tanh u) is written as x / (1 + e^(−2u)): the same function, with no
+// cancellation near 0, and for a very negative x e^(−2u) reaches exp4's largest value, not ∞, giving −0.
 void gelu_tanh(float* x, std::size_t n) {
+    using simd::f32x4;
     const float c = std::sqrt(2.0f / 3.14159265358979f);
-    for (std::size_t i = 0; i < n; ++i) {
-        const float v = x[i];
-        x[i] = 0.5f * v * (1.0f + std::tanh(c * (v + 0.044715f * v * v * v)));
-    }
+    const auto gelu4 = [c](f32x4 v) {
+        const f32x4 u = simd::splat(c) * (v + simd::splat(0.044715f) * v * v * v);
+        return v / (simd::splat(1.0f) + simd::exp4(simd::splat(-2.0f) * u));
+    };
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) simd::store(x + i, gelu4(simd::load(x + i)));
+    for (; i < n; ++i) x[i] = gelu4(simd::splat(x[i]))[0];
 }
 
 void silu_mul(float* out, const float* gate, const float* up, std::size_t n) {
-    for (std::size_t i = 0; i < n; ++i) out[i] = gate[i] / (1.0f + std::exp(-gate[i])) * up[i];
+    using simd::f32x4;
+    const auto silu4 = [](f32x4 z) { return z / (simd::splat(1.0f) + simd::exp4(-z)); };
+    std::size_t i = 0;
+    for (; i + 4 <= n; i += 4) simd::store(out + i, silu4(simd::load(gate + i)) * simd::load(up + i));
+    for (; i < n; ++i) out[i] = silu4(simd::splat(gate[i]))[0] * up[i];
 }
 
 void split_heads(float* y, const float* x, std::size_t n, std::size_t heads, std::size_t dh) {
@@ -159,14 +212,24 @@ void merge_heads(float* y, const float* x, std::size_t n, std::size_t heads, std
             for (std::size_t k = 0; k < dh; ++k) y[i * heads * dh + h * dh + k] = x[(h * n + i) * dh + k];
 }
 
+/// Softmax of each row in place: the max subtracted, exp on four lanes (exp4), the sum in double (a vocabulary's
+/// 151,936 terms summed in float lanes put a probability off by 1e-3 of itself).
 void softmax_rows(float* x, std::size_t n, std::size_t cols) {
     for (std::size_t i = 0; i < n; ++i) {
         float* r = x + i * cols;
         float most = r[0];
         for (std::size_t j = 1; j < cols; ++j) most = std::max(most, r[j]);
+        const simd::f32x4 most4 = simd::splat(most);
         double sum = 0;
-        for (std::size_t j = 0; j < cols; ++j) sum += (r[j] = std::exp(r[j] - most));
-        for (std::size_t j = 0; j < cols; ++j) r[j] = static_cast<float>(r[j] / sum);
+        std::size_t j = 0;
+        for (; j + 4 <= cols; j += 4) {
+            const simd::f32x4 e = simd::exp4(simd::load(r + j) - most4);
+            simd::store(r + j, e);
+            sum += (static_cast<double>(e[0]) + e[1]) + (static_cast<double>(e[2]) + e[3]);
+        }
+        for (; j < cols; ++j) sum += (r[j] = simd::exp4(simd::splat(r[j] - most))[0]);
+        const float inv = static_cast<float>(1.0 / sum);
+        for (j = 0; j < cols; ++j) r[j] *= inv;
     }
 }
 
@@ -183,32 +246,41 @@ void attention(float* context, const float* q, const float* k_cache, const float
         keep->row_max.assign(h * n, 0.0f);
         keep->row_sum.assign(h * n, 0.0f);
     }
-    std::vector<float> row(t);
-    for (std::size_t head = 0; head < h; ++head) {
+    // a head is an item for the helper threads: each writes its own rows of context and of the kept steps
+    share(h, h * n * t * dh, t, [&](std::size_t head, float* row) {
         const std::size_t kv = head / group;
         for (std::size_t i = 0; i < n; ++i) {
             const float* qi = q + (head * n + i) * dh;
-            const std::size_t at = (head * n + i) * t;
-            // pass 1: q·k of every key, scaled, the keys after the query masked; the row max
+            const std::size_t at = (head * n + i) * t, seen = pos0 + i + 1;  // keys 0 … pos0+i are not masked
+            // pass 1: q·k of every key (of the keys the query sees, on the fast path), scaled, the keys after the
+            // query masked; the row max
+            const std::size_t scored = keep ? t : seen;
+            std::size_t j = 0;
+            for (; j + 4 <= scored; j += 4) dots4(row + j, qi, k_cache + (j * g + kv) * dh, g * dh, dh);
+            for (; j < scored; ++j) row[j] = dot(qi, k_cache + (j * g + kv) * dh, dh);
             float most = -INFINITY;
-            for (std::size_t j = 0; j < t; ++j) {
-                const float s = dot(qi, k_cache + (j * g + kv) * dh, dh);
-                const float m = j > pos0 + i ? -1e9f : s * scale;
+            for (j = 0; j < scored; ++j) {
+                const float s = row[j];
+                const float m = j >= seen ? -1e9f : s * scale;
                 if (keep) keep->scores[at + j] = s, keep->scaled[at + j] = s * scale, keep->masked[at + j] = m;
                 row[j] = m;
                 most = std::max(most, m);
             }
-            // pass 2: exp(x − max) and the row sum
+            // pass 2: exp(x − max) and the row sum; a masked key's is exactly 0 (kept as the zeros assigned above)
+            // (four lanes through exp4, summed in double as the scores' rows are long)
             double sum = 0;
-            for (std::size_t j = 0; j < t; ++j) {
-                row[j] = std::exp(row[j] - most);
-                sum += row[j];
-                if (keep) keep->exp[at + j] = row[j];
+            const simd::f32x4 most4 = simd::splat(most);
+            for (j = 0; j + 4 <= seen; j += 4) {
+                const simd::f32x4 e = simd::exp4(simd::load(row + j) - most4);
+                simd::store(row + j, e);
+                sum += (static_cast<double>(e[0]) + e[1]) + (static_cast<double>(e[2]) + e[3]);
             }
+            for (; j < seen; ++j) sum += (row[j] = simd::exp4(simd::splat(row[j] - most))[0]);
+            if (keep) std::copy(row, row + seen, keep->exp.begin() + static_cast<std::ptrdiff_t>(at));
             // pass 3: the weights, and the values they weigh
             float* out = context + (head * n + i) * dh;
             for (std::size_t k = 0; k < dh; ++k) out[k] = 0;
-            for (std::size_t j = 0; j < t; ++j) {
+            for (j = 0; j < seen; ++j) {
                 const float w = static_cast<float>(row[j] / sum);
                 if (keep) keep->weights[at + j] = w;
                 const float* vj = v_cache + (j * g + kv) * dh;
@@ -216,7 +288,7 @@ void attention(float* context, const float* q, const float* k_cache, const float
             }
             if (keep) keep->row_max[head * n + i] = most, keep->row_sum[head * n + i] = static_cast<float>(sum);
         }
-    }
+    });
 }
 
 }  // namespace attn::ops

@@ -7,18 +7,41 @@
 import createHfCore from '../../dist/hf/attention_hf.js';
 import { makeModelLoader } from '../lm.js';
 import { holdLife } from '../remote/worker_life.js';
+import { startThreadedModule } from '../threaded_module.js';
 
 class FolderError extends Error {}
 
-const loadModel = makeModelLoader(() => Promise.reject(new FolderError('this worker opens model folders only.')), null, FolderError,
-  () => createHfCore({ locateFile: () => new URL('attention_hf.wasm', self.location.href).href }));
+/** The one-thread module, bundled in this script, its wasm beside it. */
+const oneThread = () => createHfCore({ locateFile: () => new URL('attention_hf.wasm', self.location.href).href });
+
+/**
+ * On a cross-origin-isolated page (scripts/serve.sh serves the site so) the wasm-threads twin beside this folder
+ * (assets/hf-threads: its glue, wasm and workers' script), whose linear layers and attention heads are shared
+ * between workers with the same numbers, bit for bit; elsewhere, or if it cannot load, the one-thread module.
+ */
+async function folderModule() {
+  if (self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function') {
+    try {
+      return await startThreadedModule(new URL('../hf-threads/attention_hf.js', self.location.href).href);
+    } catch {
+      // not in this site: the one-thread module below
+    }
+  }
+  return oneThread();
+}
+
+const loadModel = makeModelLoader(() => Promise.reject(new FolderError('this worker opens model folders only.')), null, FolderError, folderModule);
 
 let model = null;
 /** The last trace, kept: the page asks for one stage at a time (a layer, a head) of the same text. */
-let last = { text: null, trace: null };
+let last = { text: null, k: null, trace: null };
 
-function traceOf(text) {
-  if (last.text !== text) last = { text, trace: model.trace(text) };
+/** The text's trace, with its k likeliest next tokens from the same pass (one pass a keystroke). */
+function traceOf(text, k = 10) {
+  if (last.text !== text || last.k !== k) {
+    last.trace?.dispose(); // the stages it did not show are not copied out
+    last = { text, k, trace: model.trace(text, { next: k }) };
+  }
   return last.trace;
 }
 function current() {
@@ -37,23 +60,25 @@ const ops = {
   async open(source, post) {
     model?.dispose();
     model = null;
-    last = { text: null, trace: null };
+    last = { text: null, k: null, trace: null };
     const started = performance.now();
     model = await loadModel(source, { onProgress: (p) => post({ loaded: p.loaded, total: p.total, file: p.file }) });
-    const stages = model.trace(' ').stages; // which stages the architecture has, in trace order
+    const probe = model.trace(' '); // which stages the architecture has, in trace order
+    probe.dispose();
+    const { stages } = probe;
     const ids = [...new Set(stages.map((s) => s.id))];
     const globals = [...new Set(stages.filter((s) => s.layer === null).map((s) => s.id))];
-    last = { text: null, trace: null };
-    return { about: model.about, ids, globals, facts: model.stageFacts(ids), memory: model.memory(), ms: performance.now() - started };
+    last = { text: null, k: null, trace: null };
+    return { about: model.about, ids, globals, facts: model.stageFacts(ids), memory: model.memory(), threads: model.threads, ms: performance.now() - started };
   },
   /** What the page draws of a text: its tokens, the next-token bars and the stage asked for: {tokens, ids, next, stage}. */
   view(text, id, layer, k) {
-    const m = current();
+    current();
     const started = performance.now();
-    const t = traceOf(text);
+    const t = traceOf(text, k);
     return {
       tokens: t.tokens, ids: t.ids,
-      next: m.next(text, k),
+      next: t.next,
       stage: stageOf(t, id, layer),
       ms: performance.now() - started,
     };
@@ -64,7 +89,9 @@ const ops = {
     const pick = (id) => s.stages.find((x) => x.id === id && x.layer === layer);
     const cache = pick('kv_cache');
     const weights = pick('weights');
-    return { tokens: s.tokens, cache: { shape: cache.shape, data: cache.data }, weights: { shape: weights.shape, data: weights.data } };
+    const shown = { tokens: s.tokens, cache: { shape: cache.shape, data: cache.data }, weights: { shape: weights.shape, data: weights.data } };
+    s.dispose();
+    return shown;
   },
   /** A GPT-2 layer's attention as a spec of the playground's stepper (the core refuses the other architectures). */
   layerSpec: (text, layer) => current().layerSpec(text, layer),
@@ -79,7 +106,7 @@ const ops = {
   close() {
     model?.dispose();
     model = null;
-    last = { text: null, trace: null };
+    last = { text: null, k: null, trace: null };
     return true;
   },
 };

@@ -4,3 +4,4 @@
 export const lmCore = null;
 export const readModel = null;
 export const hfCore = null;
+export const hfThreadsCore = null;
