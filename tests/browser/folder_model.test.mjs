@@ -5,13 +5,13 @@
 // GPT-2 folder the site serves, its Chinese tokens shown as characters; en and zh at 1280 and 390 px; axe-core.
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { test } from 'node:test';
 
 import { attnCli, repo } from '../node/helpers.mjs';
-import { artifacts, browserSession, site } from './session.mjs';
+import { artifacts, browserSession, site, writeLyingFolder } from './session.mjs';
 
 const session = browserSession();
 const { problems } = session;
@@ -28,19 +28,7 @@ const llama = path.join(repo, 'build/native/test_models/llama-f32');  // trained
 assert.ok(existsSync(path.join(llama, 'model.safetensors')), `${llama} is missing: scripts/models.sh trains the test models`);
 const gpt2 = writeFolder('gpt2', 'gpt2', 'BF16');  // GPT-2's layout written by the independent numpy writer
 // a folder whose safetensors header says a tensor ends 1 GiB past the file's end
-const lying = path.join(work, 'lying');
-cpSync(llama, lying, { recursive: true });
-{
-  const file = path.join(lying, 'model.safetensors');
-  const bytes = readFileSync(file);
-  const n = Number(bytes.readBigUInt64LE(0));
-  const header = JSON.parse(bytes.subarray(8, 8 + n).toString());
-  const first = Object.keys(header).find((k) => k !== '__metadata__');
-  header[first].data_offsets[1] += 1 << 30;
-  const text = Buffer.from(JSON.stringify(header).padEnd(n, ' '));
-  text.copy(bytes, 8);
-  writeFileSync(file, bytes);
-}
+const lying = writeLyingFolder(llama, path.join(work, 'lying'));
 const TEXT = '我今天去了火锅店，那家店需要提前预约吗？';
 
 const inFolderView = (page, fn, arg) => page.evaluate(([source, a]) => {

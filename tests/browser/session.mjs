@@ -1,6 +1,6 @@
 // One headless Chromium and one static server for a browser test file, and the page helpers
 // every such file uses: open a page and wait for the stepper, read what the stepper shows.
-import { mkdirSync } from 'node:fs';
+import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before } from 'node:test';
 
@@ -134,4 +134,17 @@ export async function watchTaskCpu(page) {
       });
     },
   };
+}
+
+/** A hostile copy of a model folder at `to`: its safetensors header says the first tensor ends 1 GiB past the file's end. */
+export function writeLyingFolder(from, to) {
+  cpSync(from, to, { recursive: true });
+  const file = path.join(to, 'model.safetensors');
+  const bytes = readFileSync(file);
+  const n = Number(bytes.readBigUInt64LE(0));
+  const header = JSON.parse(bytes.subarray(8, 8 + n).toString());
+  header[Object.keys(header).find((k) => k !== '__metadata__')].data_offsets[1] += 1 << 30;
+  Buffer.from(JSON.stringify(header).padEnd(n, ' ')).copy(bytes, 8);
+  writeFileSync(file, bytes);
+  return to;
 }

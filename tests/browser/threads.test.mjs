@@ -3,12 +3,12 @@
 // splits its rows between workers with the same floats, bit for bit, as the one-thread module; embeds,
 // and any page that is not isolated, never load it.
 import assert from 'node:assert/strict';
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
 import { collectProblems, launchChromium, repo, serveStatic } from '../node/helpers.mjs';
-import { site } from './session.mjs';
+import { site, writeLyingFolder } from './session.mjs';
 
 const isolation = { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' };
 let browser, isolated, plain;
@@ -134,20 +134,6 @@ test('the npm package in an isolated page: createAttention({threads: true}) load
 // sentence, and keeps working; model mode on an isolated site opens a chosen folder on it.
 const llama = path.join(repo, 'build/native/test_models/llama-f32'); // trained by scripts/models.sh
 
-/** A lying copy of the Llama folder: its first tensor said to end 1 GiB past the file's end. */
-function lyingFolder() {
-  const dir = path.join(repo, 'build/test-artifacts/threads-lying');
-  cpSync(llama, dir, { recursive: true });
-  const file = path.join(dir, 'model.safetensors');
-  const bytes = readFileSync(file);
-  const n = Number(bytes.readBigUInt64LE(0));
-  const header = JSON.parse(bytes.subarray(8, 8 + n).toString());
-  header[Object.keys(header).find((k) => k !== '__metadata__')].data_offsets[1] += 1 << 30;
-  Buffer.from(JSON.stringify(header).padEnd(n, ' ')).copy(bytes, 8);
-  writeFileSync(file, bytes);
-  return dir;
-}
-
 /** In a page of the repository: the folder's trace (a checksum of each stage's bits), next tokens, refusals. */
 const folderReport = async ({ threads, url, lying }) => {
   const { createAttention } = await import('/web/src/index.js');
@@ -171,7 +157,7 @@ const folderReport = async ({ threads, url, lying }) => {
 };
 
 test('a model folder on the threads module: the same bits as one thread, the same refusals, and model mode opens one on it', async () => {
-  const lying = lyingFolder();
+  const lying = writeLyingFolder(llama, path.join(repo, 'build/test-artifacts/threads-lying')); // its first tensor past the file's end
   const server = await serveStatic(repo, { headers: isolation });
   const plainRepo = await serveStatic(repo);
   try {

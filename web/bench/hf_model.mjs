@@ -13,7 +13,8 @@
 // usage: node web/bench/hf_model.mjs FOLDER MODEL.onnx   (FOLDER and MODEL.onnx inside the repository)
 import path from 'node:path';
 
-import { launchChromium, repo, serveStatic } from '../../tests/node/helpers.mjs';
+import { repo } from '../../tests/node/helpers.mjs';
+import { isolatedPages } from './isolated_pages.mjs';
 
 const [folder, onnxPath] = process.argv.slice(2).map((p) => path.resolve(p));
 const SIZES = [64, 256];
@@ -21,17 +22,11 @@ const REPEAT = 3;
 const STEPS = 8; // generated tokens timed per cached run
 const served = (file) => path.relative(repo, file).split(path.sep).join('/');
 
-const server = await serveStatic(repo, {
-  headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
-});
-const browser = await launchChromium();
+const { server, newPage, close } = await isolatedPages();
 
 /** A page of the repository's origin (cross-origin isolated) with window.bench.best(run) and setup(arg) run in it. */
 async function pageWith(scripts, setup, arg) {
-  const page = await browser.newPage();
-  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-  await page.goto(`${server.url}site/docs.html`); // any page of the site: only its origin and isolation are used
-  for (const file of scripts) await page.addScriptTag({ url: `/web/node_modules/${file}` });
+  const page = await newPage(scripts);
   await page.evaluate((repeat) => {
     window.bench = {
       /** The least of `repeat` runs, after one not counted (each engine compiles its hot code on first use). */
@@ -162,6 +157,5 @@ try {
       f(a.gen), f(o1.step), r(o1.step / a.gen), f(b.gen), f(o2.step), r(o2.step / b.gen)].join(' '));
   }
 } finally {
-  await browser.close();
-  await server.close();
+  await close();
 }

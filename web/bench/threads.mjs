@@ -14,30 +14,20 @@
 // and GFLOP/s (4·n²·d).
 // usage: node web/bench/threads.mjs   (after bash scripts/build.sh); some sizes only, as forward.mjs:
 //        BENCH_SIZES='[[512, 64]]' node web/bench/threads.mjs
-import path from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-import { launchChromium, serveStatic } from '../../tests/node/helpers.mjs';
+import { isolatedPages } from './isolated_pages.mjs';
 import { attentionModel, fusedAttentionModel } from './onnx_model.mjs';
 
-const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 const SIZES = process.env.BENCH_SIZES ? JSON.parse(process.env.BENCH_SIZES)
   : [[128, 64], [512, 64], [1024, 64], [2048, 64], [4096, 64], [1024, 128]];
 const NAMES = ['a.attention, threads', 'a.attention, 1 thread', 'TF.js fast, threads', 'ORT graph, threads', 'ORT fused MHA, threads'];
 const PEERS = [2, 3, 4];
 const ROUNDS = 3;
 const modules = '/web/node_modules';
-const server = await serveStatic(repo, {
-  headers: { 'cross-origin-opener-policy': 'same-origin', 'cross-origin-embedder-policy': 'require-corp' },
-});
-const browser = await launchChromium();
+const { newPage, close } = await isolatedPages();
 
 /** A page of the site's origin (cross-origin isolated) with its scripts; setup(modules) runs in it once. */
 async function pageWith(scripts, setup, arg) {
-  const page = await browser.newPage();
-  page.on('pageerror', (e) => console.error(`page error: ${e.message}`));
-  await page.goto(`${server.url}site/docs.html`); // any page of the site: only its origin and isolation are used
-  for (const file of scripts) await page.addScriptTag({ url: `${modules}/${file}` });
+  const page = await newPage(scripts);
   await page.evaluate(`(${PAGE_HELPERS})()`); // awaited: evaluate waits for the promise the helpers return
   return { page, info: await page.evaluate(setup, arg) };
 }
@@ -157,6 +147,5 @@ try {
       `${(ms[1] / ms[0]).toFixed(2)}x its own one thread${failed.length ? `; left out: ${failed.join('; ')}` : ''}`);
   }
 } finally {
-  await browser.close();
-  await server.close();
+  await close();
 }
