@@ -89,9 +89,10 @@ void block(float* y, const float* x, const float* const* wr, std::size_t i0, std
 
 namespace {
 
-/// Below this many multiply-adds a call runs on its own thread: waking the helpers costs about 0.1 ms, about
-/// 1M multiply-adds' time in wasm (a cached step's 768 × 768 projection stays on one thread).
-constexpr std::size_t min_parallel_work = std::size_t(1) << 21;
+/// Below this many multiply-adds a call runs on its own thread. A pass's calls come one after another, so the
+/// helpers are awake (they spin for 2 ms after each call, kernels/parallel.cpp) and sharing costs microseconds:
+/// a cached step's 768 × 768 projection, a read of 2.4 MB from memory, is faster on two threads than on one.
+constexpr std::size_t min_parallel_work = std::size_t(1) << 19;
 
 /// Work split between the helper threads: items from one atomic counter (as the streaming attention's), so
 /// no two threads write the same outputs and a helper that wakes late takes fewer. Each thread gets its own
