@@ -1,7 +1,9 @@
 // Models you bring, in the language model's module: one entry, attn_call(operation, request), for every
 // operation on a model folder's model (docs/models-you-bring.md). The request and the answer are JSON text; a
-// trace's numbers stay in the module's memory, a buffer per stage, that JS reads in place until the next call
-// (each stage's "at" is its index in HEAPF32); a refusal is null with its sentence in attn_error, as every export's (text_answer.hpp).
+// trace's numbers stay in the module's memory, a buffer per stage, that JS reads in place until the next trace,
+// step or free of any model (each stage's "at" is its index in HEAPF32; web/src/model_folder.js copies the unread
+// ones out before those three: an operation that frees them must be named there too); a refusal is null with its
+// sentence in attn_error, as every export's (text_answer.hpp).
 // The files stay with JavaScript (the page's chosen files, the npm package's bytes): the core reads each range
 // it needs through attn_read_file, so a header is checked before anything behind it is read and the weights
 // are copied once, into the model.
@@ -56,7 +58,7 @@ double most_trace_floats() {
 
 std::map<int, std::unique_ptr<hf::model>> models;
 int next_handle = 1;
-std::vector<std::vector<float>> kept;  // the last trace's stages, read by JS in place until the next call
+std::vector<std::vector<float>> kept;  // the last trace's stages, read by JS in place until the next trace, step or free
 
 
 hf::model& find(const json& request) {

@@ -148,12 +148,14 @@ const folderReport = async ({ threads, url, lying }) => {
   const t = m.trace(text, { next: 5 });
   const stages = t.stages.map((s) => [s.id, s.layer, s.shape.join('×'), bits(s.data)]);
   const step = m.step(text).stages.map((s) => [s.id, s.layer, bits(s.data)]);
+  // 240 tokens: every linear op and attention's heads are then shared between the threads (over 2^19 multiply-adds)
+  const long = m.trace('The cat sat. '.repeat(60)).stages.map((s) => [s.id, s.layer, s.shape.join('×'), bits(s.data)]);
   const refusals = [];
   for (const bad of [() => m.next(''), () => m.trace('x'.repeat(5000))]) {
     try { bad(); refusals.push('computed'); } catch (e) { refusals.push(`${e.name}: ${e.message}`); }
   }
   try { await a.loadModel(lying); refusals.push('opened'); } catch (e) { refusals.push(`${e.name}: ${e.message.replace(location.origin, '')}`); }
-  return { threads: m.threads, stages, step, next: t.next, nextAlone: m.next(text, 5), generated: m.generate('The', { n: 12, temperature: 0 }).text, refusals };
+  return { threads: m.threads, stages, step, long, next: t.next, nextAlone: m.next(text, 5), generated: m.generate('The', { n: 12, temperature: 0 }).text, refusals };
 };
 
 test('a model folder on the threads module: the same bits as one thread, the same refusals, and model mode opens one on it', async () => {
@@ -177,6 +179,8 @@ test('a model folder on the threads module: the same bits as one thread, the sam
     assert.ok(threaded.stages.length > 40 && threaded.stages.some(([id]) => id === 'q_rot'));
     assert.deepEqual(threaded.stages, single.stages, 'every stage of the trace, bit for bit');
     assert.deepEqual(threaded.step, single.step, 'the cached step, bit for bit');
+    assert.ok(Number(threaded.long.find(([id]) => id === 'q')[2].split('×')[1]) >= 200, 'the long text is long');
+    assert.deepEqual(threaded.long, single.long, 'a long text\'s trace, every op shared between the threads, bit for bit');
     assert.deepEqual(threaded.next, threaded.nextAlone, 'the trace\'s next tokens are next()\'s');
     assert.deepEqual([threaded.next, threaded.generated], [single.next, single.generated]);
     assert.deepEqual(threaded.refusals, single.refusals);

@@ -93,8 +93,8 @@ export function partsOption(options) {
  * Wraps an instantiated core module (its plain exports: wasm/core_export.cpp, trace_export.cpp) in the package's API.
  * @param {object} core the module from createAttentionCore(): the sequence stages
  * @param {object} [threaded] the wasm-threads module, which runs a.attention beside the one-thread core (that
- *   does everything else: in the threads build, C++ exceptions are never caught, so no spec could be refused
- *   with its sentence: docs/toolchain.md); null: a.attention runs in the fast part
+ *   does everything else: a threads build catches C++ exceptions only as JavaScript-based ones, which made every
+ *   trace three times slower: docs/toolchain.md); null: a.attention runs in the fast part
  * @param {Function} [loadModel] the language model's loader (lm.js)
  * @param {(name: string) => Promise<object>} [loadPart] instantiates a part's module (parts.js)
  * @param {Function} [onDispose] called by a.dispose(): the entry point forgets its shared instance

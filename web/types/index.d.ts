@@ -480,10 +480,9 @@ export type ModelFolder =
 /** The names of the model folders' module's operations (attn_call): the core's table, which a test checks this against. */
 export type FolderOperation = 'about' | 'free' | 'generate' | 'layer_spec' | 'limits' | 'next' | 'open' | 'sample' | 'stages' | 'step' | 'tokenize' | 'trace';
 
-/** A stage of a model folder's trace: its id (docs/models-you-bring.md), layer (0-based, null for a global stage), shape and numbers. */
+/** A stage of a model folder's trace: its id (docs/models-you-bring.md), layer (0-based, null for a global stage), shape and numbers (copied out when first read; after the trace's dispose() a stage not read before throws ERR_ATTN_DISPOSED). */
 export interface FolderStage { id: string; layer: number | null; shape: number[]; readonly data: Float32Array }
 
-/** A model opened from a folder (GPT-2, Llama, Qwen2): every number from the core. */
 /** A folder model's trace: its stages' data are copied out when read; dispose() gives up the ones not read yet. */
 export interface FolderTrace {
   tokens: string[];
@@ -492,6 +491,7 @@ export interface FolderTrace {
   dispose(): void;
 }
 
+/** A model opened from a folder (GPT-2, Llama, Qwen2): every number from the core. */
 export interface FolderModel {
   readonly about: {
     architecture: 'gpt2' | 'llama' | 'qwen2'; dtype: 'F32' | 'F16' | 'BF16'; n_layer: number; n_head: number; n_kv_head: number; d_model: number;
@@ -502,6 +502,7 @@ export interface FolderModel {
   /** ids exactly as Hugging Face's tokenizers give them; tokens as a reader sees them ("锅(1/2)" for a byte piece); pieces as stored. */
   tokenize(text: string): { ids: number[]; tokens: string[]; pieces: string[] };
   /** Every stage of every layer; with {next: k}, the k likeliest next tokens from the same pass too. */
+  trace(text: string, options: { next: number }): FolderTrace & { next: { id: number; token: string; p: number }[] };
   trace(text: string, options?: { next?: number }): FolderTrace & { next?: { id: number; token: string; p: number }[] };
   /** The last token's pass through the key/value cache the others filled (kv_cache per layer: 2 × kv heads × n × d_head). */
   step(text: string): FolderTrace;

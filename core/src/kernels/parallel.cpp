@@ -37,7 +37,8 @@ public:
         {
             std::lock_guard<std::mutex> lock(m_);
             while (started_ + 1 < parts) {
-                std::thread(&helper_pool::loop, this, ++started_).detach();  // the pool lives as long as the module
+                std::thread(&helper_pool::loop, this, started_ + 1).detach();  // the pool lives as long as the module
+                ++started_;  // counted once it exists: a thread that could not start is never waited for
             }
             work_ = &work;
             parts_ = parts;
@@ -47,9 +48,10 @@ public:
         }
         if (sleeping) wake_.notify_all();
         work(0);
-        // the caller spins for the helpers' last items (at most one block of rows each, streaming_kernel's shared
-        // blocks, once they are awake): the browser's main thread, which may be the caller, cannot block anyway,
-        // and there it runs what other threads proxied to it meanwhile, as Emscripten's own waits do
+        // the caller spins for the helpers' last items (at most one item each, once they are awake: a block of rows
+        // of the streaming kernel, 16 pairs of a linear op's outputs, an attention head): the browser's main thread,
+        // which may be the caller, cannot block anyway, and there it runs what other threads proxied to it meanwhile,
+        // as Emscripten's own waits do
         while (remaining_.load(std::memory_order_acquire) != 0) {
 #if defined(__EMSCRIPTEN_PTHREADS__)
             if (emscripten_is_main_browser_thread()) emscripten_main_thread_process_queued_calls();
@@ -107,7 +109,8 @@ std::size_t max_threads() {
 }
 
 void run(std::size_t parts, const std::function<void(std::size_t)>& work) {
-    if (parts <= 1 || helper_threads == 0) {
+    parts = std::min(parts, max_threads());  // never more than the pool: a thread beyond it would never start
+    if (parts <= 1) {
         for (std::size_t p = 0; p < parts; ++p) work(p);
         return;
     }

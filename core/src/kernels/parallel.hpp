@@ -15,8 +15,10 @@ namespace attn::parallel {
 /// How many threads a call may use: its own and the pool's helpers, at most the cores (1 but in the wasm-threads build).
 std::size_t max_threads();
 /// Runs work(0) on the calling thread and work(1) … work(parts − 1) on helpers, and returns when all are done
-/// (parts ≤ max_threads()). The work must not throw, nor allocate where the memory could grow: the caller's
-/// thread is the one whose JavaScript sees the module's memory.
+/// (parts beyond max_threads() are not run: each part takes items until none is left, so part 0 takes what the
+/// others would have). The work must not throw (a helper's
+/// exception ends the module; the caller's would leave helpers running on its locals), nor allocate where the
+/// memory could grow: the caller's thread is the one whose JavaScript sees the module's memory.
 void run(std::size_t parts, const std::function<void(std::size_t)>& work);
 
 }  // namespace attn::parallel

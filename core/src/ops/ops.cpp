@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <atomic>
+#include <type_traits>
 #include <cmath>
 #include <vector>
 
@@ -28,24 +29,6 @@ float dot(const float* a, const float* b, std::size_t n) {
     }
     for (; i < n; ++i) s0 += a[i] * b[i];
     return (s0 + s1) + (s2 + s3);
-}
-
-/// dot() of one vector against four, the four `stride` apart (four keys of a head in the cache): the same
-/// sums in the same order as four calls of dot(), lane by lane, the tail into the first lane, then across.
-void dots4(float* s, const float* a, const float* b, std::size_t stride, std::size_t n) {
-    using simd::f32x4;
-    f32x4 acc[4] = {};
-    std::size_t i = 0;
-    for (; i + 4 <= n; i += 4) {
-        const f32x4 av = simd::load(a + i);
-        for (int c = 0; c < 4; ++c) acc[c] += av * simd::load(b + static_cast<std::size_t>(c) * stride + i);
-    }
-    for (int c = 0; c < 4; ++c) {
-        const float* bc = b + static_cast<std::size_t>(c) * stride;
-        float s0 = acc[c][0];
-        for (std::size_t t = i; t < n; ++t) s0 += a[t] * bc[t];
-        s[c] = (s0 + acc[c][1]) + (acc[c][2] + acc[c][3]);
-    }
 }
 
 std::vector<float> as_floats(const hf::weight& w) {
@@ -83,6 +66,30 @@ void block(float* y, const float* x, const float* const* wr, std::size_t i0, std
             const std::size_t o = o0 + static_cast<std::size_t>(c);
             y[(i0 + static_cast<std::size_t>(r)) * out + o] = s + bias[o];
         }
+}
+
+/// Scores of `n_rows` (1 … 4) queries, `dh` apart, against keys 0 … keys − 1, `stride` apart: scores[r · t + j] =
+/// q_r · k_j, two keys at a time through the linear op's block.
+void score_rows(float* scores, const float* q, const float* k, std::size_t stride, std::size_t n_rows, std::size_t keys, std::size_t dh,
+                std::size_t t, const float* zeros) {
+    const auto two = [&](std::size_t j, const float* const* kr, auto cols) {
+        constexpr int C = decltype(cols)::value;
+        switch (n_rows) {
+            case 4: block<4, C>(scores, q, kr, 0, j, dh, t, zeros); break;
+            case 3: block<3, C>(scores, q, kr, 0, j, dh, t, zeros); break;
+            case 2: block<2, C>(scores, q, kr, 0, j, dh, t, zeros); break;
+            default: block<1, C>(scores, q, kr, 0, j, dh, t, zeros); break;
+        }
+    };
+    std::size_t j = 0;
+    for (; j + 2 <= keys; j += 2) {
+        const float* kr[2] = {k + j * stride, k + (j + 1) * stride};
+        two(j, kr, std::integral_constant<int, 2>{});
+    }
+    if (j < keys) {
+        const float* kr[1] = {k + j * stride};
+        two(j, kr, std::integral_constant<int, 1>{});
+    }
 }
 
 }  // namespace
@@ -247,47 +254,54 @@ void attention(float* context, const float* q, const float* k_cache, const float
         keep->row_max.assign(h * n, 0.0f);
         keep->row_sum.assign(h * n, 0.0f);
     }
-    // a head is an item for the helper threads: each writes its own rows of context and of the kept steps
-    share(h, h * n * t * dh, t, [&](std::size_t head, float* row) {
+    // a head is an item for the helper threads: each writes its own rows of context and of the kept steps; its
+    // queries are taken four at a time, as the rows of a linear op, the keys as its weight rows
+    constexpr std::size_t rows = 4;
+    const std::vector<float> no_bias(t, 0.0f);
+    share(h, h * n * t * dh, rows * t, [&](std::size_t head, float* scores) {
         const std::size_t kv = head / group;
-        for (std::size_t i = 0; i < n; ++i) {
-            const float* qi = q + (head * n + i) * dh;
-            const std::size_t at = (head * n + i) * t, seen = pos0 + i + 1;  // keys 0 … pos0+i are not masked
-            // pass 1: q·k of every key (of the keys the query sees, on the fast path), scaled, the keys after the
-            // query masked; the row max
-            const std::size_t scored = keep ? t : seen;
-            std::size_t j = 0;
-            for (; j + 4 <= scored; j += 4) dots4(row + j, qi, k_cache + (j * g + kv) * dh, g * dh, dh);
-            for (; j < scored; ++j) row[j] = dot(qi, k_cache + (j * g + kv) * dh, dh);
-            float most = -INFINITY;
-            for (j = 0; j < scored; ++j) {
-                const float s = row[j];
-                const float m = j >= seen ? -1e9f : s * scale;
-                if (keep) keep->scores[at + j] = s, keep->scaled[at + j] = s * scale, keep->masked[at + j] = m;
-                row[j] = m;
-                most = std::max(most, m);
+        for (std::size_t i0 = 0; i0 < n; i0 += rows) {
+            const std::size_t group_rows = std::min(rows, n - i0);
+            // pass 1: q·k of the four queries and every key the last of them sees (every key, when kept)
+            score_rows(scores, q + (head * n + i0) * dh, k_cache + kv * dh, g * dh, group_rows, keep ? t : pos0 + i0 + group_rows, dh, t,
+                       no_bias.data());
+            for (std::size_t r = 0; r < group_rows; ++r) {
+                const std::size_t i = i0 + r;
+                float* row = scores + r * t;
+                const std::size_t at = (head * n + i) * t, seen = pos0 + i + 1;  // keys 0 … pos0+i are not masked
+                // the scores scaled, the keys after the query masked; the row max
+                const std::size_t scored = keep ? t : seen;
+                float most = -INFINITY;
+                std::size_t j = 0;
+                for (; j < scored; ++j) {
+                    const float s = row[j];
+                    const float m = j >= seen ? -1e9f : s * scale;
+                    if (keep) keep->scores[at + j] = s, keep->scaled[at + j] = s * scale, keep->masked[at + j] = m;
+                    row[j] = m;
+                    if (j < seen) most = std::max(most, m);  // the keys the query sees: the same max on both paths
+                }
+                // pass 2: exp(x − max) and the row sum; a masked key's is exactly 0 (kept as the zeros assigned above)
+                // (four lanes through exp4, summed in double as the scores' rows are long)
+                double sum = 0;
+                const simd::f32x4 most4 = simd::splat(most);
+                for (j = 0; j + 4 <= seen; j += 4) {
+                    const simd::f32x4 e = simd::exp4(simd::load(row + j) - most4);
+                    simd::store(row + j, e);
+                    sum += (static_cast<double>(e[0]) + e[1]) + (static_cast<double>(e[2]) + e[3]);
+                }
+                for (; j < seen; ++j) sum += (row[j] = simd::exp4(simd::splat(row[j] - most))[0]);
+                if (keep) std::copy(row, row + seen, keep->exp.begin() + static_cast<std::ptrdiff_t>(at));
+                // pass 3: the weights, and the values they weigh
+                float* out = context + (head * n + i) * dh;
+                for (std::size_t k = 0; k < dh; ++k) out[k] = 0;
+                for (j = 0; j < seen; ++j) {
+                    const float w = static_cast<float>(row[j] / sum);
+                    if (keep) keep->weights[at + j] = w;
+                    const float* vj = v_cache + (j * g + kv) * dh;
+                    for (std::size_t k = 0; k < dh; ++k) out[k] += w * vj[k];
+                }
+                if (keep) keep->row_max[head * n + i] = most, keep->row_sum[head * n + i] = static_cast<float>(sum);
             }
-            // pass 2: exp(x − max) and the row sum; a masked key's is exactly 0 (kept as the zeros assigned above)
-            // (four lanes through exp4, summed in double as the scores' rows are long)
-            double sum = 0;
-            const simd::f32x4 most4 = simd::splat(most);
-            for (j = 0; j + 4 <= seen; j += 4) {
-                const simd::f32x4 e = simd::exp4(simd::load(row + j) - most4);
-                simd::store(row + j, e);
-                sum += (static_cast<double>(e[0]) + e[1]) + (static_cast<double>(e[2]) + e[3]);
-            }
-            for (; j < seen; ++j) sum += (row[j] = simd::exp4(simd::splat(row[j] - most))[0]);
-            if (keep) std::copy(row, row + seen, keep->exp.begin() + static_cast<std::ptrdiff_t>(at));
-            // pass 3: the weights, and the values they weigh
-            float* out = context + (head * n + i) * dh;
-            for (std::size_t k = 0; k < dh; ++k) out[k] = 0;
-            for (j = 0; j < seen; ++j) {
-                const float w = static_cast<float>(row[j] / sum);
-                if (keep) keep->weights[at + j] = w;
-                const float* vj = v_cache + (j * g + kv) * dh;
-                for (std::size_t k = 0; k < dh; ++k) out[k] += w * vj[k];
-            }
-            if (keep) keep->row_max[head * n + i] = most, keep->row_sum[head * n + i] = static_cast<float>(sum);
         }
     });
 }

@@ -36,10 +36,16 @@ let model = null;
 /** The last trace, kept: the page asks for one stage at a time (a layer, a head) of the same text. */
 let last = { text: null, k: null, trace: null };
 
+/** Lets the last trace go: the stages it did not show are never copied out of the module. */
+function forgetTrace() {
+  last.trace?.dispose();
+  last = { text: null, k: null, trace: null };
+}
+
 /** The text's trace, with its k likeliest next tokens from the same pass (one pass a keystroke). */
 function traceOf(text, k = 10) {
   if (last.text !== text || last.k !== k) {
-    last.trace?.dispose(); // the stages it did not show are not copied out
+    forgetTrace(); // before tracing: a refused trace leaves nothing behind that points at freed stages
     last = { text, k, trace: model.trace(text, { next: k }) };
   }
   return last.trace;
@@ -58,9 +64,9 @@ function stageOf(trace, id, layer) {
 
 const ops = {
   async open(source, post) {
+    forgetTrace();
     model?.dispose();
     model = null;
-    last = { text: null, k: null, trace: null };
     const started = performance.now();
     model = await loadModel(source, { onProgress: (p) => post({ loaded: p.loaded, total: p.total, file: p.file }) });
     const probe = model.trace(' '); // which stages the architecture has, in trace order
@@ -68,7 +74,6 @@ const ops = {
     const { stages } = probe;
     const ids = [...new Set(stages.map((s) => s.id))];
     const globals = [...new Set(stages.filter((s) => s.layer === null).map((s) => s.id))];
-    last = { text: null, k: null, trace: null };
     return { about: model.about, ids, globals, facts: model.stageFacts(ids), memory: model.memory(), threads: model.threads, ms: performance.now() - started };
   },
   /** What the page draws of a text: its tokens, the next-token bars and the stage asked for: {tokens, ids, next, stage}. */
@@ -85,7 +90,9 @@ const ops = {
   },
   /** The last token's pass through the key/value cache: per layer the cache and the new row of weights. */
   step(text, layer) {
-    const s = current().step(text);
+    current();
+    forgetTrace(); // a step frees the last trace's stages; the next view traces again
+    const s = model.step(text);
     const pick = (id) => s.stages.find((x) => x.id === id && x.layer === layer);
     const cache = pick('kv_cache');
     const weights = pick('weights');
@@ -104,9 +111,9 @@ const ops = {
     return { tokens: t.tokens, ids: t.ids, stages: t.stages.map((s) => ({ id: s.id, layer: s.layer, shape: s.shape, data: s.data })) };
   },
   close() {
+    forgetTrace();
     model?.dispose();
     model = null;
-    last = { text: null, k: null, trace: null };
     return true;
   },
 };
