@@ -8,7 +8,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <type_traits>
 #include <cmath>
 #include <vector>
 
@@ -37,9 +36,20 @@ std::vector<float> as_floats(const hf::weight& w) {
     return out;
 }
 
-}  // namespace
-
-namespace {
+/// x[j] = e^(x[j] − most) for j < n, four lanes at a time through exp4 (about 1 ulp); returns their sum, in double
+/// (a vocabulary's 151,936 terms summed in float lanes put a probability off by 1e-3 of itself).
+double exp_sum(float* x, std::size_t n, float most) {
+    const simd::f32x4 most4 = simd::splat(most);
+    double sum = 0;
+    std::size_t j = 0;
+    for (; j + 4 <= n; j += 4) {
+        const simd::f32x4 e = simd::exp4(simd::load(x + j) - most4);
+        simd::store(x + j, e);
+        sum += (static_cast<double>(e[0]) + e[1]) + (static_cast<double>(e[2]) + e[3]);
+    }
+    for (; j < n; ++j) sum += (x[j] = simd::exp4(simd::splat(x[j] - most))[0]);
+    return sum;
+}
 
 /// Rows i0 … i0+R−1 of x against weight rows o0 … o0+C−1: R·C sums of `in` products, four lanes at a time (the
 /// register block). Each output is summed the same way whatever R and C, so a row gives the same bits in any block.
@@ -68,33 +78,33 @@ void block(float* y, const float* x, const float* const* wr, std::size_t i0, std
         }
 }
 
+/// block<R, C> with R = n_rows (0 … 4) chosen at run time: a tile's last rows, a group of queries.
+template <int C>
+void block_rows(std::size_t n_rows, float* y, const float* x, const float* const* wr, std::size_t i0, std::size_t o0, std::size_t in,
+                std::size_t out, const float* bias) {
+    switch (n_rows) {
+        case 4: block<4, C>(y, x, wr, i0, o0, in, out, bias); break;
+        case 3: block<3, C>(y, x, wr, i0, o0, in, out, bias); break;
+        case 2: block<2, C>(y, x, wr, i0, o0, in, out, bias); break;
+        case 1: block<1, C>(y, x, wr, i0, o0, in, out, bias); break;
+        default: break;
+    }
+}
+
 /// Scores of `n_rows` (1 … 4) queries, `dh` apart, against keys 0 … keys − 1, `stride` apart: scores[r · t + j] =
 /// q_r · k_j, two keys at a time through the linear op's block.
 void score_rows(float* scores, const float* q, const float* k, std::size_t stride, std::size_t n_rows, std::size_t keys, std::size_t dh,
                 std::size_t t, const float* zeros) {
-    const auto two = [&](std::size_t j, const float* const* kr, auto cols) {
-        constexpr int C = decltype(cols)::value;
-        switch (n_rows) {
-            case 4: block<4, C>(scores, q, kr, 0, j, dh, t, zeros); break;
-            case 3: block<3, C>(scores, q, kr, 0, j, dh, t, zeros); break;
-            case 2: block<2, C>(scores, q, kr, 0, j, dh, t, zeros); break;
-            default: block<1, C>(scores, q, kr, 0, j, dh, t, zeros); break;
-        }
-    };
     std::size_t j = 0;
     for (; j + 2 <= keys; j += 2) {
         const float* kr[2] = {k + j * stride, k + (j + 1) * stride};
-        two(j, kr, std::integral_constant<int, 2>{});
+        block_rows<2>(n_rows, scores, q, kr, 0, j, dh, t, zeros);
     }
     if (j < keys) {
         const float* kr[1] = {k + j * stride};
-        two(j, kr, std::integral_constant<int, 1>{});
+        block_rows<1>(n_rows, scores, q, kr, 0, j, dh, t, zeros);
     }
 }
-
-}  // namespace
-
-namespace {
 
 /// Below this many multiply-adds a call runs on its own thread. A pass's calls come one after another, so the
 /// helpers are awake (they spin for 2 ms after each call, kernels/parallel.cpp) and sharing costs microseconds:
@@ -143,12 +153,8 @@ void linear(float* y, const float* x, const hf::weight& w, const hf::weight* b, 
                 }
                 std::size_t i = i0;
                 for (; i + rows <= i_end; i += rows) block<4, outs>(y, x, wr, i, o0, in, out, bias.data());
-                switch (i_end - i) {  // the rows a block of four leaves: a single token's pass, a prompt's last rows
-                    case 3: block<3, outs>(y, x, wr, i, o0, in, out, bias.data()); break;
-                    case 2: block<2, outs>(y, x, wr, i, o0, in, out, bias.data()); break;
-                    case 1: block<1, outs>(y, x, wr, i, o0, in, out, bias.data()); break;
-                    default: break;
-                }
+                // the rows a block of four leaves: a single token's pass, a prompt's last rows
+                block_rows<outs>(i_end - i, y, x, wr, i, o0, in, out, bias.data());
             }
         });
     }
@@ -220,24 +226,14 @@ void merge_heads(float* y, const float* x, std::size_t n, std::size_t heads, std
             for (std::size_t k = 0; k < dh; ++k) y[i * heads * dh + h * dh + k] = x[(h * n + i) * dh + k];
 }
 
-/// Softmax of each row in place: the max subtracted, exp on four lanes (exp4), the sum in double (a vocabulary's
-/// 151,936 terms summed in float lanes put a probability off by 1e-3 of itself).
+/// Softmax of each row in place: the max subtracted, then exp_sum.
 void softmax_rows(float* x, std::size_t n, std::size_t cols) {
     for (std::size_t i = 0; i < n; ++i) {
         float* r = x + i * cols;
         float most = r[0];
         for (std::size_t j = 1; j < cols; ++j) most = std::max(most, r[j]);
-        const simd::f32x4 most4 = simd::splat(most);
-        double sum = 0;
-        std::size_t j = 0;
-        for (; j + 4 <= cols; j += 4) {
-            const simd::f32x4 e = simd::exp4(simd::load(r + j) - most4);
-            simd::store(r + j, e);
-            sum += (static_cast<double>(e[0]) + e[1]) + (static_cast<double>(e[2]) + e[3]);
-        }
-        for (; j < cols; ++j) sum += (r[j] = simd::exp4(simd::splat(r[j] - most))[0]);
-        const float inv = static_cast<float>(1.0 / sum);
-        for (j = 0; j < cols; ++j) r[j] *= inv;
+        const float inv = static_cast<float>(1.0 / exp_sum(r, cols, most));
+        for (std::size_t j = 0; j < cols; ++j) r[j] *= inv;
     }
 }
 
@@ -281,15 +277,7 @@ void attention(float* context, const float* q, const float* k_cache, const float
                     if (j < seen) most = std::max(most, m);  // the keys the query sees: the same max on both paths
                 }
                 // pass 2: exp(x − max) and the row sum; a masked key's is exactly 0 (kept as the zeros assigned above)
-                // (four lanes through exp4, summed in double as the scores' rows are long)
-                double sum = 0;
-                const simd::f32x4 most4 = simd::splat(most);
-                for (j = 0; j + 4 <= seen; j += 4) {
-                    const simd::f32x4 e = simd::exp4(simd::load(row + j) - most4);
-                    simd::store(row + j, e);
-                    sum += (static_cast<double>(e[0]) + e[1]) + (static_cast<double>(e[2]) + e[3]);
-                }
-                for (; j < seen; ++j) sum += (row[j] = simd::exp4(simd::splat(row[j] - most))[0]);
+                const double sum = exp_sum(row, seen, most);
                 if (keep) std::copy(row, row + seen, keep->exp.begin() + static_cast<std::ptrdiff_t>(at));
                 // pass 3: the weights, and the values they weigh
                 float* out = context + (head * n + i) * dh;

@@ -90,9 +90,9 @@ const ops = {
   },
   /** The last token's pass through the key/value cache: per layer the cache and the new row of weights. */
   step(text, layer) {
-    current();
+    const m = current();
     forgetTrace(); // a step frees the last trace's stages; the next view traces again
-    const s = model.step(text);
+    const s = m.step(text);
     const pick = (id) => s.stages.find((x) => x.id === id && x.layer === layer);
     const cache = pick('kv_cache');
     const weights = pick('weights');
