@@ -8,7 +8,7 @@
 // model mode's; the models' weights are strings of one character a byte (src/byte_string.js: LZMA finds
 // little in float32 weights), each such script starting with a byte order mark.
 import { execFileSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { copyFileSync, cpSync, existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
@@ -17,7 +17,7 @@ import { readFileSync } from 'node:fs';
 import { minify } from 'terser';
 import { build } from 'vite';
 
-import { PARTS } from './module_facts.mjs';
+import { MODULES, PARTS } from './module_facts.mjs';
 import { brotliBytes, EMBED_BUDGET_BYTES, gzipBytes } from './size_budget.mjs';
 import { byteString } from './src/byte_string.js';
 import { LESSON_FILES } from './src/model/lesson.js';
@@ -258,6 +258,9 @@ copyFileSync(file, path.join(here, 'dist/attention-stepper.js'));
 if (hfBuilt) {
   mkdirSync(path.join(outDir, 'hf'), { recursive: true });
   copyFileSync(path.join(here, 'dist/hf/attention_hf.wasm'), path.join(outDir, 'hf', 'attention_hf.wasm'));
+  // its relaxed-SIMD twin (wasm/parts.json's "relaxed"), which the worker loads where the engine runs relaxed SIMD
+  const twin = MODULES.find((m) => m.name === 'hf').relaxed;
+  if (existsSync(path.join(here, 'dist/hf', twin))) cpSync(path.join(here, 'dist/hf', twin), path.join(outDir, 'hf', twin), { recursive: true });
 }
 // the wasm-threads modules beside them, for the site's own pages: the playground's pages name the core's on their
 // script tag (data-threads), the folder view's worker looks for the folders' in assets/hf-threads; both are used
@@ -266,7 +269,7 @@ for (const name of ['core-threads', 'hf-threads']) {
   const threads = path.join(here, 'dist', name);
   if (!existsSync(threads)) continue;
   mkdirSync(path.join(outDir, name), { recursive: true });
-  for (const file of readdirSync(threads)) copyFileSync(path.join(threads, file), path.join(outDir, name, file));
+  cpSync(threads, path.join(outDir, name), { recursive: true }); // with its relaxed-SIMD twin's subfolder
 }
 // the sequence embed: 401 KB gzipped while the parts rode in it, 245 before LTO and the explain part, 226 before the
 // bytes were renamed by frequency, 217 before the train mode's code moved to the learn part's script; the goal is

@@ -155,7 +155,7 @@ const folderReport = async ({ threads, url, lying }) => {
     try { bad(); refusals.push('computed'); } catch (e) { refusals.push(`${e.name}: ${e.message}`); }
   }
   try { await a.loadModel(lying); refusals.push('opened'); } catch (e) { refusals.push(`${e.name}: ${e.message.replace(location.origin, '')}`); }
-  return { threads: m.threads, stages, step, long, next: t.next, nextAlone: m.next(text, 5), generated: m.generate('The', { n: 12, temperature: 0 }).text, refusals };
+  return { threads: m.threads, relaxedSimd: m.relaxedSimd, stages, step, long, next: t.next, nextAlone: m.next(text, 5), generated: m.generate('The', { n: 12, temperature: 0 }).text, refusals };
 };
 
 test('a model folder on the threads module: the same bits as one thread, the same refusals, and model mode opens one on it', async () => {
@@ -176,6 +176,8 @@ test('a model folder on the threads module: the same bits as one thread, the sam
     const cores = await (await browser.newPage()).evaluate(() => navigator.hardwareConcurrency);
     assert.equal(threaded.threads, Math.min(4, cores));
     assert.equal(single.threads, 1);
+    // Chromium runs relaxed SIMD: both are the relaxed twins (web/src/relaxed_simd.js), whose bits these compare
+    assert.deepEqual([threaded.relaxedSimd, single.relaxedSimd], [true, true]);
     assert.ok(threaded.stages.length > 40 && threaded.stages.some(([id]) => id === 'q_rot'));
     assert.deepEqual(threaded.stages, single.stages, 'every stage of the trace, bit for bit');
     assert.deepEqual(threaded.step, single.step, 'the cached step, bit for bit');
@@ -202,7 +204,9 @@ test('a model folder on the threads module: the same bits as one thread, the sam
   const cores = await page.evaluate(() => navigator.hardwareConcurrency);
   assert.equal(await line.getAttribute('data-threads'), String(Math.min(4, cores)));
   if (cores > 1) assert.match(await line.textContent(), new RegExp(`runs on ${Math.min(4, cores)} threads`));
-  assert.ok(requests.some((u) => u.endsWith('/hf-threads/attention_hf.worker.js')), 'the folder worker\'s pool started');
+  assert.ok(requests.some((u) => u.endsWith('/hf-threads/relaxed/attention_hf.worker.js')), 'the folder worker\'s pool started, on the relaxed twin');
+  assert.equal(await line.getAttribute('data-simd'), 'relaxed');
+  assert.match(await line.textContent(), /fused multiply-add \(relaxed SIMD\)/);
   assert.deepEqual(problems, []);
   await page.close();
 });

@@ -38,8 +38,11 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   const lm = ['dist/lm/attention_lm.js', 'dist/lm/attention_lm.wasm', 'dist/hf/attention_hf.js', 'dist/hf/attention_hf.wasm', 'models/en.safetensors', 'models/zh.safetensors'];
   // the model element's one-file script and its weights' scripts beside it (docs.html, "The model element"), and the worker of a model you bring beside the folders' module
   const modelElement = ['dist/attention-model.js', 'dist/models/en.js', 'dist/models/zh.js', 'dist/hf/folder-worker.js'];
+  // the relaxed-SIMD twins' .wasm beside their modules' (wasm/parts.json's "relaxed")
+  const relaxed = MODULES.filter((m) => m.relaxed).flatMap(({ name, target, relaxed }) =>
+    ['js', 'wasm', ...(name.endsWith('-threads') ? ['worker.js'] : [])].map((ext) => `dist/${name}/${relaxed}/${target}.${ext}`));
   const parts = PARTS.flatMap(({ name, target }) => [`dist/${name}/${target}.js`, `dist/${name}/${target}.wasm`, `dist/attention-stepper.${name}.js`]);
-  assert.deepEqual(files, ['LICENSE', 'README.md', 'custom-elements.json', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, ...modelElement, ...parts, 'package.json',
+  assert.deepEqual(files, ['LICENSE', 'README.md', 'custom-elements.json', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, ...relaxed, ...modelElement, ...parts, 'package.json',
     ...sources, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
   console.log(`tarball: ${tarball.size} bytes packed`);
 });

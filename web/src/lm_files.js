@@ -6,6 +6,7 @@
 // own model (web/build-site.mjs puts remote/lm_files_absent.js in place of this file, so no weights are inlined).
 import { bodyBytes } from './fetch_bytes.js';
 import { packageFile } from './package_file.js';
+import { hasRelaxedSimd } from './relaxed_simd.js';
 import { startThreadedModule } from './threaded_module.js';
 
 const weights = {
@@ -20,22 +21,30 @@ export async function lmCore() {
   return create({ locateFile: () => String(wasm) });
 }
 
-/** The model folders' module (dist/hf: models you bring), instantiated when a folder is first opened. */
+/**
+ * The model folders' module (dist/hf: models you bring), instantiated when a folder is first opened: its
+ * relaxed-SIMD twin (dist/hf/relaxed) where the engine runs it (relaxed_simd.js), both named literally for the bundlers.
+ */
 export async function hfCore() {
-  const wasm = packageFile('dist/hf/attention_hf.wasm', new URL('../dist/hf/attention_hf.wasm', import.meta.url));
-  const { default: create } = await import('../dist/hf/attention_hf.js');
-  return create({ locateFile: () => String(wasm) });
+  const relaxed = hasRelaxedSimd();
+  const wasm = relaxed
+    ? packageFile('dist/hf/relaxed/attention_hf.wasm', new URL('../dist/hf/relaxed/attention_hf.wasm', import.meta.url))
+    : packageFile('dist/hf/attention_hf.wasm', new URL('../dist/hf/attention_hf.wasm', import.meta.url));
+  const { default: create } = await (relaxed ? import('../dist/hf/relaxed/attention_hf.js') : import('../dist/hf/attention_hf.js'));
+  return Object.assign(await create({ locateFile: () => String(wasm) }), { relaxedSimd: relaxed });
 }
 
 // Its wasm-threads twin (dist/hf-threads: the linear layers and heads shared between workers), for a
 // cross-origin-isolated page that asked for threads (createAttention({threads: true})). The path is a variable so
 // bundlers leave it alone, as the threads core's (index.js): a bundle gets the one-thread module.
-const hfThreadsPath = 'dist/hf-threads/attention_hf.js';
+const hfThreadsPaths = { plain: 'dist/hf-threads/attention_hf.js', relaxed: 'dist/hf-threads/relaxed/attention_hf.js' };
 
-/** The threaded model folders' module: its glue, its wasm and the workers' script, all from dist/hf-threads. */
-export function hfThreadsCore() {
-  const here = import.meta.url;
-  return startThreadedModule(String(packageFile(hfThreadsPath, new URL(`../${hfThreadsPath}`, here))));
+/** The threaded model folders' module: its glue, its wasm and the workers' script, all from dist/hf-threads (or its relaxed twin's subfolder). */
+export async function hfThreadsCore() {
+  const relaxed = hasRelaxedSimd();
+  const glue = hfThreadsPaths[relaxed ? 'relaxed' : 'plain'];
+  const module = await startThreadedModule(String(packageFile(glue, new URL(`../${glue}`, import.meta.url))));
+  return Object.assign(module, { relaxedSimd: relaxed });
 }
 
 /**

@@ -257,6 +257,8 @@ function wrapFolderModel(hf, call, { handle, about, threads }, AttentionError) {
     get about() { return about; },
     /** How many threads its passes share: 1, or the wasm-threads module's workers and the calling thread. */
     get threads() { return threads; },
+    /** Whether its linear layers multiply and add in WebAssembly's relaxed SIMD (fused where the CPU has FMA). */
+    get relaxedSimd() { return hf.relaxedSimd === true; },
     /** {ids, tokens (as a reader sees them: a character split into byte pieces shown as "锅(1/2)"), pieces} */
     tokenize: (t) => ask('tokenize', { text: text(t) }),
     /**

@@ -6,6 +6,7 @@ import { readFile } from 'node:fs/promises';
 import createAttentionCore from '../dist/core/attention_core.js';
 import { AttentionError, createOptionsError, makeApi, partsOption } from './api.js';
 import { makeModelLoader } from './lm.js';
+import { hasRelaxedSimd } from './relaxed_simd.js';
 
 export { AttentionError, version } from './api.js';
 
@@ -27,7 +28,11 @@ const loadModel = makeModelLoader(
   AttentionError,
   async () => {
     const { default: createHfCore } = await import('../dist/hf/attention_hf.js');
-    return createHfCore({ wasmBinary: await readFile(new URL('../dist/hf/attention_hf.wasm', import.meta.url)) });
+    const relaxed = hasRelaxedSimd(); // Node runs relaxed SIMD only with --experimental-wasm-relaxed-simd
+    const dir = relaxed ? '../dist/hf/relaxed/' : '../dist/hf/';
+    const { default: create } = await import(`${dir}attention_hf.js`);
+    const wasm = await readFile(new URL(`${dir}attention_hf.wasm`, import.meta.url));
+    return Object.assign(await create({ wasmBinary: wasm }), { relaxedSimd: relaxed });
   },
 );
 

@@ -25,6 +25,18 @@ inline f32x4 select(i32x4 mask, f32x4 yes, f32x4 no) {
 inline f32x4 vmax(f32x4 a, f32x4 b) { return select(a > b, a, b); }
 inline f32x4 vmin(f32x4 a, f32x4 b) { return select(a < b, a, b); }
 
+/// a·b + c. In the relaxed-SIMD twins of the model folders' modules (ATTN_RELAXED_MADD: wasm/CMakeLists.txt) one
+/// f32x4.relaxed_madd, fused where the CPU has FMA: clang 14 only emits that instruction's prototype, whose
+/// builtin reads (a, b, c) as a + b·c, and wasm/relaxed_simd.mjs rewrites it into the standard opcode, which reads
+/// the same operands as a·b + c. Anywhere else (native, the plain modules) a multiply and an add, two roundings.
+inline f32x4 madd(f32x4 a, f32x4 b, f32x4 c) {
+#if defined(ATTN_RELAXED_MADD)
+    return __builtin_wasm_fma_f32x4(a, b, c);
+#else
+    return a * b + c;
+#endif
+}
+
 
 /// e^x on four lanes (Cephes expf: range reduction to [-ln2/2, ln2/2], degree-6
 /// polynomial, scale by 2^n through the exponent bits); about 1 ulp. Below about -87.3

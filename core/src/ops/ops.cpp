@@ -66,7 +66,7 @@ void block(float* y, const float* x, const float* const* wr, std::size_t i0, std
         for (int r = 0; r < R; ++r) a[r] = simd::load(xr[r] + k);
         for (int c = 0; c < C; ++c) {
             const f32x4 wv = simd::load(wr[c] + k);
-            for (int r = 0; r < R; ++r) acc[r][c] += a[r] * wv;
+            for (int r = 0; r < R; ++r) acc[r][c] = simd::madd(a[r], wv, acc[r][c]);
         }
     }
     for (int r = 0; r < R; ++r)

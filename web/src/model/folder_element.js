@@ -45,7 +45,7 @@ export class AttentionFolderModel extends HTMLElement {
     super();
     this.root = this.attachShadow({ mode: 'open' });
     this.state = { text: DEFAULT_TEXT, layer: 0, stage: 'q_rot', head: 0, lang: 'en', temperature: 0.8, seed: 1 };
-    this.opened = null; // {about, facts, memory, ms, threads}
+    this.opened = null; // {about, facts, memory, ms, threads, relaxedSimd}
     this.pending = 0;
   }
 
@@ -195,11 +195,12 @@ progress { width: min(420px, 100%); } .drop { border: 2px dashed #8a96a3; border
   }
 
   showOpened() {
-    const { about, facts, memory, ms, threads } = this.opened;
+    const { about, facts, memory, ms, threads, relaxedSimd } = this.opened;
     const w = folderWords(this.state.lang);
-    this.aboutLine.textContent = w.about(about, (about.weight_bytes / 2 ** 20).toFixed(1), (ms / 1000).toFixed(1), threads);
+    this.aboutLine.textContent = w.about(about, (about.weight_bytes / 2 ** 20).toFixed(1), (ms / 1000).toFixed(1), threads, relaxedSimd);
     this.aboutLine.dataset.heapBytes = memory.heapInUse;
     this.aboutLine.dataset.threads = threads;
+    this.aboutLine.dataset.simd = relaxedSimd ? 'relaxed' : 'simd128';
     this.facts = facts;
     this.layerSelect.replaceChildren(h('option', { value: '-1', text: w.global }),
       ...Array.from({ length: about.n_layer }, (_, l) => h('option', { value: String(l), text: `${w.layer} ${l + 1}` })));

@@ -7,6 +7,7 @@
 import createHfCore from '../../dist/hf/attention_hf.js';
 import { makeModelLoader } from '../lm.js';
 import { holdLife } from '../remote/worker_life.js';
+import { hasRelaxedSimd } from '../relaxed_simd.js';
 import { startThreadedModule } from '../threaded_module.js';
 
 class FolderError extends Error {}
@@ -14,17 +15,32 @@ class FolderError extends Error {}
 /** The one-thread module, bundled in this script, its wasm beside it. */
 const oneThread = () => createHfCore({ locateFile: () => new URL('attention_hf.wasm', self.location.href).href });
 
+/** A module from its glue's URL, its wasm beside the glue. */
+async function moduleAt(glue) {
+  const { default: create } = await import(/* @vite-ignore */ glue);
+  return create({ locateFile: (file) => new URL(file, glue).href });
+}
+
 /**
  * On a cross-origin-isolated page (scripts/serve.sh serves the site so) the wasm-threads twin beside this folder
  * (assets/hf-threads: its glue, wasm and workers' script), whose linear layers and attention heads are shared
- * between workers with the same numbers, bit for bit; elsewhere, or if it cannot load, the one-thread module.
+ * between workers with the same numbers, bit for bit; elsewhere, or if it cannot load, the one-thread module. Where
+ * the engine runs relaxed SIMD, each one's relaxed twin first (its "relaxed" subfolder: relaxed_simd.js).
  */
 async function folderModule() {
+  const here = self.location.href;
+  const relaxed = hasRelaxedSimd();
+  const tries = [];
   if (self.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function') {
+    if (relaxed) tries.push([true, () => startThreadedModule(new URL('../hf-threads/relaxed/attention_hf.js', here).href)]);
+    tries.push([false, () => startThreadedModule(new URL('../hf-threads/attention_hf.js', here).href)]);
+  }
+  if (relaxed) tries.push([true, () => moduleAt(new URL('relaxed/attention_hf.js', here).href)]);
+  for (const [isRelaxed, start] of tries) {
     try {
-      return await startThreadedModule(new URL('../hf-threads/attention_hf.js', self.location.href).href);
+      return Object.assign(await start(), { relaxedSimd: isRelaxed });
     } catch {
-      // not in this site: the one-thread module below
+      // not in this site: the next one
     }
   }
   return oneThread();
@@ -74,7 +90,7 @@ const ops = {
     const { stages } = probe;
     const ids = [...new Set(stages.map((s) => s.id))];
     const globals = [...new Set(stages.filter((s) => s.layer === null).map((s) => s.id))];
-    return { about: model.about, ids, globals, facts: model.stageFacts(ids), memory: model.memory(), threads: model.threads, ms: performance.now() - started };
+    return { about: model.about, ids, globals, facts: model.stageFacts(ids), memory: model.memory(), threads: model.threads, relaxedSimd: model.relaxedSimd, ms: performance.now() - started };
   },
   /** What the page draws of a text: its tokens, the next-token bars and the stage asked for: {tokens, ids, next, stage}. */
   view(text, id, layer, k) {
