@@ -60,7 +60,7 @@ const ours = (threads) => pageWith([], async ({ threads, url }) => {
   const t0 = performance.now();
   window.bench.model = await a.loadModel(url);
   const m = window.bench.model;
-  return { load: performance.now() - t0, threads: m.threads, about: m.about, heap: m.memory().heapInUse, isolated: crossOriginIsolated };
+  return { load: performance.now() - t0, threads: m.threads, relaxed: m.relaxedSimd, about: m.about, heap: m.memory().heapInUse, isolated: crossOriginIsolated };
 }, { threads, url: `${server.url}${served(folder)}/` });
 
 /** onnxruntime-web in its page with `threads` threads, its session made from the exported graph. */
@@ -141,7 +141,7 @@ try {
   const { about } = one.info;
   console.log(`GPT-2-small-shaped model (${about.n_layer} layers, ${about.n_head} heads, d ${about.d_model}, vocabulary ${about.n_vocab}, ${about.dtype}, ` +
     `${(about.weight_bytes / 2 ** 20).toFixed(0)} MB); headless Chromium, cross-origin isolated; onnxruntime-web ${ort[0].info.version}; ` +
-    `ours with threads: ${threaded.info.threads} threads (this machine: ${(await import('node:os')).availableParallelism()} cores)`);
+    `ours with threads: ${threaded.info.threads} threads (this machine: ${(await import('node:os')).availableParallelism()} cores); ours ${threaded.info.relaxed ? 'on relaxed SIMD (the fused multiply-add twin)' : 'on plain SIMD'}`);
   console.log(`load: ours ${one.info.load.toFixed(0)} ms (module heap ${(one.info.heap / 2 ** 20).toFixed(0)} MB), with threads ${threaded.info.load.toFixed(0)} ms; ` +
     `onnxruntime-web ${ort[0].info.load.toFixed(0)} ms (1 thread), ${ort[1].info.load.toFixed(0)} ms (2 threads)`);
   console.log('time, the best of 3 rounds of 3 runs; ratio = onnxruntime-web\'s time ÷ ours with as many threads (above 1: ours is faster); ÷fwd: traced ÷ forward, the same module');

@@ -228,13 +228,19 @@ void merge_heads(float* y, const float* x, std::size_t n, std::size_t heads, std
 
 /// Softmax of each row in place: the max subtracted, then exp_sum.
 void softmax_rows(float* x, std::size_t n, std::size_t cols) {
-    for (std::size_t i = 0; i < n; ++i) {
+    // the rows shared between the threads: a trace's probabilities are a vocabulary's row for every token
+    share(n, n * cols, 0, [&](std::size_t i, float*) {
         float* r = x + i * cols;
-        float most = r[0];
-        for (std::size_t j = 1; j < cols; ++j) most = std::max(most, r[j]);
+        std::size_t j = 0;
+        simd::f32x4 most4 = simd::splat(r[0]);
+        for (; j + 4 <= cols; j += 4) most4 = simd::vmax(most4, simd::load(r + j));
+        float most = std::max(std::max(most4[0], most4[1]), std::max(most4[2], most4[3]));
+        for (; j < cols; ++j) most = std::max(most, r[j]);
         const float inv = static_cast<float>(1.0 / exp_sum(r, cols, most));
-        for (std::size_t j = 0; j < cols; ++j) r[j] *= inv;
-    }
+        const simd::f32x4 inv4 = simd::splat(inv);
+        for (j = 0; j + 4 <= cols; j += 4) simd::store(r + j, simd::load(r + j) * inv4);
+        for (; j < cols; ++j) r[j] *= inv;
+    });
 }
 
 }  // namespace attn::ops
