@@ -3,13 +3,15 @@
 // LEB128, so the instruction is rewritten in place and no size in the module moves. The code section is decoded
 // instruction by instruction (every immediate of the instructions a module of ours can hold), so that only
 // opcodes are rewritten, never the same bytes inside a constant, a memory offset or a data segment; an
-// instruction this file does not know stops the build rather than being stepped over. The operands stay as they
+// instruction this file does not know stops the build rather than being stepped over (a SIMD opcode outside the
+// ranges with immediates is taken to have none, which holds for every SIMD opcode defined). The operands stay as they
 // are: the C++ (kernels/simd4.hpp, madd) passes them in the standard instruction's order, a·b + c.
 //
 // usage: node --experimental-wasm-relaxed-simd wasm/relaxed_simd.mjs IN.wasm OUT.wasm
 //   prints how many instructions it rewrote; exits 1 if none (the twin was built without the flag) or if the
 //   result does not validate (the flag lets Node 20's V8 validate relaxed SIMD).
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { pathToFileURL } from 'node:url';
 
 export const PROTOTYPE_MADD = 175; // 0xaf 0x01 after the 0xfd prefix
 export const STANDARD_MADD = 261; // 0x85 0x02
@@ -149,7 +151,8 @@ export function rewriteRelaxedMadd(input) {
   return { bytes, count };
 }
 
-if (import.meta.url === `file://${process.argv[1]}`) {
+// run as a script (a path with spaces or a link is still this file)
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) {
   const [input, output] = process.argv.slice(2);
   const { bytes, count } = rewriteRelaxedMadd(readFileSync(input));
   if (count === 0) {

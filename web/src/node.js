@@ -27,7 +27,6 @@ const loadModel = makeModelLoader(
   },
   AttentionError,
   async () => {
-    const { default: createHfCore } = await import('../dist/hf/attention_hf.js');
     const relaxed = hasRelaxedSimd(); // Node runs relaxed SIMD only with --experimental-wasm-relaxed-simd
     const dir = relaxed ? '../dist/hf/relaxed/' : '../dist/hf/';
     const { default: create } = await import(`${dir}attention_hf.js`);

@@ -499,7 +499,7 @@ export interface FolderModel {
   };
   /** How many threads its passes share: 1, or (createAttention({threads: true}) on a cross-origin-isolated page) the wasm-threads module's workers and the calling thread. */
   readonly threads: number;
-  /** Whether its module is the relaxed-SIMD twin (dist/hf/attention_hf.relaxed.wasm), chosen where the engine validates relaxed SIMD: its linear layers multiply and add in one f32x4.relaxed_madd, fused where the CPU has FMA, so its numbers may differ from the plain module's in the last bits. */
+  /** Whether its module is the relaxed-SIMD twin (dist/hf/relaxed/ or dist/hf-threads/relaxed/), chosen where the engine validates relaxed SIMD: its linear layers and attention scores multiply and add in one f32x4.relaxed_madd, fused where the CPU has FMA, so its numbers may differ from the plain module's in the last bits. */
   readonly relaxedSimd: boolean;
   /** ids exactly as Hugging Face's tokenizers give them; tokens as a reader sees them ("锅(1/2)" for a byte piece); pieces as stored. */
   tokenize(text: string): { ids: number[]; tokens: string[]; pieces: string[] };
