@@ -86,8 +86,8 @@ function atomic(r) {
   else throw new Error(`an unknown instruction 0xfe ${op} at byte ${r.at}`);
 }
 
-/** Walks one function body [r.at, end), calling found(at) at each prototype f32x4 madd's first byte after 0xfd. */
-function body(r, end, found) {
+/** Walks one function body [r.at, end), calling visit(op, at, length) at each SIMD instruction (at: its opcode's first byte after 0xfd). */
+function body(r, end, visit) {
   const locals = r.u32();
   for (let i = 0; i < locals; ++i) { r.u32(); r.skip(1); }
   while (r.at < end) {
@@ -110,24 +110,21 @@ function body(r, end, found) {
     else if (op === 0xfe) atomic(r);
     else if (op === 0xfd) {
       const at = r.at;
-      if (simd(r) === PROTOTYPE_MADD) {
-        if (r.at - at !== 2) throw new Error(`a relaxed madd encoded in ${r.at - at} bytes at byte ${at}`);
-        found(at);
-      }
+      const simdOp = simd(r);
+      visit(simdOp, at, r.at - at);
     } else throw new Error(`an unknown instruction 0x${op.toString(16)} at byte ${r.at - 1}`);
   }
   if (r.at !== end) throw new Error(`a function body overruns its size at byte ${end}`);
 }
 
 /**
- * The module's bytes with every prototype f32x4 madd rewritten into f32x4.relaxed_madd; returns {bytes, count}.
- * Throws, naming the byte, on a module it cannot walk.
+ * Walks every function body of a module, calling visit(op, at, length) at each SIMD instruction: op its number,
+ * at the byte of its opcode after the 0xfd prefix, length the opcode's bytes. Throws, naming the byte, on a module
+ * it cannot walk.
  */
-export function rewriteRelaxedMadd(input) {
-  const bytes = Uint8Array.from(input);
+export function walkSimd(bytes, visit) {
   if (bytes.length < 8 || bytes[0] !== 0 || bytes[1] !== 0x61 || bytes[2] !== 0x73 || bytes[3] !== 0x6d) throw new Error('not a WebAssembly module: no \\0asm at its start');
   const r = new Reader(bytes, 8);
-  let count = 0;
   while (r.at < bytes.length) {
     const id = r.byte();
     const size = r.u32();
@@ -139,15 +136,24 @@ export function rewriteRelaxedMadd(input) {
         const length = r.u32();
         const stop = r.at + length;
         if (stop > end) throw new Error(`function ${f}'s body runs past the code section`);
-        body(r, stop, (at) => {
-          bytes[at] = STANDARD_MADD & 0x7f | 0x80;
-          bytes[at + 1] = STANDARD_MADD >> 7;
-          count += 1;
-        });
+        body(r, stop, visit);
       }
     }
     r.at = end;
   }
+}
+
+/** The module's bytes with every prototype f32x4 madd rewritten into f32x4.relaxed_madd; returns {bytes, count}. */
+export function rewriteRelaxedMadd(input) {
+  const bytes = Uint8Array.from(input);
+  let count = 0;
+  walkSimd(bytes, (op, at, length) => {
+    if (op !== PROTOTYPE_MADD) return;
+    if (length !== 2) throw new Error(`a relaxed madd encoded in ${length} bytes at byte ${at}`);
+    bytes[at] = STANDARD_MADD & 0x7f | 0x80;
+    bytes[at + 1] = STANDARD_MADD >> 7;
+    count += 1;
+  });
   return { bytes, count };
 }
 
