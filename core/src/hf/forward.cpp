@@ -12,17 +12,7 @@ namespace {
 
 using sizes = std::vector<std::size_t>;
 
-struct emitter {
-    const tap& t;
-    void operator()(const char* id, int layer, sizes shape, const float* data) const {
-        if (t) t(stage_view{id, layer, std::move(shape), data});
-    }
-    /// a stage the pass has done with: the tap may take its numbers
-    void spare(const char* id, int layer, sizes shape, std::vector<float>& data) const {
-        if (t) t(stage_view{id, layer, std::move(shape), data.data(), &data});
-    }
-    explicit operator bool() const { return static_cast<bool>(t); }
-};
+using ops::emitter;
 
 void add_into(float* y, const float* a, const float* b, std::size_t n) {
     for (std::size_t i = 0; i < n; ++i) y[i] = a[i] + b[i];
@@ -81,13 +71,7 @@ std::vector<float> attention_block(const model& m, int l, const std::vector<floa
     ops::attention_steps steps;
     ops::attention(context.data(), q.data(), kc.data(), vc.data(), h, g, nq, pos0 + q_from, dh, emit ? &steps : nullptr);
     const std::size_t t = pos0 + n;
-    emit.spare("scores", l, {h, n, t}, steps.scores);
-    emit.spare("scaled", l, {h, n, t}, steps.scaled);
-    emit.spare("masked", l, {h, n, t}, steps.masked);
-    emit.spare("row_max", l, {h, n, 1}, steps.row_max);
-    emit.spare("exp", l, {h, n, t}, steps.exp);
-    emit.spare("row_sum", l, {h, n, 1}, steps.row_sum);
-    emit.spare("weights", l, {h, n, t}, steps.weights);
+    emit.steps(l, h, n, t, steps);
     emit("context", l, {h, n, dh}, context.data());
     std::vector<float> concat(nq * h * dh), out(nq * d);
     ops::merge_heads(concat.data(), context.data(), nq, h, dh);
@@ -143,7 +127,7 @@ std::vector<float> forward(const model& m, const std::vector<int>& ids, kv_cache
             throw spec_error("the token id " + std::to_string(id) + " is not a row of the model's embedding (0 … " + std::to_string(vocab - 1) + ").");
     cache.k.resize(static_cast<std::size_t>(c.n_layer));
     cache.v.resize(static_cast<std::size_t>(c.n_layer));
-    const emitter emit{t};
+    const emitter emit{&t};
     const std::size_t pos0 = static_cast<std::size_t>(cache.length);
     // the stream's start: the tokens' embeddings (GPT-2: plus their positions' rows)
     std::vector<float> x(n * d);

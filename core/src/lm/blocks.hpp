@@ -1,9 +1,11 @@
-// The batched training blocks the character model's trainer (batched.cpp) and the trainer of model folders
-// (hf/train.cpp) share: causal attention over B sequences and its backward pass, LayerNorm's and a linear
+// The blocks the character model's one forward pass (forward.cpp) and backward pass (backward.cpp) and the
+// trainer of model folders (hf/train.cpp) share: causal attention (a cache's keys or the pass's own) over B sequences and its backward pass, LayerNorm's and a linear
 // layer's backward passes, and the softmax cross-entropy of logit rows. Activations are (B·T, width) row-major.
 #pragma once
 
 #include <cstddef>
+
+#include "ops/tap_emit.hpp"
 
 namespace attn::lm::blocks {
 
@@ -12,6 +14,13 @@ struct dims {
     std::size_t B, T, BT, d, h, dh, dm, V;
 };
 
+/// @brief One sequence's causal attention, scaled by 1/√dh: n queries at positions pos0 … pos0+n−1 (q rows
+/// n × h·dh, head hd's columns from hd·dh) over the t = pos0 + n keys and values (rows t × h·dh, a cache's or
+/// the pass's own); ctx (n × h·dh). `att`, when given, gets each head's weights (h × n × att_cols, 0 past a
+/// query's position); `steps`, when given, every sub-step, a masked key's score −1e9 as the sequence core
+/// writes it. A query's row is computed the same way whatever else is asked, so every mode has its bits.
+void causal_attention(float* ctx, float* att, std::size_t att_cols, ops::attention_steps* steps, const float* q, const float* k,
+                      const float* v, std::size_t n, std::size_t pos0, std::size_t h, std::size_t dh);
 /// @brief ctx (BT, d) = softmax(q·kᵀ/√dh, causal)·v per sequence and head; att (B, h, T, T) keeps the weights.
 void attention_forward(float* ctx, float* att, const float* q, const float* k, const float* v, const dims& s);
 /// @brief dq, dk, dv (BT, d), overwritten, from dctx and the forward pass's att, q, k, v.

@@ -1,5 +1,5 @@
 // One layer's attention with the model's loss above it: the bridge from the language model's backward
-// pass (batched.cpp) to the sequence core's (grad.cpp), so that a layer opened in the playground's stepper
+// pass (backward.cpp) to the sequence core's (grad.cpp), so that a layer opened in the playground's stepper
 // shows, under each stage, the gradient of the model's own next-character loss.
 #include <algorithm>
 

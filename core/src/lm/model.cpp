@@ -147,7 +147,7 @@ void check_temperature(double t) {
 //
 // Estimated from the config and the vocabulary alone, before the work (and, in the CLI, before the weights
 // are read): multiply-adds of the matrix products and the attention (an exp counted as one), the floats the
-// call holds at its peak (batched.cpp's activations, the trace's stages, the cache), and 16 bytes of JSON a
+// call holds at its peak (the forward pass's activations, the trace's stages, the cache), and 16 bytes of JSON a
 // number written (a float's shortest decimal and its comma are at most 15). Upper bounds: every query is
 // counted against all n keys, though the causal mask halves them.
 
@@ -169,7 +169,7 @@ dims dims_of(const model& m) { return dims_of(m.config, m.vocab.size()); }
 double row_work(const dims& s, double keys, bool with_logits = true) {
     return s.L * (4 * s.d * s.d + keys * (2 * s.d + s.h) + 2 * s.d * s.dm) + (with_logits ? s.V * (s.d + 1) : 0);
 }
-/// The batched forward pass's activations (batched.cpp: per layer in, ln_1, q, k, v, ctx, mid, ln_2, o, the
+/// The batched forward pass's activations (forward.cpp, kept for training: per layer in, ln_1, q, k, v, ctx, mid, ln_2, o, the
 /// attention weights B·h·T², the MLP's pre and act; then the stream, ln_f, the logits and wteᵀ).
 double forward_floats(const dims& s, double B, double T) {
     const double BT = B * T;
@@ -179,7 +179,7 @@ double forward_floats(const dims& s, double B, double T) {
 double backward_floats(const dims& s, double BT) {
     return 10 * BT * s.d + 2 * BT * s.dm + std::max(s.d * s.d, s.d * s.dm) + s.V;
 }
-/// The stages a trace of n characters keeps (trace.cpp), then what its peak adds: a layer's sequence trace.
+/// The stages a trace of n characters keeps (trace.cpp), then what its peak adds: a layer's working buffers.
 double trace_floats(const dims& s, double n) {
     return 4 * n * s.d + s.L * (11 * n * s.d + 2 * n * s.dm + 5 * s.h * n * n + 2 * s.h * n) + 2 * n * s.V;
 }

@@ -1,18 +1,15 @@
-// What people ask of a trained model: every stage of a text (the attention stages through the sequence
-// core's own compute_trace), the next character, a generated continuation (with a key/value cache) and
-// the bits per character of a text.
+// What people ask of a trained model, each a mode of the one forward pass (forward.cpp): every stage of a
+// text (the pass with a tap), the next character, a generated continuation (with a key/value cache) and the
+// bits per character of a text. A layer's attention as a sequence spec, for the playground's stepper.
 //
 // [SECTION] a text's stages · the next character · the key/value cache and generation · bits per character
 #include <algorithm>
 #include <cmath>
 #include <numeric>
 
-#include "attn/kernels.hpp"
 #include "attn/lm.hpp"
 #include "attn/lm_train.hpp"
-#include "attn/positional.hpp"
-#include "attn/trace.hpp"
-#include "kernels.hpp"
+#include "forward.hpp"
 
 namespace attn::lm {
 namespace {
@@ -30,11 +27,19 @@ vector as_vector(const float* data, size_t n) {
     return out;
 }
 
-std::vector<float> positions(const model& m, size_t n) {
-    const size_t d = static_cast<size_t>(m.config.d_model);
-    if (m.config.learned_positions) return std::vector<float>(m.tensor("wpe"), m.tensor("wpe") + n * d);
-    const matrix pe = sinusoidal_encoding(n, d);
-    return std::vector<float>(pe.begin(), pe.end());
+size_t count_of(const std::vector<size_t>& shape) {
+    size_t n = 1;
+    for (const size_t k : shape) n *= k;
+    return n;
+}
+
+/// The logits of a text's last character: one pass over it, the unembedding of its last row alone.
+std::vector<float> last_logits(const model& m, const std::vector<int>& ids) {
+    pass last;
+    last.logits = logit_rows::last;
+    std::vector<float> z = forward(m, ids, 1, static_cast<int>(ids.size()), last);
+    check_finite(z.data(), z.size(), "logits");
+    return z;
 }
 
 void softmax_in_place(float* z, size_t n) {
@@ -79,64 +84,22 @@ spec layer_spec_of(const model& m, const model_trace& t, int l) {
 // ---- [SECTION] a text's stages ----
 
 model_trace trace(const model& m, std::string_view text) {
-    const config& c = m.config;
     model_trace out;
-    out.tokens = tokenize(m, text, static_cast<size_t>(c.n_ctx));
-    const size_t n = out.tokens.ids.size(), d = static_cast<size_t>(c.d_model), dm = static_cast<size_t>(c.d_mlp),
-                 V = m.vocab.size();
-    check_text_cost(m, n, "a trace", trace_cost);
-    // each of the model's own stages is checked as it is made (the attention's are, by the sequence core): a
-    // later layer's input is never a number that overflowed
-    auto add = [&](std::string id, std::optional<int> layer, std::vector<size_t> shape, std::vector<float> data) {
-        check_finite(data.data(), data.size(), "stage " + id);
-        out.stages.push_back({std::move(id), layer, std::move(shape), std::move(data)});
+    out.tokens = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
+    check_text_cost(m, out.tokens.ids.size(), "a trace", trace_cost);
+    // the one forward pass with a tap: each stage is checked as it is reported, so a later layer's input is
+    // never a number that overflowed
+    pass traced;
+    const tap keep = [&](const tapped_stage& v) {
+        const size_t size = v.spare ? v.spare->size() : count_of(v.shape);
+        check_finite(v.data, size, std::string("stage ") + v.id);
+        std::vector<float> data;
+        if (v.spare) data.swap(*v.spare);
+        else data.assign(v.data, v.data + size);
+        out.stages.push_back({v.id, v.layer < 0 ? std::nullopt : std::optional<int>(v.layer), v.shape, std::move(data)});
     };
-    std::vector<float> embed(n * d);
-    for (size_t i = 0; i < n; ++i)
-        std::copy_n(m.tensor("wte") + static_cast<size_t>(out.tokens.ids[i]) * d, d, embed.begin() + static_cast<std::ptrdiff_t>(i * d));
-    std::vector<float> pe = positions(m, n), x(n * d);
-    for (size_t i = 0; i < n * d; ++i) x[i] = embed[i] + pe[i];
-    add("embed", std::nullopt, {n, d}, embed);
-    add("pe", std::nullopt, {n, d}, pe);
-    add("x", std::nullopt, {n, d}, x);
-    for (int l = 0; l < c.n_layer; ++l) {
-        std::vector<float> a(n * d);
-        kern::layernorm(a.data(), nullptr, nullptr, x.data(), m.tensor(l, "ln_1.weight"),
-                        m.tensor(l, "ln_1.bias"), n, d, c.ln_eps);
-        add("ln_1", l, {n, d}, a);
-        // the layer's attention is a sequence spec, traced by the sequence core stage by stage
-        const attn::trace t = compute_trace(layer_spec(m, l, a.data(), n));
-        for (const stage_view& v : t.stages()) {
-            if (v.id == stage_id::x) continue;  // the sequence trace's input is ln_1, already shown
-            add(stage_name(v.id), l, v.shape, std::vector<float>(v.data, v.data + v.size));
-        }
-        const stage_view o = *t.stage(stage_id::output);
-        std::vector<float> mid(n * d);
-        for (size_t i = 0; i < n * d; ++i) mid[i] = x[i] + o.data[i];
-        add("resid_mid", l, {n, d}, mid);
-        x = mid;
-        if (dm > 0) {
-            std::vector<float> ln2(n * d), pre(n * dm), act(n * dm), mo(n * d);
-            mlp_forward(m, l, mid.data(), n, ln2.data(), nullptr, nullptr, pre.data(), act.data(), mo.data());
-            for (size_t i = 0; i < n * d; ++i) x[i] = mid[i] + mo[i];
-            add("ln_2", l, {n, d}, std::move(ln2));
-            add("mlp_pre", l, {n, dm}, std::move(pre));
-            add("mlp_act", l, {n, dm}, std::move(act));
-            add("mlp_out", l, {n, d}, std::move(mo));
-        }
-        add("resid_post", l, {n, d}, x);
-    }
-    std::vector<float> lnf(n * d), logits(n * V);
-    kern::layernorm(lnf.data(), nullptr, nullptr, x.data(), m.tensor("ln_f.weight"), m.tensor("ln_f.bias"), n, d, c.ln_eps);
-    const kernel_set& k = simd_kernels();
-    k.matmul_bt(logits.data(), lnf.data(), m.tensor("wte"), n, d, V);  // tied: logits = ln_f · wteᵀ, no transposed copy
-    // the sequence core's vector softmax (exp in f32x4; the scalar loop was a fifth of a zh trace), its
-    // exponentials written where the probabilities then go
-    std::vector<float> probs(n * V), row_max(n), row_sum(n);
-    k.softmax_rows(probs.data(), probs.data(), row_max.data(), row_sum.data(), logits.data(), n, V);
-    add("ln_f", std::nullopt, {n, d}, std::move(lnf));
-    add("logits", std::nullopt, {n, V}, std::move(logits));
-    add("probs", std::nullopt, {n, V}, std::move(probs));
+    traced.report = &keep;
+    forward(m, out.tokens.ids, 1, static_cast<int>(out.tokens.ids.size()), traced);
     return out;
 }
 
@@ -171,11 +134,8 @@ std::vector<candidate> next(const model& m, std::string_view text, int k) {
     const int V = static_cast<int>(m.vocab.size());
     const tokens t = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
     check_text_cost(m, t.ids.size(), "next", next_cost);
-    std::vector<float> logits;
-    const int n = static_cast<int>(t.ids.size());
-    forward_logits(m, t.ids, 1, n, logits, nullptr);
-    float* last = logits.data() + static_cast<size_t>(n - 1) * static_cast<size_t>(V);
-    check_finite(last, static_cast<size_t>(V), "logits");
+    std::vector<float> logits = last_logits(m, t.ids);
+    float* last = logits.data();
     // <unk> is never proposed (it stands for every character the model does not know), nor a control character
     const std::vector<bool> ok = proposable(m);
     for (int j = 0; j < V; ++j)
@@ -304,12 +264,8 @@ sampling sample_next(const model& m, std::string_view text, const generate_optio
     check_sampling(m, o);
     const tokens t = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
     check_text_cost(m, t.ids.size(), "next", next_cost);
-    std::vector<float> logits;
-    const int n = static_cast<int>(t.ids.size());
-    forward_logits(m, t.ids, 1, n, logits, nullptr);
-    const size_t V = m.vocab.size();
-    const float* last = logits.data() + static_cast<size_t>(n - 1) * V;
-    check_finite(last, V, "logits");
+    const std::vector<float> logits = last_logits(m, t.ids);
+    const float* last = logits.data();
     rng r(o.seed);
     const double u = o.temperature == 0 ? 0.0 : r.uniform();
     return sample_row(m, last, o, u);
@@ -319,90 +275,29 @@ sampling sample_next(const model& m, std::string_view text, const generate_optio
 
 namespace {
 
-/// The key/value cache of generation: each layer's k and v rows of the characters so far, so one more
-/// character costs one row of attention per head.
-class kv_cache {
+/// Generation's state: the one forward pass with a key/value cache, so one more character costs one row of
+/// attention per head; wteᵀ made once.
+class cached_model {
 public:
-    explicit kv_cache(const model& m) : m_(m), c_(m.config), d_(static_cast<size_t>(c_.d_model)) {
-        k_.assign(static_cast<size_t>(c_.n_layer), std::vector<float>(static_cast<size_t>(c_.n_ctx) * d_));
-        v_ = k_;
-        pe_ = positions(m, static_cast<size_t>(c_.n_ctx));
-        wte_t_.resize(d_ * m.vocab.size());
-        kern::transpose(wte_t_.data(), m.tensor("wte"), m.vocab.size(), d_);
-    }
-    size_t size() const { return n_; }
-    void clear() { n_ = 0; }
-    /// Appends one character at the next position; returns its logits (V), or nothing when with_logits is false
-    /// (a row only the later rows read: a prompt's or a rebuilt cache's, where the unembedding is most of a
-    /// row's work). With record, the step's own stages: per layer the cache after it (kv_cache: 2 × h × n × d_h,
-    /// keys then values) and the new row of attention weights (h × 1 × n); then the new row's logits and probs (1 × V).
-    std::vector<float> push(int id, std::vector<stage>* record = nullptr, bool with_logits = true) {
-        const size_t d = d_, h = static_cast<size_t>(c_.n_head), dh = d / h, dm = static_cast<size_t>(c_.d_mlp), pos = n_;
-        std::vector<float> x(d), a(d), q(d), ctx(d), o(d), scores(pos + 1);
-        for (size_t i = 0; i < d; ++i) x[i] = m_.tensor("wte")[static_cast<size_t>(id) * d + i] + pe_[pos * d + i];
-        for (int l = 0; l < c_.n_layer; ++l) {
-            const size_t L = static_cast<size_t>(l);
-            kern::layernorm(a.data(), nullptr, nullptr, x.data(), m_.tensor(l, "ln_1.weight"),
-                            m_.tensor(l, "ln_1.bias"), 1, d, c_.ln_eps);
-            kern::linear(q.data(), a.data(), m_.tensor(l, "attn.wq"), m_.tensor(l, "attn.bq"), 1, d, d);
-            kern::linear(k_[L].data() + pos * d, a.data(), m_.tensor(l, "attn.wk"), m_.tensor(l, "attn.bk"), 1, d, d);
-            kern::linear(v_[L].data() + pos * d, a.data(), m_.tensor(l, "attn.wv"), m_.tensor(l, "attn.bv"), 1, d, d);
-            const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
-            std::fill(ctx.begin(), ctx.end(), 0.0f);
-            for (size_t hd = 0; hd < h; ++hd) {
-                for (size_t j = 0; j <= pos; ++j) {
-                    float s = 0.0f;
-                    for (size_t cc = 0; cc < dh; ++cc) s += q[hd * dh + cc] * k_[L][j * d + hd * dh + cc];
-                    scores[j] = s * scale;
-                }
-                softmax_in_place(scores.data(), pos + 1);
-                if (record) {
-                    if (hd == 0) record->push_back({"weights", l, {h, 1, pos + 1}, {}});
-                    record->back().data.insert(record->back().data.end(), scores.begin(), scores.begin() + static_cast<std::ptrdiff_t>(pos + 1));
-                }
-                for (size_t j = 0; j <= pos; ++j)
-                    for (size_t cc = 0; cc < dh; ++cc) ctx[hd * dh + cc] += scores[j] * v_[L][j * d + hd * dh + cc];
-            }
-            if (record) {  // the cache as it stands after this row: what the next character will attend to
-                stage cache{"kv_cache", l, {2, h, pos + 1, dh}, {}};
-                for (const std::vector<float>* kv : {&k_[L], &v_[L]})
-                    for (size_t hd = 0; hd < h; ++hd)
-                        for (size_t j = 0; j <= pos; ++j)
-                            cache.data.insert(cache.data.end(), kv->begin() + static_cast<std::ptrdiff_t>(j * d + hd * dh),
-                                              kv->begin() + static_cast<std::ptrdiff_t>(j * d + hd * dh + dh));
-                record->insert(record->end() - 1, std::move(cache));
-            }
-            kern::linear(o.data(), ctx.data(), m_.tensor(l, "attn.wo"), m_.tensor(l, "attn.bo"), 1, d, d);
-            for (size_t i = 0; i < d; ++i) x[i] += o[i];
-            if (dm > 0) {
-                std::vector<float> ln2(d), pre(dm), act(dm);
-                mlp_forward(m_, l, x.data(), 1, ln2.data(), nullptr, nullptr, pre.data(), act.data(), o.data());
-                for (size_t i = 0; i < d; ++i) x[i] += o[i];
-            }
-        }
-        ++n_;
-        if (!with_logits) {
-            check_finite(x.data(), d, "logits");  // the residual stream: what overflowed here would reach the next logits
-            return {};
-        }
-        kern::layernorm(a.data(), nullptr, nullptr, x.data(), m_.tensor("ln_f.weight"), m_.tensor("ln_f.bias"), 1, d, c_.ln_eps);
-        std::vector<float> logits(m_.vocab.size());
-        kern::linear(logits.data(), a.data(), wte_t_.data(), nullptr, 1, d, m_.vocab.size());
-        check_finite(logits.data(), logits.size(), "logits");  // a number that overflowed on the way makes them NaN
-        if (record) {
-            record->push_back({"logits", std::nullopt, {1, m_.vocab.size()}, logits});
-            std::vector<float> p = logits;
-            softmax_in_place(p.data(), p.size());
-            record->push_back({"probs", std::nullopt, {1, m_.vocab.size()}, std::move(p)});
-        }
-        return logits;
+    explicit cached_model(const model& m) : m_(m), wte_t_(unembedding(m)) {}
+    size_t size() const { return static_cast<size_t>(cache_.length); }
+    void clear() { cache_.length = 0; }
+    /// Runs ids at the next positions; the logits of the last (V), or none when with_logits is false (rows only the
+    /// later rows read: a prompt's or a rebuilt cache's). `report`, when given, sees every stage of the pass.
+    std::vector<float> run(const std::vector<int>& ids, bool with_logits = true, const tap* report = nullptr) {
+        pass cached;
+        cached.cache = &cache_;
+        cached.report = report;
+        cached.unembedding = wte_t_.data();
+        cached.logits = with_logits ? logit_rows::last : logit_rows::none;
+        std::vector<float> z = forward(m_, ids, 1, static_cast<int>(ids.size()), cached);
+        check_finite(z.data(), z.size(), "logits");  // a number that overflowed on the way makes them NaN
+        return z;
     }
 private:
     const model& m_;
-    const config& c_;
-    size_t d_, n_ = 0;
-    std::vector<std::vector<float>> k_, v_;
-    std::vector<float> pe_, wte_t_;
+    std::vector<float> wte_t_;
+    kv_cache cache_;
 };
 
 }  // namespace
@@ -411,10 +306,18 @@ model_trace step_trace(const model& m, std::string_view text) {
     model_trace out;
     out.tokens = tokenize(m, text, static_cast<size_t>(m.config.n_ctx));
     check_text_cost(m, out.tokens.ids.size(), "a generation step", step_cost);
-    kv_cache cache(m);
-    for (size_t i = 0; i + 1 < out.tokens.ids.size(); ++i) cache.push(out.tokens.ids[i], nullptr, false);
-    cache.push(out.tokens.ids.back(), &out.stages);
-    for (const stage& s : out.stages) check_finite(s.data.data(), s.data.size(), "stage " + s.id);
+    cached_model cache(m);
+    const std::vector<int>& ids = out.tokens.ids;
+    if (ids.size() > 1) cache.run(std::vector<int>(ids.begin(), ids.end() - 1), false);
+    // a step's own stages: per layer the cache it reads and its row of weights, then its logits and probs
+    const tap keep = [&](const tapped_stage& v) {
+        const std::string_view id = v.id;
+        if (id != "kv_cache" && id != "weights" && id != "logits" && id != "probs") return;
+        const float* end = v.data + count_of(v.shape);
+        check_finite(v.data, count_of(v.shape), "stage " + std::string(id));
+        out.stages.push_back({v.id, v.layer < 0 ? std::nullopt : std::optional<int>(v.layer), v.shape, std::vector<float>(v.data, end)});
+    };
+    cache.run({ids.back()}, true, &keep);
     return out;
 }
 
@@ -435,9 +338,8 @@ std::string generate(const model& m, std::string_view prompt, const generate_opt
     const tokens t = tokenize(m, prompt, static_cast<size_t>(m.config.n_ctx));
     check_generate(m, t.ids.size(), o);
     std::vector<int> ids = t.ids;
-    kv_cache cache(m);
-    std::vector<float> logits;
-    for (size_t i = 0; i < ids.size(); ++i) logits = cache.push(ids[i], nullptr, i + 1 == ids.size());
+    cached_model cache(m);
+    std::vector<float> logits = cache.run(ids);
     rng r(o.seed);
     std::string out;
     const size_t ctx = static_cast<size_t>(m.config.n_ctx);
@@ -449,9 +351,9 @@ std::string generate(const model& m, std::string_view prompt, const generate_opt
         if (step + 1 == o.n) break;
         if (cache.size() == ctx) {  // the context is full: start again from its last half
             cache.clear();
-            for (size_t i = ids.size() - ctx / 2; i + 1 < ids.size(); ++i) cache.push(ids[i], nullptr, false);
+            cache.run(std::vector<int>(ids.end() - static_cast<std::ptrdiff_t>(ctx / 2), ids.end() - 1), false);
         }
-        logits = cache.push(pick);
+        logits = cache.run({pick});
     }
     return out;
 }

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "attn/hf.hpp"
+#include "ops/tap_emit.hpp"
 
 namespace attn::ops {
 
@@ -35,12 +36,6 @@ void softmax_rows(float* x, std::size_t n, std::size_t cols);
 }  // namespace attn::ops
 
 namespace attn::ops {
-
-/// @brief Where attention's sub-steps are kept when a trace asks for them, each h × n × t (row_max, row_sum
-/// h × n × 1).
-struct attention_steps {
-    std::vector<float> scores, scaled, masked, row_max, exp, row_sum, weights;
-};
 
 /// @brief Causal scaled-dot attention of n new queries over t = pos0 + n keys, with g ≤ h key/value heads
 /// (query head i reads key/value head ⌊i / (h/g)⌋): context (h × n × dh) from q (h × n × dh) and the cache's

@@ -1,27 +1,18 @@
-// The batched forward and backward pass of the whole model (B sequences of T characters at once),
-// after llm.c's train_gpt2.c: every activation the backward pass needs is kept, and every gradient is
-// written by hand. The trace (trace.cpp) computes the same numbers one stage at a time through the
-// sequence core; a test holds the two to 1e-5.
+// The blocks of the batched passes (B sequences of T characters at once) and the character model's backward
+// pass, after llm.c's train_gpt2.c: every gradient is written by hand from the activations the one forward
+// pass (forward.cpp) kept.
 //
-// [SECTION] layout: activations · attention forward · forward · attention backward · backward
+// [SECTION] layout: attention forward · attention backward · backward
 #include <algorithm>
 #include <cmath>
 
 #include "attn/lm_train.hpp"
 #include "attn/positional.hpp"
 #include "blocks.hpp"
+#include "forward.hpp"
 #include "kernels.hpp"
 
 namespace attn::lm {
-
-struct layer_acts {
-    std::vector<float> in, ln1, ln1_mean, ln1_rstd, q, k, v, att, ctx, mid, ln2, ln2_mean, ln2_rstd, pre, act;
-};
-struct activations {
-    int B = 0, T = 0;
-    std::vector<layer_acts> layers;
-    std::vector<float> resid, lnf, lnf_mean, lnf_rstd, logits;  // resid: the last layer's output
-};
 
 using std::size_t;
 using namespace blocks;
@@ -48,135 +39,69 @@ void scatter_head(float* out, const float* in, size_t b, size_t hd, const dims& 
 
 }  // namespace
 
-// ---- [SECTION] attention forward: one (sequence, head) at a time, causal, scaled by 1/√d_h ----
+// ---- [SECTION] attention forward: one head at a time, causal, scaled by 1/√d_h ----
+
+void blocks::causal_attention(float* ctx, float* att, size_t att_cols, ops::attention_steps* steps, const float* q, const float* k,
+                              const float* v, size_t n, size_t pos0, size_t h, size_t dh) {
+    const size_t d = h * dh, t = pos0 + n;
+    std::vector<float> qh(n * dh), kt(dh * t), vh(t * dh), row(t), out(dh);
+    const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+    if (steps)
+        for (std::vector<float>* s : {&steps->scores, &steps->scaled, &steps->masked, &steps->exp, &steps->weights}) s->assign(h * n * t, 0.0f);
+    if (steps) steps->row_max.assign(h * n, 0.0f), steps->row_sum.assign(h * n, 0.0f);
+    for (size_t hd = 0; hd < h; ++hd) {
+        for (size_t i = 0; i < n; ++i) std::copy_n(q + i * d + hd * dh, dh, qh.data() + i * dh);
+        for (size_t j = 0; j < t; ++j)
+            for (size_t c = 0; c < dh; ++c) kt[c * t + j] = k[j * d + hd * dh + c], vh[j * dh + c] = v[j * d + hd * dh + c];
+        for (size_t i = 0; i < n; ++i) {
+            const size_t seen = pos0 + i + 1;       // the query at position pos0 + i sees keys 0 … pos0 + i
+            const size_t cols = steps ? t : seen;   // a trace shows the scores of the keys it may not see, too
+            std::fill(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(cols), 0.0f);
+            for (size_t c = 0; c < dh; ++c) {
+                const float x = qh[i * dh + c];
+                const float* kc = kt.data() + c * t;
+                for (size_t j = 0; j < cols; ++j) row[j] += x * kc[j];
+            }
+            const size_t at = (hd * n + i) * t;  // the row's place in every h × n × t step
+            if (steps)
+                for (size_t j = 0; j < t; ++j) {
+                    steps->scores[at + j] = row[j];
+                    steps->scaled[at + j] = row[j] * scale;
+                    steps->masked[at + j] = j < seen ? row[j] * scale : -1e9f;
+                }
+            float mx = -INFINITY;
+            for (size_t j = 0; j < seen; ++j) mx = std::max(mx, row[j] * scale);
+            float sum = 0.0f;
+            for (size_t j = 0; j < seen; ++j) {
+                row[j] = std::exp(row[j] * scale - mx);
+                sum += row[j];
+            }
+            const float inv = 1.0f / sum;
+            if (steps) {
+                steps->row_max[hd * n + i] = mx;
+                steps->row_sum[hd * n + i] = sum;
+                std::copy_n(row.data(), seen, steps->exp.data() + at);
+                for (size_t j = 0; j < seen; ++j) steps->weights[at + j] = row[j] * inv;
+            }
+            if (att) {
+                float* ai = att + (hd * n + i) * att_cols;
+                for (size_t j = 0; j < att_cols; ++j) ai[j] = j < seen ? row[j] * inv : 0.0f;
+            }
+            std::fill(out.begin(), out.end(), 0.0f);
+            for (size_t j = 0; j < seen; ++j) {
+                const float w = row[j] * inv;
+                const float* vj = vh.data() + j * dh;
+                for (size_t c = 0; c < dh; ++c) out[c] += w * vj[c];
+            }
+            std::copy(out.begin(), out.end(), ctx + i * d + hd * dh);
+        }
+    }
+}
 
 void blocks::attention_forward(float* ctx, float* att, const float* q, const float* k, const float* v, const dims& s) {
-    std::vector<float> qh(s.T * s.dh), kt(s.dh * s.T), vh(s.T * s.dh), row(s.T), out(s.dh), ctxh(s.T * s.dh);
-    const float scale = 1.0f / std::sqrt(static_cast<float>(s.dh));
-    for (size_t b = 0; b < s.B; ++b)
-        for (size_t hd = 0; hd < s.h; ++hd) {
-            gather_head(qh.data(), q, b, hd, false, s);
-            gather_head(kt.data(), k, b, hd, true, s);
-            gather_head(vh.data(), v, b, hd, false, s);
-            float* a = att + (b * s.h + hd) * s.T * s.T;
-            for (size_t i = 0; i < s.T; ++i) {
-                const size_t n = i + 1;  // query i sees keys 0 … i
-                std::fill(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(n), 0.0f);
-                for (size_t c = 0; c < s.dh; ++c) {
-                    const float x = qh[i * s.dh + c];
-                    const float* kc = kt.data() + c * s.T;
-                    for (size_t j = 0; j < n; ++j) row[j] += x * kc[j];
-                }
-                float mx = -INFINITY;
-                for (size_t j = 0; j < n; ++j) mx = std::max(mx, row[j] * scale);
-                float sum = 0.0f;
-                for (size_t j = 0; j < n; ++j) {
-                    row[j] = std::exp(row[j] * scale - mx);
-                    sum += row[j];
-                }
-                const float inv = 1.0f / sum;
-                float* ai = a + i * s.T;
-                std::fill(out.begin(), out.end(), 0.0f);
-                for (size_t j = 0; j < s.T; ++j) ai[j] = j < n ? row[j] * inv : 0.0f;
-                for (size_t j = 0; j < n; ++j) {
-                    const float w = ai[j];
-                    const float* vj = vh.data() + j * s.dh;
-                    for (size_t c = 0; c < s.dh; ++c) out[c] += w * vj[c];
-                }
-                std::copy(out.begin(), out.end(), ctxh.begin() + static_cast<std::ptrdiff_t>(i * s.dh));
-            }
-            scatter_head(ctx, ctxh.data(), b, hd, s);
-        }
-}
-
-namespace {
-
-void add_rows(float* out, const float* a, const float* b, size_t count) {
-    for (size_t i = 0; i < count; ++i) out[i] = a[i] + b[i];
-}
-
-}  // namespace
-
-// ---- [SECTION] forward ----
-
-void mlp_forward(const model& m, int l, const float* mid, size_t rows, float* ln2, float* mean, float* rstd, float* pre,
-                 float* act, float* out) {
-    const size_t d = static_cast<size_t>(m.config.d_model), dm = static_cast<size_t>(m.config.d_mlp);
-    kern::layernorm(ln2, mean, rstd, mid, m.tensor(l, "ln_2.weight"), m.tensor(l, "ln_2.bias"), rows, d, m.config.ln_eps);
-    kern::linear(pre, ln2, m.tensor(l, "mlp.w1"), m.tensor(l, "mlp.b1"), rows, d, dm);
-    kern::gelu_rows(act, pre, rows * dm);
-    kern::linear(out, act, m.tensor(l, "mlp.w2"), m.tensor(l, "mlp.b2"), rows, dm, d);
-}
-
-void forward(const model& m, const std::vector<int>& inputs, int B, int T, activations& a) {
-    const dims s = dims_of(m, B, T);
-    const config& c = m.config;
-    a.B = B;
-    a.T = T;
-    a.layers.resize(static_cast<size_t>(c.n_layer));
-    std::vector<float> x(s.BT * s.d);
-    const float* wte = m.tensor("wte");
-    const matrix pe = c.learned_positions ? matrix() : sinusoidal_encoding(s.T, s.d);
-    const float* wpe = c.learned_positions ? m.tensor("wpe") : pe.data();
-    for (size_t r = 0; r < s.BT; ++r) {
-        const float* e = wte + static_cast<size_t>(inputs[r]) * s.d;
-        const float* p = wpe + (r % s.T) * s.d;
-        for (size_t i = 0; i < s.d; ++i) x[r * s.d + i] = e[i] + p[i];
-    }
-    for (size_t l = 0; l < a.layers.size(); ++l) {
-        layer_acts& L = a.layers[l];
-        L.in = x;
-        L.ln1.resize(s.BT * s.d);
-        L.ln1_mean.resize(s.BT);
-        L.ln1_rstd.resize(s.BT);
-        kern::layernorm(L.ln1.data(), L.ln1_mean.data(), L.ln1_rstd.data(), x.data(), m.tensor(static_cast<int>(l), "ln_1.weight"),
-                        m.tensor(static_cast<int>(l), "ln_1.bias"), s.BT, s.d, c.ln_eps);
-        const struct { std::vector<float>* out; const char *w, *b; } qkv[] = {
-            {&L.q, "attn.wq", "attn.bq"}, {&L.k, "attn.wk", "attn.bk"}, {&L.v, "attn.wv", "attn.bv"}};
-        for (const auto& p : qkv) {
-            p.out->resize(s.BT * s.d);
-            kern::linear(p.out->data(), L.ln1.data(), m.tensor(static_cast<int>(l), p.w), m.tensor(static_cast<int>(l), p.b), s.BT, s.d, s.d);
-        }
-        L.att.assign(s.B * s.h * s.T * s.T, 0.0f);
-        L.ctx.resize(s.BT * s.d);
-        attention_forward(L.ctx.data(), L.att.data(), L.q.data(), L.k.data(), L.v.data(), s);
-        std::vector<float> o(s.BT * s.d);
-        kern::linear(o.data(), L.ctx.data(), m.tensor(static_cast<int>(l), "attn.wo"), m.tensor(static_cast<int>(l), "attn.bo"), s.BT, s.d, s.d);
-        L.mid.resize(s.BT * s.d);
-        add_rows(L.mid.data(), x.data(), o.data(), s.BT * s.d);
-        if (s.dm == 0) {
-            x = L.mid;
-            continue;
-        }
-        L.ln2.resize(s.BT * s.d);
-        L.ln2_mean.resize(s.BT);
-        L.ln2_rstd.resize(s.BT);
-        L.pre.resize(s.BT * s.dm);
-        L.act.resize(s.BT * s.dm);
-        mlp_forward(m, static_cast<int>(l), L.mid.data(), s.BT, L.ln2.data(), L.ln2_mean.data(), L.ln2_rstd.data(), L.pre.data(),
-                    L.act.data(), o.data());
-        add_rows(x.data(), L.mid.data(), o.data(), s.BT * s.d);
-    }
-    a.resid = x;
-    a.lnf.resize(s.BT * s.d);
-    a.lnf_mean.resize(s.BT);
-    a.lnf_rstd.resize(s.BT);
-    kern::layernorm(a.lnf.data(), a.lnf_mean.data(), a.lnf_rstd.data(), x.data(), m.tensor("ln_f.weight"), m.tensor("ln_f.bias"),
-                    s.BT, s.d, c.ln_eps);
-    std::vector<float> wte_t(s.d * s.V);  // tied unembedding: logits = ln_f · wteᵀ
-    kern::transpose(wte_t.data(), wte, s.V, s.d);
-    a.logits.resize(s.BT * s.V);
-    kern::linear(a.logits.data(), a.lnf.data(), wte_t.data(), nullptr, s.BT, s.d, s.V);
-}
-
-void forward_logits(const model& m, const std::vector<int>& inputs, int B, int T, std::vector<float>& logits,
-                    std::vector<std::vector<float>>* weights) {
-    activations a;
-    forward(m, inputs, B, T, a);
-    logits = std::move(a.logits);
-    if (weights) {
-        weights->clear();
-        for (layer_acts& L : a.layers) weights->push_back(std::move(L.att));
+    for (size_t b = 0; b < s.B; ++b) {
+        const size_t rows = b * s.T * s.d;
+        causal_attention(ctx + rows, att + b * s.h * s.T * s.T, s.T, nullptr, q + rows, k + rows, v + rows, s.T, 0, s.h, s.dh);
     }
 }
 
@@ -298,7 +223,9 @@ double loss_and_grad(const model& m, const std::vector<int>& inputs, const std::
     const dims s = dims_of(m, B, T);
     const config& c = m.config;
     activations a;
-    forward(m, inputs, B, T, a);
+    pass training;
+    training.keep = &a;
+    forward(m, inputs, B, T, training);
     // softmax and cross-entropy per row, in place: a.logits becomes (probs − onehot) / BT
     double loss = blocks::softmax_cross_entropy(a.logits.data(), targets.data(), s.BT, s.V, 1.0f / static_cast<float>(s.BT), grad != nullptr);
     loss /= static_cast<double>(s.BT);
