@@ -1,4 +1,4 @@
-// Models you bring, in the language model's module: one entry, attn_call(operation, request), for every
+// Models you bring, in their own module: one entry, attn_call(operation, request, payload), for every
 // operation on a model folder's model (docs/models-you-bring.md). The request and the answer are JSON text; a
 // trace's numbers stay in the module's memory, a buffer per stage, that JS reads in place until the next trace,
 // step or free of any model (each stage's "at" is its index in HEAPF32; web/src/model_folder.js copies the unread
@@ -10,7 +10,7 @@
 //
 // [SECTION] reading the files JavaScript holds
 // [SECTION] the operations
-// [SECTION] the export
+// [SECTION] the table (the export is one_call.cpp)
 #include <emscripten/em_js.h>
 #include <emscripten/heap.h>
 
@@ -25,7 +25,7 @@
 #include "attn/hf_calls.hpp"
 #include "attn/json.hpp"
 #include "attn/streaming.hpp"
-#include "text_answer.hpp"
+#include "one_call.hpp"
 
 // [SECTION] reading the files JavaScript holds
 
@@ -67,22 +67,9 @@ hf::model& find(const json& request) {
     return *it->second;
 }
 
-std::string text_of(const json& request, const char* key) {
-    const auto it = request.find(key);
-    if (it == request.end() || !it->is_string()) throw spec_error(std::string("the request needs \"") + key + "\", a string.");
-    return it->get<std::string>();
-}
-
-double number_of(const json& request, const char* key, double fallback, double lo, double hi, bool whole) {
-    const auto it = request.find(key);
-    if (it == request.end()) return fallback;
-    if (!it->is_number()) throw spec_error(std::string(key) + " must be a number.");
-    const double x = it->get<double>();
-    if (!(x >= lo && x <= hi) || (whole && std::floor(x) != x))
-        throw spec_error(std::string(key) + " is " + attn::user_text(it->dump()) + " but must be " + (whole ? "a whole number " : "") + "from " +
-                         attn::user_text(json(lo).dump()) + " to " + attn::user_text(json(hi).dump()) + ".");
-    return x;
-}
+using attn::wasm::number_of;
+using attn::wasm::payload;
+using attn::wasm::text_of;
 
 /// The options of a draw, checked as the CLI's flags are.
 attn::lm::generate_options draw_of(const json& r, const hf::model& m) {
@@ -188,36 +175,39 @@ json generate(const json& request) {
     return {{"ids", made}, {"tokens", m.tok.readable(made)}, {"text", json::parse(json(bytes).dump(-1, ' ', false, json::error_handler_t::replace))}};
 }
 
+
+// [SECTION] the table (the export is one_call.cpp)
+
 /// The operations, by name: the one table JavaScript's calls are checked against (attn_call("operations")).
-const std::map<std::string, json (*)(const json&)>& operations() {
-    static const std::map<std::string, json (*)(const json&)> table = {
-        {"open", open},
-        {"tokenize", [](const json& r) { return hf::tokenized(find(r).tok, find(r).tok.encode(text_of(r, "text"))); }},
-        {"trace", [](const json& r) { return trace(r, false); }},
-        {"step", [](const json& r) { return trace(r, true); }},
-        {"next", [](const json& r) { return next(r, false); }},
-        {"sample", [](const json& r) { return next(r, true); }},
-        {"generate", generate},
-        {"stages", [](const json& r) {  // what each stage id of the model's trace is, in the page's words
+const attn::wasm::operation_table& operations() {
+    static const attn::wasm::operation_table table = {
+        {"open", [](const json& r, const payload&) { return open(r); }},
+        {"tokenize", [](const json& r, const payload&) { return hf::tokenized(find(r).tok, find(r).tok.encode(text_of(r, "text"))); }},
+        {"trace", [](const json& r, const payload&) { return trace(r, false); }},
+        {"step", [](const json& r, const payload&) { return trace(r, true); }},
+        {"next", [](const json& r, const payload&) { return next(r, false); }},
+        {"sample", [](const json& r, const payload&) { return next(r, true); }},
+        {"generate", [](const json& r, const payload&) { return generate(r); }},
+        {"stages", [](const json& r, const payload&) {  // what each stage id of the model's trace is, in the page's words
              json out = json::object();
              for (const auto& id : r.at("ids")) out[id.get<std::string>()] = hf::stage_facts(id.get<std::string>(), find(r).c.arch);
              return out;
          }},
-        {"about", [](const json& r) { return hf::about(find(r)); }},
-        {"layer_spec", [](const json& r) {  // a GPT-2 layer's attention as a spec of the playground's stepper
+        {"about", [](const json& r, const payload&) { return hf::about(find(r)); }},
+        {"layer_spec", [](const json& r, const payload&) {  // a GPT-2 layer's attention as a spec of the playground's stepper
              const hf::model& m = find(r);
              const std::vector<int> ids = hf::ids_to_run(m, text_of(r, "text"));
              hf::check_trace_size(m, ids.size(), most_trace_floats());  // the pass runs with its tap: every row's logits
              const int layer = static_cast<int>(number_of(r, "layer", 0, 0, m.c.n_layer - 1, true));
              return attn::spec_to_json(hf::layer_spec(m, ids, layer));
          }},
-        {"free", [](const json& r) {
+        {"free", [](const json& r, const payload&) {
              find(r);
              models.erase(r.value("handle", 0));
              std::vector<std::vector<float>>().swap(kept);
              return json::object();
          }},
-        {"limits", [](const json&) {
+        {"limits", [](const json&, const payload&) {
              return json{{"heap_max_bytes", emscripten_get_heap_max()}, {"heap_in_use_bytes", attn_heap_in_use()},
                          {"room_for_traces_bytes", room_for_traces}, {"most_trace_floats", most_trace_floats()}};
          }},
@@ -227,27 +217,6 @@ const std::map<std::string, json (*)(const json&)>& operations() {
 
 }  // namespace
 
-// [SECTION] the export
-
-extern "C" {
-
-/// attn_call(operation, its length, request JSON, its length): the answer's JSON text (valid until the next call)
-/// or null, with the sentence in attn_error. "operations" lists the names.
-const char* attn_call(const char* operation, std::size_t op_len, const char* request, std::size_t len) {
-    return attn::wasm::answer(
-        [&]() -> json {
-            const std::string op(operation, op_len);
-            if (op == "operations") {
-                json names = json::array();
-                for (const auto& entry : operations()) names.push_back(entry.first);
-                return names;
-            }
-            const auto it = operations().find(op);
-            if (it == operations().end()) throw spec_error("there is no operation \"" + attn::user_text(op) + "\".");
-            const json r = json::parse(std::string_view(request, len), nullptr, false);
-            if (r.is_discarded() || !r.is_object()) throw spec_error("the request of " + op + " is not a JSON object.");
-            return it->second(r);
-        },
-        "out of memory: the model does not fit in this page's memory.");
-}
-}
+// in the unnamed namespace above, the table's calls find this file's operations before attn's names (attn::trace)
+const attn::wasm::operation_table& attn::wasm::module_operations() { return operations(); }
+const char* const attn::wasm::module_out_of_memory = "out of memory: the model does not fit in this page's memory.";

@@ -127,7 +127,7 @@ test('m.layerGrad: a.grad of the layer with the model\'s loss above it equals at
   m.dispose();
 });
 
-test('one generation step: the cache grows by one row, and its row of weights is the full trace\'s last row', async () => {
+test('one generation step: the cache grows by one row, and its row of weights, its keys and its probabilities are the full trace\'s, bit for bit (one forward pass)', async () => {
   const m = await a.loadModel('zh');
   const text = texts.zh.slice(0, 12);
   const full = m.trace(text), step = m.step(text);
@@ -139,14 +139,14 @@ test('one generation step: the cache grows by one row, and its row of weights is
     assert.deepEqual(cache.shape, [2, H, n, dh]);
     const w = full.stages.find((s) => s.id === 'weights' && s.layer === l), k = full.stages.find((s) => s.id === 'k' && s.layer === l);
     for (let h = 0; h < H; h++) {
-      for (let j = 0; j < n; j++) assert.ok(Math.abs(row.data[h * n + j] - w.data[(h * n + n - 1) * n + j]) < 1e-5);
-      for (let x = 0; x < n * dh; x++) assert.ok(Math.abs(cache.data[h * n * dh + x] - k.data[h * n * dh + x]) < 1e-4);
+      for (let j = 0; j < n; j++) assert.equal(row.data[h * n + j], w.data[(h * n + n - 1) * n + j]);
+      for (let x = 0; x < n * dh; x++) assert.equal(cache.data[h * n * dh + x], k.data[h * n * dh + x]);
     }
   }
   const p = step.stages.find((s) => s.id === 'probs');
   const q = full.stages.find((s) => s.id === 'probs');
   const V = m.about.vocab_size;
-  for (let c = 0; c < V; c++) assert.ok(Math.abs(p.data[c] - q.data[(n - 1) * V + c]) < 1e-5);
+  for (let c = 0; c < V; c++) assert.equal(p.data[c], q.data[(n - 1) * V + c]);
   assert.equal(full.stages.find((s) => s.id === 'ln_1').title.zh, '注意力之前的 LayerNorm');
   assert.match(m.explain(text, 'ln_1', { layer: 0, i: 1, j: 2 }), /^LN₁\[前, d3\] = \(/);
   assert.match(m.explain(text, 'logits', { i: 0, j: 1 }), /^z\[床 → .*\(64 terms\)/);
@@ -154,6 +154,18 @@ test('one generation step: the cache grows by one row, and its row of weights is
   assert.ok(m.explain(text, 'weights', { layer: 1, head: 2, i: 3, j: 1 }).startsWith(`α[${chars[3]}, ${chars[1]}] = exp[${chars[3]}, ${chars[1]}] ÷ s_${chars[3]} = `),
     'a layer\'s caption names its cells by the text\'s characters');
   assert.throws(() => m.explain(text, 'ln_1', { layer: 5 }), /layer is 5/);
+});
+
+test('the module has one call (attn_call), and index.d.ts\'s ModelOperation spells the operations of its table', async () => {
+  const m = await a.loadModel('en');
+  const dts = readFileSync(path.join(webDir, 'types/index.d.ts'), 'utf8');
+  const typed = dts.match(/export type ModelOperation = ([^;]+);/)[1].match(/'([a-z_]+)'/g).map((x) => x.slice(1, -1));
+  assert.deepEqual(typed, m.operations());
+  // the glue's exports: the one call, the refusal's sentence, the heap's use, malloc and free, nothing else
+  const glue = readFileSync(path.join(webDir, 'dist/lm/attention_lm.js'), 'utf8');
+  const exported = new Set([...glue.matchAll(/Module\["(_[a-z][a-z_]*)"\]=/g)].map((x) => x[1]));
+  assert.deepEqual([...exported].sort(), ['_attn_call', '_attn_error', '_attn_heap_in_use', '_free', '_malloc']);
+  m.dispose();
 });
 
 test('bad arguments are refused with one sentence, and the next call still works', async () => {
@@ -169,7 +181,7 @@ test('bad arguments are refused with one sentence, and the next call still works
     [() => m.generate('ab', { seed: 1.5 }), /seed is 1.5/],
     [() => m.generate('ab', { seed: 2 ** 60 }), /seed/],
     [() => m.generate('ab', { n: 0 }), /n is 0/],
-    // the core's bounds (attn_lm_limits), not bounds typed again in lm.js
+    // the core's bounds (attn_call("limits")), not bounds typed again in lm.js
     [() => m.generate('ab', { n: 8001 }), /^n is 8001 but must be a whole number from 1 to 8000\.$/],
     [() => m.trainer('abc', { batch: 513 }), /^batch is 513 but must be a whole number from 1 to 512\.$/],
     [() => m.trainer('abc', { warmup: -1 }), /^warmup is -1 but must be a whole number from 0 to 100000\.$/],

@@ -7,7 +7,7 @@
 
 import { shortText, wholeNumber } from './args.js';
 import { openModelFolder } from './model_folder.js';
-import { deepFreeze, textCalls } from './trace_reader.js';
+import { deepFreeze, operationCall } from './trace_reader.js';
 
 const encoder = new TextEncoder();
 
@@ -137,8 +137,10 @@ export function makeModelLoader(createCore, readModel, AttentionError, createFol
   };
   const core = () => {
     shared ??= createCore().then((lm) => {
-      // the core's bounds of every argument it takes ({name: [lo, hi]}), read once: no bound typed here again
-      lm.bounds = JSON.parse(textCalls(lm, (sentence) => new AttentionError(sentence))(() => lm._attn_lm_limits(), []));
+      // the module's one call (attn_call); the core's bounds of every argument it takes ({name: [lo, hi]}), read
+      // once: no bound typed here again
+      lm.call = operationCall(lm, AttentionError);
+      lm.bounds = lm.call('limits');
       return lm;
     }).catch((error) => {
       shared = null;
@@ -162,8 +164,8 @@ export function makeModelLoader(createCore, readModel, AttentionError, createFol
     for (const [name, x, bound] of [['nLayer', nLayer, 'n_layer'], ['nHead', nHead, 'n_head'], ['dModel', dModel, 'd_model'],
       ['dMlp', dMlp, 'd_mlp'], ['nCtx', nCtx, 'n_ctx'], ['vocab', vocab, 'vocab']]) wholeNumber(x, name, ...lm.bounds[bound], AttentionError);
     wholeNumber(seed, 'seed', ...lm.bounds.seed, AttentionError);
-    const settings = JSON.stringify({ n_layer: nLayer, n_head: nHead, d_model: dModel, d_mlp: dMlp, n_ctx: nCtx, vocab, seed });
-    return wrapModel(lm, (call) => call((p, n, q, m) => lm._attn_lm_fresh(p, n, q, m), [bytes, settings]), AttentionError);
+    const shape = { n_layer: nLayer, n_head: nHead, d_model: dModel, d_mlp: dMlp, n_ctx: nCtx, vocab, seed };
+    return wrapModel(lm, lm.call('fresh', shape, bytes), AttentionError);
   }
 
   loadModel.fresh = freshModel;
@@ -210,12 +212,10 @@ export function makeModelLoader(createCore, readModel, AttentionError, createFol
     signal?.throwIfAborted();
     const most = lm.bounds.file_bytes[1];
     if (bytes.length > most) throw new AttentionError(`weight file: the file is ${bytes.length} bytes, over the limit of ${most / 2 ** 20} MiB.`);
-    return wrapModel(lm, (call) => call((p, n) => lm._attn_lm_load(p, n), [bytes]), AttentionError);
+    return wrapModel(lm, lm.call('load', {}, bytes), AttentionError);
   }
 }
 
-/** Numbers a stage's row of a trace's layout table holds: [stage name, at, rank, shape (4)]. */
-const TABLE_WIDTH = 7;
 /**
  * Per lm module: the copy functions of the last trace's stages not read yet (the core keeps one trace),
  * the stage names it has told us, and its stage registry (the same for every model), each read once.
@@ -224,14 +224,13 @@ const perModule = new WeakMap();
 
 // [SECTION] a model's calls: trace, explain, generate, heads, train
 
-/** The API of a model in the lm module: open(call) makes it there and returns {handle, about} (and, fresh, train). */
-function wrapModel(lm, open, AttentionError) {
+/** The API of a model in the lm module, from what opening it there answered: {handle, about} (and, fresh, train). */
+function wrapModel(lm, first, AttentionError) {
   if (!perModule.has(lm)) perModule.set(lm, { unread: new Set(), names: new Map(), registry: null });
   const kept = perModule.get(lm);
   const { unread, names } = kept;
-  /** Calls an export with UTF-8 texts copied into the heap (trace_reader.js); its JSON answer, or its sentence thrown. */
-  const text = textCalls(lm, (sentence) => new AttentionError(sentence));
-  const call = (fn, texts, ...numbers) => JSON.parse(text(fn, texts, ...numbers));
+  /** The module's one call (trace_reader.js): an operation on this model, its JSON answer, or its sentence thrown. */
+  const call = (operation, request = {}, payload = undefined) => lm.call(operation, { handle, ...request }, payload);
 
   /**
    * A trace from its layout. Each stage's numbers are copied out of the heap when first read (most
@@ -239,13 +238,9 @@ function wrapModel(lm, open, AttentionError) {
    * model in this module — every stage not read yet is copied, so data is always the trace's own.
    */
   function readTrace(layout) {
-    const table = new Uint32Array(lm.HEAPU32.buffer, lm._attn_lm_table(), layout.count * TABLE_WIDTH);
     const stages = [];
-    for (let r = 0; r < layout.count; ++r) {
-      const row = table.subarray(r * TABLE_WIDTH, (r + 1) * TABLE_WIDTH);
-      const name = stageName(row[0]);
-      const at = row[1];
-      const shape = Array.from(row.subarray(3, 3 + row[2]));
+    for (const [index, at, ...shape] of layout.stages) {
+      const name = stageName(index);
       const size = shape.reduce((a, b) => a * b, 1);
       let data = null;
       const copy = () => (data ??= lm.HEAPF32.slice(at, at + size));
@@ -264,7 +259,7 @@ function wrapModel(lm, open, AttentionError) {
   function stageName(index) {
     let name = names.get(index);
     if (!name) {
-      name = call(() => lm._attn_lm_stage_name(index), []);
+      name = lm.call('stage_name', { index });
       Object.freeze(name.title);
       names.set(index, Object.freeze(name));
     }
@@ -276,7 +271,6 @@ function wrapModel(lm, open, AttentionError) {
     unread.clear();
   }
 
-  const first = open(call);
   const handle = first.handle;
   const about = Object.freeze(first.about);
   let disposed = false;
@@ -315,7 +309,7 @@ function wrapModel(lm, open, AttentionError) {
      * cols, formula, operands, block (docs/model.md). The same for every model: the core's table.
      */
     stages() {
-      kept.registry ??= deepFreeze(call(() => lm._attn_lm_stages(), []));
+      kept.registry ??= deepFreeze(lm.call('stages'));
       return kept.registry;
     },
     /** Every stage of every layer: {tokens, ids, unknown, stages: [{id, layer, shape, symbol, title, scale, data: Float32Array}]}. */
@@ -323,7 +317,7 @@ function wrapModel(lm, open, AttentionError) {
       live();
       modelText(text);
       keepUnread();
-      return readTrace(call((p, n) => lm._attn_lm_trace(handle, p, n), [text]));
+      return readTrace(call('trace', { text }));
     },
     /**
      * One generation step on text's last character, the ones before it already in the key/value cache:
@@ -334,7 +328,7 @@ function wrapModel(lm, open, AttentionError) {
       live();
       modelText(text);
       keepUnread();
-      return readTrace(call((p, n) => lm._attn_lm_step(handle, p, n), [text]));
+      return readTrace(call('step', { text }));
     },
     /** The arithmetic of cell (i, j) of a stage of text's trace, as the page's captions say it (layer, head 0-based). */
     explain(text, stageId, cell) {
@@ -346,20 +340,20 @@ function wrapModel(lm, open, AttentionError) {
       wholeNumber(head, 'head', 0, about.config.n_head - 1, AttentionError);
       wholeNumber(i, 'i', 0, 1e6, AttentionError);
       wholeNumber(j, 'j', 0, 1e6, AttentionError);
-      return call((p, n, q, m) => lm._attn_lm_explain(handle, p, n, q, m, layer ?? -1, head, i, j), [text, stageId]).text;
+      return call('explain', { text, stage: stageId, layer: layer ?? -1, head, i, j }).text;
     },
     /** The line-alignment pattern the head scores use: for each character, the key at the same place in the previous line, or −1. */
     lineTargets(text) {
       live();
       modelText(text);
-      return call((p, n) => lm._attn_lm_line_targets(handle, p, n), [text]);
+      return call('line_targets', { text });
     },
     /** Layer `layer`'s attention on text as a sequence spec (ln_1 rows, the layer's weights, causal): a.trace(spec) shows it stage by stage. */
     layerSpec(text, layer) {
       live();
       modelText(text);
       wholeNumber(layer, 'layer', 0, about.config.n_layer - 1, AttentionError);
-      return call((p, n) => lm._attn_lm_layer_spec(handle, p, n, layer), [text]);
+      return call('layer_spec', { text, layer });
     },
     /**
      * Layer `layer`'s attention on text with the model's next-character loss above it: {loss (nats per
@@ -371,7 +365,7 @@ function wrapModel(lm, open, AttentionError) {
       live();
       modelText(text);
       wholeNumber(layer, 'layer', 0, about.config.n_layer - 1, AttentionError);
-      return call((p, n) => lm._attn_lm_layer_grad(handle, p, n, layer), [text]);
+      return call('layer_grad', { text, layer });
     },
     /**
      * Which heads pushed each of the k most likely next characters: [{char, p, logit, heads}], heads the
@@ -381,7 +375,7 @@ function wrapModel(lm, open, AttentionError) {
       live();
       modelText(text);
       wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
-      return call((p, n) => lm._attn_lm_attribute(handle, p, n, k), [text]);
+      return call('attribute', { text, k });
     },
     /**
      * The k most likely next characters, [{char, p}], most likely first; with options {temperature, topK, topP}, the
@@ -391,9 +385,9 @@ function wrapModel(lm, open, AttentionError) {
       live();
       modelText(text);
       wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
-      if (options === undefined) return call((p, n) => lm._attn_lm_next(handle, p, n, k), [text]);
+      if (options === undefined) return call('next', { text, k });
       const { temperature, topK, topP } = drawOptions(options, 'next');
-      return call((p, n) => lm._attn_lm_next_shaped(handle, p, n, k, temperature, topK, topP), [text]);
+      return call('next', { text, k, temperature, top_k: topK, top_p: topP });
     },
     /**
      * The next character as sampling draws it: {candidates: [{char, temperature, top_k, top_p}] (the k likeliest
@@ -404,14 +398,14 @@ function wrapModel(lm, open, AttentionError) {
       modelText(text);
       const { temperature, topK, topP, seed, k } = drawOptions(options, 'sample');
       wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
-      return call((p, n) => lm._attn_lm_sample(handle, p, n, k, temperature, topK, topP, seed), [text]);
+      return call('sample', { text, k, temperature, top_k: topK, top_p: topP, seed });
     },
     /** What each layer predicts (the logit lens): [{layer, after: 'attn' | 'mlp', top: [{char, p}] × k}]. */
     lens(text, k = 5) {
       live();
       modelText(text);
       wholeNumber(k, 'k', 1, about.vocab_size - 1, AttentionError);
-      return call((p, n) => lm._attn_lm_lens(handle, p, n, k), [text]);
+      return call('lens', { text, k });
     },
     /** n new characters after prompt (temperature 0: greedy; topK 0 and topP 1 keep every character; the same seed, the same characters). */
     generate(prompt, options) {
@@ -421,7 +415,7 @@ function wrapModel(lm, open, AttentionError) {
       wholeNumber(n, 'n', ...lm.bounds.n, AttentionError);
       // one call into the core, bounded by n's limit: a signal already aborted stops it before it starts
       signalOption(readOptions(options, 'generate', { signal: undefined }, AttentionError).signal, 'generate', AttentionError);
-      return call((p, len) => lm._attn_lm_generate(handle, p, len, n, temperature, seed, topK, topP), [prompt]).text;
+      return call('generate', { text: prompt, n, temperature, seed, top_k: topK, top_p: topP }).text;
     },
     /**
      * Each head's detector scores on the model's standard probes, [{layer, head, previous_token, induction,
@@ -434,7 +428,7 @@ function wrapModel(lm, open, AttentionError) {
         textArgument(text, 'the probe text', lm.bounds.probe[1], `the head scores read at most ${lm.bounds.probe[1]}`, AttentionError);
         modelText(text);
       }
-      return call((p, n) => lm._attn_lm_heads(handle, p, n), [text]);
+      return call('heads', { text });
     },
     /**
      * A training run of this model on text, to step through (the induction lesson trains between frames):
@@ -451,9 +445,8 @@ function wrapModel(lm, open, AttentionError) {
       wholeNumber(seed, 'seed', ...lm.bounds.seed, AttentionError);
       if (typeof lr !== 'number' || !(lr > 0 && lr < 1)) throw new AttentionError('lr must be a number between 0 and 1.');
       if (typeof repeatFraction !== 'number' || !(repeatFraction >= 0 && repeatFraction <= 1)) throw new AttentionError('repeatFraction must be a number from 0 to 1.');
-      const settings = JSON.stringify({ steps, batch, lr, warmup, repeat_fraction: repeatFraction, seed });
       // the core refuses a step over one call's budget, and says how many steps one call may take
-      const { trainer: id, steps_per_call: perCall } = call((p, n, q, m) => lm._attn_lm_trainer(handle, p, n, q, m), [bytes, settings]);
+      const { trainer: id, steps_per_call: perCall } = call('trainer', { steps, batch, lr, warmup, repeat_fraction: repeatFraction, seed }, bytes);
       let done = 0;
       let freed = false;
       return {
@@ -467,13 +460,13 @@ function wrapModel(lm, open, AttentionError) {
           }
           const losses = new Float32Array(count);
           for (let k = 0; k < count; k++) {
-            losses[k] = call(() => lm._attn_lm_train_step(id), []).loss;
+            losses[k] = lm.call('train_step', { trainer: id }).loss;
             done++;
           }
           return losses;
         },
         dispose() {
-          if (!freed && !disposed) lm._attn_lm_trainer_free(id);
+          if (!freed && !disposed) lm.call('trainer_free', { trainer: id });
           freed = true;
         },
       };
@@ -506,8 +499,8 @@ function wrapModel(lm, open, AttentionError) {
     /** The weights as a safetensors file (F32). */
     save() {
       live();
-      const { bytes: size } = call(() => lm._attn_lm_save(handle), []);
-      return new Uint8Array(lm.HEAPU8.buffer, lm._attn_lm_floats(), size).slice();
+      const { bytes: size, at } = call('save');
+      return new Uint8Array(lm.HEAPU8.buffer, at, size).slice();
     },
     /**
      * Diagnostics: bytes malloc has handed out in the model module's heap (every model of it), and the heap's size,
@@ -516,9 +509,13 @@ function wrapModel(lm, open, AttentionError) {
     memory() {
       return { heapInUse: lm._attn_heap_in_use(), heapSize: lm.HEAPU8.buffer.byteLength };
     },
+    /** The operations the module's one call (attn_call) takes: its core's table. */
+    operations() {
+      return lm.call('operations');
+    },
     /** Frees the model in the wasm heap. */
     dispose() {
-      if (!disposed) lm._attn_lm_free(handle);
+      if (!disposed) call('free');
       disposed = true;
     },
   };

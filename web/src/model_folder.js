@@ -1,16 +1,15 @@
 // Models you bring (docs/models-you-bring.md): a Hugging Face model folder (GPT-2, Llama, Qwen2) opened in its
-// own module (dist/hf) through the module's one entry, attn_call(operation, request). The files stay here, in
+// own module (dist/hf) through the module's one entry, attn_call(operation, request, payload). The files stay here, in
 // JavaScript: the core reads each range it needs (a header, then one tensor at a time) through
 // hf.readModelFile, so a lying header is refused before anything behind it is read and the weights are copied
 // once, into the model. Every number comes from the C++ core; nothing here computes the model.
 //
 // [SECTION] the files: bytes, File objects, a folder's URL
-// [SECTION] one call across the boundary
 // [SECTION] a model's calls
 
 import { shortText, wholeNumber } from './args.js';
 import { bodyBytes } from './fetch_bytes.js';
-import { textCalls } from './trace_reader.js';
+import { operationCall } from './trace_reader.js';
 
 // [SECTION] the files: bytes, File objects, a folder's URL
 
@@ -128,7 +127,6 @@ async function fetchFolder(url, { signal, onProgress }, AttentionError) {
   return { files, where: `the model folder ${base.href}` };
 }
 
-// [SECTION] one call across the boundary
 
 /**
  * attn_call over the module: call(operation, request) → the answer's parsed JSON, or the core's sentence thrown as
@@ -146,7 +144,7 @@ export function moduleCall(hf, AttentionError) {
  * options {signal, onProgress({loaded, total, file})}.
  */
 export async function openModelFolder(hf, source, { signal, onProgress } = {}, AttentionError) {
-  const call = (hf.callOne ??= moduleCall(hf, AttentionError));
+  const call = (hf.callOne ??= operationCall(hf, AttentionError));
   let files;
   let where = 'the files given';
   if (typeof source === 'string' || (typeof URL !== 'undefined' && source instanceof URL)) ({ files, where } = await fetchFolder(source, { signal, onProgress }, AttentionError));

@@ -686,6 +686,8 @@ export interface ModelConfig {
   n_layer: number; n_head: number; d_model: number; d_mlp: number; n_ctx: number;
   positional: 'learned' | 'sinusoidal'; ln_eps: number;
 }
+/** The names of the character model's module's operations (attn_call, wasm/lm_export.cpp): the core's table, which a test checks this against. */
+export type ModelOperation = 'attribute' | 'explain' | 'free' | 'fresh' | 'generate' | 'heads' | 'layer_grad' | 'layer_spec' | 'lens' | 'limits' | 'line_targets' | 'load' | 'next' | 'sample' | 'save' | 'stage_name' | 'stages' | 'step' | 'trace' | 'train_step' | 'trainer' | 'trainer_free';
 export interface LanguageModel {
   readonly about: { config: ModelConfig; vocab_size: number; vocab: string[]; corpus: string[]; parameters: number };
   /** Every stage a trace can have, in trace order, with its facts (docs/model.md, "The stage registry"). */
@@ -729,5 +731,7 @@ export interface LanguageModel {
   save(): Uint8Array;
   /** Diagnostics: bytes in use in the model module's heap (all its models), and the heap's size, which never shrinks. */
   memory(): { heapInUse: number; heapSize: number };
+  /** The operations the module's one call (attn_call) takes: its core's table. */
+  operations(): ModelOperation[];
   dispose(): void;
 }
