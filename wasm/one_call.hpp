@@ -7,7 +7,6 @@
 
 #include <cmath>
 #include <cstdint>
-#include <functional>
 #include <map>
 #include <string>
 #include <string_view>
@@ -22,7 +21,7 @@ struct payload {
     std::size_t size = 0;
     std::string_view text() const { return {reinterpret_cast<const char*>(data), size}; }
 };
-using operation = std::function<json(const json& request, const payload& bytes)>;
+using operation = json (*)(const json& request, const payload& bytes);
 using operation_table = std::map<std::string, operation>;
 
 /// The module's table (defined by each module: wasm/lm_export.cpp, wasm/model_call.cpp), which attn_call reads
@@ -42,7 +41,9 @@ inline const char* call_operation(const operation_table& table, std::string_view
             }
             const auto it = table.find(std::string(op));
             if (it == table.end()) throw spec_error("there is no operation \"" + user_text(op) + "\".");
-            const json r = json::parse(request, nullptr, false);
+            // the same parser instantiation as the core's spec reader (iterators of a string_view): a second one
+            // would be several KB of every module
+            const json r = json::parse(request.begin(), request.end(), nullptr, false);
             if (r.is_discarded() || !r.is_object()) throw spec_error("the request of " + std::string(op) + " is not a JSON object.");
             return it->second(r, bytes);
         },

@@ -156,15 +156,17 @@ test('one generation step: the cache grows by one row, and its row of weights, i
   assert.throws(() => m.explain(text, 'ln_1', { layer: 5 }), /layer is 5/);
 });
 
-test('the module has one call (attn_call), and index.d.ts\'s ModelOperation spells the operations of its table', async () => {
+test('the modules that take operations have one call (attn_call), and index.d.ts\'s ModelOperation spells the character model\'s table', async () => {
   const m = await a.loadModel('en');
   const dts = readFileSync(path.join(webDir, 'types/index.d.ts'), 'utf8');
   const typed = dts.match(/export type ModelOperation = ([^;]+);/)[1].match(/'([a-z_]+)'/g).map((x) => x.slice(1, -1));
   assert.deepEqual(typed, m.operations());
-  // the glue's exports: the one call, the refusal's sentence, the heap's use, malloc and free, nothing else
-  const glue = readFileSync(path.join(webDir, 'dist/lm/attention_lm.js'), 'utf8');
-  const exported = new Set([...glue.matchAll(/Module\["(_[a-z][a-z_]*)"\]=/g)].map((x) => x[1]));
-  assert.deepEqual([...exported].sort(), ['_attn_call', '_attn_error', '_attn_heap_in_use', '_free', '_malloc']);
+  // each glue's exports: the one call, the refusal's sentence, the heap's use, malloc and free, nothing else
+  for (const glue of ['dist/lm/attention_lm.js', 'dist/hf/attention_hf.js', 'dist/learn/attention_learn.js']) {
+    const text = readFileSync(path.join(webDir, glue), 'utf8');
+    const exported = new Set([...text.matchAll(/Module\["(_[a-z][a-z_]*)"\]=/g)].map((x) => x[1]));
+    assert.deepEqual([...exported].sort(), ['_attn_call', '_attn_error', '_attn_heap_in_use', '_free', '_malloc'], glue);
+  }
   m.dispose();
 });
 

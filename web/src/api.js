@@ -11,7 +11,7 @@ import { MAX_CELL, cellArgs, checkAttentionArgs } from './call_args.js';
 import { fieldTree, packSpec, unpackSpecText } from './packed_spec.js';
 import { PART_NAMES, partSlots } from './parts.js';
 import { leafText, readingSpecObject, specText } from './spec_input.js';
-import { deepFreeze, keptText, textCalls, traceCalls } from './trace_reader.js';
+import { deepFreeze, keptText, operationCall, textCalls, traceCalls } from './trace_reader.js';
 
 export { AttentionError };
 
@@ -141,10 +141,10 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
       };
     },
     learn(module) {
-      const call = textCalls(module, refuse);
+      const call = operationCall(module, refuse);
       return {
-        module, call, taskIds: JSON.parse(call('attn_task_ids', [])),
-        finalizer: new FinalizationRegistry((handle) => module._attn_trainer_delete(handle)),
+        module, call, taskIds: call('tasks'),
+        finalizer: new FinalizationRegistry((trainer) => call('trainer_free', { trainer })),
       };
     },
     explain: (module) => ({ module, call: textCalls(module, refuse) }),
@@ -365,7 +365,7 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
      */
     grad(spec) {
       const learn = parts.need('learn', 'grad');
-      const result = JSON.parse(learn.call('attn_grad', [specText(spec, limits.maxSpecBytes)]));
+      const result = learn.call('grad', {}, specText(spec, limits.maxSpecBytes));
       for (const stage of result.stage_grads) stage.data = Float32Array.from(stage.data);
       return result;
     },
@@ -378,8 +378,9 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
      * backward passes' own numbers, read like explain(): e.g. "∂L/∂α[1][2] = Σ_c ∂L/∂c[1][c]·v[2][c] = … = 0.0512".
      */
     explainGrad(spec, stageId, { head = 0, i = 0, j = 0, detail = false } = {}) {
-      const args = cellArgs('explainGrad', { head, i, j });
-      return parts.need('learn', 'explainGrad').call('attn_explain_grad', [specText(spec, limits.maxSpecBytes), String(stageId)], ...args, detail ? 1 : 0);
+      const [h, row, col] = cellArgs('explainGrad', { head, i, j });
+      return parts.need('learn', 'explainGrad').call('explain_grad', { stage: String(stageId), head: h, i: row, j: col, detail: Boolean(detail) },
+        specText(spec, limits.maxSpecBytes));
     },
     /**
      * A training run to step through (the page trains between frames): spec has "train" (data, params,
@@ -389,8 +390,8 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
      */
     trainer(spec) {
       const learn = parts.need('learn', 'trainer');
-      const { module, call } = learn;
-      const { handle, steps } = JSON.parse(call('attn_trainer_create', [specText(spec, limits.maxSpecBytes)]));
+      const { call } = learn;
+      const { trainer: handle, steps } = call('trainer', {}, specText(spec, limits.maxSpecBytes));
       let done = 0;
       let disposed = false;
       const run = {
@@ -399,24 +400,24 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
         step(count = 1) {
           if (disposed) throw new AttentionError('this trainer was disposed of.', 'ERR_ATTN_DISPOSED');
           wholeNumber(count, 'step(count): count', 1, 100000, AttentionError);
-          const result = JSON.parse(call('attn_trainer_step', [], handle, count));
+          const result = call('trainer_step', { trainer: handle, count });
           const losses = Float32Array.from(result.losses); // floats the core wrote as doubles: exact
           done = result.done;
-          if (result.error !== undefined) throw Object.assign(new AttentionError(result.error), { losses });
+          if (result.stopped !== undefined) throw Object.assign(new AttentionError(result.stopped), { losses });
           return losses;
         },
         /** The learning rate from the next step on (Adam's moments are kept). */
         setLearningRate(lr) {
           if (disposed) throw new AttentionError('this trainer was disposed of.', 'ERR_ATTN_DISPOSED');
           if (typeof lr !== 'number') throw new AttentionError(`setLearningRate(lr): lr is ${shortText(String(lr))} but must be a positive number.`);
-          call('attn_trainer_set_lr', [], handle, lr);
+          call('trainer_set_lr', { trainer: handle, lr });
         },
         spec() {
           if (disposed) throw new AttentionError('this trainer was disposed of.', 'ERR_ATTN_DISPOSED');
-          return JSON.parse(call('attn_trainer_spec', [], handle));
+          return call('trainer_spec', { trainer: handle });
         },
         dispose() {
-          if (!disposed) module._attn_trainer_delete(handle), learn.finalizer.unregister(run);
+          if (!disposed) call('trainer_free', { trainer: handle }), learn.finalizer.unregister(run);
           disposed = true;
         },
       };
@@ -433,7 +434,7 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
     task(id) {
       const learn = parts.need('learn', 'task');
       if (typeof id !== 'string' || id.length > 64) throw new AttentionError(`task(id) takes a task id: ${learn.taskIds.join(', ')}.`);
-      return JSON.parse(learn.call('attn_task', [id]));
+      return learn.call('task', { id });
     },
     /**
      * Trains spec for its train.steps steps and returns {losses: Float32Array, spec} (the trained spec);
@@ -443,7 +444,7 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
       if (onStep !== undefined && typeof onStep !== 'function') throw new AttentionError('train(spec, {onStep}): onStep must be a function.');
       const run = this.trainer(spec);
       try {
-        parts.loaded.learn.call('attn_trainer_check_steps', [], trainerHandles.get(run), run.steps); // all steps in this one call: refused before the first
+        parts.loaded.learn.call('trainer_check_steps', { trainer: trainerHandles.get(run), count: run.steps }); // all steps in this one call: refused before the first
         const losses = new Float32Array(run.steps);
         for (let k = 0; k < run.steps; k++) {
           losses[k] = run.step(1)[0];
@@ -467,7 +468,7 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
       if (typeof request !== 'string' && (!request || typeof request !== 'object' || Array.isArray(request))) {
         throw new AttentionError('figure(name, request): request must be an object (or JSON text), e.g. {d_k: [4, 8, 16]}.');
       }
-      return JSON.parse(learn.call('attn_figure', [name, specText(request, limits.maxSpecBytes)]));
+      return learn.call('figure', { name }, specText(request, limits.maxSpecBytes));
     },
     // [SECTION] words: examples' documents, a cell's arithmetic (the explain part)
     /** An example's texts (title, summary, embeddings, notes, variants) without computing its trace. */

@@ -139,7 +139,7 @@ export function makeModelLoader(createCore, readModel, AttentionError, createFol
     shared ??= createCore().then((lm) => {
       // the module's one call (attn_call); the core's bounds of every argument it takes ({name: [lo, hi]}), read
       // once: no bound typed here again
-      lm.call = operationCall(lm, AttentionError);
+      lm.call = operationCall(lm, (sentence) => new AttentionError(sentence));
       lm.bounds = lm.call('limits');
       return lm;
     }).catch((error) => {

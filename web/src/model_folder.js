@@ -144,7 +144,7 @@ export function moduleCall(hf, AttentionError) {
  * options {signal, onProgress({loaded, total, file})}.
  */
 export async function openModelFolder(hf, source, { signal, onProgress } = {}, AttentionError) {
-  const call = (hf.callOne ??= operationCall(hf, AttentionError));
+  const call = (hf.callOne ??= operationCall(hf, (sentence) => new AttentionError(sentence)));
   let files;
   let where = 'the files given';
   if (typeof source === 'string' || (typeof URL !== 'undefined' && source instanceof URL)) ({ files, where } = await fetchFolder(source, { signal, onProgress }, AttentionError));

@@ -50,12 +50,12 @@ export function textCalls(module, refuse) {
 
 /**
  * The one call of a module that takes operations (the character model's, the model folders'): call(operation,
- * request = {}, payload) → the answer's parsed JSON, or the core's sentence thrown as an AttentionError. The request
- * is a JSON object; the payload, bytes the operation reads whole (a weight file, a corpus). The operations are the
+ * request = {}, payload) → the answer's parsed JSON, or refuse(the core's sentence) thrown. The request is a JSON
+ * object; the payload, bytes or text the operation reads whole (a weight file, a corpus, a spec's JSON text). The operations are the
  * core's table (call('operations')).
  */
-export function operationCall(module, AttentionError) {
-  const text = textCalls(module, (sentence) => new AttentionError(sentence));
+export function operationCall(module, refuse) {
+  const text = textCalls(module, refuse);
   const entry = (...args) => module._attn_call(...args);
   // without a payload its pointer and length go in as 0 (wasm reads a missing argument as 0): nothing is copied
   return (operation, request = {}, payload = undefined) =>

@@ -44,23 +44,37 @@ void scatter_head(float* out, const float* in, size_t b, size_t hd, const dims& 
 void blocks::causal_attention(float* ctx, float* att, size_t att_cols, ops::attention_steps* steps, const float* q, const float* k,
                               const float* v, size_t n, size_t pos0, size_t h, size_t dh) {
     const size_t d = h * dh, t = pos0 + n;
-    std::vector<float> qh(n * dh), kt(dh * t), vh(t * dh), row(t), out(dh);
+    // several queries read each key: its columns are gathered once, transposed, so each query's scores are one
+    // vector loop across the keys; one query (a generation step) reads the keys in place, one dot product each. Either
+    // way a score is the same sum over its head's columns in the same order, so every mode has the same bits.
+    const bool gather = n > 1;
+    std::vector<float> qh(n * dh), kt(gather ? dh * t : 0), row(t), out(dh);
     const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
     if (steps)
         for (std::vector<float>* s : {&steps->scores, &steps->scaled, &steps->masked, &steps->exp, &steps->weights}) s->assign(h * n * t, 0.0f);
     if (steps) steps->row_max.assign(h * n, 0.0f), steps->row_sum.assign(h * n, 0.0f);
     for (size_t hd = 0; hd < h; ++hd) {
         for (size_t i = 0; i < n; ++i) std::copy_n(q + i * d + hd * dh, dh, qh.data() + i * dh);
-        for (size_t j = 0; j < t; ++j)
-            for (size_t c = 0; c < dh; ++c) kt[c * t + j] = k[j * d + hd * dh + c], vh[j * dh + c] = v[j * d + hd * dh + c];
+        if (gather)
+            for (size_t j = 0; j < t; ++j)
+                for (size_t c = 0; c < dh; ++c) kt[c * t + j] = k[j * d + hd * dh + c];
         for (size_t i = 0; i < n; ++i) {
             const size_t seen = pos0 + i + 1;       // the query at position pos0 + i sees keys 0 … pos0 + i
             const size_t cols = steps ? t : seen;   // a trace shows the scores of the keys it may not see, too
-            std::fill(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(cols), 0.0f);
-            for (size_t c = 0; c < dh; ++c) {
-                const float x = qh[i * dh + c];
-                const float* kc = kt.data() + c * t;
-                for (size_t j = 0; j < cols; ++j) row[j] += x * kc[j];
+            if (gather) {
+                std::fill(row.begin(), row.begin() + static_cast<std::ptrdiff_t>(cols), 0.0f);
+                for (size_t c = 0; c < dh; ++c) {
+                    const float x = qh[i * dh + c];
+                    const float* kc = kt.data() + c * t;
+                    for (size_t j = 0; j < cols; ++j) row[j] += x * kc[j];
+                }
+            } else {
+                for (size_t j = 0; j < cols; ++j) {
+                    const float* kj = k + j * d + hd * dh;
+                    float s = 0.0f;
+                    for (size_t c = 0; c < dh; ++c) s += qh[c] * kj[c];
+                    row[j] = s;
+                }
             }
             const size_t at = (hd * n + i) * t;  // the row's place in every h × n × t step
             if (steps)
@@ -90,7 +104,7 @@ void blocks::causal_attention(float* ctx, float* att, size_t att_cols, ops::atte
             std::fill(out.begin(), out.end(), 0.0f);
             for (size_t j = 0; j < seen; ++j) {
                 const float w = row[j] * inv;
-                const float* vj = vh.data() + j * dh;
+                const float* vj = v + j * d + hd * dh;
                 for (size_t c = 0; c < dh; ++c) out[c] += w * vj[c];
             }
             std::copy(out.begin(), out.end(), ctx + i * d + hd * dh);

@@ -81,8 +81,11 @@ std::vector<float> forward(const model& m, const std::vector<int>& ids, int B_in
     // the stream's start: each character's embedding plus its position's row
     std::vector<float> x(BT * d), embed(emit ? BT * d : 0);
     const float* wte = m.tensor("wte");
-    // the sinusoidal table's row p is the same whatever the table's length: one for the context serves every pass
-    const matrix sinusoidal = c.learned_positions ? matrix() : sinusoidal_encoding(static_cast<size_t>(c.n_ctx), d);
+    // the sinusoidal table's row p is the same whatever the table's length: one for the context, made once per
+    // thread and shape, serves every pass (a generation step reads one row of it)
+    thread_local matrix sinusoidal;
+    if (!c.learned_positions && !(sinusoidal.dimension() == 2 && sinusoidal.shape(0) == static_cast<size_t>(c.n_ctx) && sinusoidal.shape(1) == d))
+        sinusoidal = sinusoidal_encoding(static_cast<size_t>(c.n_ctx), d);
     const float* pe = (c.learned_positions ? m.tensor("wpe") : sinusoidal.data()) + pos0 * d;
     for (size_t r = 0; r < BT; ++r) {
         const float* e = wte + static_cast<size_t>(ids[r]) * d;
