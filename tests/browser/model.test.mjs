@@ -188,6 +188,9 @@ test('generate with a seed gives attn lm generate\'s characters, one at a time, 
     assert.deepEqual(r.cache.slice(0, 3), [2, 4, n]);
     assert.match(r.caption, new RegExp(`^Generated “.”: its query attends over the key/value cache — the keys and values of all ${n} characters`));
   }
+  // the page's one worker protocol: a refusal from the model's worker is an AttentionError, as the core's worker's
+  const refused = await el(page, (e) => e.client.calls.call('no_such_operation', []).then(() => null, (error) => [error.name, error.message]));
+  assert.deepEqual(refused, ['AttentionError', 'the model\'s worker has no operation "no_such_operation".']);
   await page.close();
 });
 

@@ -6,6 +6,7 @@
 //
 // [SECTION] the worker
 // [SECTION] the element: opening, the view, the stage figure, generation and the cache
+import { AttentionError } from '../attention_error.js';
 import { WorkerCalls } from '../remote/worker_calls.js';
 import { h, touchOnly } from '../stepper/dom.js';
 import { cell } from '../stepper/format.js';
@@ -21,15 +22,12 @@ import { folderWords } from './folder_words.js';
 const scriptBase = typeof document !== 'undefined' && document.currentScript?.src ? new URL('.', document.currentScript.src) : null;
 const workerUrl = () => new URL('hf/folder-worker.js', scriptBase ?? globalThis.location?.href).href;
 
-class FolderError extends Error {}
-
 /** The worker's calls: progress(fraction) for the loading; cancel() ends the worker (a new one starts on the next call). */
 function folderCalls(onLost) {
   return new WorkerCalls({
     spawn: () => new Worker(workerUrl()),
     what: 'the model\'s worker',
     lost: onLost,
-    ErrorClass: FolderError,
   });
 }
 
@@ -156,7 +154,7 @@ progress { width: min(420px, 100%); } .drop { border: 2px dashed #8a96a3; border
     const w = folderWords(this.state.lang);
     if (typeof source === 'string' && location.protocol === 'file:') {
       this.say(w.served, 'error');
-      throw new FolderError(w.served);
+      throw new AttentionError(w.served);
     }
     this.progress.hidden = this.cancelButton.hidden = false;
     this.progress.removeAttribute('value');

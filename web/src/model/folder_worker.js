@@ -6,7 +6,7 @@
 // {id, result}, {id, error} (the core's sentence) or {id, progress}. Every number comes from the C++ core.
 import createHfCore from '../../dist/hf/attention_hf.js';
 import { makeModelLoader } from '../lm.js';
-import { holdLife } from '../remote/worker_life.js';
+import { serveOperations } from '../remote/serve.js';
 import { hasRelaxedSimd } from '../relaxed_simd.js';
 import { startThreadedModule } from '../threaded_module.js';
 
@@ -134,19 +134,5 @@ const ops = {
   },
 };
 
-// one operation at a time, in the order they came
-let queue = Promise.resolve();
-self.onmessage = ({ data }) => {
-  if (holdLife(data)) return;
-  const { id, op, args } = data;
-  queue = queue.then(async () => {
-    try {
-      if (!Object.hasOwn(ops, op)) throw new FolderError(`the model folder's worker has no operation "${op}".`);
-      const post = (progress) => self.postMessage({ id, progress });
-      const result = await ops[op](...args, post);
-      self.postMessage({ id, result });
-    } catch (error) {
-      self.postMessage({ id, error: String(error?.message ?? error) });
-    }
-  });
-};
+// one operation at a time, in the order they came; opening a folder reports its progress
+serveOperations(ops, { what: 'the model folder\'s worker', serial: true, run: (op, args, call) => ops[op](...args, call.progress) });

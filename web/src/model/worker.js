@@ -6,7 +6,7 @@ import createLmCore from '../../dist/lm/attention_lm.js';
 import { makeModelLoader } from '../lm.js';
 import { LESSON } from './lesson.js';
 import { UnpackError, unpackWasm } from '../remote/unpack_inline.js';
-import { holdLife } from '../remote/worker_life.js';
+import { serveOperations } from '../remote/serve.js';
 
 class ModelError extends Error {}
 
@@ -147,20 +147,10 @@ function unpacked(wasm) {
 }
 
 // one operation at a time, in the order they came: a call posted while a model loads (the page's client posts
-// the loads again to a new worker, then the call that started it: client.js) waits for the load
-let queue = Promise.resolve();
-
-self.onmessage = ({ data }) => {
-  if (holdLife(data)) return; // the page watches for this worker's death (../remote/worker_life.js)
-  const { id, op, args, wasm } = data;
-  if (wasm) return wasmArrived(Promise.resolve(wasm).then(unpacked)); // a refusal reaches the first load
-  queue = queue.then(async () => {
-    try {
-      if (!Object.hasOwn(ops, op)) throw new ModelError(`the model's worker has no operation "${op}".`);
-      const result = await ops[op](...args);
-      self.postMessage({ id, result });
-    } catch (error) {
-      self.postMessage({ id, error: String(error?.message ?? error) });
-    }
-  });
-};
+// the loads again to a new worker, then the call that started it: client.js) waits for the load; the module's
+// bytes come first, packed (a refusal reaches the first load)
+serveOperations(ops, {
+  what: 'the model\'s worker',
+  serial: true,
+  other: (data) => data?.wasm !== undefined && (wasmArrived(Promise.resolve(data.wasm).then(unpacked)), true),
+});

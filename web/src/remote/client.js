@@ -38,7 +38,6 @@ export class RemoteCore {
       lost: (sentence) => { for (const listener of this.lostListeners) listener(sentence); },
       spawn: startWorker,
       what: 'the core\'s worker',
-      ErrorClass: AttentionError,
       other: (data) => { if (data?.part !== undefined) this.sendPart(data.part); },
       // a new worker's first call: its core, started (the page read the facts from the first worker's answer);
       // the one-file script's own copy of the core, packed (a string), or null (the worker fetches it)

@@ -14,7 +14,7 @@
 import { createAttention } from '../index.js';
 import { measure, measurePaths } from '../stepper/complexity_measure.js';
 import { UnpackError, unpackWasm } from './unpack.js';
-import { holdLife } from './worker_life.js';
+import { serveOperations } from './serve.js';
 
 /** Traces (and gradients) kept for explain: the newest this many, for every element of the page together. */
 const KEEP = 64;
@@ -177,19 +177,15 @@ async function run(op, args, id, transfer) {
   }
 }
 
-self.addEventListener('message', async ({ data }) => {
-  if (holdLife(data)) return; // the page watches for this worker's death (worker_life.js)
-  const { id, op, args } = data;
-  if (op === undefined) return; // a part's bytes from the page (part_files_inline.js), not an operation
-  const transfer = [];
-  try {
-    if (!Object.hasOwn(ops, op)) throw new Error(`the core's worker has no operation "${op}".`);
-    if (op === 'start') starting = ops.start(...args);
-    else if (!starting) throw new Error('the core is not loaded yet.');
-    // an operation posted right after the start waits for it (a failed start refuses it with its sentence)
-    const result = op === 'start' ? await starting : (await starting, await run(op, args, id, transfer));
-    self.postMessage({ id, result }, transfer);
-  } catch (error) {
-    self.postMessage({ id, error: String(error?.message ?? error), name: error?.name, cancelled: !!error?.cancelled });
-  }
+// operations run side by side (a long measurement reports its progress and may be cancelled); one posted right after
+// the start waits for it, and a failed start refuses it with its sentence
+serveOperations(ops, {
+  what: 'the core\'s worker',
+  other: (data) => data?.op === undefined, // a part's bytes from the page (part_files_inline.js), not an operation
+  run: async (op, args, call) => {
+    if (op === 'start') return (starting = ops.start(...args));
+    if (!starting) throw new Error('the core is not loaded yet.');
+    await starting;
+    return run(op, args, call.id, call.transfer);
+  },
 });

@@ -1,5 +1,6 @@
 // Calls to a Web Worker as promises, and the worker's death noticed: the page's side of the core's worker
-// (client.js) and of the model mode's (../model/client.js). A worker that is closed (worker.terminate(), the
+// (client.js), of the model mode's (../model/client.js) and of a model folder's (../model/folder_element.js),
+// whose workers answer through serve.js. A worker that is closed (worker.terminate(), the
 // browser's task manager) or crashes says nothing, and every call waiting on it used to wait for ever: the
 // stepper never drew again, model mode's Generate stayed "Stop". Three signs of death are watched:
 //   1. the worker's 'error' event (an exception it did not catch, or a script that cannot start);
@@ -10,6 +11,7 @@
 //      worker that is gone or stuck is this quiet; a test may lower calls.stallMs).
 // Then every waiting call is refused with one sentence, the worker is closed, and the next call starts a new
 // one (restart() runs again: a worker's first messages, which its owner posts there).
+import { AttentionError } from '../attention_error.js';
 import { holdMessage, lifeName } from './worker_life.js';
 
 /** How long a call may wait with nothing heard from its worker (the longest work a page asks is a few seconds). */
@@ -20,10 +22,10 @@ export class WorkerCalls {
    * spawn(): a new Worker; restart(calls): posts what a fresh worker needs first (its module, its start);
    * what: the worker's name in sentences ("the core's worker"); other(data): a message that answers no call
    * (the worker asking the page for something); lost(sentence): told when a worker is found dead, calls waiting
-   * or not; ErrorClass: what waiting calls are refused with.
+   * or not. Every refusal is an AttentionError: the worker's sentence, or the worker's death.
    */
-  constructor({ spawn, restart = () => {}, what, other = () => {}, lost = () => {}, ErrorClass = Error, stallMs = STALL_MS }) {
-    Object.assign(this, { spawn, restart, what, other, lost, ErrorClass, stallMs });
+  constructor({ spawn, restart = () => {}, what, other = () => {}, lost = () => {}, stallMs = STALL_MS }) {
+    Object.assign(this, { spawn, restart, what, other, lost, stallMs });
     this.pending = new Map(); // id -> {resolve, reject, progress}
     this.nextId = 1;
     this.generation = 0; // which worker: a handle a dead worker gave out means nothing to the next
@@ -46,7 +48,7 @@ export class WorkerCalls {
       if (data.progress !== undefined) return p.progress?.(data.progress);
       this.pending.delete(data.id);
       if (data.error === undefined) p.resolve(data.result);
-      else p.reject(Object.assign(new this.ErrorClass(data.error), { cancelled: !!data.cancelled }));
+      else p.reject(Object.assign(new AttentionError(data.error), { cancelled: !!data.cancelled }));
     };
     worker.onerror = (event) => {
       event.preventDefault?.();
@@ -117,7 +119,7 @@ export class WorkerCalls {
     worker.terminate();
     const waiting = [...this.pending.values()];
     this.pending.clear();
-    for (const p of waiting) p.reject(new this.ErrorClass(sentence));
+    for (const p of waiting) p.reject(new AttentionError(sentence));
     this.lost(sentence);
   }
 }
