@@ -12,6 +12,7 @@
 #include "attn/lm.hpp"
 #include "attn/lm_train.hpp"
 #include "attn/text.hpp"
+#include "kernels/simd4.hpp"
 
 namespace attn::lm {
 
@@ -336,9 +337,9 @@ void check_text_cost(const model& m, std::size_t n, std::string_view what, cost 
 // ---- [SECTION] overflow ----
 
 void check_finite(const float* values, std::size_t count, std::string_view what) {
-    for (std::size_t i = 0; i < count; ++i)
-        if (!std::isfinite(values[i]))
-            throw spec_error("the model's " + std::string(what) + " overflowed the float range: its weights are too large for float32.");
+    // four lanes at a time (x − x is 0 but for inf and NaN): a trace checks every stage, logits and probs included
+    if (!simd::all_finite(values, count))
+        throw spec_error("the model's " + std::string(what) + " overflowed the float range: its weights are too large for float32.");
 }
 
 void check_finite(double value, std::string_view what) {

@@ -207,11 +207,18 @@ sampling sample_logits(const float* logits, const std::vector<bool>& ok, const g
         softmax_in_place(z.data(), V);
         s.temperature = z;
     }
-    // the ids by falling probability, ties to the lower id (as next() ranks them)
-    std::vector<size_t> order(V);
-    std::iota(order.begin(), order.end(), size_t{0});
+    // the ids by falling probability, ties to the lower id (as next() ranks them): as far as top-k and top-p read
+    // them (none when both keep every id; the k first for top-k alone), since a full sort a step was most of
+    // generating's time
     const std::vector<float>& pt = s.temperature;
-    std::stable_sort(order.begin(), order.end(), [&](size_t a, size_t b) { return pt[a] > pt[b]; });
+    const auto before = [&](size_t a, size_t b) { return pt[a] > pt[b] || (pt[a] == pt[b] && a < b); };
+    std::vector<size_t> order;
+    if (o.top_k > 0 || o.top_p < 1) {
+        order.resize(V);
+        std::iota(order.begin(), order.end(), size_t{0});
+        if (o.top_p < 1) std::sort(order.begin(), order.end(), before);
+        else std::partial_sort(order.begin(), order.begin() + std::min<std::ptrdiff_t>(o.top_k, static_cast<std::ptrdiff_t>(V)), order.end(), before);
+    }
     const auto keep = [&](const std::vector<float>& from, size_t count) {
         std::vector<float> out(V, 0.0f);
         double sum = 0;
@@ -339,13 +346,14 @@ std::string generate(const model& m, std::string_view prompt, const generate_opt
     check_generate(m, t.ids.size(), o);
     std::vector<int> ids = t.ids;
     cached_model cache(m);
+    const std::vector<bool> ok = proposable(m);  // what may be drawn, once for every step
     std::vector<float> logits = cache.run(ids);
     rng r(o.seed);
     std::string out;
     const size_t ctx = static_cast<size_t>(m.config.n_ctx);
     for (int step = 0; step < o.n; ++step) {
         // the same draw as sample_next's (never <unk> or a control character); greedy takes no number from the seed
-        const int pick = sample_row(m, logits.data(), o, o.temperature == 0 ? 0.0 : r.uniform()).pick;
+        const int pick = sample_logits(logits.data(), ok, o, o.temperature == 0 ? 0.0 : r.uniform()).pick;
         out += m.vocab[static_cast<size_t>(pick)];
         ids.push_back(pick);
         if (step + 1 == o.n) break;
