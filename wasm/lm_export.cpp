@@ -127,7 +127,8 @@ void forget_last_trace() {
 /// {index} → {id, layer, symbol, title: {en, zh}, scale} of an interned stage name, from the model's stage registry
 /// (model_stage_order: the model's own rows and each layer's attention rows alike).
 json stage_name(const json& r) {
-    const double index = number_of(r, "index", -1, 0, 4294967295.0, true);
+    if (!r.contains("index")) throw attn::spec_error("the request needs \"index\", a number.");
+    const double index = number_of(r, "index", 0, 0, 4294967295.0, true);
     if (index >= static_cast<double>(stage_keys.size())) throw attn::spec_error("no such stage name.");
     const auto& [id, layer] = stage_keys[static_cast<std::size_t>(index)];
     for (const model_stage_row& row : model_stage_order()) {

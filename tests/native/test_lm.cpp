@@ -188,6 +188,11 @@ TEST_CASE("lm: the trace, a training step and generation are one forward pass: t
     // past the context, the cache is rebuilt and generation goes on
     CHECK(decode_utf8(generate(m, "ab", {40, 0.8, 3}), "x").size() == 40);
     CHECK(generate(m, "ab", {20, 0.8, 3}) == generate(m, "ab", {20, 0.8, 3}));
+    // a context of 2: the cache starts again from the pick alone (a rebuild of no rows once refused the pass)
+    config two = m.config;
+    two.n_ctx = 2;
+    const model short_context = make_model(two, m.vocab, 4);
+    CHECK(decode_utf8(generate(short_context, "a", {6, 0.8, 1}), "x").size() == 6);
 }
 
 TEST_CASE("lm: unknown characters become <unk>, and bad text is refused with one sentence") {

@@ -359,7 +359,8 @@ std::string generate(const model& m, std::string_view prompt, const generate_opt
         if (step + 1 == o.n) break;
         if (cache.size() == ctx) {  // the context is full: start again from its last half
             cache.clear();
-            cache.run(std::vector<int>(ids.end() - static_cast<std::ptrdiff_t>(ctx / 2), ids.end() - 1), false);
+            if (ctx / 2 > 1)  // a context of 2 or 3 starts again from the pick alone
+                cache.run(std::vector<int>(ids.end() - static_cast<std::ptrdiff_t>(ctx / 2), ids.end() - 1), false);
         }
         logits = cache.run({pick});
     }
