@@ -127,16 +127,6 @@ async function fetchFolder(url, { signal, onProgress }, AttentionError) {
   return { files, where: `the model folder ${base.href}` };
 }
 
-
-/**
- * attn_call over the module: call(operation, request) → the answer's parsed JSON, or the core's sentence thrown as
- * an AttentionError. The operations are the core's table (call('operations')).
- */
-export function moduleCall(hf, AttentionError) {
-  const text = textCalls(hf, (sentence) => new AttentionError(sentence));
-  return (operation, request = {}) => JSON.parse(text((p, n, q, m) => hf._attn_call(p, n, q, m), [operation, JSON.stringify(request)]));
-}
-
 // [SECTION] a model's calls
 
 /**

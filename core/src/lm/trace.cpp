@@ -27,10 +27,15 @@ vector as_vector(const float* data, size_t n) {
     return out;
 }
 
-size_t count_of(const std::vector<size_t>& shape) {
-    size_t n = 1;
-    for (const size_t k : shape) n *= k;
-    return n;
+/// A stage the pass reported, kept in a model trace once checked: its numbers taken when the pass spares them.
+void keep_stage(model_trace& out, const tapped_stage& v) {
+    size_t size = 1;
+    for (const size_t k : v.shape) size *= k;
+    check_finite(v.data, size, std::string("stage ") + v.id);
+    std::vector<float> data;
+    if (v.spare) data.swap(*v.spare);
+    else data.assign(v.data, v.data + size);
+    out.stages.push_back({v.id, v.layer < 0 ? std::nullopt : std::optional<int>(v.layer), v.shape, std::move(data)});
 }
 
 /// The logits of a text's last character: one pass over it, the unembedding of its last row alone.
@@ -90,14 +95,7 @@ model_trace trace(const model& m, std::string_view text) {
     // the one forward pass with a tap: each stage is checked as it is reported, so a later layer's input is
     // never a number that overflowed
     pass traced;
-    const tap keep = [&](const tapped_stage& v) {
-        const size_t size = v.spare ? v.spare->size() : count_of(v.shape);
-        check_finite(v.data, size, std::string("stage ") + v.id);
-        std::vector<float> data;
-        if (v.spare) data.swap(*v.spare);
-        else data.assign(v.data, v.data + size);
-        out.stages.push_back({v.id, v.layer < 0 ? std::nullopt : std::optional<int>(v.layer), v.shape, std::move(data)});
-    };
+    const tap keep = [&](const tapped_stage& v) { keep_stage(out, v); };
     traced.report = &keep;
     forward(m, out.tokens.ids, 1, static_cast<int>(out.tokens.ids.size()), traced);
     return out;
@@ -319,10 +317,7 @@ model_trace step_trace(const model& m, std::string_view text) {
     // a step's own stages: per layer the cache it reads and its row of weights, then its logits and probs
     const tap keep = [&](const tapped_stage& v) {
         const std::string_view id = v.id;
-        if (id != "kv_cache" && id != "weights" && id != "logits" && id != "probs") return;
-        const float* end = v.data + count_of(v.shape);
-        check_finite(v.data, count_of(v.shape), "stage " + std::string(id));
-        out.stages.push_back({v.id, v.layer < 0 ? std::nullopt : std::optional<int>(v.layer), v.shape, std::vector<float>(v.data, end)});
+        if (id == "kv_cache" || id == "weights" || id == "logits" || id == "probs") keep_stage(out, v);
     };
     cache.run({ids.back()}, true, &keep);
     return out;
