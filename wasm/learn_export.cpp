@@ -42,14 +42,12 @@ json explain_grad(const json& r, const payload& spec) {
         attn::grad_result g;
     };
     static attn::wasm::kept_for_text<passes> last;
-    const int head = static_cast<int>(number_of(r, "head", 0, -1e9, 1e9, true)), i = static_cast<int>(number_of(r, "i", 0, -1e9, 1e9, true)),
-              j = static_cast<int>(number_of(r, "j", 0, -1e9, 1e9, true));
-    const stage_id id = attn::wasm::checked_cell(text_of(r, "stage"), head, i, j);
+    const attn::wasm::cell c = attn::wasm::cell_of(r);
     const passes& p = last.of(spec.text(), [&] {
         const auto [s, loss] = parse_grad_spec(spec.text());
         return passes{loss, compute_grad(s, loss)};
     });
-    return explain_grad_cell(p.g, p.loss, id, std::size_t(head), std::size_t(i), std::size_t(j), r.value("detail", false) == true);
+    return explain_grad_cell(p.g, p.loss, c.stage, c.head, c.i, c.j, r.value("detail", false) == true);
 }
 
 /// {trainer, count} → {losses, done}, and when a step was refused its sentence as "stopped" (the steps before it are

@@ -1,15 +1,17 @@
-// The one call of the modules that take operations (the character model's, wasm/lm_export.cpp, and the model
-// folders', wasm/model_call.cpp): attn_call(operation, request, payload). The request is a JSON object; the
+// The one call of every module (the core's, wasm/core_call.cpp; its parts': vision_call.cpp, learn_export.cpp,
+// explain_call.cpp; the character model's, lm_export.cpp; the model folders', model_call.cpp), all but a.attention's
+// kernel (fast_path.cpp: raw floats and a status): attn_call(operation, request, payload). The request is a JSON object; the
 // payload, bytes the operation reads whole (a weight file, a corpus), empty for most; the answer is JSON text
 // valid until the next call, or null with the sentence in attn_error (text_answer.hpp). A module's table of
 // operations is the one list its JavaScript and its types are checked against (attn_call("operations")).
 #pragma once
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
-#include <map>
 #include <string>
 #include <string_view>
+#include <vector>
 
 #include "text_answer.hpp"
 
@@ -22,9 +24,14 @@ struct payload {
     std::string_view text() const { return {reinterpret_cast<const char*>(data), size}; }
 };
 using operation = json (*)(const json& request, const payload& bytes);
-using operation_table = std::map<std::string, operation>;
+/// An operation by its name; a module's table is a list of them (a std::map was 2 KB more code in every module).
+struct named_operation {
+    std::string_view name;
+    operation run;
+};
+using operation_table = std::vector<named_operation>;
 
-/// The module's table (defined by each module: wasm/lm_export.cpp, wasm/model_call.cpp), which attn_call reads
+/// The module's table (defined by each module), which attn_call reads
 /// (one_call.cpp), and the sentence it says when it runs out of memory.
 const operation_table& module_operations();
 extern const char* const module_out_of_memory;
@@ -34,18 +41,19 @@ inline const char* call_operation(const operation_table& table, std::string_view
                                   const char* out_of_memory) {
     return answer(
         [&]() -> json {
-            if (op == "operations") {
+            if (op == "operations") {  // in the table's order
                 json names = json::array();
-                for (const auto& entry : table) names.push_back(entry.first);
+                for (const named_operation& entry : table) names.push_back(entry.name);
                 return names;
             }
-            const auto it = table.find(std::string(op));
+            const auto it = std::find_if(table.begin(), table.end(), [&](const named_operation& entry) { return entry.name == op; });
             if (it == table.end()) throw spec_error("there is no operation \"" + user_text(op) + "\".");
             // the same parser instantiation as the core's spec reader (iterators of a string_view): a second one
             // would be several KB of every module
-            const json r = json::parse(request.begin(), request.end(), nullptr, false);
+            // most requests are {} (a trace of an example, a table): no parse for those
+            const json r = request == "{}" ? json::object() : json::parse(request.begin(), request.end(), nullptr, false);
             if (r.is_discarded() || !r.is_object()) throw spec_error("the request of " + std::string(op) + " is not a JSON object.");
-            return it->second(r, bytes);
+            return it->run(r, bytes);
         },
         out_of_memory);
 }
@@ -63,10 +71,23 @@ inline double number_of(const json& request, const char* key, double fallback, d
     if (it == request.end()) return fallback;
     if (!it->is_number()) throw spec_error(std::string(key) + " must be a number.");
     const double x = it->get<double>();
+    // a bound that is a whole number is written as one ("from 0 to 14", not "0.0 to 14.0")
+    const auto bound = [](double b) { return std::floor(b) == b && std::fabs(b) < 9e15 ? std::to_string(static_cast<long long>(b)) : json(b).dump(); };
     if (!(x >= lo && x <= hi) || (whole && std::floor(x) != x))
         throw spec_error(std::string(key) + " is " + user_text(it->dump()) + " but must be " + (whole ? "a whole number " : "") + "from " +
-                         user_text(json(lo).dump()) + " to " + user_text(json(hi).dump()) + ".");
+                         bound(lo) + " to " + bound(hi) + ".");
     return x;
+}
+
+/// A cell a request names: {stage, head, i, j}, each counted from 0 (as JS's cellArgs bounds them).
+struct cell {
+    stage_id stage;
+    std::size_t head, i, j;
+};
+inline cell cell_of(const json& request) {
+    const auto index = [&](const char* key) { return int(number_of(request, key, 0, -2147483648.0, 2147483647.0, true)); };
+    const int head = index("head"), i = index("i"), j = index("j");
+    return {checked_cell(text_of(request, "stage"), head, i, j), std::size_t(head), std::size_t(i), std::size_t(j)};
 }
 
 }  // namespace attn::wasm

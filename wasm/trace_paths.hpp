@@ -1,60 +1,38 @@
-// The trace exports' machinery, shared by the two modules that trace: the core (sequence specs,
-// trace_export.cpp) and the vision part (vision_export.cpp). Each module has its own copy of this state.
+// The trace operations' machinery, shared by the two modules that trace: the core (sequence specs,
+// core_call.cpp) and the vision part (vision_call.cpp). Each module has its own copy of this state.
 //
-// A trace crosses back as one fixed header in the wasm heap (trace_header) beside its floats, which JS reads
-// with typed arrays (web/src/trace_reader.js), and the stage layout and axis labels as the ids of texts kept
-// here (trace_store.hpp), which JS parses once per id: a call that returns an object (Embind's did) costs
-// about a microsecond for each property and each string that crosses, and a small trace is 5–20 µs of
-// arithmetic.
+// A trace's answer (one_call.hpp's JSON) names its floats by handle, [address, count] in the wasm heap, which
+// JS copies out with typed arrays (web/src/trace_reader.js), and the stage layout and axis labels by the ids
+// of texts kept here (trace_store.hpp), which JS parses once per id: a small trace is 5–20 µs of arithmetic,
+// and a property or a string more in every answer costs JS about a microsecond (Embind's objects did).
 //
 // A spec crosses in one way: a skeleton and its numbers (web/src/packed_spec.js), where plain JSON text is
 // a skeleton with no numbers. Skeletons with numbers are kept by structure: the page's edits and a.trace
 // in a loop send one structure again and again with other numbers, and a hit copies the structure's
 // template, writes the new floats into the copy and validates it, skipping the JSON parse and the reading.
 //
-// [SECTION] trace_header: what JS reads
-// [SECTION] result_store and guarded: the one result, and a refusal as a header
+// [SECTION] result_store and trace_answer: the one result, and the answer that names it
 // [SECTION] spec_kind: what each module says of its kind of spec
 // [SECTION] structure_cache: packed specs kept by structure
-// [SECTION] the one entry (a skeleton and its numbers; plain text has none), and its exports
+// [SECTION] the one entry (a skeleton and its numbers; plain text has none), and the trace operations
 #pragma once
 
 #include <algorithm>
+#include <charconv>
 #include <chrono>
 #include <cstddef>
 #include <cstdint>
+#include <cstring>
 #include <memory>
-#include <new>
 #include <string>
 #include <string_view>
 #include <vector>
 
-#include <emscripten/emscripten.h>
-
 #include "attn/detail/packed_numbers.hpp"
-#include "text_answer.hpp"
+#include "one_call.hpp"
 #include "trace_store.hpp"
 
 namespace attn::wasm {
-
-// [SECTION] trace_header: what JS reads
-
-/// What a trace call leaves in the wasm heap for JS (a refusal: null, and attn_error() its sentence):
-/// web/src/trace_reader.js reads these fields by their byte offsets (11 four-byte fields, then 2 doubles at
-/// byte 48), so the two change together.
-struct trace_header {
-    std::int32_t vision;             // 1 for a vision trace (no axes, no mask); 2: a spec of the other module's kind
-    std::int32_t layout_id, axes_id;  // the texts (cached_text) of the stage layout and the axis labels
-    std::int32_t serial;              // spec_of_trace(serial): the normalised spec, while this is the last trace
-    const float* data;                // every stage's floats, one stage after another
-    std::int32_t data_count;
-    const std::uint8_t* mask;         // mask_rows × mask_cols, 1 where a query sees a key; null without a mask
-    std::int32_t mask_rows, mask_cols;
-    const std::uint32_t* empty_rows;  // the query rows that see no key
-    std::int32_t empty_count;
-    double bytes, compute_ms;         // what the stages hold; how long the trace took
-};
-static_assert(offsetof(trace_header, bytes) == 48, "web/src/trace_reader.js reads the doubles at byte 48");
 
 /// How each trace crossed into this module, counted so that a test sees the fast paths (a.tracePaths()):
 /// JSON text; a packed skeleton parsed, and of those the ones kept for their structure; a packed skeleton
@@ -66,7 +44,7 @@ struct trace_path_counts {
 };
 inline trace_path_counts path_counts;
 
-// [SECTION] result_store and guarded: the one result, and a refusal as a header
+// [SECTION] result_store and trace_answer: the one result, and the answer that names it
 
 /// Empties a buffer of the last result for the next: one of up to 64 KiB keeps its memory (no allocation on the
 /// page's every edit), a large one gives it back (a big trace must not hold the heap after it).
@@ -78,7 +56,6 @@ void reuse(std::vector<T>& buffer) {
 
 /// The one result kept until the next call: JS copies the floats out before calling again.
 struct result_store {
-    trace_header header{};
     std::vector<float> data;
     std::vector<std::uint8_t> mask;
     std::vector<std::uint32_t> empty_rows;
@@ -92,25 +69,58 @@ inline double milliseconds_since(std::chrono::steady_clock::time_point start) {
     return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count();
 }
 
-/// The header of a spec that belongs to the other module: no trace, no error (JS sends it there).
-inline const trace_header* other_kind() {
-    result_store& r = result();
-    r.header = {};
-    r.header.vision = 2;
-    return &r.header;
+/// A trace's answer, written as JSON text by hand (answer_written: text_answer.hpp): {kind: "sequence" | "vision",
+/// layout, axes (the ids of its kept texts; axes 0 for vision), serial (spec_of_trace's handle), data: [address,
+/// count] (every stage's floats, one stage after another, in the wasm heap until the next call), bytes (what the
+/// stages hold), ns (how long the trace took, in nanoseconds)}. A sequence trace with a mask adds mask: [address,
+/// rows, cols] (1 where a query sees a key) and empty_rows: [address, count] (the query rows that see no key).
+inline json trace_answer(bool vision, int layout_id, int axes_id, int serial, std::uint64_t bytes, double took_ms,
+                         std::size_t mask_rows = 0, std::size_t mask_cols = 0) {
+    const result_store& r = result();
+    std::string& a = written_answer();
+    const auto text = [&](const char* t) { a += t; };
+    const auto number = [&](std::uint64_t n) {
+        char digits[24];
+        a.append(digits, std::to_chars(digits, digits + sizeof digits, n).ptr);
+    };
+    const auto at = [&](const void* p) { number(reinterpret_cast<std::uintptr_t>(p)); };
+    a.clear();
+    text(vision ? "{\"kind\":\"vision\",\"layout\":" : "{\"kind\":\"sequence\",\"layout\":");
+    number(std::uint64_t(layout_id));
+    text(",\"axes\":");
+    number(std::uint64_t(axes_id));
+    text(",\"serial\":");
+    number(std::uint64_t(serial));
+    text(",\"data\":[");
+    at(r.data.data());
+    text(",");
+    number(r.data.size());
+    text("],\"bytes\":");
+    number(bytes);
+    text(",\"ns\":");
+    number(static_cast<std::uint64_t>(took_ms * 1e6));
+    if (mask_rows) {
+        text(",\"mask\":[");
+        at(r.mask.data());
+        text(",");
+        number(mask_rows);
+        text(",");
+        number(mask_cols);
+        text("],\"empty_rows\":[");
+        at(r.empty_rows.data());
+        text(",");
+        number(r.empty_rows.size());
+        text("]");
+    }
+    text("}");
+    return answer_written();
 }
 
-/// A refusal: null, and its sentence in attn_error() (text_answer.hpp), as every export refuses.
-template <class Compute>
-const trace_header* guarded(Compute compute) {
-    try {
-        return compute();
-    } catch (const spec_error& e) {
-        answer_error() = e.what();
-    } catch (const std::bad_alloc&) {
-        answer_error() = "out of memory: the spec is too large for this page's memory.";
-    }
-    return nullptr;
+/// The answer for a spec that belongs to the other module: no trace, no error (JS sends it there).
+inline json other_kind() {
+    json a = json::object();
+    a["kind"] = "other";
+    return a;
 }
 
 // [SECTION] spec_kind: what each module says of its kind of spec
@@ -124,7 +134,7 @@ struct trace_keys {
 ///   static std::shared_ptr<Spec> read(const json& j, bool interactive);   // read and checked
 ///   static void revalidate(const Spec& s, bool interactive);              // what new numbers can break
 ///   static float* packed_field(Spec& s, const std::string& field, std::size_t count);  // nullptr: not kept
-///   static const trace_header* trace(std::shared_ptr<Spec> s, trace_keys* keys);
+///   static json trace(std::shared_ptr<Spec> s, trace_keys* keys);                   // its trace_answer()
 template <class Spec>
 struct spec_kind;
 
@@ -205,7 +215,7 @@ structure_cache<Spec>& structures() {
     return cache;
 }
 
-// [SECTION] the one entry (a skeleton and its numbers; plain text has none), and its exports
+// [SECTION] the one entry (a skeleton and its numbers; plain text has none), and the trace operations
 
 /// What a skeleton is, which decides whether it is kept and how it is counted: plain JSON text (no numbers:
 /// parsed each time, counted as text), a skeleton with numbers (kept by structure, counted as packed), or
@@ -217,43 +227,90 @@ enum class skeleton_of { text, packed, example };
 /// (null for text and examples: a "$f32" object there is refused as any other non-array). A spec of the
 /// other module's kind gets other_kind().
 template <class Spec>
-const trace_header* trace_skeleton(std::string_view skeleton, const float* numbers, std::size_t count, bool interactive, skeleton_of what) {
-    return guarded([&] {
-        // a structure seen before needs no parse
-        if (what != skeleton_of::text)
-            if (auto hit = structures<Spec>().refill(skeleton, interactive, numbers, count); hit.spec) {
-                ++(what == skeleton_of::packed ? path_counts.packed_hit : path_counts.example_hit);
-                return spec_kind<Spec>::trace(std::move(hit.spec), hit.keys);
-            }
-        if (what == skeleton_of::packed) ++path_counts.packed_parsed;
-        const json j = parse_spec_json(skeleton);
-        if (is_vision_spec(j) != spec_kind<Spec>::vision) return other_kind();  // counted where it is traced
-        if (what == skeleton_of::text) ++path_counts.text;
-        const packed_numbers sent(numbers, count);
-        packed_reads_log log;
-        std::shared_ptr<Spec> s = spec_kind<Spec>::read(j, interactive);
-        trace_keys* kept = what == skeleton_of::text ? nullptr : structures<Spec>().keep(skeleton, interactive, *s, log.reads);
-        if (kept && what == skeleton_of::packed) ++path_counts.packed_kept;
-        return spec_kind<Spec>::trace(std::move(s), kept);
-    });
+json trace_skeleton(std::string_view skeleton, const float* numbers, std::size_t count, bool interactive, skeleton_of what) {
+    // a structure seen before needs no parse
+    if (what != skeleton_of::text)
+        if (auto hit = structures<Spec>().refill(skeleton, interactive, numbers, count); hit.spec) {
+            ++(what == skeleton_of::packed ? path_counts.packed_hit : path_counts.example_hit);
+            return spec_kind<Spec>::trace(std::move(hit.spec), hit.keys);
+        }
+    if (what == skeleton_of::packed) ++path_counts.packed_parsed;
+    const json j = parse_spec_json(skeleton);
+    if (is_vision_spec(j) != spec_kind<Spec>::vision) return other_kind();  // counted where it is traced
+    if (what == skeleton_of::text) ++path_counts.text;
+    const packed_numbers sent(numbers, count);
+    packed_reads_log log;
+    std::shared_ptr<Spec> s = spec_kind<Spec>::read(j, interactive);
+    trace_keys* kept = what == skeleton_of::text ? nullptr : structures<Spec>().keep(skeleton, interactive, *s, log.reads);
+    if (kept && what == skeleton_of::packed) ++path_counts.packed_kept;
+    return spec_kind<Spec>::trace(std::move(s), kept);
+}
+
+/// The trace operations of a module that traces Spec (each module one kind), for its table (one_call.hpp):
+///   trace {interactive}: a.trace of the payload's JSON text; interactive: the playground's lower budget;
+///   trace_packed {interactive}: a.trace of a packed spec, the payload its count of floats (4 bytes, little-endian),
+///     the floats, then the skeleton's UTF-8 (packed_spec.js: the page's edits and a.trace in a loop, whose
+///     request is then {}, read without the parser: a request with a field was 1.7 µs of a 15 µs trace);
+///   trace_example: a.example's, the payload a worked example's spec text (JS asks the core for it once,
+///     example_spec), kept by its text as a structure with no numbers and counted as an example;
+///   trace_path_counts: the counts of each path (trace_path_counts' fields, in order);
+///   cached_text {id}: the layout or axes text a trace named by id (its JSON as a string), null when no longer
+///     kept; kept_traces: how many traces' specs are kept (a test's view of the store).
+/// Trace is the skeleton's trace (trace_skeleton<Spec>, or a function that calls it in a file compiled otherwise).
+using trace_function = json (*)(std::string_view skeleton, const float* numbers, std::size_t count, bool interactive, skeleton_of what);
+inline bool interactive_of(const json& r) {
+    const auto it = r.find("interactive");
+    if (it != r.end() && !it->is_boolean()) throw spec_error("interactive must be true or false.");
+    return it != r.end() && it->get<bool>();
+}
+template <class Spec, trace_function Trace = trace_skeleton<Spec>>
+void add_trace_operations(operation_table& table) {
+    table.push_back({"trace", [](const json& r, const payload& p) -> json {
+        return Trace(p.text(), nullptr, 0, interactive_of(r), skeleton_of::text);
+    }});
+    table.push_back({"trace_packed", [](const json& r, const payload& p) -> json {
+        std::uint32_t count = 0;
+        if (p.size >= sizeof count) std::memcpy(&count, p.data, sizeof count);  // wasm is little-endian, as JS writes it
+        if (p.size < sizeof count || count > (p.size - sizeof count) / sizeof(float))
+            throw spec_error("the payload of trace_packed is not a packed spec: its count of floats is more than it holds.");
+        // the floats start at byte 4 of a malloc'd block: aligned for them
+        const float* numbers = reinterpret_cast<const float*>(p.data + sizeof count);
+        return Trace(p.text().substr(sizeof count + count * sizeof(float)), numbers, count, interactive_of(r), skeleton_of::packed);
+    }});
+    table.push_back({"trace_example", [](const json&, const payload& p) -> json {
+        ++path_counts.example;
+        return Trace(p.text(), nullptr, 0, false, skeleton_of::example);
+    }});
+    table.push_back({"trace_path_counts", [](const json&, const payload&) -> json {
+        const trace_path_counts& c = path_counts;
+        json counts = json::array();
+        for (std::int32_t n : {c.text, c.packed_parsed, c.packed_kept, c.packed_hit, c.example, c.example_hit, c.spec_text}) counts.push_back(n);
+        return counts;
+    }});
+    table.push_back({"cached_text", [](const json& r, const payload&) -> json {
+        const int id = int(number_of(r, "id", 0, 0, 2147483647, true));
+        const std::string* text = layout_texts().text_of(id);
+        if (!text) text = axes_texts().text_of(id);
+        return text ? json(*text) : json();
+    }});
+    table.push_back({"kept_traces", [](const json&, const payload&) -> json { return kept_specs().size(); }});
+}
+
+/// A module's two operations on the spec of a trace, each module's kind written by its own functions:
+///   spec_of_trace {serial}: the normalised spec of a trace by its handle, while its spec is kept (Kept: null when
+///     the entry holds no spec of this module's kind); else null;
+///   normalised_spec: the normalised spec of the payload's spec text (a trace whose spec is no longer kept),
+///     counted (a.tracePaths().specText).
+template <json (*Kept)(const spec_store::entry&), json (*OfText)(std::string_view)>
+void add_spec_operations(operation_table& table) {
+    table.push_back({"spec_of_trace", [](const json& r, const payload&) -> json {
+        const spec_store::entry* kept = kept_specs().find(int(number_of(r, "serial", 0, 0, 2147483647, true)));
+        return kept ? Kept(*kept) : json();
+    }});
+    table.push_back({"normalised_spec", [](const json&, const payload& spec) -> json {
+        ++path_counts.spec_text;
+        return OfText(spec.text());
+    }});
 }
 
 }  // namespace attn::wasm
-
-/// The trace exports of a module that traces Spec (each module one kind): the counts of each path;
-/// a.trace of a skeleton (length bytes of UTF-8) and its count floats (null: plain JSON text), interactive:
-/// the playground's lower budget; and a.example's, a worked example's spec text (JS asks the core for it
-/// once, attn_example_spec), kept by its text as a structure with no numbers and counted as an example.
-#define ATTN_TRACE_EXPORTS(Spec)                                                                                               \
-    extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_path_counts* attn_trace_path_counts() {                            \
-        return &attn::wasm::path_counts;                                                                                       \
-    }                                                                                                                          \
-    extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_header* attn_trace_packed(                                         \
-        const char* skeleton, std::size_t length, const float* numbers, std::size_t count, int interactive) {                  \
-        return attn::wasm::trace_skeleton<Spec>(std::string_view(skeleton, length), numbers, count, interactive != 0,            \
-                                                numbers ? attn::wasm::skeleton_of::packed : attn::wasm::skeleton_of::text);    \
-    }                                                                                                                          \
-    extern "C" EMSCRIPTEN_KEEPALIVE const attn::wasm::trace_header* attn_trace_example_spec(const char* text, std::size_t length) { \
-        ++attn::wasm::path_counts.example;                                                                                     \
-        return attn::wasm::trace_skeleton<Spec>(std::string_view(text, length), nullptr, 0, false, attn::wasm::skeleton_of::example); \
-    }

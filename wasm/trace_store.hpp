@@ -1,8 +1,8 @@
 // What the module keeps between a.trace calls: the texts a trace names by id (its stage layout and
 // axis labels, which depend on its structure, not its numbers) and the specs of the last traces, by their
-// handles (whose normalised JSON is written only when JS reads trace.spec). Shared by the trace exports
-// (trace_paths.hpp) and the exports that read them back (attn_cached_text, attn_spec_of_trace,
-// attn_release_trace).
+// handles (whose normalised JSON is written only when JS reads trace.spec). Shared by the trace operations
+// (trace_paths.hpp) and the operations that read them back (cached_text, spec_of_trace: core_call.cpp,
+// vision_call.cpp).
 #pragma once
 
 #include <algorithm>
@@ -53,13 +53,13 @@ text_cache& layout_texts();
 text_cache& axes_texts();
 
 /// The specs of the last traces (a sequence spec, or a vision spec), by handle: a trace's serial number,
-/// which JS holds in the trace (trace.spec asks by it: attn_spec_of_trace). The store is bounded instead of
+/// which JS holds in the trace (trace.spec asks by it: the spec_of_trace operation). The store is bounded instead of
 /// told when a trace is collected: a FinalizationRegistry that gave handles back made the worked examples'
 /// traces up to twice as slow in a loop (paired runs of web/bench/forward.mjs). The normalised JSON is written
 /// when JS first reads trace.spec, not on every trace (it was a third of a small trace). Bounded: at most
 /// 16 specs, and a large trace's (its trace over 256 Ki floats: a megabyte) only while it is the newest, so
 /// a big trace's memory comes back with the next one; a trace whose spec is no longer here has it read
-/// again from its text (attn_normalised_spec), and that is counted.
+/// again from its text (the normalised_spec operation), and that is counted.
 class spec_store {
 public:
     struct entry {

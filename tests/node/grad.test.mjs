@@ -138,6 +138,8 @@ test('a.explainGrad: every stage\'s sentence ends in its gradient, exactly; bad 
   }
   assert.match(a.explainGrad(spec, 'weights', { head: 1, i: 2, j: 1 }), /^∂L\/∂α\[3\]\[2\] = Σ_c ∂L\/∂c\[3\]\[c\]·v\[2\]\[c\] = /);
   assert.throws(() => a.explainGrad(spec, 'weights', { i: 9 }), { name: 'AttentionError', message: 'stage weights has no cell (10, 1).' });
+  // the largest index JS lets through reaches the core's cell check, not a narrower bound of its own
+  assert.throws(() => a.explainGrad(spec, 'weights', { i: 2 ** 31 - 1 }), { name: 'AttentionError', message: 'stage weights has no cell (2147483648, 1).' });
   assert.throws(() => a.explainGrad(spec, 'nope'), { name: 'AttentionError', message: '"nope" is not a stage id.' });
   assert.throws(() => a.explainGrad({ x: [[1]] }, 'weights'), { name: 'AttentionError' });
 });
@@ -151,6 +153,8 @@ test('trainer: setLearningRate changes the next step; an overflowing step throws
   assert.notDeepEqual(Array.from(s), Array.from(f), 'a new rate changes the run');
   assert.throws(() => fast.setLearningRate(-1), { name: 'AttentionError', message: 'the learning rate must be a positive number.' });
   assert.throws(() => fast.setLearningRate('0.1'), { name: 'AttentionError' });
+  for (const lr of [NaN, Infinity]) // JSON would carry them as null: refused in JS with the core's words
+    assert.throws(() => fast.setLearningRate(lr), { name: 'AttentionError', message: `setLearningRate(lr): lr is ${lr} but must be a positive number.` });
   const wild = a.trainer({ ...spec, train: { ...spec.train, optimizer: { sgd: { lr: 1e36 } } } });
   let error;
   try { wild.step(10); } catch (e) { error = e; }

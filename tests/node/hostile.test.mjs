@@ -290,3 +290,52 @@ test('issue 50 #7 #8 a weight file\'s header: a key given twice, and nesting pas
   assert.ok(en.memory().heapSize <= heap + (14 << 20), 'the heap grew by the file\'s copy at most');
   assert.deepEqual(en.next('The cat sat on the', 3), enNext);
 });
+
+test('issue 46: the core\'s and the vision part\'s one call, called straight, refuses hostile requests in one sentence and keeps tracing', async () => {
+  const { readFile } = await import('node:fs/promises');
+  const dist = new URL('../../web/dist/', import.meta.url);
+  for (const [name, factory] of [['core', 'attention_core'], ['vision', 'attention_vision']]) {
+    const { default: create } = await import(new URL(`${name}/${factory}.js`, dist));
+    const m = await create({ wasmBinary: await readFile(new URL(`${name}/${factory}.wasm`, dist)) });
+    const encoder = new TextEncoder();
+    /** attn_call(operation, request, payload bytes) → [answer text or null, the sentence]. */
+    const call = (operation, request, payload = new Uint8Array(0)) => {
+      const parts = [encoder.encode(operation), encoder.encode(request), payload];
+      const at = parts.map((bytes) => {
+        const p = m._malloc(Math.max(bytes.length, 1));
+        new Uint8Array(m.HEAPF32.buffer).set(bytes, p);
+        return p;
+      });
+      try {
+        const answer = m._attn_call(at[0], parts[0].length, at[1], parts[1].length, at[2], parts[2].length);
+        return [answer ? m.UTF8ToString(answer) : null, m.UTF8ToString(m._attn_error())];
+      } finally {
+        at.forEach((p) => m._free(p));
+      }
+    };
+    const spec = encoder.encode(JSON.stringify(name === 'core' ? plain : { kind: 'vision', block: 'se', feature: [[[1, 2], [3, 4]]], se: { w1: [[1]], b1: [0], w2: [[1]], b2: [0] } }));
+    const before = m._attn_heap_in_use();
+    const cases = [
+      ['no_such_operation', '{}', spec, /^there is no operation "no_such_operation"\.$/],
+      ['trace', '[1]', spec, /^the request of trace is not a JSON object\.$/],
+      ['trace', '{"numbers":', spec, /^the request of trace is not a JSON object\.$/],
+      // a packed spec whose count of floats is more than its payload holds, or that has no count: refused before any is read
+      ['trace_packed', '{}', new Uint8Array([...new Uint8Array(Uint32Array.of(spec.length).buffer), ...spec]), /^the payload of trace_packed is not a packed spec/],
+      ['trace_packed', '{}', new Uint8Array([255, 255, 255, 255]), /^the payload of trace_packed is not a packed spec/],
+      ['trace_packed', '{}', new Uint8Array([1, 0]), /^the payload of trace_packed is not a packed spec/],
+      ['trace', '{"interactive":"yes"}', spec, /^interactive must be true or false\.$/],
+      ['trace', '{}', encoder.encode('{"x": [[1, 2]'), /JSON|spec/],
+      ['cached_text', '{"id":-1}', undefined, /^id is -1 but must be a whole number from 0 to 2147483647\.$/],
+      ['spec_of_trace', '{"serial":"1"}', undefined, /^serial must be a number\.$/],
+    ];
+    for (const [operation, request, payload, sentence] of cases) {
+      const [answer, error] = call(operation, request, payload);
+      assert.equal(answer, null, `${name} ${operation} ${request}: refused`);
+      assert.match(error, sentence, `${name} ${operation} ${request}`);
+    }
+    assert.equal(JSON.parse(call('cached_text', '{"id":123456}')[0]), null, 'a text no longer kept: null, not a refusal');
+    const [answer] = call('trace', '{}', spec);
+    assert.equal(JSON.parse(answer).kind, name === 'core' ? 'sequence' : 'vision', `${name}: the next trace`);
+    assert.ok(m._attn_heap_in_use() <= before + 65536, `${name}: the refusals kept no memory beyond the one result`);
+  }
+});

@@ -156,16 +156,20 @@ test('one generation step: the cache grows by one row, and its row of weights, i
   assert.throws(() => m.explain(text, 'ln_1', { layer: 5 }), /layer is 5/);
 });
 
-test('the modules that take operations have one call (attn_call), and index.d.ts\'s ModelOperation spells the character model\'s table', async () => {
+test('every module has one call (attn_call) but a.attention\'s kernel, and index.d.ts\'s ModelOperation spells the character model\'s table', async () => {
   const m = await a.loadModel('en');
   const dts = readFileSync(path.join(webDir, 'types/index.d.ts'), 'utf8');
   const typed = dts.match(/export type ModelOperation = ([^;]+);/)[1].match(/'([a-z_]+)'/g).map((x) => x.slice(1, -1));
-  assert.deepEqual(typed, m.operations());
-  // each glue's exports: the one call, the refusal's sentence, the heap's use, malloc and free, nothing else
-  for (const glue of ['dist/lm/attention_lm.js', 'dist/hf/attention_hf.js', 'dist/learn/attention_learn.js']) {
+  assert.deepEqual(typed, m.operations().sort());
+  // each glue's exports: the one call, the refusal's sentence, the heap's use, malloc and free, nothing else; but
+  // a.attention's kernel (the fast part), raw floats in the heap and a status (wasm/fast_path.cpp)
+  const common = ['_attn_error', '_attn_heap_in_use', '_free', '_malloc'];
+  const kernel = ['_attn_attention', '_attn_attention_bytes', '_attn_forward', '_attn_max_threads'];
+  for (const glue of ['dist/core/attention_core.js', 'dist/vision/attention_vision.js', 'dist/learn/attention_learn.js',
+    'dist/explain/attention_explain.js', 'dist/lm/attention_lm.js', 'dist/hf/attention_hf.js', 'dist/fast/attention_fast.js']) {
     const text = readFileSync(path.join(webDir, glue), 'utf8');
     const exported = new Set([...text.matchAll(/Module\["(_[a-z][a-z_]*)"\]=/g)].map((x) => x[1]));
-    assert.deepEqual([...exported].sort(), ['_attn_call', '_attn_error', '_attn_heap_in_use', '_free', '_malloc'], glue);
+    assert.deepEqual([...exported].sort(), [...(glue.includes('fast') ? kernel : ['_attn_call']), ...common].sort(), glue);
   }
   m.dispose();
 });
@@ -176,6 +180,7 @@ test('bad arguments are refused with one sentence, and the next call still works
     [() => m.trace('x'.repeat(129)), /129 characters but the model reads at most 128/],
     [() => m.trace(''), /empty/],
     [() => m.trace('a\ud800b'), /lone UTF-16 surrogate/],
+    [() => m.explain('abc', 'ln_\ud800'), /^explain: the stage id must be a string such as "ln_1"\.$/],
     [() => m.next('abc', 0), /k is 0/],
     [() => m.next('abc', 1.5), /k is 1.5/],
     [() => m.generate('ab', { temperature: -1 }), /temperature/],

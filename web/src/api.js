@@ -11,7 +11,7 @@ import { MAX_CELL, cellArgs, checkAttentionArgs } from './call_args.js';
 import { fieldTree, packSpec, unpackSpecText } from './packed_spec.js';
 import { PART_NAMES, partSlots } from './parts.js';
 import { leafText, readingSpecObject, specText } from './spec_input.js';
-import { deepFreeze, keptText, operationCall, textCalls, traceCalls } from './trace_reader.js';
+import { deepFreeze, operationCall, operationText, traceCalls } from './trace_reader.js';
 
 export { AttentionError };
 
@@ -90,7 +90,7 @@ export function partsOption(options) {
 // [SECTION] makeApi: the modules, the parts, then the API's calls in groups
 
 /**
- * Wraps an instantiated core module (its plain exports: wasm/core_export.cpp, trace_export.cpp) in the package's API.
+ * Wraps an instantiated core module (its plain exports: wasm/core_call.cpp's operations over the one call: trace_reader.js) in the package's API.
  * @param {object} core the module from createAttentionCore(): the sequence stages
  * @param {object} [threaded] the wasm-threads module, which runs a.attention beside the one-thread core (that
  *   does everything else: a threads build catches C++ exceptions only as JavaScript-based ones, which made every
@@ -102,42 +102,47 @@ export function partsOption(options) {
 export function makeApi(core, threaded = null, loadModel = null, loadPart = null, onDispose = null) {
   // the stage registry (ids, symbols, titles, explanations, axes) is the core's: read it once
   const refuse = (sentence) => new AttentionError(sentence);
-  const call = textCalls(core, refuse);
-  const registry = deepFreeze(JSON.parse(call('attn_stages', [])));
+  const call = operationCall(core, refuse);
+  const callText = operationText(core, refuse);
+  const registry = deepFreeze(call('stages'));
   const stageInfo = new Map(registry.map((s) => [s.id, s]));
   const stageIds = Object.freeze(registry.map((s) => s.id));
-  const limits = deepFreeze(JSON.parse(call('attn_limits', [])));
+  const limits = deepFreeze(call('limits'));
   // the spec's field tables (attn/spec_fields.hpp): the packer's fields come from them, not from a list here
-  const schema = deepFreeze(JSON.parse(call('attn_schema', [])));
+  const schema = deepFreeze(call('schema'));
   const sequenceTree = fieldTree(schema.tensors);
-  const examplesJson = call('attn_examples', []);
+  const examplesJson = callText('examples');
   const exampleKinds = new Map(JSON.parse(examplesJson).map((e) => [e.id, e.kind])); // id -> "sequence" | "vision"
   const exampleIds = new Set(exampleKinds.keys());
   const documents = new Map(); // example id -> its texts, read from the core once
 
   function exampleDocument(id) {
-    if (!documents.has(id)) documents.set(id, deepFreeze(JSON.parse(call('attn_example_document', [id]))));
+    if (!documents.has(id)) documents.set(id, deepFreeze(call('example_document', { id })));
     return documents.get(id);
   }
 
   const calls = traceCalls(core, refuse);
   // a module's kept texts and the normalised spec of its last trace, by the ids its traces name
-  const textsOf = (module) => textsById((id) => keptText(module, module._attn_cached_text(id)));
-  const specOfTraceIn = (module) => (serial) => keptText(module, module._attn_spec_of_trace(serial));
-  const cached = textsOf(core);
-  const specOfTrace = specOfTraceIn(core);
+  const textsOf = (call) => textsById((id) => call('cached_text', { id }));
+  // the normalised spec's JSON text while the module keeps it; else undefined
+  const specOfTraceIn = (callText) => (serial) => {
+    const text = callText('spec_of_trace', { serial });
+    return text === 'null' ? undefined : text;
+  };
+  const cached = textsOf(call);
+  const specOfTrace = specOfTraceIn(callText);
 
   // the parts, each made the first time it loads
   const parts = partSlots(loadPart, AttentionError);
   const makePart = {
     vision(module) {
-      const call = textCalls(module, refuse);
-      const registry = deepFreeze(JSON.parse(call('attn_vision_stages', [])));
-      const visionSchema = deepFreeze(JSON.parse(call('attn_vision_schema', [])));
+      const call = operationCall(module, refuse), callText = operationText(module, refuse);
+      const registry = deepFreeze(call('stages'));
+      const visionSchema = deepFreeze(call('schema'));
       return {
-        module, call, calls: traceCalls(module, refuse), info: new Map(registry.map((s) => [s.id, s])),
+        module, call, callText, calls: traceCalls(module, refuse), info: new Map(registry.map((s) => [s.id, s])),
         schema: visionSchema, tree: fieldTree(visionSchema.tensors),
-        cached: textsOf(module), specOfTrace: specOfTraceIn(module),
+        cached: textsOf(call), specOfTrace: specOfTraceIn(callText),
       };
     },
     learn(module) {
@@ -147,10 +152,13 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
         finalizer: new FinalizationRegistry((trainer) => call('trainer_free', { trainer })),
       };
     },
-    explain: (module) => ({ module, call: textCalls(module, refuse) }),
+    explain: (module) => ({ module, call: operationCall(module, refuse) }),
     fast: (module) => ({ module }),
   };
-  /** The module a.attention runs in: the wasm-threads module when loaded, else the fast part. */
+  /**
+   * The module a.attention runs in: the wasm-threads module when loaded, else the fast part. Its kernel's exports
+   * take raw floats in the heap and answer a status (wasm/fast_path.cpp), the one module without the one call.
+   */
   const fastModule = (call) => threaded ?? parts.need('fast', call).module;
   const load = (name) => parts.load(name, (n, module) => makePart[n](module));
   /** The packer's field tree for a spec's kind (a vision spec's needs the vision part). */
@@ -240,12 +248,10 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
     tracePaths() {
       // the one-thread core traces sequence specs, the vision part vision specs: their counts added
       const sum = [0, 0, 0, 0, 0, 0, 0];
-      const modules = [core, parts.loaded.vision?.module].filter(Boolean);
-      for (const module of modules) {
-        new Int32Array(module.HEAPF32.buffer, module._attn_trace_path_counts(), 7).forEach((c, k) => (sum[k] += c));
-      }
+      const calls = [call, parts.loaded.vision?.call].filter(Boolean);
+      for (const c of calls) c('trace_path_counts').forEach((n, k) => (sum[k] += n));
       return { text: sum[0], packedParsed: sum[1], packedKept: sum[2], packedHit: sum[3], example: sum[4], exampleHit: sum[5],
-        specText: sum[6], keptSpecs: modules.reduce((n, m) => n + m._attn_kept_traces(), 0) };
+        specText: sum[6], keptSpecs: calls.reduce((n, c) => n + c('kept_traces'), 0) };
     },
     // [SECTION] traces: a spec, a worked example
     /**
@@ -278,9 +284,9 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
       const { serial } = result;
       if (result.vision) {
         const vision = parts.loaded.vision;
-        return build(result, () => vision.specOfTrace(serial) ?? vision.call('attn_normalised_spec', [fullText()]));
+        return build(result, () => vision.specOfTrace(serial) ?? vision.callText('normalised_spec', {}, fullText()));
       }
-      return build(result, () => specOfTrace(serial) ?? call('attn_normalised_spec', [fullText()]));
+      return build(result, () => specOfTrace(serial) ?? callText('normalised_spec', {}, fullText()));
     },
     /** The trace of a worked example, optionally one of its variants. */
     example(id, variant = '') {
@@ -294,7 +300,7 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
       // the example's spec text from the core, once (it refuses unknown ids and variants), then traced the one
       // way every spec is: a skeleton, here with no numbers, which its module keeps by its text
       const vision = exampleKinds.get(id) === 'vision' ? parts.need('vision', `example("${id}")`) : null;
-      if (!exampleSpecTexts.has(key)) exampleSpecTexts.set(key, call('attn_example_spec', [id, variant]));
+      if (!exampleSpecTexts.has(key)) exampleSpecTexts.set(key, callText('example_spec', { id, variant }));
       const result = (vision ? vision.calls : calls).exampleSpec(exampleSpecTexts.get(key));
       const specOf = vision ? vision.specOfTrace : specOfTrace;
       // an example's normalised spec never changes: its text is asked for once
@@ -409,7 +415,8 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
         /** The learning rate from the next step on (Adam's moments are kept). */
         setLearningRate(lr) {
           if (disposed) throw new AttentionError('this trainer was disposed of.', 'ERR_ATTN_DISPOSED');
-          if (typeof lr !== 'number') throw new AttentionError(`setLearningRate(lr): lr is ${shortText(String(lr))} but must be a positive number.`);
+          // NaN and the infinities too: JSON would carry them as null, which the core would refuse as no number at all
+          if (typeof lr !== 'number' || !Number.isFinite(lr)) throw new AttentionError(`setLearningRate(lr): lr is ${shortText(String(lr))} but must be a positive number.`);
           call('trainer_set_lr', { trainer: handle, lr });
         },
         spec() {
@@ -486,10 +493,11 @@ export function makeApi(core, threaded = null, loadModel = null, loadPart = null
       if (!specTexts.has(trace)) specTexts.set(trace, JSON.stringify(trace.spec));
       if (trace.kind === 'vision') { // a value of a vision stage, by its row-major index
         wholeNumber(index, 'explain: index', 0, MAX_CELL, AttentionError);
-        return parts.need('vision', 'explain of a vision trace').call('attn_explain_vision', [specTexts.get(trace), String(stageId)], index);
+        return parts.need('vision', 'explain of a vision trace').call('explain', { stage: String(stageId), index }, specTexts.get(trace));
       }
-      const args = cellArgs('explain', { head, i, j });
-      return parts.need('explain', 'explain of a sequence trace').call('attn_explain', [specTexts.get(trace), String(stageId)], ...args, detail ? 1 : 0);
+      const [h, row, col] = cellArgs('explain', { head, i, j });
+      return parts.need('explain', 'explain of a sequence trace').call('explain', { stage: String(stageId), head: h, i: row, j: col, detail: Boolean(detail) },
+        specTexts.get(trace));
     },
     /** The worked examples' ids, in docs/spec.md's order: each one is a valid example(id). */
     examples() {

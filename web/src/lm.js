@@ -335,7 +335,7 @@ function wrapModel(lm, first, AttentionError) {
       live();
       const { layer, head, i, j } = readOptions(cell, 'explain', { layer: null, head: 0, i: 0, j: 0 }, AttentionError);
       modelText(text);
-      if (typeof stageId !== 'string' || stageId.length > 40) throw new AttentionError('explain: the stage id must be a string such as "ln_1".');
+      if (typeof stageId !== 'string' || stageId.length > 40 || !stageId.isWellFormed()) throw new AttentionError('explain: the stage id must be a string such as "ln_1".');
       if (layer !== null) wholeNumber(layer, 'layer', 0, about.config.n_layer - 1, AttentionError);
       wholeNumber(head, 'head', 0, about.config.n_head - 1, AttentionError);
       wholeNumber(i, 'i', 0, 1e6, AttentionError);

@@ -1,13 +1,12 @@
-// How the API calls a module (the core, a part): plain wasm exports, one way for all of them. A trace leaves
-// one header in the wasm heap beside its floats, read here with typed arrays (wasm/trace_paths.hpp); every
-// other call answers JSON text or a sentence (wasm/text_answer.hpp). Either returns null when refused, and
-// then attn_error() is the sentence. (An Embind call that returns an object cost about a microsecond for
-// each property and each string that crossed: more than the arithmetic of a small trace.)
+// How the API calls a module (the core, a part, the character model's, a folder's): one wasm export,
+// attn_call(operation, request, payload) (wasm/one_call.hpp), the same for all of them. The request is a JSON
+// object, the payload bytes the operation reads whole (a spec's text, a trace's numbers, a weight file); the
+// answer is JSON text, or null when refused, and then attn_error() is the sentence. A trace's answer names its
+// floats by handle ([address, count] in the wasm heap), copied out here with typed arrays: a property or a string
+// more in every answer costs about a microsecond (Embind's objects did), and a small trace is 5–20 µs.
+// a.attention's kernel is the one exception: raw floats in the heap and a status (api.js, wasm/fast_path.cpp).
 
 const encoder = new TextEncoder();
-
-/** trace_header (wasm/trace_paths.hpp): 11 four-byte fields (read by index below), then two doubles at byte 48. */
-const DOUBLES_AT = 48;
 
 /** The sentence of a module's last refusal. */
 const refusalOf = (module) => module.UTF8ToString(module._attn_error());
@@ -22,12 +21,14 @@ export function deepFreeze(value) {
 }
 
 /**
- * call(name, texts, ...numbers) over a module: the texts (strings, or bytes already) as UTF-8 in its heap
- * (pointer and byte length each), then the numbers; the answer's text, or refuse(sentence). `name` may be
- * a function of those arguments instead, for an export that takes others first (the model's handle).
+ * The one call of a module: call(operation, request = {}, payload) → the answer's JSON text, or refuse(the core's
+ * sentence) thrown. The payload (bytes, or text sent as UTF-8) is copied into the heap for the call; without one,
+ * its pointer and length go in as 0 (wasm reads a missing argument as 0). The operations are the module's table
+ * (call('operations')).
  */
-export function textCalls(module, refuse) {
-  return function call(name, texts, ...numbers) {
+export function operationText(module, refuse) {
+  return (operation, request = {}, payload = undefined) => {
+    const texts = [operation, JSON.stringify(request), ...(payload === undefined ? [] : [payload])];
     const encoded = texts.map((t) => (t instanceof Uint8Array ? t : encoder.encode(t)));
     const addresses = [];
     try {
@@ -39,7 +40,7 @@ export function textCalls(module, refuse) {
         new Uint8Array(module.HEAPF32.buffer).set(bytes, at); // after each malloc: one may have grown the memory
         args.push(at, bytes.length);
       }
-      const answer = (typeof name === 'function' ? name : module[`_${name}`])(...args, ...numbers);
+      const answer = module._attn_call(...args);
       if (!answer) throw refuse(refusalOf(module));
       return module.UTF8ToString(answer);
     } finally {
@@ -48,106 +49,90 @@ export function textCalls(module, refuse) {
   };
 }
 
-/**
- * The one call of a module that takes operations (the character model's, the model folders'): call(operation,
- * request = {}, payload) → the answer's parsed JSON, or refuse(the core's sentence) thrown. The request is a JSON
- * object; the payload, bytes or text the operation reads whole (a weight file, a corpus, a spec's JSON text). The operations are the
- * core's table (call('operations')).
- */
+/** operationText's answer parsed: call(operation, request, payload) → its JSON value. */
 export function operationCall(module, refuse) {
-  const text = textCalls(module, refuse);
-  const entry = (...args) => module._attn_call(...args);
-  // without a payload its pointer and length go in as 0 (wasm reads a missing argument as 0): nothing is copied
-  return (operation, request = {}, payload = undefined) =>
-    JSON.parse(text(entry, payload === undefined ? [operation, JSON.stringify(request)] : [operation, JSON.stringify(request), payload]));
-}
-
-/** A text the module keeps, by the address an export returned: undefined for null (no longer kept). */
-export function keptText(module, address) {
-  return address ? module.UTF8ToString(address) : undefined;
+  const text = operationText(module, refuse);
+  return (operation, request = {}, payload = undefined) => JSON.parse(text(operation, request, payload));
 }
 
 /**
- * The three trace calls over an instantiated module. Each returns {vision, layoutId, axesId, serial, data:
- * Float32Array of every stage back to back, bytes, computeMs, and with a mask: mask {shape, data: Uint8Array},
- * emptyRows}, or throws refuse(sentence) with the core's sentence.
+ * The one call as a trace makes it, counting microseconds: call(operation, request, numbers, text) → the answer's
+ * parsed JSON. The request is JSON text already; the payload is the text's UTF-8, or with numbers (a
+ * Float32Array) a packed spec: their count (4 bytes), the floats, then the text (wasm/trace_paths.hpp,
+ * trace_packed). All of it lies in one block of the heap with the operation and the request: a small trace's
+ * every allocation counts. A text is encoded straight into the heap (room for 3 bytes a UTF-16 unit) unless it is
+ * long. (Only one-thread modules trace: their memory is never shared, which encodeInto would refuse.)
+ */
+function blockCall(module, refuse) {
+  let u8 = null; // a view of the heap, made again when the memory has grown (growing replaces the buffer)
+  return (operation, request, numbers, text) => {
+    const head = operation.length + request.length; // both ASCII: a character a byte
+    const long = text.length > 65536 ? encoder.encode(text) : null;
+    const payloadAt = (head + 3) & ~3; // the count and the floats aligned for them
+    const textAt = payloadAt + (numbers ? 4 + numbers.length * 4 : 0);
+    const size = textAt + (long ? long.length : 3 * text.length);
+    const at = module._malloc(Math.max(size, 1));
+    if (!at) throw refuse(`out of memory: the spec needs ${Math.ceil(size / 2 ** 20)} MiB more of this page's memory.`);
+    try {
+      if (u8?.buffer !== module.HEAPF32.buffer) u8 = new Uint8Array(module.HEAPF32.buffer); // after the malloc
+      encoder.encodeInto(operation + request, u8.subarray(at, at + head));
+      if (numbers) {
+        new Uint32Array(u8.buffer, at + payloadAt, 1)[0] = numbers.length;
+        module.HEAPF32.set(numbers, (at + payloadAt + 4) / 4);
+      }
+      const written = long ? (u8.set(long, at + textAt), long.length) : encoder.encodeInto(text, u8.subarray(at + textAt, at + size)).written;
+      const answer = module._attn_call(at, operation.length, at + operation.length, request.length, at + payloadAt, textAt - payloadAt + written);
+      if (!answer) throw refuse(refusalOf(module));
+      return JSON.parse(module.UTF8ToString(answer));
+    } finally {
+      module._free(at);
+    }
+  };
+}
+
+/**
+ * The trace calls over an instantiated module (the core, the vision part). Each returns {vision, layoutId, axesId,
+ * serial, data: Float32Array of every stage back to back, bytes, computeMs, and with a mask: mask {shape, data:
+ * Uint8Array}, emptyRows}, or {other: true} for a spec of the other module's kind, or throws refuse(sentence) with
+ * the core's sentence.
  */
 export function traceCalls(core, refuse) {
-  let views = null;
-  /** Views of the wasm memory, made again when it has grown (growing replaces the buffer). */
-  function heap() {
-    const { buffer } = core.HEAPF32;
-    if (views?.buffer !== buffer) {
-      views = { buffer, u8: new Uint8Array(buffer), i32: new Int32Array(buffer), u32: new Uint32Array(buffer), f64: new Float64Array(buffer) };
-    }
-    return views;
-  }
+  const call = blockCall(core, refuse);
+  const run = (operation, request, text, numbers) => read(call(operation, request, numbers, text));
 
-  /**
-   * Runs call(addresses, lengths) with texts (as UTF-8) and an optional Float32Array copied into the heap,
-   * then frees them. A text is encoded straight into the heap (room for 3 bytes a UTF-16 unit) unless it
-   * is long: a small trace's every allocation of a buffer counts. (Only one-thread modules trace: their
-   * memory is never shared, which encodeInto would refuse.)
-   */
-  function withCopies(texts, numbers, call) {
-    const encoded = texts.map((t) => (t.length > 65536 ? encoder.encode(t) : null));
-    const sizes = [...texts.map((t, k) => (encoded[k] ? encoded[k].length : 3 * t.length)), ...(numbers ? [numbers.length * 4] : [])];
-    const addresses = [];
-    try {
-      for (const size of sizes) {
-        const at = core._malloc(Math.max(size, 1));
-        if (!at) throw refuse(`out of memory: the spec needs ${Math.ceil(size / 2 ** 20)} MiB more of this page's memory.`);
-        addresses.push(at);
-      }
-      const { u8 } = heap(); // after every malloc: one may have grown the memory
-      const lengths = texts.map((t, k) => {
-        if (encoded[k]) return u8.set(encoded[k], addresses[k]), encoded[k].length;
-        return encoder.encodeInto(t, u8.subarray(addresses[k], addresses[k] + sizes[k])).written;
-      });
-      if (numbers) core.HEAPF32.set(numbers, addresses.at(-1) / 4);
-      return read(call(addresses, lengths));
-    } finally {
-      addresses.forEach((at) => core._free(at));
-    }
-  }
-
-  /** The header at `address`: the trace's values copied out of the heap (the core reuses its buffers). */
-  function read(address) {
-    if (!address) throw refuse(refusalOf(core));
-    const { u8, i32, u32, f64 } = heap();
-    const h = address >> 2;
-    const field = (k) => i32[h + k];
-    if (field(0) === 2) return { other: true }; // a spec of the other module's kind: nothing traced
-    const from = field(4) >>> 2;
+  /** A trace's answer (wasm/trace_paths.hpp, trace_answer): the values its handles name copied out of the heap (the core reuses its buffers). */
+  function read(answer) {
+    if (answer.kind === 'other') return { other: true }; // a spec of the other module's kind: nothing traced
+    const [from, count] = answer.data;
     const result = {
-      vision: field(0) === 1,
-      layoutId: field(1),
-      axesId: field(2),
-      serial: field(3),
-      data: core.HEAPF32.slice(from, from + field(5)),
-      bytes: f64[(address + DOUBLES_AT) >> 3],
-      computeMs: f64[(address + DOUBLES_AT + 8) >> 3],
+      vision: answer.kind === 'vision',
+      layoutId: answer.layout,
+      axesId: answer.axes,
+      serial: answer.serial,
+      data: core.HEAPF32.slice(from / 4, from / 4 + count),
+      bytes: answer.bytes,
+      computeMs: answer.ns / 1e6,
     };
-    if (field(6)) {
-      result.mask = { shape: [field(7), field(8)], data: u8.slice(field(6), field(6) + field(7) * field(8)) };
-      result.emptyRows = Array.from(u32.subarray(field(9) >>> 2, (field(9) >>> 2) + field(10)));
+    if (answer.mask) {
+      const [at, rows, cols] = answer.mask, [emptyAt, empty] = answer.empty_rows;
+      result.mask = { shape: [rows, cols], data: new Uint8Array(core.HEAPF32.buffer, at, rows * cols).slice() };
+      result.emptyRows = Array.from(new Uint32Array(core.HEAPF32.buffer, emptyAt, empty));
     }
     return result;
   }
 
   return {
-    /** The trace of JSON text: the one entry's skeleton with no numbers (null); interactive: the playground's lower budget. */
+    /** The trace of JSON text: a skeleton with no numbers; interactive: the playground's lower budget. */
     text(text, interactive) {
-      return withCopies([text], null, ([at], [length]) => core._attn_trace_packed(at, length, 0, 0, interactive ? 1 : 0));
+      return run('trace', interactive ? '{"interactive":true}' : '{}', text, null);
     },
-    /** The trace of a packed skeleton (JSON text with {"$f32": …} references) and its numbers: the same entry. */
+    /** The trace of a packed skeleton (JSON text with {"$f32": …} references) and its numbers. */
     packed(skeleton, numbers, interactive) {
-      return withCopies([skeleton], numbers, ([at, numbersAt], [length]) =>
-        core._attn_trace_packed(at, length, numbersAt, numbers.length, interactive ? 1 : 0));
+      return run('trace_packed', interactive ? '{"interactive":true}' : '{}', skeleton, numbers);
     },
-    /** The trace of a worked example's spec text (from the core: attn_example_spec), counted as an example. */
+    /** The trace of a worked example's spec text (from the core: example_spec), counted as an example. */
     exampleSpec(text) {
-      return withCopies([text], null, ([at], [length]) => core._attn_trace_example_spec(at, length));
+      return run('trace_example', '{}', text, null);
     },
   };
 }

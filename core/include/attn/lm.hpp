@@ -104,8 +104,8 @@ struct model_trace {
     std::vector<stage> stages;
     const stage* find(std::string_view id, std::optional<int> layer) const;
 };
-/// @brief Every stage of every layer on text of 1 … n_ctx characters; the attention stages are the
-/// sequence core's own (compute_trace of {x: ln_1, heads, scaled_dot, causal, weights}).
+/// @brief Every stage of every layer on text of 1 … n_ctx characters: the model's one forward pass
+/// (core/src/lm/forward.cpp) with a tap that keeps each stage, the attention's named as the sequence core's.
 model_trace trace(const model& m, std::string_view text);
 
 /// @brief Layer l's attention as a sequence spec on its ln_1 rows (n, d): {x, heads, scaled_dot, causal, weights}.
@@ -242,7 +242,7 @@ inline constexpr int max_train_steps = 100000;
 /// config field (n_layer …), a fresh model's vocabulary (vocab), a weight file's sizes, a text's, a corpus's, the
 /// arguments of a call (n, steps, batch, warmup, temperature, seed) and the budget of one call (work, memory,
 /// output). The one table the validators, the cost estimates, the CLI and the npm package (lm.js reads it once
-/// from the lm module, attn_lm_limits) check against.
+/// from the lm module, its limits operation) check against.
 struct lm_bound {
     const char* name;
     double lo, hi;    // whole numbers but temperature's; a budget's lo is 0

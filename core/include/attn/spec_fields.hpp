@@ -2,7 +2,7 @@
 // @brief The sequence spec's fields, each named once: its top-level fields in docs/spec.md's order, and
 // every matrix and vector with its path, rank, shape and where it lives in a spec and in its gradients.
 // The reader, the writer, the validator (its shape and presence rules), the packer
-// (wasm/trace_export.cpp), the trainer's parameter list, the gradient writer and a.schema() all iterate
+// (wasm/core_call.cpp), the trainer's parameter list, the gradient writer and a.schema() all iterate
 // these tables; a new matrix field is one row here (docs/spec.md, "The field table, and adding a field").
 #pragma once
 

@@ -108,7 +108,7 @@ std::string explain_vision_cell(const vision_trace& t, std::string_view stage, s
 namespace attn {
 
 /// @brief One field of a vision spec's block parameters (or its feature map), named once: the reader, the
-/// writer, the packer's cache (wasm/vision_export.cpp) and a.schema() all iterate these rows.
+/// writer, the packer's cache (wasm/vision_call.cpp) and a.schema() all iterate these rows.
 /// Its JSON path ("se.w1"; "ca.bn.gamma" lies in the optional object ca.bn, whose rows are needed when it is
 /// given), its rank (0 a number, 1 a list, 2 rows of numbers, 3 a list of matrices), the block it belongs to
 /// ("" for every block) and its shape in words: "channels" is the feature map's C, "m" the block's bottleneck

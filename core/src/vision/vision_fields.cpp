@@ -1,6 +1,6 @@
 // The vision blocks' parameters (attn/vision.hpp, vision_tensor_field): one row each, its name, shape words
 // and member written once, for the reader and the writer (vision_json.cpp), the packer's cache
-// (wasm/vision_export.cpp) and a.schema().
+// (wasm/vision_call.cpp) and a.schema().
 #include "attn/vision.hpp"
 
 namespace attn {

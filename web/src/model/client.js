@@ -6,6 +6,7 @@
 // on it with a sentence, onLost(sentence) is told (the element shows it), and the next call starts a new worker:
 // the models loaded so far are loaded into it again first, so that call gets its answer. A lesson's model
 // (lessonStart) is not: its training is lost, and the lesson says so until it starts again.
+import { AttentionError } from '../attention_error.js';
 import { WorkerCalls } from '../remote/worker_calls.js';
 import ModelWorker from './worker.js?worker&inline';
 
@@ -40,7 +41,7 @@ export class ModelClient {
   get worker() { return this.calls.worker; }
 
   call(op, ...args) {
-    if (this.notBuilt) return Promise.reject(new Error('the language model\'s module is not built yet.'));
+    if (this.notBuilt) return Promise.reject(new AttentionError('the language model\'s module is not built yet.', 'ERR_ATTN_LOAD_FAILED'));
     const result = this.calls.call(op, args);
     if (op === 'load') {
       // kept once loaded, for a new worker
