@@ -16,7 +16,7 @@ json explain(const json& r, const wasm::payload& spec) {
     static wasm::kept_for_text<trace> last;
     const wasm::cell c = wasm::cell_of(r);
     const trace& t = last.of(spec.text(), [&] { return compute_trace(parse_spec(spec.text())); });
-    return explain_cell(t, c.stage, c.head, c.i, c.j, r.value("detail", false) == true);
+    return explain_cell(t, c.stage, c.head, c.i, c.j, wasm::flag_of(r, "detail"));
 }
 
 }  // namespace

@@ -47,7 +47,7 @@ json explain_grad(const json& r, const payload& spec) {
         const auto [s, loss] = parse_grad_spec(spec.text());
         return passes{loss, compute_grad(s, loss)};
     });
-    return explain_grad_cell(p.g, p.loss, c.stage, c.head, c.i, c.j, r.value("detail", false) == true);
+    return explain_grad_cell(p.g, p.loss, c.stage, c.head, c.i, c.j, attn::wasm::flag_of(r, "detail"));
 }
 
 /// {trainer, count} → {losses, done}, and when a step was refused its sentence as "stopped" (the steps before it are

@@ -79,6 +79,13 @@ inline double number_of(const json& request, const char* key, double fallback, d
     return x;
 }
 
+/// The request's flag `key` (false when absent), refused in one sentence unless true or false.
+inline bool flag_of(const json& request, const char* key) {
+    const auto it = request.find(key);
+    if (it != request.end() && !it->is_boolean()) throw spec_error(std::string(key) + " must be true or false.");
+    return it != request.end() && it->get<bool>();
+}
+
 /// A cell a request names: {stage, head, i, j}, each counted from 0 (as JS's cellArgs bounds them).
 struct cell {
     stage_id stage;

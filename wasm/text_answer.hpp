@@ -1,7 +1,7 @@
 // How every module's plain exports answer (the core, its parts, the language model's module): JSON text or
 // a sentence, with no Embind (its runtime was 6 KB gzipped of JavaScript in each module). A call returns the
-// text (valid until the next call) or null, and then attn_error() is the refusal's sentence; a trace
-// returns its header (trace_paths.hpp) or null the same way.
+// text (valid until the next call) or null, and then attn_error() is the refusal's sentence; a trace's
+// answer is written by its operation (written_answer below: trace_paths.hpp).
 #pragma once
 
 #include <cstdint>

@@ -219,7 +219,7 @@ structure_cache<Spec>& structures() {
 
 /// What a skeleton is, which decides whether it is kept and how it is counted: plain JSON text (no numbers:
 /// parsed each time, counted as text), a skeleton with numbers (kept by structure, counted as packed), or
-/// a worked example's spec text (no numbers, kept by its text, counted as an example by its export).
+/// a worked example's spec text (no numbers, kept by its text, counted as an example by trace_example).
 enum class skeleton_of { text, packed, example };
 
 /// a.trace, the one entry for every spec: a skeleton (JSON text in which each packed matrix reads
@@ -258,24 +258,21 @@ json trace_skeleton(std::string_view skeleton, const float* numbers, std::size_t
 ///     kept; kept_traces: how many traces' specs are kept (a test's view of the store).
 /// Trace is the skeleton's trace (trace_skeleton<Spec>, or a function that calls it in a file compiled otherwise).
 using trace_function = json (*)(std::string_view skeleton, const float* numbers, std::size_t count, bool interactive, skeleton_of what);
-inline bool interactive_of(const json& r) {
-    const auto it = r.find("interactive");
-    if (it != r.end() && !it->is_boolean()) throw spec_error("interactive must be true or false.");
-    return it != r.end() && it->get<bool>();
-}
 template <class Spec, trace_function Trace = trace_skeleton<Spec>>
 void add_trace_operations(operation_table& table) {
     table.push_back({"trace", [](const json& r, const payload& p) -> json {
-        return Trace(p.text(), nullptr, 0, interactive_of(r), skeleton_of::text);
+        return Trace(p.text(), nullptr, 0, flag_of(r, "interactive"), skeleton_of::text);
     }});
     table.push_back({"trace_packed", [](const json& r, const payload& p) -> json {
         std::uint32_t count = 0;
         if (p.size >= sizeof count) std::memcpy(&count, p.data, sizeof count);  // wasm is little-endian, as JS writes it
         if (p.size < sizeof count || count > (p.size - sizeof count) / sizeof(float))
             throw spec_error("the payload of trace_packed is not a packed spec: its count of floats is more than it holds.");
-        // the floats start at byte 4 of a malloc'd block: aligned for them
+        // the floats at byte 4 of the payload, which JS places at a multiple of 4 (blockCall in trace_reader.js)
+        if (reinterpret_cast<std::uintptr_t>(p.data) % alignof(float) != 0)
+            throw spec_error("the payload of trace_packed must start at a multiple of 4 bytes.");
         const float* numbers = reinterpret_cast<const float*>(p.data + sizeof count);
-        return Trace(p.text().substr(sizeof count + count * sizeof(float)), numbers, count, interactive_of(r), skeleton_of::packed);
+        return Trace(p.text().substr(sizeof count + count * sizeof(float)), numbers, count, flag_of(r, "interactive"), skeleton_of::packed);
     }});
     table.push_back({"trace_example", [](const json&, const payload& p) -> json {
         ++path_counts.example;

@@ -325,6 +325,7 @@ test('issue 46: the core\'s and the vision part\'s one call, called straight, re
       ['trace_packed', '{}', new Uint8Array([1, 0]), /^the payload of trace_packed is not a packed spec/],
       ['trace', '{"interactive":"yes"}', spec, /^interactive must be true or false\.$/],
       ['trace', '{}', encoder.encode('{"x": [[1, 2]'), /JSON|spec/],
+      ['trace', '{"interactive":1}', spec, /^interactive must be true or false\.$/],
       ['cached_text', '{"id":-1}', undefined, /^id is -1 but must be a whole number from 0 to 2147483647\.$/],
       ['spec_of_trace', '{"serial":"1"}', undefined, /^serial must be a number\.$/],
     ];
@@ -338,4 +339,9 @@ test('issue 46: the core\'s and the vision part\'s one call, called straight, re
     assert.equal(JSON.parse(answer).kind, name === 'core' ? 'sequence' : 'vision', `${name}: the next trace`);
     assert.ok(m._attn_heap_in_use() <= before + 65536, `${name}: the refusals kept no memory beyond the one result`);
   }
+});
+
+test('issue 46: a lone surrogate in a request\'s string reaches the core as U+FFFD, so the refusal is the operation\'s own sentence', () => {
+  refused(() => a.example('bank\ud800'), /^example "bank\uFFFD" is unknown/);
+  refused(() => a.explain(a.trace(plain), '\udc00'), /^"\uFFFD" is not a stage id\.$/);
 });

@@ -160,7 +160,7 @@ test('every module has one call (attn_call) but a.attention\'s kernel, and index
   const m = await a.loadModel('en');
   const dts = readFileSync(path.join(webDir, 'types/index.d.ts'), 'utf8');
   const typed = dts.match(/export type ModelOperation = ([^;]+);/)[1].match(/'([a-z_]+)'/g).map((x) => x.slice(1, -1));
-  assert.deepEqual(typed, m.operations().sort());
+  assert.deepEqual(typed, m.operations());
   // each glue's exports: the one call, the refusal's sentence, the heap's use, malloc and free, nothing else; but
   // a.attention's kernel (the fast part), raw floats in the heap and a status (wasm/fast_path.cpp)
   const common = ['_attn_error', '_attn_heap_in_use', '_free', '_malloc'];

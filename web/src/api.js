@@ -90,7 +90,7 @@ export function partsOption(options) {
 // [SECTION] makeApi: the modules, the parts, then the API's calls in groups
 
 /**
- * Wraps an instantiated core module (its plain exports: wasm/core_call.cpp's operations over the one call: trace_reader.js) in the package's API.
+ * Wraps an instantiated core module (its one call, attn_call, over wasm/core_call.cpp's operations: trace_reader.js) in the package's API.
  * @param {object} core the module from createAttentionCore(): the sequence stages
  * @param {object} [threaded] the wasm-threads module, which runs a.attention beside the one-thread core (that
  *   does everything else: a threads build catches C++ exceptions only as JavaScript-based ones, which made every

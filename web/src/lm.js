@@ -509,9 +509,9 @@ function wrapModel(lm, first, AttentionError) {
     memory() {
       return { heapInUse: lm._attn_heap_in_use(), heapSize: lm.HEAPU8.buffer.byteLength };
     },
-    /** The operations the module's one call (attn_call) takes: its core's table. */
+    /** The operations the module's one call (attn_call) takes: its core's table, in alphabetical order. */
     operations() {
-      return lm.call('operations');
+      return lm.call('operations').sort();
     },
     /** Frees the model in the wasm heap. */
     dispose() {

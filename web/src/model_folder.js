@@ -284,8 +284,8 @@ function wrapFolderModel(hf, call, { handle, about, threads }, AttentionError) {
       if (missing.length) for (const [id, f] of Object.entries(ask('stages', { ids: missing }))) facts.set(id, f);
       return Object.fromEntries(ids.map((id) => [id, facts.get(id)]));
     },
-    /** The names of the module's operations: the core's table (index.d.ts's FolderOperation is checked against it). */
-    operations: () => call('operations'),
+    /** The names of the module's operations, in alphabetical order: the core's table (index.d.ts's FolderOperation is checked against it). */
+    operations: () => call('operations').sort(),
     /** The module's memory (every model opened in it): {heapInUse, heapMax} in bytes. */
     memory() {
       const { heap_in_use_bytes: heapInUse, heap_max_bytes: heapMax } = call('limits');

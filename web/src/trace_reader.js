@@ -8,6 +8,9 @@
 
 const encoder = new TextEncoder();
 
+/** JSON.stringify's replacer that makes every string well-formed Unicode (a lone surrogate becomes U+FFFD). */
+const wellFormed = (_key, value) => (typeof value === 'string' ? value.toWellFormed() : value);
+
 /** The sentence of a module's last refusal. */
 const refusalOf = (module) => module.UTF8ToString(module._attn_error());
 
@@ -28,7 +31,9 @@ export function deepFreeze(value) {
  */
 export function operationText(module, refuse) {
   return (operation, request = {}, payload = undefined) => {
-    const texts = [operation, JSON.stringify(request), ...(payload === undefined ? [] : [payload])];
+    // a lone surrogate in a request's string as the text's UTF-8 carries it (U+FFFD), not as a \ud800 escape,
+    // which the core's JSON reader refuses: the sentence is then the operation's own ("… is unknown")
+    const texts = [operation, JSON.stringify(request, wellFormed), ...(payload === undefined ? [] : [payload])];
     const encoded = texts.map((t) => (t instanceof Uint8Array ? t : encoder.encode(t)));
     const addresses = [];
     try {
