@@ -25,4 +25,4 @@ const attn::wasm::operation_table& attn::wasm::module_operations() {
     static const operation_table table = {{"explain", explain}};
     return table;
 }
-const char* const attn::wasm::module_out_of_memory = "out of memory: the spec is too large for this page's memory.";
+const char* const attn::wasm::module_out_of_memory = attn::wasm::spec_out_of_memory;

@@ -118,4 +118,4 @@ const attn::wasm::operation_table& operations() {
 
 // in the unnamed namespace above, the table's calls find this file's operations before attn's names
 const attn::wasm::operation_table& attn::wasm::module_operations() { return operations(); }
-const char* const attn::wasm::module_out_of_memory = "out of memory: the spec is too large for this page's memory.";
+const char* const attn::wasm::module_out_of_memory = attn::wasm::spec_out_of_memory;

@@ -1,4 +1,4 @@
-// How every module's plain exports answer (the core, its parts, the language model's module): JSON text or
+// How every module's one call answers (one_call.hpp; the core, its parts, the models' modules): JSON text or
 // a sentence, with no Embind (its runtime was 6 KB gzipped of JavaScript in each module). A call returns the
 // text (valid until the next call) or null, and then attn_error() is the refusal's sentence; a trace's
 // answer is written by its operation (written_answer below: trace_paths.hpp).
@@ -33,22 +33,18 @@ inline std::string& written_answer() {
 }
 inline json answer_written() { return json::binary({}); }
 
-inline const char* answer_of(std::string text) {
-    answer_text() = std::move(text);
-    return answer_text().c_str();
-}
-inline const char* answer_of(const json& value) {
-    if (value.is_binary()) return written_answer().c_str();
-    answer_text() = value.dump();
-    return answer_text().c_str();
-}
+/// The sentence of a module whose specs run it out of memory (the core and its parts: module_out_of_memory).
+inline constexpr const char* spec_out_of_memory = "out of memory: the spec is too large for this page's memory.";
 
-/// Runs f (returning the answer's text, or JSON to write as text); a refusal, running out of memory (said
-/// as `out_of_memory`) or any other exception becomes null and a sentence: nothing escapes into JS.
+/// Runs f (returning the answer as JSON, or answer_written()); a refusal, running out of memory (said as
+/// `out_of_memory`) or any other exception becomes null and a sentence: nothing escapes into JS.
 template <class F>
-const char* answer(F&& f, const char* out_of_memory = "out of memory: the spec is too large for this page's memory.") {
+const char* answer(F&& f, const char* out_of_memory) {
     try {
-        return answer_of(f());
+        const json value = f();
+        if (value.is_binary()) return written_answer().c_str();
+        answer_text() = value.dump();
+        return answer_text().c_str();
     } catch (const spec_error& e) {
         answer_error() = e.what();
     } catch (const std::bad_alloc&) {

@@ -7,7 +7,6 @@
 #include "trace_paths.hpp"
 #include "vision_trace.hpp"
 
-
 // [SECTION] the operations
 
 std::string attn::wasm::vision_layout_text(const vision_trace& t) {
@@ -75,4 +74,4 @@ const wasm::operation_table& operations() {
 }  // namespace
 
 const attn::wasm::operation_table& attn::wasm::module_operations() { return operations(); }
-const char* const attn::wasm::module_out_of_memory = "out of memory: the spec is too large for this page's memory.";
+const char* const attn::wasm::module_out_of_memory = attn::wasm::spec_out_of_memory;

@@ -103,7 +103,6 @@ function blockCall(module, refuse) {
  */
 export function traceCalls(core, refuse) {
   const call = blockCall(core, refuse);
-  const run = (operation, request, text, numbers) => read(call(operation, request, numbers, text));
 
   /** A trace's answer (wasm/trace_paths.hpp, trace_answer): the values its handles name copied out of the heap (the core reuses its buffers). */
   function read(answer) {
@@ -129,15 +128,15 @@ export function traceCalls(core, refuse) {
   return {
     /** The trace of JSON text: a skeleton with no numbers; interactive: the playground's lower budget. */
     text(text, interactive) {
-      return run('trace', interactive ? '{"interactive":true}' : '{}', text, null);
+      return read(call('trace', interactive ? '{"interactive":true}' : '{}', null, text));
     },
     /** The trace of a packed skeleton (JSON text with {"$f32": …} references) and its numbers. */
     packed(skeleton, numbers, interactive) {
-      return run('trace_packed', interactive ? '{"interactive":true}' : '{}', skeleton, numbers);
+      return read(call('trace_packed', interactive ? '{"interactive":true}' : '{}', numbers, skeleton));
     },
     /** The trace of a worked example's spec text (from the core: example_spec), counted as an example. */
     exampleSpec(text) {
-      return run('trace_example', '{}', text, null);
+      return read(call('trace_example', '{}', null, text));
     },
   };
 }
