@@ -1,13 +1,15 @@
-// The op library's linear (a SIMD register block and its plain twin for the rows and columns a block leaves)
-// against a double-precision loop, on shapes that are and are not multiples of the block and of an item of the
-// helper threads (16 pairs of outputs), in every dtype.
+// The op library against double-precision loops: linear (a SIMD register block and its plain twin for the rows
+// and columns a block leaves) on shapes that are and are not multiples of the block and of an item of the helper
+// threads (16 pairs of outputs), in every dtype; the kernels' exp4; attention, kept and not; softmax.
 #include <doctest/doctest.h>
 
+#include <array>
 #include <cmath>
 #include <cstring>
 #include <random>
 
 #include "io/guarded_json.hpp"
+#include "kernels/simd4.hpp"
 #include "ops/ops.hpp"
 
 namespace {
@@ -81,4 +83,126 @@ TEST_CASE("ops.linear takes wide inputs' rows a tile at a time: the rows across 
             INFO("dtype " << attn::hf::dtype_name(type) << ", out " << out);
             CHECK(linear_against_double(type, 37, 8192, out, rng).of_terms < 1e-6);
         }
+}
+
+TEST_CASE("exp4 is e^x within 2 ulp wherever it keeps a normal float, and exactly 0 below, on every 97th float") {
+    // the rounding to n = floor(x·log2e + 0.5) is done in float lanes (kernels/simd4.hpp): a wrong n at a
+    // boundary would be off by a factor of 2, far beyond 2 ulp, so the sweep includes both sides of each
+    const double lo = -87.3365447505, hi = 88.3762626647949;
+    std::size_t checked = 0, worst_ulp = 0;
+    for (std::uint64_t bits = 0; bits < (std::uint64_t(1) << 32); bits += 97) {
+        float x;
+        const std::uint32_t b = static_cast<std::uint32_t>(bits);
+        std::memcpy(&x, &b, 4);
+        if (!std::isfinite(x) || x > hi) continue;
+        const float got = attn::simd::exp4(attn::simd::splat(x))[0];
+        if (x < lo) {
+            REQUIRE(got == 0.0f);
+            continue;
+        }
+        const float want = static_cast<float>(std::exp(static_cast<double>(x)));
+        std::int32_t gb, wb;
+        std::memcpy(&gb, &got, 4);
+        std::memcpy(&wb, &want, 4);
+        worst_ulp = std::max<std::size_t>(worst_ulp, static_cast<std::size_t>(std::abs(static_cast<long long>(gb) - wb)));
+        ++checked;
+    }
+    for (int n = -125; n <= 127; ++n)  // x·log2e + 0.5 an integer: the floor's own boundary
+        for (const float x : {std::nextafter(static_cast<float>((n - 0.5) * std::log(2.0)), -INFINITY),
+                              static_cast<float>((n - 0.5) * std::log(2.0)),
+                              std::nextafter(static_cast<float>((n - 0.5) * std::log(2.0)), INFINITY)}) {
+            if (x < lo || x > hi) continue;
+            const double ratio = attn::simd::exp4(attn::simd::splat(x))[0] / std::exp(static_cast<double>(x));
+            CHECK(std::abs(ratio - 1) < 3e-7);
+        }
+    CHECK(checked > 10000000);
+    CHECK(worst_ulp <= 2);
+    CHECK(attn::simd::exp4(attn::simd::splat(0.0f))[0] == 1.0f);
+}
+
+namespace {
+
+/// Attention of n queries at positions pos0 … over the t = pos0 + n keys of a cache, in double: weights[h][i][j].
+std::vector<double> attention_weights_double(const std::vector<float>& q, const std::vector<float>& k, std::size_t h, std::size_t g,
+                                             std::size_t n, std::size_t pos0, std::size_t dh) {
+    const std::size_t t = pos0 + n;
+    std::vector<double> w(h * n * t, 0.0);
+    for (std::size_t head = 0; head < h; ++head)
+        for (std::size_t i = 0; i < n; ++i) {
+            const std::size_t seen = pos0 + i + 1, kv = head / (h / g);
+            std::vector<double> s(seen);
+            double most = -INFINITY, sum = 0;
+            for (std::size_t j = 0; j < seen; ++j) {
+                for (std::size_t c = 0; c < dh; ++c) s[j] += static_cast<double>(q[(head * n + i) * dh + c]) * k[(j * g + kv) * dh + c];
+                s[j] /= std::sqrt(static_cast<double>(dh));
+                most = std::max(most, s[j]);
+            }
+            for (double& v : s) sum += (v = std::exp(v - most));
+            for (std::size_t j = 0; j < seen; ++j) w[(head * n + i) * t + j] = s[j] / sum;
+        }
+    return w;
+}
+
+}  // namespace
+
+TEST_CASE("ops.attention: kept or not, the same context; its kept steps are the masked softmax a double loop gives") {
+    std::mt19937 rng(5);
+    std::normal_distribution<float> normal(0.0f, 1.0f);
+    // heads sharing keys (4 over 2), a first pass and a pass after a cache, a head width that is not a multiple of 4
+    for (const auto& [h, g, n, pos0, dh] : std::vector<std::array<std::size_t, 5>>{{4, 2, 9, 0, 8}, {4, 2, 3, 6, 8}, {3, 3, 7, 0, 5}, {2, 1, 1, 13, 16}}) {
+        INFO("h " << h << ", g " << g << ", n " << n << ", pos0 " << pos0 << ", dh " << dh);
+        const std::size_t t = pos0 + n;
+        std::vector<float> q(h * n * dh), k(t * g * dh), v(t * g * dh);
+        for (auto* x : {&q, &k, &v})
+            for (float& e : *x) e = 2 * normal(rng);
+        std::vector<float> fast(h * n * dh, NAN), traced(h * n * dh, NAN);
+        attn::ops::attention(fast.data(), q.data(), k.data(), v.data(), h, g, n, pos0, dh, nullptr);
+        attn::ops::attention_steps s;
+        attn::ops::attention(traced.data(), q.data(), k.data(), v.data(), h, g, n, pos0, dh, &s);
+        CHECK(std::memcmp(fast.data(), traced.data(), fast.size() * 4) == 0);
+        const std::vector<double> want = attention_weights_double(q, k, h, g, n, pos0, dh);
+        const float scale = 1.0f / std::sqrt(static_cast<float>(dh));
+        double worst = 0;
+        for (std::size_t head = 0; head < h; ++head)
+            for (std::size_t i = 0; i < n; ++i) {
+                double sum = 0;
+                for (std::size_t j = 0; j < t; ++j) {
+                    const std::size_t at = (head * n + i) * t + j;
+                    const bool seen = j <= pos0 + i;
+                    CHECK(s.scaled[at] == s.scores[at] * scale);
+                    CHECK(s.masked[at] == (seen ? s.scaled[at] : -1e9f));
+                    if (!seen) CHECK((s.exp[at] == 0.0f && s.weights[at] == 0.0f));
+                    worst = std::max(worst, std::abs(s.weights[at] - want[at]));
+                    sum += s.weights[at];
+                }
+                CHECK(std::abs(sum - 1) < 1e-6);
+                CHECK(s.row_sum[head * n + i] >= 1.0f);  // the row max's own term is e^0
+            }
+        CHECK(worst < 1e-6);
+    }
+}
+
+TEST_CASE("ops.softmax_rows: into another buffer or in place the same bits, a vocabulary's row within 1e-6 of a double loop") {
+    std::mt19937 rng(3);
+    std::normal_distribution<float> normal(0.0f, 4.0f);
+    const std::size_t rows = 2, cols = 151939;  // Qwen's vocabulary, and three more than a multiple of 4
+    std::vector<float> x(rows * cols);
+    for (float& e : x) e = normal(rng);
+    std::vector<float> out(x.size(), NAN), in_place = x;
+    attn::ops::softmax_rows(out.data(), x.data(), rows, cols);
+    attn::ops::softmax_rows(in_place.data(), in_place.data(), rows, cols);
+    CHECK(std::memcmp(out.data(), in_place.data(), out.size() * 4) == 0);
+    double worst = 0;
+    for (std::size_t r = 0; r < rows; ++r) {
+        double most = -INFINITY, sum = 0;
+        for (std::size_t j = 0; j < cols; ++j) most = std::max(most, static_cast<double>(x[r * cols + j]));
+        // each term from the float difference the op takes the exp of: what is left is exp4's ulp and the sum's rounding
+        const auto term = [&](std::size_t j) { return std::exp(static_cast<double>(x[r * cols + j] - static_cast<float>(most))); };
+        for (std::size_t j = 0; j < cols; ++j) sum += term(j);
+        for (std::size_t j = 0; j < cols; ++j) {
+            const double want = term(j) / sum;
+            worst = std::max(worst, std::abs(out[r * cols + j] - want) / want);
+        }
+    }
+    CHECK(worst < 1e-6);
 }

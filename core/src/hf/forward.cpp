@@ -38,45 +38,50 @@ std::vector<float> attention_block(const model& m, int l, const std::vector<floa
     ops::split_heads(q.data(), q_rows.data(), nq, h, dh);
     ops::split_heads(k.data(), k_rows.data(), n, g, dh);
     ops::split_heads(v.data(), v_rows.data(), n, g, dh);
-    emit("q", l, {h, n, dh}, q.data());
-    emit("k", l, {g, n, dh}, k.data());
-    emit("v", l, {g, n, dh}, v.data());
-    if (c.arch != architecture::gpt2) {
-        std::vector<float> q_rot(q.size()), k_rot(k.size());
+    const bool rotary = c.arch != architecture::gpt2;
+    std::vector<float> q_rot, k_rot;
+    if (rotary) {
+        q_rot.resize(q.size());
+        k_rot.resize(k.size());
         ops::rope(q_rot.data(), q.data(), h, nq, dh, pos0 + q_from, c.rope_theta);
         ops::rope(k_rot.data(), k.data(), g, n, dh, pos0, c.rope_theta);
-        emit("q_rot", l, {h, n, dh}, q_rot.data());
-        emit("k_rot", l, {g, n, dh}, k_rot.data());
-        q.swap(q_rot);
-        k.swap(k_rot);
     }
+    const std::vector<float>& queries = rotary ? q_rot : q;
     // the cache, [position][g][dh]: this pass's keys and values appended
     std::vector<float>& kc = cache.k[static_cast<std::size_t>(l)];
     std::vector<float>& vc = cache.v[static_cast<std::size_t>(l)];
     {
         std::vector<float> rows(n * g * dh);
-        ops::merge_heads(rows.data(), k.data(), n, g, dh);
+        ops::merge_heads(rows.data(), (rotary ? k_rot : k).data(), n, g, dh);
         kc.insert(kc.end(), rows.begin(), rows.end());
         ops::merge_heads(rows.data(), v.data(), n, g, dh);
         vc.insert(vc.end(), rows.begin(), rows.end());
     }
-    if (emit && pos0 > 0) {  // a step after the prompt: the cache it reads, keys then values, head by head
+    std::vector<float> context(h * nq * dh);
+    ops::attention_steps steps;
+    ops::attention(context.data(), queries.data(), kc.data(), vc.data(), h, g, nq, pos0 + q_from, dh, emit ? &steps : nullptr);
+    // reported in the pass's order once the pass has done with them, so that a trace takes them without a copy
+    emit.spare("q", l, {h, n, dh}, q);
+    emit.spare("k", l, {g, n, dh}, k);
+    emit.spare("v", l, {g, n, dh}, v);
+    if (rotary) {
+        emit.spare("q_rot", l, {h, n, dh}, q_rot);
+        emit.spare("k_rot", l, {g, n, dh}, k_rot);
+    }
+    if (emit && pos0 > 0) {  // a step after the prompt: the cache it read, keys then values, head by head
         const std::size_t t = pos0 + n;
         std::vector<float> both(2 * g * t * dh);
         ops::split_heads(both.data(), kc.data(), t, g, dh);
         ops::split_heads(both.data() + g * t * dh, vc.data(), t, g, dh);
         emit.spare("kv_cache", l, {2, g, t, dh}, both);
     }
-    std::vector<float> context(h * nq * dh);
-    ops::attention_steps steps;
-    ops::attention(context.data(), q.data(), kc.data(), vc.data(), h, g, nq, pos0 + q_from, dh, emit ? &steps : nullptr);
     const std::size_t t = pos0 + n;
     emit.steps(l, h, n, t, steps);
-    emit("context", l, {h, n, dh}, context.data());
     std::vector<float> concat(nq * h * dh), out(nq * d);
     ops::merge_heads(concat.data(), context.data(), nq, h, dh);
-    emit("concat", l, {n, h * dh}, concat.data());
     ops::linear(out.data(), concat.data(), m.at(p + "wo"), bias("bo"), nq);
+    emit.spare("context", l, {h, n, dh}, context);
+    emit.spare("concat", l, {n, h * dh}, concat);
     emit("output", l, {n, d}, out.data());
     return out;
 }
@@ -87,22 +92,22 @@ std::vector<float> mlp_block(const model& m, int l, const float* xn, std::size_t
     const std::string p = "l" + std::to_string(l) + ".";
     const std::size_t d = static_cast<std::size_t>(c.d_model), f = static_cast<std::size_t>(c.d_mlp);
     std::vector<float> hidden(n * f), out(n * d);
+    // each stage reported in the pass's order once the pass has done with it (a trace then takes it without a copy)
     if (c.arch == architecture::gpt2) {
         ops::linear(hidden.data(), xn, m.at(p + "up"), &m.at(p + "up.b"), n);
         emit("mlp_pre", l, {n, f}, hidden.data());
         ops::gelu_tanh(hidden.data(), hidden.size());
-        emit("mlp_act", l, {n, f}, hidden.data());
         ops::linear(out.data(), hidden.data(), m.at(p + "down"), &m.at(p + "down.b"), n);
     } else {
         std::vector<float> gate(n * f), up(n * f);
         ops::linear(gate.data(), xn, m.at(p + "gate"), nullptr, n);
-        emit("mlp_gate", l, {n, f}, gate.data());
         ops::linear(up.data(), xn, m.at(p + "up"), nullptr, n);
-        emit("mlp_up", l, {n, f}, up.data());
         ops::silu_mul(hidden.data(), gate.data(), up.data(), hidden.size());
-        emit("mlp_act", l, {n, f}, hidden.data());
         ops::linear(out.data(), hidden.data(), m.at(p + "down"), nullptr, n);
+        emit.spare("mlp_gate", l, {n, f}, gate);
+        emit.spare("mlp_up", l, {n, f}, up);
     }
+    emit.spare("mlp_act", l, {n, f}, hidden);
     emit("mlp_out", l, {n, d}, out.data());
     return out;
 }
@@ -168,8 +173,8 @@ std::vector<float> forward(const model& m, const std::vector<int>& ids, kv_cache
     ops::linear(logits.data(), xn.data() + first * d, head, nullptr, rows);
     std::vector<float> last(logits.end() - static_cast<std::ptrdiff_t>(vocab), logits.end());
     if (emit) {
-        std::vector<float> probs = logits;
-        ops::softmax_rows(probs.data(), n, vocab);
+        std::vector<float> probs(logits.size());
+        ops::softmax_rows(probs.data(), logits.data(), n, vocab);
         emit.spare("logits", -1, {n, vocab}, logits);
         emit.spare("probs", -1, {n, vocab}, probs);
     }

@@ -50,10 +50,14 @@ inline f32x4 exp4(f32x4 x) {
     // clamped to lo it would scale by 2^-126 into the subnormals, which x86 runs as a microcode
     // assist of a hundred cycles or more (half of a causal row's lanes; natively and in wasm alike)
     x = select(underflow, splat(0.0f), vmin(x, hi));
-    // pass 1: n = round(x / ln 2), as floor(x·log2e + 0.5)
+    // pass 1: n = round(x / ln 2), as floor(x·log2e + 0.5). Rounded to an integer by adding and taking away
+    // 1.5·2^23 (where a float's unit in the last place is 1; |fx| < 2^22 here), then one less where that went
+    // up: the same floor as truncating to i32 and back, without wasm's i32x4.trunc_sat_f32x4_s, which x86 runs
+    // as about ten instructions
+    const f32x4 magic = splat(12582912.0f);
     f32x4 fx = x * splat(1.44269504088896341f) + splat(0.5f);
-    f32x4 t = __builtin_convertvector(__builtin_convertvector(fx, i32x4), f32x4);  // truncates
-    fx = t - (f32x4)((i32x4)splat(1.0f) & (t > fx));                              // -> floor
+    f32x4 t = (fx + magic) - magic;                      // fx to the nearest integer
+    fx = t - (f32x4)((i32x4)splat(1.0f) & (t > fx));  // -> floor
     // pass 2: r = x - n·ln2 in two parts to keep the low bits
     x = x - fx * splat(0.693359375f) - fx * splat(-2.12194440e-4f);
     // pass 3: e^r by its polynomial
@@ -64,8 +68,9 @@ inline f32x4 exp4(f32x4 x) {
     y = y * x + splat(1.6666665459e-1f);
     y = y * x + splat(5.0000001201e-1f);
     y = y * (x * x) + x + splat(1.0f);
-    // pass 4: times 2^n, built in the exponent field
-    i32x4 n = __builtin_convertvector(fx, i32x4);
+    // pass 4: times 2^n, built in the exponent field; n read from the bits of fx + 1.5·2^23, whose low bits
+    // hold it (that sum is exact: fx is an integer of at most 2^22)
+    const i32x4 n = (i32x4)(fx + magic) - (i32x4)magic;
     y = y * (f32x4)((n + 127) << 23);
     return (f32x4)((i32x4)y & ~underflow);
 }

@@ -36,18 +36,23 @@ std::vector<float> as_floats(const hf::weight& w) {
     return out;
 }
 
-/// x[j] = e^(x[j] − most) for j < n, four lanes at a time through exp4 (about 1 ulp); returns their sum, in double
-/// (a vocabulary's 151,936 terms summed in float lanes put a probability off by 1e-3 of itself).
-double exp_sum(float* x, std::size_t n, float most) {
+/// y[j] = e^(x[j] − most) for j < n (y may be x), four lanes at a time through exp4 (about 1 ulp); returns their
+/// sum: in float lanes over 64 terms, each at most 1, and in double across those (a vocabulary's 151,936 terms
+/// summed in float lanes alone put a probability off by 1e-3 of itself; a double per term was slower than exp4).
+double exp_sum(float* y, const float* x, std::size_t n, float most) {
     const simd::f32x4 most4 = simd::splat(most);
     double sum = 0;
     std::size_t j = 0;
-    for (; j + 4 <= n; j += 4) {
-        const simd::f32x4 e = simd::exp4(simd::load(x + j) - most4);
-        simd::store(x + j, e);
-        sum += (static_cast<double>(e[0]) + e[1]) + (static_cast<double>(e[2]) + e[3]);
+    for (; j + 4 <= n;) {
+        simd::f32x4 block = simd::splat(0.0f);
+        for (const std::size_t end = std::min(n - n % 4, j + 64); j < end; j += 4) {
+            const simd::f32x4 e = simd::exp4(simd::load(x + j) - most4);
+            simd::store(y + j, e);
+            block += e;
+        }
+        sum += (static_cast<double>(block[0]) + block[1]) + (static_cast<double>(block[2]) + block[3]);
     }
-    for (; j < n; ++j) sum += (x[j] = simd::exp4(simd::splat(x[j] - most))[0]);
+    for (; j < n; ++j) sum += (y[j] = simd::exp4(simd::splat(x[j] - most))[0]);
     return sum;
 }
 
@@ -125,6 +130,15 @@ void share(std::size_t items, std::size_t work, std::size_t scratch, const Item&
     });
 }
 
+/// Elementwise work on `count` values, shared in spans of 4096 (a multiple of the four lanes, so that a value is
+/// computed the same way whatever span it falls in); `cost` is one value's work in multiply-adds, for share's
+/// threshold (an exp4 is about twenty).
+template <typename Span>
+void share_values(std::size_t count, std::size_t cost, const Span& span) {
+    constexpr std::size_t step = 4096;
+    share((count + step - 1) / step, count * cost, 0, [&](std::size_t item, float*) { span(item * step, std::min(count, (item + 1) * step)); });
+}
+
 }  // namespace
 
 void linear(float* y, const float* x, const hf::weight& w, const hf::weight* b, std::size_t n) {
@@ -168,7 +182,7 @@ void linear(float* y, const float* x, const hf::weight& w, const hf::weight* b, 
 
 void layer_norm(float* y, const float* x, const hf::weight& gamma, const hf::weight& beta, std::size_t n, std::size_t d, float eps) {
     const std::vector<float> g = as_floats(gamma), b = as_floats(beta);
-    for (std::size_t i = 0; i < n; ++i) {
+    share(n, n * d * 4, 0, [&](std::size_t i, float*) {
         const float* xr = x + i * d;
         double mean = 0, var = 0;
         for (std::size_t k = 0; k < d; ++k) mean += xr[k];
@@ -177,18 +191,18 @@ void layer_norm(float* y, const float* x, const hf::weight& gamma, const hf::wei
         var /= static_cast<double>(d);
         const double inv = 1.0 / std::sqrt(var + eps);
         for (std::size_t k = 0; k < d; ++k) y[i * d + k] = static_cast<float>((xr[k] - mean) * inv) * g[k] + b[k];
-    }
+    });
 }
 
 void rms_norm(float* y, const float* x, const hf::weight& w, std::size_t n, std::size_t d, float eps) {
     const std::vector<float> g = as_floats(w);
-    for (std::size_t i = 0; i < n; ++i) {
+    share(n, n * d * 2, 0, [&](std::size_t i, float*) {
         const float* xr = x + i * d;
         double ms = 0;
         for (std::size_t k = 0; k < d; ++k) ms += static_cast<double>(xr[k]) * xr[k];
         const double inv = 1.0 / std::sqrt(ms / static_cast<double>(d) + eps);
         for (std::size_t k = 0; k < d; ++k) y[i * d + k] = static_cast<float>(xr[k] * inv) * g[k];
-    }
+    });
 }
 
 // GELU and SiLU on four lanes through the kernels' exp4 (about 1 ulp), where libm's tanhf and expf per value were
@@ -201,17 +215,19 @@ void gelu_tanh(float* x, std::size_t n) {
         const f32x4 u = simd::splat(c) * (v + simd::splat(0.044715f) * v * v * v);
         return v / (simd::splat(1.0f) + simd::exp4(simd::splat(-2.0f) * u));
     };
-    std::size_t i = 0;
-    for (; i + 4 <= n; i += 4) simd::store(x + i, gelu4(simd::load(x + i)));
-    for (; i < n; ++i) x[i] = gelu4(simd::splat(x[i]))[0];
+    share_values(n, 20, [&](std::size_t i, std::size_t end) {
+        for (; i + 4 <= end; i += 4) simd::store(x + i, gelu4(simd::load(x + i)));
+        for (; i < end; ++i) x[i] = gelu4(simd::splat(x[i]))[0];
+    });
 }
 
 void silu_mul(float* out, const float* gate, const float* up, std::size_t n) {
     using simd::f32x4;
     const auto silu4 = [](f32x4 z) { return z / (simd::splat(1.0f) + simd::exp4(-z)); };
-    std::size_t i = 0;
-    for (; i + 4 <= n; i += 4) simd::store(out + i, silu4(simd::load(gate + i)) * simd::load(up + i));
-    for (; i < n; ++i) out[i] = silu4(simd::splat(gate[i]))[0] * up[i];
+    share_values(n, 20, [&](std::size_t i, std::size_t end) {
+        for (; i + 4 <= end; i += 4) simd::store(out + i, silu4(simd::load(gate + i)) * simd::load(up + i));
+        for (; i < end; ++i) out[i] = silu4(simd::splat(gate[i]))[0] * up[i];
+    });
 }
 
 void split_heads(float* y, const float* x, std::size_t n, std::size_t heads, std::size_t dh) {
@@ -226,20 +242,21 @@ void merge_heads(float* y, const float* x, std::size_t n, std::size_t heads, std
             for (std::size_t k = 0; k < dh; ++k) y[i * heads * dh + h * dh + k] = x[(h * n + i) * dh + k];
 }
 
-/// Softmax of each row in place: the max subtracted, then exp_sum.
-void softmax_rows(float* x, std::size_t n, std::size_t cols) {
+/// Softmax of each row of x into y (which may be x): the max subtracted, then exp_sum.
+void softmax_rows(float* y, const float* x, std::size_t n, std::size_t cols) {
     // the rows shared between the threads: a trace's probabilities are a vocabulary's row for every token
     share(n, n * cols, 0, [&](std::size_t i, float*) {
-        float* r = x + i * cols;
+        const float* r = x + i * cols;
         std::size_t j = 0;
         simd::f32x4 most4 = simd::splat(r[0]);
         for (; j + 4 <= cols; j += 4) most4 = simd::vmax(most4, simd::load(r + j));
         float most = std::max(std::max(most4[0], most4[1]), std::max(most4[2], most4[3]));
         for (; j < cols; ++j) most = std::max(most, r[j]);
-        const float inv = static_cast<float>(1.0 / exp_sum(r, cols, most));
+        float* out = y + i * cols;
+        const float inv = static_cast<float>(1.0 / exp_sum(out, r, cols, most));
         const simd::f32x4 inv4 = simd::splat(inv);
-        for (j = 0; j + 4 <= cols; j += 4) simd::store(r + j, simd::load(r + j) * inv4);
-        for (; j < cols; ++j) r[j] *= inv;
+        for (j = 0; j + 4 <= cols; j += 4) simd::store(out + j, simd::load(out + j) * inv4);
+        for (; j < cols; ++j) out[j] *= inv;
     });
 }
 
@@ -271,26 +288,37 @@ void attention(float* context, const float* q, const float* k_cache, const float
                 const std::size_t i = i0 + r;
                 float* row = scores + r * t;
                 const std::size_t at = (head * n + i) * t, seen = pos0 + i + 1;  // keys 0 … pos0+i are not masked
-                // the scores scaled, the keys after the query masked; the row max
-                const std::size_t scored = keep ? t : seen;
-                float most = -INFINITY;
+                // the scores scaled, the keys after the query masked; the row max of the keys the query sees (the
+                // same max on both paths). Kept: each step a loop of its own, four lanes at a time
+                if (keep) {
+                    std::copy(row, row + t, keep->scores.begin() + static_cast<std::ptrdiff_t>(at));
+                    float* scaled = keep->scaled.data() + at;
+                    for (std::size_t j = 0; j < t; ++j) scaled[j] = row[j] * scale;
+                }
                 std::size_t j = 0;
-                for (; j < scored; ++j) {
-                    const float s = row[j];
-                    const float m = j >= seen ? -1e9f : s * scale;
-                    if (keep) keep->scores[at + j] = s, keep->scaled[at + j] = s * scale, keep->masked[at + j] = m;
-                    row[j] = m;
-                    if (j < seen) most = std::max(most, m);  // the keys the query sees: the same max on both paths
+                simd::f32x4 most4 = simd::splat(-INFINITY);
+                for (const simd::f32x4 scale4 = simd::splat(scale); j + 4 <= seen; j += 4) {
+                    const simd::f32x4 m = simd::load(row + j) * scale4;
+                    simd::store(row + j, m);
+                    most4 = simd::vmax(most4, m);
+                }
+                float most = std::max(std::max(most4[0], most4[1]), std::max(most4[2], most4[3]));
+                for (; j < seen; ++j) most = std::max(most, row[j] *= scale);
+                if (keep) {
+                    std::fill(row + seen, row + t, -1e9f);
+                    std::copy(row, row + t, keep->masked.begin() + static_cast<std::ptrdiff_t>(at));
                 }
                 // pass 2: exp(x − max) and the row sum; a masked key's is exactly 0 (kept as the zeros assigned above)
-                const double sum = exp_sum(row, seen, most);
+                const double sum = exp_sum(row, row, seen, most);
                 if (keep) std::copy(row, row + seen, keep->exp.begin() + static_cast<std::ptrdiff_t>(at));
                 // pass 3: the weights, and the values they weigh
                 float* out = context + (head * n + i) * dh;
                 for (std::size_t k = 0; k < dh; ++k) out[k] = 0;
+                const double inv = 1.0 / sum;  // a product per key: a quotient per key waited on the divider
+                for (j = 0; j < seen; ++j) row[j] = static_cast<float>(row[j] * inv);
+                if (keep) std::copy(row, row + seen, keep->weights.begin() + static_cast<std::ptrdiff_t>(at));
                 for (j = 0; j < seen; ++j) {
-                    const float w = static_cast<float>(row[j] / sum);
-                    if (keep) keep->weights[at + j] = w;
+                    const float w = row[j];
                     const float* vj = v_cache + (j * g + kv) * dh;
                     for (std::size_t k = 0; k < dh; ++k) out[k] += w * vj[k];
                 }

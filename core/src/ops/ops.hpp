@@ -30,8 +30,8 @@ float rope_angle(std::size_t p, std::size_t i, std::size_t dh, double theta);
 /// @brief Rows (n × heads·dh) as head-major (heads × n × dh), and back.
 void split_heads(float* y, const float* x, std::size_t n, std::size_t heads, std::size_t dh);
 void merge_heads(float* y, const float* x, std::size_t n, std::size_t heads, std::size_t dh);
-/// @brief Softmax of each row in place (max subtracted first).
-void softmax_rows(float* x, std::size_t n, std::size_t cols);
+/// @brief Softmax of each row of x into y, which may be x (max subtracted first).
+void softmax_rows(float* y, const float* x, std::size_t n, std::size_t cols);
 
 }  // namespace attn::ops
 
