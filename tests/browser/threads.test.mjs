@@ -133,9 +133,10 @@ test('the npm package in an isolated page: createAttention({threads: true}) load
 // same floats, bit for bit, as the one-thread module; it refuses what the one-thread module refuses, in the same
 // sentence, and keeps working; model mode on an isolated site opens a chosen folder on it.
 const llama = path.join(repo, 'build/native/test_models/llama-f32'); // trained by scripts/models.sh
+const gpt2 = path.join(repo, 'build/native/test_models/gpt2-f32');
 
 /** In a page of the repository: the folder's trace (a checksum of each stage's bits), next tokens, refusals. */
-const folderReport = async ({ threads, url, lying }) => {
+const folderReport = async ({ threads, url, lying, gpt2 }) => {
   const { createAttention } = await import('/web/src/index.js');
   const a = await createAttention({ threads, parts: [] });
   const m = await a.loadModel(url);
@@ -150,12 +151,15 @@ const folderReport = async ({ threads, url, lying }) => {
   const step = m.step(text).stages.map((s) => [s.id, s.layer, bits(s.data)]);
   // 240 tokens: every linear op and attention's heads are then shared between the threads (over 2^19 multiply-adds)
   const long = m.trace('The cat sat. '.repeat(60)).stages.map((s) => [s.id, s.layer, s.shape.join('×'), bits(s.data)]);
+  // and GPT-2's: its GELU and LayerNorm, where the Llama model has SiLU and RMSNorm
+  const g = await a.loadModel(gpt2);
+  const longGpt2 = g.trace('The cat sat. '.repeat(60)).stages.map((s) => [s.id, s.layer, s.shape.join('×'), bits(s.data)]);
   const refusals = [];
   for (const bad of [() => m.next(''), () => m.trace('x'.repeat(5000))]) {
     try { bad(); refusals.push('computed'); } catch (e) { refusals.push(`${e.name}: ${e.message}`); }
   }
   try { await a.loadModel(lying); refusals.push('opened'); } catch (e) { refusals.push(`${e.name}: ${e.message.replace(location.origin, '')}`); }
-  return { threads: m.threads, relaxedSimd: m.relaxedSimd, stages, step, long, next: t.next, nextAlone: m.next(text, 5), generated: m.generate('The', { n: 12, temperature: 0 }).text, refusals };
+  return { threads: m.threads, relaxedSimd: m.relaxedSimd, stages, step, long, longGpt2, next: t.next, nextAlone: m.next(text, 5), generated: m.generate('The', { n: 12, temperature: 0 }).text, refusals };
 };
 
 test('a model folder on the threads module: the same bits as one thread, the same refusals, and model mode opens one on it', async () => {
@@ -168,7 +172,7 @@ test('a model folder on the threads module: the same bits as one thread, the sam
       const page = await browser.newPage();
       const problems = collectProblems(page);
       await page.goto(`${origin}site/docs.html`);
-      reports.push(await page.evaluate(folderReport, { threads, url: `${origin}${path.relative(repo, llama)}/`, lying: `${origin}${path.relative(repo, lying)}/` }));
+      reports.push(await page.evaluate(folderReport, { threads, url: `${origin}${path.relative(repo, llama)}/`, lying: `${origin}${path.relative(repo, lying)}/`, gpt2: `${origin}${path.relative(repo, gpt2)}/` }));
       assert.deepEqual(problems.filter((p) => !/404/.test(p)), [], 'a folder\'s optional files may be missing (404); nothing else');
       await page.close();
     }
@@ -183,6 +187,8 @@ test('a model folder on the threads module: the same bits as one thread, the sam
     assert.deepEqual(threaded.step, single.step, 'the cached step, bit for bit');
     assert.ok(Number(threaded.long.find(([id]) => id === 'q')[2].split('×')[1]) >= 200, 'the long text is long');
     assert.deepEqual(threaded.long, single.long, 'a long text\'s trace, every op shared between the threads, bit for bit');
+    assert.ok(threaded.longGpt2.some(([id, , shape]) => id === 'mlp_act' && Number(shape.split('×')[0]) >= 200), 'GPT-2\'s GELU over 2^19 / 20 values: shared');
+    assert.deepEqual(threaded.longGpt2, single.longGpt2, 'GPT-2\'s long trace, its GELU shared between the threads, bit for bit');
     assert.deepEqual(threaded.next, threaded.nextAlone, 'the trace\'s next tokens are next()\'s');
     assert.deepEqual([threaded.next, threaded.generated], [single.next, single.generated]);
     assert.deepEqual(threaded.refusals, single.refusals);

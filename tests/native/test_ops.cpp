@@ -85,39 +85,57 @@ TEST_CASE("ops.linear takes wide inputs' rows a tile at a time: the rows across 
         }
 }
 
-TEST_CASE("exp4 is e^x within 2 ulp wherever it keeps a normal float, and exactly 0 below, on every 97th float") {
-    // the rounding to n = floor(x·log2e + 0.5) is done in float lanes (kernels/simd4.hpp): a wrong n at a
-    // boundary would be off by a factor of 2, far beyond 2 ulp, so the sweep includes both sides of each
-    const double lo = -87.3365447505, hi = 88.3762626647949;
-    std::size_t checked = 0, worst_ulp = 0;
-    for (std::uint64_t bits = 0; bits < (std::uint64_t(1) << 32); bits += 97) {
-        float x;
-        const std::uint32_t b = static_cast<std::uint32_t>(bits);
-        std::memcpy(&x, &b, 4);
-        if (!std::isfinite(x) || x > hi) continue;
-        const float got = attn::simd::exp4(attn::simd::splat(x))[0];
-        if (x < lo) {
-            REQUIRE(got == 0.0f);
-            continue;
-        }
+namespace {
+
+/// exp4's rounding as it was written before it rounded in float lanes: n through the float-to-integer conversion,
+/// then the same passes. The faster form must give these bits for every float.
+attn::simd::f32x4 exp4_by_conversion(attn::simd::f32x4 x) {
+    using namespace attn::simd;
+    const f32x4 hi = splat(88.3762626647949f), lo = splat(-87.3365447505f);
+    const i32x4 underflow = x < lo;
+    x = select(underflow, splat(0.0f), vmin(x, hi));
+    f32x4 fx = x * splat(1.44269504088896341f) + splat(0.5f);
+    const f32x4 t = __builtin_convertvector(__builtin_convertvector(fx, i32x4), f32x4);
+    fx = t - (f32x4)((i32x4)splat(1.0f) & (t > fx));
+    return (f32x4)((i32x4)exp4_reduced(x, fx, __builtin_convertvector(fx, i32x4)) & ~underflow);
+}
+
+}  // namespace
+
+TEST_CASE("exp4: the float-to-integer form's bits on every 61st float and both sides of each rounding boundary; within 2 ulp of e^x") {
+    const float lo = -87.3365447505f, hi = 88.3762626647949f;  // exp4's own clamps
+    std::size_t checked = 0, same = 0, worst_ulp = 0;
+    const auto check = [&](float x) {
+        const float got = attn::simd::exp4(attn::simd::splat(x))[0], was = exp4_by_conversion(attn::simd::splat(x))[0];
+        ++checked;
+        same += std::memcmp(&got, &was, 4) == 0 || (std::isnan(got) && std::isnan(was));
+        if (!std::isfinite(x) || x < lo || x > hi) return;
         const float want = static_cast<float>(std::exp(static_cast<double>(x)));
         std::int32_t gb, wb;
         std::memcpy(&gb, &got, 4);
         std::memcpy(&wb, &want, 4);
-        worst_ulp = std::max<std::size_t>(worst_ulp, static_cast<std::size_t>(std::abs(static_cast<long long>(gb) - wb)));
-        ++checked;
+        // below e^lo the result is exactly 0, where e^x goes on through the subnormals
+        if (want >= 1.1754944e-38f) worst_ulp = std::max<std::size_t>(worst_ulp, static_cast<std::size_t>(std::abs(static_cast<long long>(gb) - wb)));
+    };
+    for (std::uint64_t bits = 0; bits < (std::uint64_t(1) << 32); bits += 61) {
+        float x;
+        const std::uint32_t b = static_cast<std::uint32_t>(bits);
+        std::memcpy(&x, &b, 4);
+        check(x);
     }
-    for (int n = -125; n <= 127; ++n)  // x·log2e + 0.5 an integer: the floor's own boundary
-        for (const float x : {std::nextafter(static_cast<float>((n - 0.5) * std::log(2.0)), -INFINITY),
-                              static_cast<float>((n - 0.5) * std::log(2.0)),
-                              std::nextafter(static_cast<float>((n - 0.5) * std::log(2.0)), INFINITY)}) {
-            if (x < lo || x > hi) continue;
-            const double ratio = attn::simd::exp4(attn::simd::splat(x))[0] / std::exp(static_cast<double>(x));
-            CHECK(std::abs(ratio - 1) < 3e-7);
-        }
-    CHECK(checked > 10000000);
+    for (int n = -126; n <= 128; ++n) {  // x·log2e + 0.5 an integer: where the two roundings could part
+        const float x = static_cast<float>((n - 0.5) * std::log(2.0));
+        float e = std::nextafter(x, -INFINITY);
+        for (int k = 0; k < 5; ++k, e = std::nextafter(e, INFINITY)) check(e);
+    }
+    for (const float x : {lo, std::nextafter(lo, -INFINITY), std::nextafter(lo, INFINITY), hi, std::nextafter(hi, INFINITY), -0.0f, 0.0f,
+                          INFINITY, -INFINITY, NAN})
+        check(x);
+    CHECK(checked > 70000000);
+    CHECK(same == checked);
     CHECK(worst_ulp <= 2);
     CHECK(attn::simd::exp4(attn::simd::splat(0.0f))[0] == 1.0f);
+    CHECK(attn::simd::exp4(attn::simd::splat(std::nextafter(lo, -INFINITY)))[0] == 0.0f);
 }
 
 namespace {

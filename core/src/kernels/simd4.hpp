@@ -38,6 +38,23 @@ inline f32x4 madd(f32x4 a, f32x4 b, f32x4 c) {
 }
 
 
+/// exp4's passes 2 to 4: x (within exp4's clamps) less n·ln2, where fx = n = round(x / ln 2) as a float and as an
+/// integer, by the polynomial, times 2^n.
+inline f32x4 exp4_reduced(f32x4 x, f32x4 fx, i32x4 n) {
+    // pass 2: r = x - n·ln2 in two parts to keep the low bits
+    x = x - fx * splat(0.693359375f) - fx * splat(-2.12194440e-4f);
+    // pass 3: e^r by its polynomial
+    f32x4 y = splat(1.9875691500e-4f);
+    y = y * x + splat(1.3981999507e-3f);
+    y = y * x + splat(8.3334519073e-3f);
+    y = y * x + splat(4.1665795894e-2f);
+    y = y * x + splat(1.6666665459e-1f);
+    y = y * x + splat(5.0000001201e-1f);
+    y = y * (x * x) + x + splat(1.0f);
+    // pass 4: times 2^n, built in the exponent field
+    return y * (f32x4)((n + 127) << 23);
+}
+
 /// e^x on four lanes (Cephes expf: range reduction to [-ln2/2, ln2/2], degree-6
 /// polynomial, scale by 2^n through the exponent bits); about 1 ulp. Below about -87.3
 /// (where e^x leaves the normal floats) it returns exactly 0, which std::exp does not: it
@@ -52,27 +69,16 @@ inline f32x4 exp4(f32x4 x) {
     x = select(underflow, splat(0.0f), vmin(x, hi));
     // pass 1: n = round(x / ln 2), as floor(x·log2e + 0.5). Rounded to an integer by adding and taking away
     // 1.5·2^23 (where a float's unit in the last place is 1; |fx| < 2^22 here), then one less where that went
-    // up: the same floor as truncating to i32 and back, without wasm's i32x4.trunc_sat_f32x4_s, which x86 runs
-    // as about ten instructions
+    // up: the same floor as truncating to i32 and back, without wasm's i32x4.trunc_sat_f32x4_s, which x86 has no
+    // one instruction for (its saturation is a sequence)
     const f32x4 magic = splat(12582912.0f);
     f32x4 fx = x * splat(1.44269504088896341f) + splat(0.5f);
     f32x4 t = (fx + magic) - magic;                      // fx to the nearest integer
     fx = t - (f32x4)((i32x4)splat(1.0f) & (t > fx));  // -> floor
-    // pass 2: r = x - n·ln2 in two parts to keep the low bits
-    x = x - fx * splat(0.693359375f) - fx * splat(-2.12194440e-4f);
-    // pass 3: e^r by its polynomial
-    f32x4 y = splat(1.9875691500e-4f);
-    y = y * x + splat(1.3981999507e-3f);
-    y = y * x + splat(8.3334519073e-3f);
-    y = y * x + splat(4.1665795894e-2f);
-    y = y * x + splat(1.6666665459e-1f);
-    y = y * x + splat(5.0000001201e-1f);
-    y = y * (x * x) + x + splat(1.0f);
-    // pass 4: times 2^n, built in the exponent field; n read from the bits of fx + 1.5·2^23, whose low bits
-    // hold it (that sum is exact: fx is an integer of at most 2^22)
+    // n read from the bits of fx + 1.5·2^23, whose low bits hold it (that sum is exact: fx is an integer of at
+    // most 2^22)
     const i32x4 n = (i32x4)(fx + magic) - (i32x4)magic;
-    y = y * (f32x4)((n + 127) << 23);
-    return (f32x4)((i32x4)y & ~underflow);
+    return (f32x4)((i32x4)exp4_reduced(x, fx, n) & ~underflow);
 }
 
 /// Whether all n floats are finite: v − v is 0 for a finite v and NaN for ±∞ or NaN, and a NaN stays in

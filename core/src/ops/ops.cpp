@@ -38,7 +38,8 @@ std::vector<float> as_floats(const hf::weight& w) {
 
 /// y[j] = e^(x[j] − most) for j < n (y may be x), four lanes at a time through exp4 (about 1 ulp); returns their
 /// sum: in float lanes over 64 terms, each at most 1, and in double across those (a vocabulary's 151,936 terms
-/// summed in float lanes alone put a probability off by 1e-3 of itself; a double per term was slower than exp4).
+/// summed in float lanes alone put a probability off by 1e-3 of itself; a conversion to double per term costs
+/// more than a term's exp4).
 double exp_sum(float* y, const float* x, std::size_t n, float most) {
     const simd::f32x4 most4 = simd::splat(most);
     double sum = 0;
@@ -132,7 +133,7 @@ void share(std::size_t items, std::size_t work, std::size_t scratch, const Item&
 
 /// Elementwise work on `count` values, shared in spans of 4096 (a multiple of the four lanes, so that a value is
 /// computed the same way whatever span it falls in); `cost` is one value's work in multiply-adds, for share's
-/// threshold (an exp4 is about twenty).
+/// threshold (an exp4 is some twenty vector operations).
 template <typename Span>
 void share_values(std::size_t count, std::size_t cost, const Span& span) {
     constexpr std::size_t step = 4096;
@@ -182,7 +183,7 @@ void linear(float* y, const float* x, const hf::weight& w, const hf::weight* b, 
 
 void layer_norm(float* y, const float* x, const hf::weight& gamma, const hf::weight& beta, std::size_t n, std::size_t d, float eps) {
     const std::vector<float> g = as_floats(gamma), b = as_floats(beta);
-    share(n, n * d * 4, 0, [&](std::size_t i, float*) {
+    for (std::size_t i = 0; i < n; ++i) {
         const float* xr = x + i * d;
         double mean = 0, var = 0;
         for (std::size_t k = 0; k < d; ++k) mean += xr[k];
@@ -191,18 +192,18 @@ void layer_norm(float* y, const float* x, const hf::weight& gamma, const hf::wei
         var /= static_cast<double>(d);
         const double inv = 1.0 / std::sqrt(var + eps);
         for (std::size_t k = 0; k < d; ++k) y[i * d + k] = static_cast<float>((xr[k] - mean) * inv) * g[k] + b[k];
-    });
+    }
 }
 
 void rms_norm(float* y, const float* x, const hf::weight& w, std::size_t n, std::size_t d, float eps) {
     const std::vector<float> g = as_floats(w);
-    share(n, n * d * 2, 0, [&](std::size_t i, float*) {
+    for (std::size_t i = 0; i < n; ++i) {
         const float* xr = x + i * d;
         double ms = 0;
         for (std::size_t k = 0; k < d; ++k) ms += static_cast<double>(xr[k]) * xr[k];
         const double inv = 1.0 / std::sqrt(ms / static_cast<double>(d) + eps);
         for (std::size_t k = 0; k < d; ++k) y[i * d + k] = static_cast<float>(xr[k] * inv) * g[k];
-    });
+    }
 }
 
 // GELU and SiLU on four lanes through the kernels' exp4 (about 1 ulp), where libm's tanhf and expf per value were
