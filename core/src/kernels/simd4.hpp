@@ -2,6 +2,7 @@
 // natively, WebAssembly f32x4 under -msimd128) and its few helpers. Internal to the library.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <cstring>
@@ -19,6 +20,7 @@ inline f32x4 load(const float* p) {
 inline void store(float* p, f32x4 v) { std::memcpy(p, &v, sizeof v); }
 inline f32x4 splat(float x) { return f32x4{x, x, x, x}; }
 inline float hsum(f32x4 v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+inline float hmax(f32x4 v) { return std::max(std::max(v[0], v[1]), std::max(v[2], v[3])); }
 inline f32x4 select(i32x4 mask, f32x4 yes, f32x4 no) {
     return (f32x4)((mask & (i32x4)yes) | (~mask & (i32x4)no));
 }

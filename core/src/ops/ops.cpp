@@ -38,8 +38,8 @@ std::vector<float> as_floats(const hf::weight& w) {
 
 /// y[j] = e^(x[j] − most) for j < n (y may be x), four lanes at a time through exp4 (about 1 ulp); returns their
 /// sum: in float lanes over 64 terms, each at most 1, and in double across those (a vocabulary's 151,936 terms
-/// summed in float lanes alone put a probability off by 1e-3 of itself; a conversion to double per term costs
-/// more than a term's exp4).
+/// summed in float lanes alone put a probability off by 1e-3 of itself; converting every term to double was a
+/// good part of the work).
 double exp_sum(float* y, const float* x, std::size_t n, float most) {
     const simd::f32x4 most4 = simd::splat(most);
     double sum = 0;
@@ -251,7 +251,7 @@ void softmax_rows(float* y, const float* x, std::size_t n, std::size_t cols) {
         std::size_t j = 0;
         simd::f32x4 most4 = simd::splat(r[0]);
         for (; j + 4 <= cols; j += 4) most4 = simd::vmax(most4, simd::load(r + j));
-        float most = std::max(std::max(most4[0], most4[1]), std::max(most4[2], most4[3]));
+        float most = simd::hmax(most4);
         for (; j < cols; ++j) most = std::max(most, r[j]);
         float* out = y + i * cols;
         const float inv = static_cast<float>(1.0 / exp_sum(out, r, cols, most));
@@ -303,7 +303,7 @@ void attention(float* context, const float* q, const float* k_cache, const float
                     simd::store(row + j, m);
                     most4 = simd::vmax(most4, m);
                 }
-                float most = std::max(std::max(most4[0], most4[1]), std::max(most4[2], most4[3]));
+                float most = simd::hmax(most4);
                 for (; j < seen; ++j) most = std::max(most, row[j] *= scale);
                 if (keep) {
                     std::fill(row + seen, row + t, -1e9f);

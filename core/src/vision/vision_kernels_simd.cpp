@@ -30,7 +30,7 @@ void row_max(float* out, const float* in, std::size_t rows, std::size_t cols) {
         if (cols >= 4) {
             f32x4 m = load(p);
             for (i = 4; i + 4 <= cols; i += 4) m = vmax(m, load(p + i));
-            best = std::max(std::max(m[0], m[1]), std::max(m[2], m[3]));
+            best = hmax(m);
         }
         for (; i < cols; ++i) best = std::max(best, p[i]);
         out[r] = best;
