@@ -4,7 +4,6 @@
 import createAttentionCore from '../dist/core/attention_core.js';
 import { coreWasmUrl, setFilesUrl } from './core_file.js';
 import { AttentionError, createOptionsError, makeApi, partsOption } from './api.js';
-import { makeModelLoader } from './lm.js';
 import { hfCore, hfThreadsCore, lmCore, readModel } from './lm_files.js';
 import { loadPart } from './part_files.js';
 
@@ -17,7 +16,11 @@ let shared = null;
 // threads module, below), else (or if it cannot load) in the one-thread module.
 let folderThreads = false;
 const folderCore = () => (folderThreads && hfThreadsCore ? hfThreadsCore().catch(() => hfCore()) : hfCore());
-const loadModel = makeModelLoader(lmCore, readModel, AttentionError, hfCore && folderCore);
+// the loader's own code (lm.js) is fetched then too: a page of steppers never runs it
+let modelLoader = null;
+const models = () => (modelLoader ??= import('./lm.js').then(({ makeModelLoader }) => makeModelLoader(lmCore, readModel, AttentionError, hfCore && folderCore)));
+const loadModel = lmCore && (async (which, options) => (await models())(which, options));
+if (loadModel) loadModel.fresh = async (corpus, options) => (await models()).fresh(corpus, options);
 let sharedCore = null;
 
 let sharedThreaded = null;

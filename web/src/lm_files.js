@@ -43,7 +43,7 @@ const hfThreadsPaths = { plain: 'dist/hf-threads/attention_hf.js', relaxed: 'dis
 export async function hfThreadsCore() {
   const relaxed = hasRelaxedSimd();
   const glue = hfThreadsPaths[relaxed ? 'relaxed' : 'plain'];
-  const module = await startThreadedModule(String(packageFile(glue, new URL(`../${glue}`, import.meta.url))));
+  const module = await startThreadedModule(String(packageFile(glue, new URL(/* @vite-ignore */ `../${glue}`, import.meta.url))));
   return Object.assign(module, { relaxedSimd: relaxed });
 }
 

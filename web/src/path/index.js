@@ -2,8 +2,10 @@
 // words (words.js), its figure (figures.js, started when it scrolls near) and its question (question.js);
 // a table of contents that shows where the reader is, a slim progress bar, "Next" at each section's end
 // and the page's arrow keys. `?section=ID` shows that one section alone (what a post's iframe embeds).
-// The core is the playground's: the one-file script's shared worker (AttentionStepperBundle.pageAttention).
+// The core is the playground's: the page's one shared worker (../stepper/page_core.js; in the classic bundle the
+// one-file script's, AttentionStepperBundle.pageAttention, which web/build-site.mjs names for this import).
 import { clear, h, touchOnly } from '../stepper/dom.js';
+import { pageAttention } from '../stepper/page_core.js';
 import { SCROLL_CUE_CSS } from '../stepper/scroll_cue.js';
 import { makeFigure } from './figures.js';
 import { makeQuestion } from './question.js';
@@ -52,7 +54,7 @@ function start() {
   // The core's worker first: the figures ask for it only once they are near the screen, after the sections are
   // built and laid out, and its start is most of the time to the first figure. RemoteCore.start makes the worker in
   // a task of its own; the sections are built in the task after it, so their layout does not hold it back.
-  globalThis.AttentionStepperBundle.pageAttention().catch(() => {}); // a failed start is said by the figure that needs it
+  pageAttention().catch(() => {}); // a failed start is said by the figure that needs it
   setTimeout(build, 0);
 }
 
@@ -65,7 +67,7 @@ function build() {
     lang: () => lang,
     words: () => PATH_WORDS,
     assets,
-    core: () => globalThis.AttentionStepperBundle.pageAttention(),
+    core: () => pageAttention(),
   };
   const root = document.querySelector('[data-path]');
   document.head.append(h('style', { text: SCROLL_CUE_CSS })); // a wide matrix or table fades where it goes on

@@ -1,7 +1,5 @@
-// What the element awaits before it draws the complexity example's panels (element.js): nothing, here, where
-// complexity.js and complexity_paths.js are bundled with it. The one-file script's build (web/build-site.mjs)
-// puts ../remote/complexity_beside.js in this file's place: there the panels' code rides in the fast part's
-// script, loaded the first time a page shows the complexity example.
+// The complexity example's panels (complexity_views.js), fetched the first time the element shows that example:
+// about 2.4 KB of code that every other example's figure never runs. The element awaits ready() before it draws them.
+import { onDemand } from './on_demand.js';
 
-/** Resolves once complexityPanel and pathsPanel can be called. */
-export const complexityReady = () => Promise.resolve();
+export const complexityViews = onDemand('the complexity panels', () => import('./complexity_views.js'));

@@ -20,15 +20,13 @@
 import { pageAttention } from './page_core.js';
 import { createAnimator } from './animator.js';
 import { Chrome } from './chrome.js';
-import { complexityPanel } from './complexity.js';
-import { pathsPanel } from './complexity_paths.js';
-import { complexityReady } from './complexity_ready.js';
+import { complexityViews } from './complexity_ready.js';
 import { clear, h } from './dom.js';
 import { blockDiagram } from './block_diagram.js';
 import { StageTexts } from './stage_texts.js';
 import { Editor } from './editor.js';
 import { later } from './later.js';
-import { visionEditor } from './vision_editor.js';
+import { visionViews } from './vision_ready.js';
 import { formulaMap } from './formula_map.js';
 import { pick, pickLanguage, wordsFor } from './i18n.js';
 import { onKey } from './keyboard.js';
@@ -262,16 +260,14 @@ export class AttentionStepper extends HTMLElement {
     }
     this.workerLost = false; // a worker answered: the next drawing has no notice of the lost one
     if (ticket !== this.ticket) return;
-    if (exampleId === 'complexity') {
-      // its panels' code (the one-file script: in the fast part's script beside it) before they are drawn
-      try {
-        await complexityReady();
-      } catch (error) {
-        if (ticket === this.ticket) this.showLoadError(error);
-        return;
-      }
-      if (ticket !== this.ticket) return;
+    // the code that draws it, where the page has not loaded it yet: the complexity example's panels, a vision block's views
+    try {
+      await this.viewsFor(trace, exampleId);
+    } catch (error) {
+      if (ticket === this.ticket) this.showLoadError(error);
+      return;
     }
+    if (ticket !== this.ticket) return;
     // a refusal stays drawn above the picture until the next good input (renderAll draws it)
     this.refusal = refusedLink ? { text: refusedLink, link: true } : null;
     const view = pickView(options, trace, this.store.get().speed, ignored);
@@ -286,6 +282,12 @@ export class AttentionStepper extends HTMLElement {
       performance.mark('attention-stepper:first-render');
     }
     if (options.autoplay) this.play();
+  }
+
+  /** Loads the code that draws trace (fetched on demand: on_demand.js), if any; rejects with why it could not. */
+  async viewsFor(trace, exampleId = null) {
+    if (exampleId === 'complexity') await complexityViews.ready();
+    if (trace.kind === 'vision') await visionViews.ready();
   }
 
   /**
@@ -351,6 +353,7 @@ export class AttentionStepper extends HTMLElement {
     try {
       change(next);
       const trace = await this.attention.trace(next, PAGE_BUDGET);
+      await this.viewsFor(trace);
       if (ticket !== this.ticket) return;
       if (this.refusal) this.refusalBanner.forEach((p) => p.remove()), (this.refusal = null); // about the last input, not this edit
       const sameStages = this.showInPlace(trace, true);
@@ -382,6 +385,7 @@ export class AttentionStepper extends HTMLElement {
   async inspectNow(spec, lossFields, modelLoss) {
     const ticket = this.newTicket();
     const trace = await this.attention.trace(spec, PAGE_BUDGET);
+    await this.viewsFor(trace);
     const gradSpec = lossFields && { ...trace.spec, ...lossFields };
     const result = gradSpec ? await this.attention.grad(gradSpec) : null;
     if (ticket === this.ticket) this.showComputed(trace, result && { spec: gradSpec, result, modelLoss });
@@ -491,7 +495,7 @@ export class AttentionStepper extends HTMLElement {
     const work = h('div', { className: `work${s.editing && c.has('edit') ? ' editing' : ''}` }, box);
     parts.push(work);
     if (s.editing && c.has('edit') && vision) {
-      work.append(visionEditor(this, s, w));
+      work.append(visionViews.get().visionEditor(this, s, w));
     } else if (s.editing && c.has('edit')) {
       this.editor ??= new Editor({
         schema: this.attention.schema().sequence, // the core's field tables: the fields drawn and the kinds offered
@@ -502,6 +506,7 @@ export class AttentionStepper extends HTMLElement {
       work.append(this.editor.el);
     }
     if (s.exampleId === 'complexity' && doc?.sizes) {
+      const { complexityPanel, pathsPanel } = complexityViews.get();
       const panel = complexityPanel(this.attention, doc, w);
       parts.push(panel.el);
       if (doc.streaming_sizes) parts.push(pathsPanel(this.attention, doc, w).el);

@@ -8,7 +8,7 @@ import { plain } from './format.js';
 import { stageTitle } from './i18n.js';
 import { cellLook, kindOf, scaleOf, shownSize } from './matrix_view.js';
 import { shownStages } from './steps.js';
-import { axes as visionAxes } from './vision_view.js';
+import { visionViews } from './vision_ready.js';
 import { xmlSafe } from '../xml_text.js';
 
 const SVG_NS = 'http://www.w3.org/2000/svg';
@@ -40,7 +40,7 @@ export function stageData(el) {
 
 /** stageData of a vision stage, labelled as the page labels it: a C × H × W stage is one H × W matrix per channel. */
 function visionData(s, stage) {
-  const { rows, cols, channels } = visionAxes(stage);
+  const { rows, cols, channels } = visionViews.get().axes(stage);
   return {
     example: s.exampleId, variant: s.variant, stage: stage.id, title: stageTitle(stage, s.lang), formula: stage.formula,
     shape: stage.shape.slice(), head: null,

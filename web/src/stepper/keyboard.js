@@ -1,7 +1,7 @@
 // The stepper's keys: ← → step through stages, , and . one cell back or on, space plays and pauses,
 // and inside a matrix the arrows move between cells (one tab stop per matrix). Typing in the edit
 // panel is left alone.
-import { moveInTensor } from './vision_view.js';
+import { visionViews } from './vision_ready.js';
 
 /** Handles a keydown on the element. */
 export function onKey(el, e) {
@@ -9,7 +9,7 @@ export function onKey(el, e) {
   const tag = target?.tagName;
   if (tag === 'INPUT' || tag === 'SELECT' || tag === 'TEXTAREA') return;
   if (target?.classList?.contains('vcell') && e.key.startsWith('Arrow')) {
-    moveInTensor(el.area, target, e.key);
+    visionViews.get().moveInTensor(el.area, target, e.key);
     e.preventDefault();
     return;
   }

@@ -6,8 +6,9 @@
 // sends) the worker's a.attention runs on it. Embeds say nothing and stay on one thread.
 import { RemoteCore } from '../remote/client.js';
 
-// read while the script runs: document.currentScript is null afterwards (and for module scripts)
-const script = typeof document !== 'undefined' ? document.currentScript : null;
+// read while the script runs: document.currentScript is null afterwards; a module script has none, and the
+// site's pages name the threads module on it (data-threads, relative to the script)
+const script = typeof document !== 'undefined' ? document.currentScript ?? document.querySelector('script[type=module][data-threads]') : null;
 const threadsUrl = script?.dataset?.threads ? new URL(script.dataset.threads, script.src).href : null;
 
 let shared = null;

@@ -14,7 +14,7 @@ import { inPieces } from './later.js';
 import { renderMatrix, updateMatrix } from './matrix_view.js';
 import { renderGradient } from './gradient_view.js';
 import { makeContext, sceneFor, shownStages } from './steps.js';
-import { renderVisionProgress, renderVisionStage } from './vision_view.js';
+import { visionViews } from './vision_ready.js';
 
 /** Whether a stage shows softmax rows: computed from the masked scores, one row per query, keys or one column. */
 function showsSoftmaxRows(ctx, id) {
@@ -115,7 +115,7 @@ export class StageArea {
     if (!this.box) return null;
     if (s.trace.kind === 'vision') {
       this.views = null;
-      renderVisionStage(this, s, w);
+      visionViews.get().renderVisionStage(this, s, w);
       return 'vision';
     }
     this.vision = null;
@@ -213,7 +213,7 @@ export class StageArea {
   progress(w) {
     const s = this.store.get();
     if (this.vision && s.trace.kind === 'vision') {
-      renderVisionProgress(this, s, w);
+      visionViews.get().renderVisionProgress(this, s, w);
       return;
     }
     if (!this.scene || !this.views) return;

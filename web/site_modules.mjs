@@ -1,0 +1,69 @@
+// The site's ES modules (site/assets/esm/): what a page served over http(s) loads, built by Vite from the
+// package's own sources as any app that installs it would be. The playground's elements (src/stepper/page.js)
+// and the guided path (src/path/index.js) are two entries over shared chunks, so the path's figures and the
+// steppers share one module graph and one core's worker; the worker is a module worker, the wasm files beside
+// it are fetched and compiled as they stream (WebAssembly.instantiateStreaming in Emscripten's glue); code a
+// page needs only for some figures (the vision views, the complexity panels, the train mode, the parts' glue)
+// is a chunk that import() fetches when it is first needed. A page opened from file:// cannot run module
+// scripts and takes the classic bundle instead (build-site.mjs).
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+
+import { build } from 'vite';
+
+import { brotliBytes } from './size_budget.mjs';
+
+const NAMES = { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', assetFileNames: 'files/[name]-[hash][extname]' };
+
+/** The ES modules of a page (the entries: {name: source file}) built into dir; returns Rollup's output chunks. */
+export async function buildModules(here, dir, entries, { minify, plugins }) {
+  const built = await build({
+    configFile: false,
+    logLevel: 'warn',
+    root: here,
+    base: './', // URLs relative to the file that names them: the site may be served from any folder
+    plugins,
+    worker: { format: 'es', rollupOptions: { output: { ...NAMES, entryFileNames: 'worker-[hash].js' } } },
+    build: {
+      outDir: dir,
+      emptyOutDir: true,
+      target: 'es2020',
+      ...minify,
+      assetsInlineLimit: 0, // every wasm a file of its own, compiled as it streams
+      modulePreload: false, // a page of ours names no chunk; the entries import what they need
+      copyPublicDir: false,
+      reportCompressedSize: false,
+      rollupOptions: {
+        input: Object.fromEntries(Object.entries(entries).map(([name, file]) => [name, path.join(here, file)])),
+        preserveEntrySignatures: 'exports-only', // the page's scripts may import pageAttention from the stepper's entry
+        output: NAMES,
+      },
+    },
+  });
+  return [built].flat()[0].output;
+}
+
+/**
+ * What a visitor fetches before entry's first figure is drawn: the entry and the chunks it imports statically,
+ * the core's worker, and the wasm and glue that worker starts with (its static imports). [{file, brotli}].
+ */
+export function bytesBeforeFirstFigure(dir, output, entry) {
+  const byName = new Map(output.map((o) => [o.fileName, o]));
+  const files = new Set();
+  const visit = (name) => {
+    if (files.has(name)) return;
+    files.add(name);
+    for (const next of byName.get(name)?.imports ?? []) visit(next);
+  };
+  visit(`${entry}.js`);
+  // the worker and the core's wasm are named in the code as URLs, not as imports: read them from the files
+  const named = (file, pattern) => [...readFileSync(path.join(dir, file), 'utf8').matchAll(pattern)].map((m) => m[1]);
+  const workers = [...files].flatMap((f) => named(f, /["'`](?:\.\.?\/)*((?:[\w-]+\/)*worker-[\w-]+\.js)["'`]/g));
+  if (workers.length !== 1) throw new Error(`site: the ES entry ${entry} names ${workers.length} core workers (one expected: src/remote/start_worker.js)`);
+  const worker = workers[0];
+  files.add(worker);
+  const cores = named(worker, /["'`](?:\.\.?\/)*((?:[\w-]+\/)*attention_core-[\w-]+\.wasm)["'`]/g);
+  if (cores.length !== 1) throw new Error(`site: the core's worker (${worker}) names ${cores.length} core wasm files (one expected: src/core_file.js)`);
+  files.add(cores[0]);
+  return [...files].map((file) => ({ file, brotli: brotliBytes(readFileSync(path.join(dir, file))) }));
+}
