@@ -60,7 +60,6 @@ await build({
     { find: /^\.\/part_files\.js$/, replacement: path.join(here, 'src/remote/part_files_inline.js') },
     { find: /^\.\/core_file\.js$/, replacement: path.join(here, 'src/remote/core_file_inline.js') },
     { find: /^\.\/unpack\.js$/, replacement: path.join(here, 'src/remote/unpack_inline.js') },
-    { find: /^\.\/lm\.js$/, replacement: path.join(here, 'src/remote/lm_absent.js') },
     // and no model's files: a library build would inline the weights that lm_files.js names
     { find: /^\.\/lm_files\.js$/, replacement: path.join(here, 'src/remote/lm_files_absent.js') },
     // the train mode's code goes to the learn part's script (below), loaded when a page has a trainer

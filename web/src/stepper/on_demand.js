@@ -16,7 +16,7 @@ export function onDemand(what, load) {
       return loading;
     },
     get() {
-      if (!loaded) throw new Error(`${what} were used before they were loaded (ready()).`);
+      if (!loaded) throw new Error(`${what}: used before ready() had loaded them.`);
       return loaded;
     },
   };
