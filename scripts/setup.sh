@@ -6,7 +6,7 @@ cd "$(dirname "$0")/.."
 
 packages=(
   cmake g++ make pkg-config gzip   # the native build
-  xz-utils                         # packs the one-file script's wasm (LZMA: web/build-site.mjs)
+  xz-utils                         # packs model mode's wasm in its script (LZMA: web/build-site.mjs)
   xtensor-dev xtl-dev              # tensors of every stage
   nlohmann-json3-dev               # JSON in and out
   doctest-dev                      # the native test suite

@@ -5,11 +5,11 @@ import { readFileSync } from 'node:fs';
 
 const facts = JSON.parse(readFileSync(new URL('../wasm/parts.json', import.meta.url), 'utf8'));
 
-/** Every module: {name, target, factory, budget_kb, part?, script_budget_kb?, holds}. */
+/** Every module: {name, target, factory, budget_kb, part?, relaxed?, holds}. */
 export const MODULES = Object.freeze(facts.modules);
 /** The parts, in the order createAttention() loads them. */
 export const PARTS = Object.freeze(MODULES.filter((m) => m.part));
-/** The one-file embed: its script and its budget in bytes, brotli as servers send it. */
+/** The embed: its ES entry in the site's assets, and the budget of what is fetched before its first figure (bytes, brotli). */
 export const EMBED = Object.freeze(facts.embed);
 /** The module named name. */
 export function moduleNamed(name) {

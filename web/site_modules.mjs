@@ -15,9 +15,9 @@ import { brotliBytes } from './size_budget.mjs';
 
 const NAMES = { entryFileNames: '[name].js', chunkFileNames: 'chunks/[name]-[hash].js', assetFileNames: 'files/[name]-[hash][extname]' };
 
-/** The ES modules of a page (the entries: {name: source file}) built into dir; returns Rollup's output chunks. */
+/** The ES modules of a page (the entries: {name: source file}) built into dir, with Vite's manifest. */
 export async function buildModules(here, dir, entries, { minify, plugins }) {
-  const built = await build({
+  await build({
     configFile: false,
     logLevel: 'warn',
     root: here,
@@ -31,6 +31,7 @@ export async function buildModules(here, dir, entries, { minify, plugins }) {
       ...minify,
       assetsInlineLimit: 0, // every wasm a file of its own, compiled as it streams
       modulePreload: false, // a page of ours names no chunk; the entries import what they need
+      manifest: true, // .vite/manifest.json: each chunk's file and imports (bytesBeforeFirstFigure, the browser tests)
       copyPublicDir: false,
       reportCompressedSize: false,
       rollupOptions: {
@@ -40,22 +41,24 @@ export async function buildModules(here, dir, entries, { minify, plugins }) {
       },
     },
   });
-  return [built].flat()[0].output;
 }
 
 /**
  * What a visitor fetches before entry's first figure is drawn: the entry and the chunks it imports statically,
- * the core's worker, and the wasm and glue that worker starts with (its static imports). [{file, brotli}].
+ * the core's worker, and the core's wasm that worker starts with, read from the build's manifest (buildModules)
+ * and its files. [{file, brotli}], file relative to dir.
  */
-export function bytesBeforeFirstFigure(dir, output, entry) {
-  const byName = new Map(output.map((o) => [o.fileName, o]));
+export function bytesBeforeFirstFigure(dir, entry) {
+  const manifest = JSON.parse(readFileSync(path.join(dir, '.vite/manifest.json'), 'utf8'));
   const files = new Set();
-  const visit = (name) => {
-    if (files.has(name)) return;
-    files.add(name);
-    for (const next of byName.get(name)?.imports ?? []) visit(next);
+  const visit = (key) => {
+    if (files.has(manifest[key].file)) return;
+    files.add(manifest[key].file);
+    for (const next of manifest[key].imports ?? []) visit(next);
   };
-  visit(`${entry}.js`);
+  const entryKey = Object.keys(manifest).find((key) => manifest[key].isEntry && manifest[key].name === entry);
+  if (!entryKey) throw new Error(`site: the ES build's manifest has no entry ${entry}`);
+  visit(entryKey);
   // the worker and the core's wasm are named in the code as URLs, not as imports: read them from the files
   const named = (file, pattern) => [...readFileSync(path.join(dir, file), 'utf8').matchAll(pattern)].map((m) => m[1]);
   const workers = [...files].flatMap((f) => named(f, /["'`](?:\.\.?\/)*((?:[\w-]+\/)*worker-[\w-]+\.js)["'`]/g));

@@ -1,8 +1,7 @@
 // The embed's size goal, in one place for the site build and the tests that hold it: the bytes a visitor pays
-// before a compact sequence figure is drawn, as servers send them (brotli, quality 11), at most 150,000 — the
-// one-file script alone (tests/browser/embed.test.mjs checks that a saved post fetches nothing else). Held in
-// gzip before, where only Node's zlib met it (98 bytes under; Python's zlib and GNU gzip gave more): gzip is
-// still printed beside it.
+// before a compact sequence figure is drawn, as servers send them (brotli, quality 11), at most 150,000: the ES
+// modules' entry, its chunks, the core's worker and wasm (web/site_modules.mjs counts them;
+// tests/browser/modules.test.mjs checks that the browser fetches those and no more).
 import { brotliCompressSync, constants, gzipSync } from 'node:zlib';
 
 import { EMBED } from './module_facts.mjs';

@@ -1,18 +1,15 @@
-// What a blog post downloads: a post saved to disk with the one-file script and its parts beside it (as
-// docs/embed.md tells authors to copy them), opened over http and from file:// (a classic <script src>:
-// Chromium runs no module script from file://). Every request Chromium makes
-// is logged: a post that shows a sequence example fetches the script alone, and the explain part when a reader
-// first points at a cell (its caption is then the core's arithmetic); a vision block fetches the vision
-// part too, once, and its numbers are the core's; a part left out is said in a sentence, and the other
-// embed on the page keeps working. A trainer brings the learn part's script, which holds its code too.
+// What a blog post downloads: a post saved to disk with the classic bundle beside it (as docs/embed.md tells
+// authors to copy it), opened over http and from file:// (a classic <script src>: Chromium runs no module script
+// from file://). Every request Chromium makes is logged: whatever the post shows (a sequence example and the core's
+// arithmetic of a cell, vision blocks, the complexity example's measured paths, a trainer added later), it fetches
+// the one script and nothing else, and its numbers are the core's.
 import assert from 'node:assert/strict';
 import { copyFileSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { before, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
-import { PARTS } from '../../web/module_facts.mjs';
-import { brotliBytes, EMBED_BUDGET_BYTES } from '../../web/size_budget.mjs';
+import { brotliBytes } from '../../web/size_budget.mjs';
 
 import { createAttention } from '../../web/src/node.js';
 import { cell } from '../../web/src/stepper/format.js';
@@ -26,10 +23,8 @@ before(async () => {
   a = await createAttention();
 });
 
-const SCRIPTS = ['attention-stepper.js', ...PARTS.map((p) => `attention-stepper.${p.name}.js`)];
-
-/** A saved post: post.html with these embeds, and the given files of site/assets beside it. */
-function savedPost(embeds, files = SCRIPTS) {
+/** A saved post: post.html with these embeds, and the classic bundle beside it. */
+function savedPost(embeds, files = ['attention-stepper.js']) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-post-'));
   for (const f of files) copyFileSync(path.join(site, 'assets', f), path.join(dir, f));
   writeFileSync(path.join(dir, 'post.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title></head>
@@ -57,22 +52,19 @@ async function openLogged(url, count) {
   return { page, requested };
 }
 
-/** The brotli size of what a post fetched, from the files themselves (a static server or file:// does not compress). */
-const brotliKB = (dir, files) => files.reduce((sum, f) => sum + brotliBytes(readFileSync(path.join(dir, f))), 0) / 1024;
+const ONLY = ['attention-stepper.js'];
 
 for (const how of ['http', 'file']) {
-  test(`a saved post over ${how}: a sequence example fetches the script alone; a vision block adds the vision part, once`, async (t) => {
+  test(`a saved post over ${how} fetches the script alone: a sequence example, a cell's arithmetic, vision blocks`, async (t) => {
     const dir = savedPost('<attention-stepper example="translation" stage="scores"></attention-stepper>');
     const server = how === 'http' ? await serveStatic(dir) : null;
     t.after(() => server?.close());
     const url = server ? `${server.url}post.html` : String(pathToFileURL(path.join(dir, 'post.html')));
     const sequence = await openLogged(url, 1);
     const fetched = sequence.requested.filter((f) => f !== 'post.html');
-    assert.deepEqual(fetched, ['attention-stepper.js'], 'a sequence example downloads the element and nothing else');
-    const kb = brotliKB(dir, fetched);
-    console.log(`${how}: a sequence embed fetches ${(kb * 1024).toFixed(0)} bytes brotli (${kb.toFixed(1)} KiB)`);
-    assert.ok(kb * 1024 <= EMBED_BUDGET_BYTES, `the sequence embed is ${(kb * 1024).toFixed(0)} bytes brotli`); // 401 KB before the parts, 217 before the train mode left it, 210 before the -Oz link, 204 before the parts' glue left it and terser, 198.8 before the examples lost their line breaks, 198.0 before the vision views left it, 195.4 before the sequence stages were compiled -Oz, 181.5 before strtod's slow path was our own, 176.1 before the wasm was packed (LZMA), 148.8 before the complexity panels left it; the goal, 150 KB, held as 150,000 bytes (gzip until the guided path; brotli since: web/size_budget.mjs)
-    // pointing at a cell loads the explain part, once: the caption is the core's arithmetic
+    assert.deepEqual(fetched, ONLY, 'a sequence example downloads the script and nothing else');
+    console.log(`${how}: the classic bundle is ${brotliBytes(readFileSync(path.join(dir, fetched[0])))} bytes brotli`);
+    // pointing at a cell: the caption is the core's arithmetic (the explain part, inside the script)
     const scores = a.example('translation').stages.find((s) => s.id === 'scores');
     const cellAt = (i, j) => sequence.page.locator(`attention-stepper figure.role-result td.cell[data-i="${i}"][data-j="${j}"]`);
     await cellAt(0, 1).hover();
@@ -80,8 +72,7 @@ for (const how of ['http', 'file']) {
     assert.match(first, new RegExp(`^e\\[猫, cat\\] = .+ = ${cell(scores.data[1])}$`));
     await cellAt(1, 2).hover();
     assert.match((await shown(sequence.page)).caption, /^e\[坐, sat\] = /);
-    assert.deepEqual(sequence.requested.filter((f) => f !== 'post.html'), ['attention-stepper.js', 'attention-stepper.explain.js'],
-      'the first caption loads the explain part; the next one reuses it');
+    assert.deepEqual(sequence.requested.filter((f) => f !== 'post.html'), ONLY, 'a cell\'s arithmetic fetches nothing more');
     await sequence.page.close();
 
     const both = savedPost(`<attention-stepper example="translation" stage="weights"></attention-stepper>
@@ -91,8 +82,7 @@ for (const how of ['http', 'file']) {
     t.after(() => server2?.close());
     const url2 = server2 ? `${server2.url}post.html` : String(pathToFileURL(path.join(both, 'post.html')));
     const vision = await openLogged(url2, 3);
-    assert.deepEqual(vision.requested.filter((f) => f !== 'post.html'), ['attention-stepper.js', 'attention-stepper.vision.js'],
-      'two vision embeds load the vision part once; nothing loads the learn part');
+    assert.deepEqual(vision.requested.filter((f) => f !== 'post.html'), ONLY, 'vision blocks fetch nothing more');
     const values = await vision.page.evaluate(() => [...document.querySelectorAll('attention-stepper')[1].shadowRoot
       .querySelectorAll('figure.tensor.role-result .vcell')].map((c) => [+c.dataset.index, +c.dataset.value]));
     const output = a.example('se-block').stages.find((s) => s.id === 'output');
@@ -103,11 +93,9 @@ for (const how of ['http', 'file']) {
   });
 }
 
-test('the complexity example in a saved post brings the fast part\'s script once (its panels and a.attention), from file://', async () => {
+test('the complexity example in a saved post measures its paths from the script alone, from file://', async () => {
   const dir = savedPost('<attention-stepper example="complexity"></attention-stepper>');
   const { page, requested } = await openLogged(String(pathToFileURL(path.join(dir, 'post.html'))), 1);
-  assert.deepEqual(requested.filter((f) => f !== 'post.html'), ['attention-stepper.js', 'attention-stepper.fast.js'],
-    'the complexity panels\' code rides in the fast part\'s script');
   // the measured paths (the streaming kernel's time and memory) are drawn once the fast part has run them
   const started = Date.now();
   await page.locator('attention-stepper button.measure-paths').click();
@@ -117,60 +105,22 @@ test('the complexity example in a saved post brings the fast part\'s script once
     .querySelector('section.complexity.paths [data-exponent-stream-mib]').dataset.exponentStreamMib);
   console.log(`the two paths measured in ${Date.now() - started} ms`);
   assert.ok(exponent > 0.7 && exponent < 1.3, `the streaming path's memory grows as n (exponent ${exponent})`);
-  assert.deepEqual(requested.filter((f) => f !== 'post.html'), ['attention-stepper.js', 'attention-stepper.fast.js'],
-    'the measured paths run the streaming kernel from the script already loaded: nothing more is fetched');
+  assert.deepEqual(requested.filter((f) => f !== 'post.html'), ONLY, 'the panels and the streaming kernel are inside the script');
   await page.close();
 });
 
-test('a post whose parts were not copied says so in a sentence, asks once, and its sequence embed still works', async () => {
-  const dir = savedPost(`<attention-stepper example="numpy-3x4" stage="weights"></attention-stepper>
-<attention-stepper example="eca-block" stage="output"></attention-stepper>`, ['attention-stepper.js']);
-  const { page, requested } = await openLogged(String(pathToFileURL(path.join(dir, 'post.html'))), 2);
-  const got = await page.evaluate(() => [...document.querySelectorAll('attention-stepper')].map((e) => ({
-    cells: [...e.shadowRoot.querySelectorAll('figure.role-result td.cell')].slice(0, 3).map((td) => td.textContent),
-    error: e.shadowRoot.querySelector('p.error')?.textContent ?? null,
-  })));
-  assert.deepEqual(got[0], { cells: ['0.5065', '0.1863', '0.3072'], error: null });
-  assert.match(got[1].error, /^the vision part could not be loaded: file:\/\/\S+\/attention-stepper\.vision\.js is missing; copy it beside attention-stepper\.js\.$/);
-  // the explain part is missing too: a caption says so, and the page asks for the file once, not per caption
-  const cellAt = (i, j) => page.locator('attention-stepper').first().locator(`figure.role-result td.cell[data-i="${i}"][data-j="${j}"]`);
-  for (const [i, j] of [[0, 1], [1, 2], [2, 0]]) {
-    await cellAt(i, j).hover();
-    assert.match((await shown(page)).caption, /^the explain part could not be loaded: file:\/\/\S+\/attention-stepper\.explain\.js is missing; copy it beside attention-stepper\.js\.$/);
-  }
-  assert.equal(requested.filter((f) => f === 'attention-stepper.explain.js').length, 1, 'a missing part is asked for once a page');
-  await page.close();
-});
-
-test('a trainer added to a saved post after it loaded: its code comes with the learn part, once, and it trains; without the file it says so', async () => {
-  // the post adds the element once its stepper is drawn: the one-file script sees it and loads the learn part
-  const post = (files) => savedPost('<attention-stepper example="numpy-3x4" stage="weights"></attention-stepper>', files);
-  const addTrainer = (page) => page.evaluate(() => document.body.append(Object.assign(document.createElement('attention-trainer'), { lang: 'en' })));
-  const dir = post(SCRIPTS);
+test('a trainer added to a saved post after it loaded is defined from the script alone, and it trains', async () => {
+  // the post adds the element once its stepper is drawn: the script sees it and defines it
+  const dir = savedPost('<attention-stepper example="numpy-3x4" stage="weights"></attention-stepper>');
   const { page, requested } = await openLogged(String(pathToFileURL(path.join(dir, 'post.html'))), 1);
-  assert.deepEqual(requested.filter((f) => f !== 'post.html'), ['attention-stepper.js'], 'no trainer yet: nothing but the script');
-  await addTrainer(page);
+  await page.evaluate(() => document.body.append(Object.assign(document.createElement('attention-trainer'), { lang: 'en' })));
   const trainer = page.locator('attention-trainer');
   await page.waitForFunction(() => /^step 0 of \d+$/.test(document.querySelector('attention-trainer')?.shadowRoot?.querySelector('.train-status')?.textContent ?? ''), null, { timeout: 30000 });
   assert.match(await trainer.locator('h2').textContent(), /^Alignment: /);
   await trainer.locator('button.step').click();
   await page.waitForFunction(() => /^step 1 of /.test(document.querySelector('attention-trainer').shadowRoot.querySelector('.train-status').textContent));
-  assert.deepEqual(requested.filter((f) => f !== 'post.html'), ['attention-stepper.js', 'attention-stepper.learn.js'],
-    'the trainer\'s code and the learn part come in one file, fetched once');
+  assert.deepEqual(requested.filter((f) => f !== 'post.html'), ONLY, 'the trainer\'s code and the learn part are inside the script');
   await page.close();
-
-  const without = post(['attention-stepper.js']);
-  const missing = await openLogged(String(pathToFileURL(path.join(without, 'post.html'))), 1);
-  await addTrainer(missing.page);
-  await missing.page.waitForFunction(() => document.querySelector('attention-trainer [role="alert"]'));
-  // a second trainer added after the failure says the same, and the file is not asked for again
-  await addTrainer(missing.page);
-  await missing.page.waitForFunction(() => document.querySelectorAll('attention-trainer [role="alert"]').length === 2);
-  for (const text of await missing.page.locator('attention-trainer [role="alert"]').allTextContents()) {
-    assert.match(text, /^the train mode could not be loaded: file:\/\/\S+\/attention-stepper\.learn\.js is missing; copy it beside attention-stepper\.js\.$/);
-  }
-  assert.equal(missing.requested.filter((f) => f === 'attention-stepper.learn.js').length, 1);
-  await missing.page.close();
 });
 
 test('no page errors', () => {

@@ -147,7 +147,7 @@ test('Embed code: the snippet in a stranger\'s page shows the same view with the
   const script = await root.locator('.embed-code textarea.script').inputValue();
   const iframe = await root.locator('.embed-code textarea.iframe').inputValue();
   assert.match(script, /^<script src="http:\/\/127\.0\.0\.1:\d+\/assets\/attention-stepper\.js"><\/script>\n<attention-stepper example="[a-z-]+" spec='\{/);
-  assert.match(script, /stage="scores" lang="zh" head="2" compact><\/attention-stepper>\n<!-- keep attention-stepper\.explain\.js beside attention-stepper\.js: the captions load it for a cell's arithmetic -->$/);
+  assert.match(script, /stage="scores" lang="zh" head="2" compact><\/attention-stepper>$/, 'the one script is all a post needs');
   await root.locator('.embed-code button.copy[data-copies="script"]').click();
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), script);
   const edited = await page.evaluate(() => document.querySelector('attention-stepper').trace.spec);
@@ -221,7 +221,7 @@ test('Embed code names absolute addresses where the page was served, and says in
   await disk.close();
   for (const text of [local.script, local.iframe]) assert.doesNotMatch(text, /file:/);
   assert.match(local.script, /^<!-- this page was opened from a file, so the script's address on the web is unknown: [^\n]* -->\n<script src="attention-stepper\.js"><\/script>\n/);
-  assert.match(local.script, /<!-- the complexity example also needs attention-stepper\.fast\.js beside attention-stepper\.js -->$/);
+  assert.match(local.script, /<attention-stepper example="complexity" stage="x" lang="en" compact><\/attention-stepper>$/, 'no other file named');
   assert.match(local.iframe, /^<!-- embed\.html's address on the web is unknown here [^\n]* -->\n<iframe data-attention-playground src="embed\.html\?/);
 });
 
@@ -239,7 +239,7 @@ test('a post made only from docs.html: its snippets as written, the files it nam
   await docs.close();
   assert.match(snippets[0], /^<script src="attention-stepper.js"><\/script>/);
   assert.ok(snippets.some((s) => s.includes('<attention-model')), 'docs.html shows the model element');
-  assert.deepEqual(files.filter((f) => f.startsWith('attention-stepper')).sort(), ['attention-stepper.explain.js', 'attention-stepper.fast.js', 'attention-stepper.js', 'attention-stepper.learn.js', 'attention-stepper.vision.js']);
+  assert.deepEqual(files.filter((f) => f.startsWith('attention-stepper')), ['attention-stepper.js'], 'the classic bundle is one file');
   assert.deepEqual(files.filter((f) => !f.startsWith('attention-stepper')), ['attention-model.js', 'models/zh.js', 'models/en.js']);
   // the files from the package as a stranger installs it, where docs.html says they are (dist/)
   const packDir = mkdtempSync(path.join(os.tmpdir(), 'attn-pack-'));

@@ -11,7 +11,7 @@ import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
 import { cell } from '../../web/src/stepper/format.js';
-import { collectProblems, serveStatic } from '../node/helpers.mjs';
+import { collectProblems, repo, serveStatic } from '../node/helpers.mjs';
 import { artifacts, browserSession, shown, site, watchTaskCpu } from './session.mjs';
 
 const session = browserSession();
@@ -200,55 +200,83 @@ test('an edited spec rides in the URL fragment, compressed, and the link restore
   await again.close();
 });
 
-/** A copy of the site in a temp folder (links to its files) whose assets/<file> is change(its text): a damaged download. */
+/** A copy of the site in a temp folder (links to its files) whose assets/<file> (a path under assets/) is change(its bytes): a damaged download. */
 function siteWith(file, change) {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-damaged-'));
   for (const f of readdirSync(site)) if (f !== 'assets') symlinkSync(path.join(site, f), path.join(dir, f));
-  mkdirSync(path.join(dir, 'assets'));
-  for (const f of readdirSync(path.join(site, 'assets'))) if (f !== file) symlinkSync(path.join(site, 'assets', f), path.join(dir, 'assets', f));
-  writeFileSync(path.join(dir, 'assets', file), change(readFileSync(path.join(site, 'assets', file), 'utf8')));
+  const mirror = (from, to, [name, ...rest]) => {
+    mkdirSync(to);
+    for (const f of readdirSync(from)) {
+      if (f !== name) symlinkSync(path.join(from, f), path.join(to, f));
+      else if (rest.length) mirror(path.join(from, f), path.join(to, f), rest);
+      else writeFileSync(path.join(to, f), change(readFileSync(path.join(from, f))));
+    }
+  };
+  mirror(path.join(site, 'assets'), path.join(dir, 'assets'), file.split('/'));
   return dir;
 }
 
-/** The script's packed wasm string ('lzma/1:<size>:<base64>') replaced by damage(it): the script stays valid JavaScript. */
-const damagedWasm = (damage) => (text) => {
+/** The ES build's file (under assets/esm/) of a module its manifest names by source. */
+const esmFile = (source) => `esm/${JSON.parse(readFileSync(path.join(site, 'assets/esm/.vite/manifest.json'), 'utf8'))[source].file}`;
+/** The ES build's wasm file whose name starts with stem (a Vite asset: files/<stem>-<hash>.wasm). */
+const esmWasm = (stem) => `esm/files/${readdirSync(path.join(site, 'assets/esm/files')).find((f) => f.startsWith(`${stem}-`) && f.endsWith('.wasm'))}`;
+const cutToHalf = (bytes) => bytes.subarray(0, bytes.length >> 1);
+const changedInMiddle = (bytes) => Buffer.concat([bytes.subarray(0, bytes.length >> 1), Buffer.alloc(16, 0xff), bytes.subarray((bytes.length >> 1) + 16)]);
+/** A script's packed wasm string ('lzma/1:<size>:<base64>') replaced by damage(it): the script stays valid JavaScript. */
+const damagedPacked = (damage) => (bytes) => {
+  const text = bytes.toString('utf8');
   const packed = /"(lzma\/1:\d+:[A-Za-z0-9+/=]+)"/.exec(text)[1];
   const at = text.indexOf(packed);
   return text.slice(0, at) + damage(packed) + text.slice(at + packed.length);
 };
-const cutToHalf = damagedWasm((p) => p.slice(0, p.length >> 1));
-const changedInMiddle = damagedWasm((p) => `${p.slice(0, p.length >> 1)}${'A'.repeat(16)}${p.slice((p.length >> 1) + 16)}`);
+/** The classic bundle with its core's wasm (the data: URL whose bytes are dist/core's) cut to half: still valid JavaScript. */
+const coreInsideCut = (bytes) => {
+  const text = bytes.toString('utf8');
+  const core = readFileSync(path.join(repo, 'web/dist/core/attention_core.wasm'));
+  const found = [...text.matchAll(/data:application\/wasm;base64,([A-Za-z0-9+/=]+)/g)].find((m) => Buffer.from(m[1], 'base64').equals(core));
+  assert.ok(found, 'the classic bundle holds the core\'s wasm');
+  const start = found.index + found[0].length - found[1].length;
+  return text.slice(0, start) + found[1].slice(0, (found[1].length >> 3) * 4) + text.slice(start + found[1].length);
+};
+const errorOf = () => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('p.error')?.textContent;
 
-test('a damaged core, part or model script (cut short or changed, still valid JavaScript) is refused within a second, in the missing file\'s words', async () => {
+test('a damaged module or script (cut short or changed) is refused within a second, in one sentence', async () => {
   const cases = [
-    // the part's sentence when its file is missing: "the vision part could not be loaded: …vision.js is missing; copy it beside …"
-    { what: 'the vision part cut short', file: 'attention-stepper.vision.js', change: cutToHalf, page: 'embed.html?example=se-block',
-      find: () => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('p.error')?.textContent,
-      sentence: /^the vision part could not be loaded: http:\/\/\S+\/assets\/attention-stepper\.vision\.js is damaged \(its packed wasm ends early\); copy it beside attention-stepper\.js again\.$/ },
-    { what: 'the explain part changed', file: 'attention-stepper.explain.js', change: changedInMiddle, page: 'embed.html?example=numpy-3x4&stage=weights',
+    { what: 'the vision part\'s wasm cut short', file: esmWasm('attention_vision'), change: cutToHalf, page: 'embed.html?example=se-block', find: errorOf,
+      sentence: /^the vision part could not be loaded: http:\/\/\S+\/assets\/esm\/files\/attention_vision-[\w-]+\.wasm did not start \(CompileError: .+\): it is damaged or from another build; copy it again\.$/ },
+    { what: 'the explain part\'s wasm changed', file: esmWasm('attention_explain'), change: changedInMiddle, page: 'embed.html?example=numpy-3x4&stage=weights',
       hover: 'figure.role-result td.cell[data-i="0"][data-j="1"]',
       find: () => /^the explain part/.test(document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.caption')?.textContent ?? '')
         && document.querySelector('attention-stepper').shadowRoot.querySelector('.caption').textContent,
-      sentence: /^the explain part could not be loaded: http:\/\/\S+\/assets\/attention-stepper\.explain\.js is damaged \(its packed wasm (does not unpack: error in data stream|unpacked to bytes that are not a valid wasm module)\); copy it beside attention-stepper\.js again\.$/ },
-    { what: 'the core cut short', file: 'attention-stepper.js', change: cutToHalf, page: 'embed.html?example=numpy-3x4',
-      find: () => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('p.error')?.textContent,
-      sentence: /^the core could not be loaded: http:\/\/\S+\/assets\/attention-stepper\.js is damaged \(its packed wasm ends early\); copy it again\.$/ },
-    { what: 'the language model cut short', file: 'attention-model.js', change: cutToHalf, page: `model.html?model=en&text=${encodeURIComponent('The cat')}`,
+      sentence: /^the explain part could not be loaded: http:\/\/\S+\/assets\/esm\/files\/attention_explain-[\w-]+\.wasm did not start \(CompileError: .+\): it is damaged or from another build; copy it again\.$/ },
+    { what: 'the core\'s wasm cut short', file: esmWasm('attention_core'), change: cutToHalf, page: 'embed.html?example=numpy-3x4', find: errorOf,
+      sentence: /^the core could not be loaded: http:\/\/\S+\/assets\/esm\/files\/attention_core-[\w-]+\.wasm did not start \(CompileError: .+\): it is damaged or from another build; copy it again\.$/ },
+    { what: 'the vision views\' chunk cut short', file: esmFile('src/stepper/vision_views.js'), change: cutToHalf, page: 'embed.html?example=se-block', find: errorOf,
+      sentence: /^the vision views could not be loaded \(.*\)\.$/ },
+    { what: 'the classic bundle\'s core cut short', file: 'attention-stepper.js', change: coreInsideCut, page: 'assets/post.html', post: true, find: errorOf,
+      sentence: /^the core could not be loaded: the wasm inside this script did not start \(CompileError: .+\): it is damaged or from another build; copy it again\.$/ },
+    { what: 'the language model cut short', file: 'attention-model.js', change: damagedPacked((p) => p.slice(0, p.length >> 1)), page: `model.html?model=en&text=${encodeURIComponent('The cat')}`,
       find: () => document.querySelector('attention-model')?.shadowRoot?.querySelector('p.error[role="alert"]')?.textContent,
       sentence: /^The model could not be loaded: attention-model\.js is damaged \(its packed wasm ends early\); copy it again\.$/ },
   ];
   for (const c of cases) {
-    const server = await serveStatic(siteWith(c.file, c.change));
+    const dir = siteWith(c.file, c.change);
+    // a post saved beside the classic bundle
+    if (c.post) writeFileSync(path.join(dir, 'assets/post.html'), '<!doctype html><meta charset="utf-8"><title>A post</title><script src="attention-stepper.js"></script><attention-stepper example="numpy-3x4"></attention-stepper>');
+    let served = null; // when the damaged file went out (this machine's clock, as the page's timeOrigin)
+    const server = await serveStatic(dir, { onRequest: (p) => { if (p === `/assets/${c.file}`) served = Date.now(); } });
     const page = await session.browser.newPage();
     // a failed case still closes its server: an open one would keep node from exiting
     try {
-      collectProblems(page, problems, `${c.what}: `);
+      // the damaged file's own failure is the point: the console's report of it is not a problem
+      collectProblems(page, [], `${c.what}: `);
+      page.on('pageerror', (e) => problems.push(`${c.what}: ${e.message}`));
       // the first frame that shows the sentence, timed from the page's start
       await page.addInitScript((source) => {
         const find = new Function(`return (${source})();`);
         const poll = () => {
           const text = find();
-          if (text) window.sentence = { text, at: performance.now() };
+          if (text) window.sentence = { text, at: performance.timeOrigin + performance.now() };
           else requestAnimationFrame(poll);
         };
         requestAnimationFrame(poll);
@@ -259,13 +287,12 @@ test('a damaged core, part or model script (cut short or changed, still valid Ja
         await page.locator('attention-stepper').locator(c.hover).hover();
       }
       await page.waitForFunction(() => window.sentence, null, { timeout: 20000 });
-      // from the damaged file's arrival (the page's performance timeline) to the sentence on screen
-      const { text, ms } = await page.evaluate((file) => {
-        const arrived = performance.getEntriesByType('resource').find((e) => new URL(e.name).pathname.endsWith(`/${file}`));
-        return { text: window.sentence.text, ms: window.sentence.at - arrived.responseEnd };
-      }, c.file);
-      console.log(`${c.what}: "${text}" ${ms.toFixed(0)} ms after the file arrived`);
+      const { text, at } = await page.evaluate(() => window.sentence);
+      const ms = at - served;
+      console.log(`${c.what}: "${text}" ${ms.toFixed(0)} ms after the file was served`);
+      assert.ok(served, `${c.what}: the damaged file was asked for`);
       assert.match(text, c.sentence, c.what);
+      assert.ok(!text.includes('\n'), `${c.what}: one line`);
       assert.ok(ms < 1000, `${c.what}: ${ms.toFixed(0)} ms`);
     } finally {
       await page.close();
@@ -285,7 +312,7 @@ test('a closed core worker: the load waiting on it says so, and the next action 
   const page = await open('playground.html?example=numpy-3x4&stage=weights');
   assert.deepEqual((await shown(page)).cells.slice(0, 3).map((c) => c.text), expected);
   const closeWorker = () => page.evaluate(async () => {
-    window.core = await AttentionStepperBundle.pageAttention(); // the page's shared core (a RemoteCore); .worker its worker
+    window.core = await (await window.attentionScripts)[0].pageAttention(); // the page's shared core (a RemoteCore); .worker its worker
     window.core.worker.terminate();
   });
   // closed while idle: noticed at once (the lock it held is released), and the next action starts a new worker
@@ -326,7 +353,7 @@ test('without locks, a call that hears nothing from its worker for the stall tim
   await page.goto(`${session.server.url}playground.html?example=numpy-3x4&stage=weights`);
   await page.waitForFunction(() => document.querySelector('attention-stepper')?.shadowRoot?.querySelector('.scene'));
   const alert = await page.evaluate(async () => {
-    const core = await AttentionStepperBundle.pageAttention();
+    const core = await (await window.attentionScripts)[0].pageAttention();
     core.calls.stallMs = 1000; // a test's shorter wait (the page's is 20 s, beyond the longest work it asks)
     core.worker.terminate();
     const el = document.querySelector('attention-stepper');

@@ -171,7 +171,7 @@ test('a post with its script at the end of <body>: with docs.html\'s one line no
   const reserve = /<pre class="post-snippet"><code>&lt;style&gt;([^&]*)&lt;\/style&gt;<\/code><\/pre>/.exec(docs)?.[1];
   assert.ok(reserve?.includes('attention-stepper:not(:defined)'), 'docs.html gives the line that keeps the steppers\' room');
   const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-cls-post-'));
-  for (const f of ['attention-stepper.js', 'attention-stepper.explain.js']) copyFileSync(path.join(site, 'assets', f), path.join(dir, f));
+  copyFileSync(path.join(site, 'assets/attention-stepper.js'), path.join(dir, 'attention-stepper.js'));
   const para = `<p>${'Attention lets every word look at every other word. '.repeat(8)}</p>`;
   const script = '<script src="attention-stepper.js"></script>';
   const post = ({ head = '', end = '' }) => `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>A post</title>${head}</head>

@@ -109,6 +109,7 @@ test('blog post: the element keeps about its final height while the core loads (
   const page = await session.browser.newPage();
   await page.goto(`${session.server.url}docs.html`);
   const heights = await page.evaluate(async () => {
+    await customElements.whenDefined('attention-stepper'); // the page's modules run, the core still loading
     const el = document.createElement('attention-stepper');
     el.setAttribute('example', 'numpy-3x4');
     el.setAttribute('stage', 'weights');

@@ -83,18 +83,23 @@ const mimeTypes = {
   '.css': 'text/css; charset=utf-8', '.json': 'application/json', '.wasm': 'application/wasm', '.svg': 'image/svg+xml',
 };
 
-/** Serves dir on 127.0.0.1 (a free port) as a static site, with headers added to every file; resolves to {url, close}. */
-export async function serveStatic(dir, { headers = {} } = {}) {
+/**
+ * Serves dir on 127.0.0.1 (a free port) as a static site, with headers added to every file; resolves to {url, close}.
+ * onRequest(path) hears each request's path (what the server was asked for, the workers' included); types: the
+ * content types of some extensions instead of the usual ({'.wasm': 'application/octet-stream'}: a misconfigured server).
+ */
+export async function serveStatic(dir, { headers = {}, onRequest = null, types = {} } = {}) {
   const http = await import('node:http');
   const { readFile } = await import('node:fs/promises');
   const server = http.createServer(async (req, res) => {
     const rel = decodeURIComponent(new URL(req.url, 'http://x').pathname);
     if (rel === '/favicon.ico') return res.writeHead(204).end(); // browsers ask; a 404 would be a console error
+    onRequest?.(rel);
     const file = path.join(dir, rel.endsWith('/') ? `${rel}index.html` : rel);
     if (!file.startsWith(dir)) return res.writeHead(403).end();
     try {
       const body = await readFile(file);
-      res.writeHead(200, { 'content-type': mimeTypes[path.extname(file)] ?? 'application/octet-stream', 'content-length': body.length, ...headers }).end(body);
+      res.writeHead(200, { 'content-type': types[path.extname(file)] ?? mimeTypes[path.extname(file)] ?? 'application/octet-stream', 'content-length': body.length, ...headers }).end(body);
     } catch {
       res.writeHead(404).end('not found');
     }

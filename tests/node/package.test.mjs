@@ -7,10 +7,9 @@ import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { gzipSync } from 'node:zlib';
 
 import { MODULES, PARTS } from '../../web/module_facts.mjs';
-import { brotliBytes, EMBED_BUDGET_BYTES } from '../../web/size_budget.mjs';
+import { brotliBytes } from '../../web/size_budget.mjs';
 import { before, test } from 'node:test';
 
 import { attnCli, launchChromium, repo, serveStatic, webDir } from './helpers.mjs';
@@ -41,7 +40,7 @@ test('the tarball holds the loader, the wasm (and its wasm-threads build), the t
   // the relaxed-SIMD twins' .wasm beside their modules' (wasm/parts.json's "relaxed")
   const relaxed = MODULES.filter((m) => m.relaxed).flatMap(({ name, target, relaxed }) =>
     ['js', 'wasm', ...(name.endsWith('-threads') ? ['worker.js'] : [])].map((ext) => `dist/${name}/${relaxed}/${target}.${ext}`));
-  const parts = PARTS.flatMap(({ name, target }) => [`dist/${name}/${target}.js`, `dist/${name}/${target}.wasm`, `dist/attention-stepper.${name}.js`]);
+  const parts = PARTS.flatMap(({ name, target }) => [`dist/${name}/${target}.js`, `dist/${name}/${target}.wasm`]);
   assert.deepEqual(files, ['LICENSE', 'README.md', 'custom-elements.json', 'dist/attention-stepper.js', 'dist/core/attention_core.js', 'dist/core/attention_core.wasm', ...threads, ...lm, ...relaxed, ...modelElement, ...parts, 'package.json',
     ...sources, 'types/index.d.ts', 'types/stepper.d.ts'].sort());
   console.log(`tarball: ${tarball.size} bytes packed`);
@@ -57,10 +56,10 @@ test('the parts are the ones wasm/parts.json names: parts.js, part_files.js, the
     PARTS.map((p) => [p.name, p.name, p.target]), 'web/src/part_files.js');
   const dts = readFileSync(path.join(webDir, 'types/index.d.ts'), 'utf8');
   assert.deepEqual(dts.match(/export type PartName = ([^;]+);/)[1].match(/'([a-z-]+)'/g).map((x) => x.slice(1, -1)), names, 'PartName in index.d.ts');
-  // every module the package ships, with its glue and wasm, and each part's classic script
+  // every module the package ships, with its glue and wasm
   const pkg = JSON.parse(readFileSync(path.join(webDir, 'package.json'), 'utf8'));
   const shipped = MODULES.filter((m) => m.name !== 'lab').flatMap(({ name, target }) => [`dist/${name}/${target}.js`, `dist/${name}/${target}.wasm`]);
-  for (const file of [...shipped, ...PARTS.map((p) => `dist/attention-stepper.${p.name}.js`)]) assert.ok(pkg.files.includes(file), `package.json's files name ${file}`);
+  for (const file of shipped) assert.ok(pkg.files.includes(file), `package.json's files name ${file}`);
   // each module's factory is the name its glue exports
   for (const { name, target, factory } of MODULES.filter((m) => m.name !== 'lab')) {
     assert.match(readFileSync(path.join(webDir, 'dist', name, `${target}.js`), 'utf8'), new RegExp(`export default ${factory};\\s*$`), `dist/${name}/${target}.js exports ${factory}`);
@@ -120,42 +119,35 @@ test('custom-elements.json documents every attribute, event, CSS custom property
  * byte value 0 … 255, then one character a byte.
  */
 /**
- * The wasm a one-file script carries, packed ('lzma/1:<size>:<base64>', web/build-site.mjs): unpacked here by
+ * The wasm model mode's script carries, packed ('lzma/1:<size>:<base64>', web/build-site.mjs): unpacked here by
  * Debian's xz, an LZMA decoder other than the worker's (js-lzma), and by the worker's own code, which must agree.
  */
-async function wasmIn(text) {
+async function packedWasmIn(text) {
   const packed = /"(lzma\/1:(\d+):([A-Za-z0-9+/=]+))"/.exec(text);
   assert.ok(packed, 'the wasm packed as a string');
   const bytes = execFileSync('xz', ['--format=lzma', '--decompress', '--stdout'], { input: Buffer.from(packed[3], 'base64') });
   assert.equal(bytes.length, Number(packed[2]), 'as many bytes as the string says');
   assert.equal(bytes.subarray(0, 4).toString('latin1'), '\0asm', 'a wasm module');
-  const { unpackWasm } = await import(pathToFileURL(path.join(webDir, 'src/remote/unpack_inline.js')));
+  const { unpackWasm } = await import(pathToFileURL(path.join(webDir, 'src/model/unpack_wasm.js')));
   assert.deepEqual(Buffer.from(unpackWasm(packed[1])), bytes, 'the worker unpacks the same bytes');
   return bytes;
 }
 
-test('the one-file element holds the core\'s wasm and nothing else: the parts and the models load only when asked', async () => {
-  const bundle = readFileSync(path.join(project, 'node_modules/attention-playground/dist/attention-stepper.js'), 'utf8');
-  // no file inlined as a data: URL (the models were once, 0.6 MB; the core's wasm was, as base64)
-  assert.deepEqual([...bundle.matchAll(/data:([a-z/+-]+);base64,([A-Za-z0-9+/=]{1000,})/g)].map((m) => m[1]), []);
-  assert.equal(bundle.codePointAt(0), 0xfeff, 'a byte order mark: read as UTF-8 whatever the page is in');
-  assert.ok([...bundle].every((c) => c.codePointAt(0) <= 0xffff), 'no astral characters');
-  const br = brotliBytes(Buffer.from(bundle));
-  // 401 KB while the vision blocks and gradients/training rode in the core and the wasm was base64; 245 KB
-  // before link-time optimisation and the explain part; 180 before the wasm was packed (LZMA)
-  assert.ok(br <= EMBED_BUDGET_BYTES, `the element is ${br} bytes brotli`);
-  const core = await wasmIn(bundle);
-  assert.ok(WebAssembly.validate(core), 'the element\'s string decodes to the core\'s module');
-  assert.deepEqual(core, readFileSync(path.join(project, 'node_modules/attention-playground/dist/core/attention_core.wasm')));
-  // the wasm modules' export names are minified: a part is told by a sentence only its code holds
-  for (const [part, own] of [['vision', 'what a convolutional layer hands the block'], ['learn', 'this trainer was disposed of.'],
-    ['explain', ' = 0: no key was seen before this tile']]) {
-    const script = readFileSync(path.join(project, `node_modules/attention-playground/dist/attention-stepper.${part}.js`), 'utf8');
-    const wasm = await wasmIn(script);
-    assert.ok(WebAssembly.validate(wasm) && wasm.includes(own), `attention-stepper.${part}.js holds the ${part} part`);
-    assert.ok(!core.includes(own), `the element does not carry the ${part} part ("${own}")`);
-    console.log(`part ${part}: ${gzipSync(script, { level: 9 }).length} bytes gzipped`);
-  }
+test('the classic bundle holds the core\'s and every part\'s wasm, byte for byte, and no model', () => {
+  const installed = (file) => readFileSync(path.join(project, 'node_modules/attention-playground', file));
+  const bundle = installed('dist/attention-stepper.js').toString('utf8');
+  // every file inside it is a data: URL (a library build's): decoded here, each must be one of the package's modules
+  const inside = [...bundle.matchAll(/data:([a-z/+-]+);base64,([A-Za-z0-9+/=]+)/g)].map((m) => ({ type: m[1], bytes: Buffer.from(m[2], 'base64') }));
+  const modules = ['core', ...PARTS.map((p) => p.name)].map((name) => ({ name, bytes: installed(`dist/${name}/${MODULES.find((m) => m.name === name).target}.wasm`) }));
+  assert.deepEqual(inside.map((f) => f.type), modules.map(() => 'application/wasm'), 'one wasm per module, nothing else (no model\'s weights, no lm)');
+  for (const { name, bytes } of modules) assert.ok(inside.some((f) => f.bytes.equals(bytes)), `the ${name} module's wasm, as in dist/`);
+  console.log(`the classic bundle: ${bundle.length} characters, ${brotliBytes(Buffer.from(bundle))} bytes brotli`);
+});
+
+test('model mode\'s script holds the language model\'s wasm, packed, which xz and its worker unpack alike', async () => {
+  const script = readFileSync(path.join(project, 'node_modules/attention-playground/dist/attention-model.js'), 'utf8');
+  const wasm = await packedWasmIn(script);
+  assert.deepEqual(wasm, readFileSync(path.join(project, 'node_modules/attention-playground/dist/lm/attention_lm.wasm')));
 });
 
 test('Node ESM: import from the installed package and trace', () => {

@@ -1,15 +1,15 @@
 // a.trace's binary transfer (web/src/packed_spec.js): a spec object's matrices cross as floats beside a
 // small JSON skeleton. It must give the text path's trace to the bit — every stage, the normalised spec,
 // the axes — and the text path's refusals word for word; a spec that itself says "$f32" gets no say.
-// Also the other packing: the one-file scripts' wasm, LZMA in base64 (web/src/remote/unpack_inline.js), whose
-// damaged strings are refused at once with a sentence instead of running the decoder on and on.
+// Also the other packing: model mode's wasm, LZMA in base64 (web/src/model/unpack_wasm.js), whose damaged
+// strings are refused at once with a sentence instead of running the decoder on and on.
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { test } from 'node:test';
 
 import { createAttention } from '../../web/src/node.js';
-import { UnpackError, unpackWasm } from '../../web/src/remote/unpack_inline.js';
+import { UnpackError, unpackWasm } from '../../web/src/model/unpack_wasm.js';
 import { random, randomSpec, repo } from './helpers.mjs';
 
 const a = await createAttention();
@@ -239,18 +239,18 @@ test('trace.spec by handle: the core keeps the last traces\' specs, and drops a 
 });
 
 test('a packed wasm cut short or changed is refused at once with one sentence; an intact one unpacks to a valid module', (t) => {
-  const script = path.join(repo, 'site/assets/attention-stepper.vision.js');
+  const script = path.join(repo, 'site/assets/attention-model.js');
   let text;
   try {
     text = readFileSync(script, 'utf8');
   } catch {
-    return t.skip('site/assets/attention-stepper.vision.js is not built (cd web && node build-site.mjs)');
+    return t.skip('site/assets/attention-model.js is not built (cd web && node build-site.mjs)');
   }
   const packed = /"(lzma\/1:\d+:[A-Za-z0-9+/=]+)"/.exec(text)[1];
   const tag = packed.indexOf(':', 7) + 1;
   const middle = packed.length >> 1;
   const bytes = unpackWasm(packed);
-  assert.ok(WebAssembly.validate(bytes), 'the intact string is the vision part\'s module');
+  assert.ok(WebAssembly.validate(bytes), 'the intact string is the language model\'s module');
   const cases = [
     // cut inside the stream's header, its size then read as "unknown": the decoder ran about 4·10⁹ steps
     ['cut inside the header', packed.slice(0, tag + 8), /^its packed wasm ends early/],

@@ -48,7 +48,8 @@ try {
   await page.waitForFunction(() => document.querySelector('attention-trainer')?.runs?.[0]?.stepper?.shadowRoot?.querySelector('.scene'));
   const inPage = await page.evaluate(async () => {
     // the page's own core, in its worker (every element on the page shares it): 300 steps a message
-    const a = await window.AttentionStepperBundle.pageAttention();
+    const [stepper] = await window.attentionScripts; // the page's scripts (site/load.js)
+    const a = await stepper.pageAttention();
     const task = await a.task('alignment');
     const rates = [];
     for (let r = 0; r < 9; r++) {

@@ -1,5 +1,5 @@
-// Bytes carried in a classic script as a JS string, one character a byte: the one-file element's core, its
-// parts and the model mode's weights (web/build-site.mjs writes them). The bytes are renamed by how often
+// Bytes carried in a classic script as a JS string, one character a byte: the model mode's weights
+// (web/build-site.mjs writes them). The bytes are renamed by how often
 // they occur: the 123 commonest become the ASCII characters that need no escape (one UTF-8 byte each), the
 // others U+0080 … U+0104 (two); the quote, the backslash, line ends and NUL are never used, so nothing is
 // escaped. The string carries its own key (TAG, then the character of each byte value 0 … 255). Gzipped, the core's wasm so written is about 3.5 % over the binary's own size, where

@@ -2,8 +2,8 @@
 // model folders' module (dist/hf), named
 // by literal paths so that a bundler (Vite, webpack 5) follows them and copies the files into the app, as it does
 // the core's and the parts' (core_file.js, part_files.js); package_file.js maps them when the package's files were
-// moved (createAttention's filesUrl) or Vite's dev server pre-bundled the package. The site's scripts carry their
-// own model (web/build-site.mjs puts remote/lm_files_absent.js in place of this file, so no weights are inlined).
+// moved (createAttention's filesUrl) or Vite's dev server pre-bundled the package. Only index.js names this
+// file: the page's worker starts create_core.js, which has no model, and model mode's script carries its own.
 import { bodyBytes } from './fetch_bytes.js';
 import { packageFile } from './package_file.js';
 import { hasRelaxedSimd } from './relaxed_simd.js';

@@ -1,8 +1,8 @@
-// Where index.js finds a part's files (parts.js): literal paths, so that a bundler (Vite, webpack 5) follows
-// them and copies the glue and the .wasm into the app, as it does the core's. The one-file script
-// (web/build-site.mjs) swaps this file for remote/part_files_inline.js: its worker gets a part's bytes from
-// the page, which loads them from a file beside the script only when a page first needs them.
+// Where create_core.js finds a part's files (parts.js): literal paths, so that a bundler (Vite, webpack 5)
+// follows them and copies the glue and the .wasm into the app, as it does the core's (the classic bundle's
+// library build puts each inside the script instead: web/classic_bundle.mjs).
 // package_file.js maps a .wasm's URL when the files were moved (filesUrl) or Vite's dev server pre-bundled them.
+import { moduleFailure } from './module_failure.js';
 import { packageFile } from './package_file.js';
 
 export const partFiles = {
@@ -16,5 +16,7 @@ export const partFiles = {
 export async function loadPart(name) {
   const [glue, wasm] = partFiles[name]();
   const { default: create } = await glue;
-  return create({ locateFile: () => String(wasm) });
+  return create({ locateFile: () => String(wasm) }).catch((error) => {
+    throw moduleFailure(wasm, error);
+  });
 }

@@ -10,7 +10,7 @@ import { AttentionError } from '../attention_error.js';
 import { WorkerCalls } from '../remote/worker_calls.js';
 import ModelWorker from './worker.js?worker&inline';
 
-/** The language model's wasm, packed (../remote/unpack_inline.js), that web/build-site.mjs puts in place. */
+/** The language model's wasm, packed (unpack_wasm.js), that web/build-site.mjs puts in place. */
 const LM_WASM = '__ATTN_LM_WASM__';
 
 export class ModelClient {

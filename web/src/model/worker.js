@@ -5,7 +5,7 @@
 import createLmCore from '../../dist/lm/attention_lm.js';
 import { makeModelLoader } from '../lm.js';
 import { LESSON } from './lesson.js';
-import { UnpackError, unpackWasm } from '../remote/unpack_inline.js';
+import { UnpackError, unpackWasm } from './unpack_wasm.js';
 import { serveOperations } from '../remote/serve.js';
 
 class ModelError extends Error {}

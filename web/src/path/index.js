@@ -2,19 +2,19 @@
 // words (words.js), its figure (figures.js, started when it scrolls near) and its question (question.js);
 // a table of contents that shows where the reader is, a slim progress bar, "Next" at each section's end
 // and the page's arrow keys. `?section=ID` shows that one section alone (what a post's iframe embeds).
-// The core is the playground's: the page's one shared worker (../stepper/page_core.js; in the classic bundle the
-// one-file script's, AttentionStepperBundle.pageAttention, which web/build-site.mjs names for this import).
+// The core is the playground's: the page's one shared worker (../stepper/page_core.js; in the classic scripts the
+// stepper's, AttentionStepperBundle.pageAttention, which web/build-site.mjs names for this import).
 import { clear, h, touchOnly } from '../stepper/dom.js';
 import { pageAttention } from '../stepper/page_core.js';
 import { SCROLL_CUE_CSS } from '../stepper/scroll_cue.js';
+import { assetsUrl } from '../stepper/site_assets.js';
 import { makeFigure } from './figures.js';
 import { makeQuestion } from './question.js';
 import { SECTIONS } from './sections.js';
 import { PATH_WORDS } from './words.js';
 
-// read while the script runs: the folder the page's scripts are served from (the model mode's script is there too)
-const script = typeof document !== 'undefined' ? document.currentScript : null;
-const assets = script?.src ? new URL('.', script.src).href : 'assets/';
+// the folder the page's scripts are served from (the model mode's script is there too)
+const assets = assetsUrl ?? 'assets/';
 
 /** The learner's language: ?lang= when it names one, else the browser's first preference. */
 export function pickLang(search, languages) {

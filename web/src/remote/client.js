@@ -1,13 +1,12 @@
 // The page's side of the core's Web Worker (worker.js): what every element on a page asks the core.
 // The facts that never change (the stage registry, the limits, the examples and their texts) come once,
 // when the worker starts, and are read synchronously; everything the core computes is a promise. A
-// refusal rejects with an AttentionError carrying the core's sentence. The worker may ask the page for a
-// part's bytes ({part}), which the one-file script loads from a file beside itself (start_worker_inline.js).
+// refusal rejects with an AttentionError carrying the core's sentence.
 // A worker that dies (closed, crashed, or silent too long: worker_calls.js) fails every call waiting on it
 // with a sentence, and the next call starts a new one; what the dead one kept (traces for captions, training
 // runs) is sent again or said to be lost.
 import { AttentionError } from '../attention_error.js';
-import { coreBytes, coreSource, partModule, startWorker } from './start_worker.js';
+import { startWorker } from './start_worker.js';
 import { WorkerCalls } from './worker_calls.js';
 
 /** What a call about a training run of a worker that has since died is refused with. */
@@ -16,8 +15,8 @@ const RUN_LOST = 'this training run was lost with the core\'s worker, which stop
 export class RemoteCore {
   /** Starts the worker and its core (threadsUrl: the wasm-threads module, for a cross-origin-isolated page). */
   static async start(threadsUrl = null) {
-    // its own task: making the worker's script (the core inlined, about 1 MB) is not added to the task
-    // that ran the page's script and defined the elements
+    // its own task: starting the worker (in the classic bundle, making its script with the wasm inlined) is
+    // not added to the task that ran the page's script and defined the elements
     await new Promise((resolve) => setTimeout(resolve, 0));
     const core = new RemoteCore(threadsUrl);
     const facts = await core.started;
@@ -38,11 +37,9 @@ export class RemoteCore {
       lost: (sentence) => { for (const listener of this.lostListeners) listener(sentence); },
       spawn: startWorker,
       what: 'the core\'s worker',
-      other: (data) => { if (data?.part !== undefined) this.sendPart(data.part); },
-      // a new worker's first call: its core, started (the page read the facts from the first worker's answer);
-      // the one-file script's own copy of the core, packed (a string), or null (the worker fetches it)
+      // a new worker's first call: its core, started (the page read the facts from the first worker's answer)
       restart: (calls) => {
-        this.started = calls.call('start', [threadsUrl, coreBytes(), coreSource()]);
+        this.started = calls.call('start', [threadsUrl]);
         this.started.catch(() => {}); // the calls after it are refused with its sentence
       },
     });
@@ -56,16 +53,6 @@ export class RemoteCore {
 
   /** The worker now running the core (a new one after a death); for tests, which may close it. */
   get worker() { return this.calls.worker; }
-
-  /** A part's bytes and glue, or the sentence of why they could not be loaded, to the worker that asked. */
-  async sendPart(name) {
-    try {
-      const { bytes, glue, url } = await partModule(name); // bytes packed, as a string: the worker unpacks them
-      this.calls.post({ partBytes: name, bytes, glue, url });
-    } catch (error) {
-      this.calls.post({ partBytes: name, error: String(error?.message ?? error) });
-    }
-  }
 
   /** One operation of the worker: a promise of its result (progress(fraction) for long work). */
   call(op, args, progress = null, transfer = []) {

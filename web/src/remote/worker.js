@@ -8,12 +8,9 @@
 // back. The store is bounded; the page sends the spec again for a handle that was dropped.
 //
 // The core starts alone; a part (the vision blocks, gradients and training, a cell's arithmetic:
-// ../parts.js) loads the first time an operation needs it, and the operation then runs again. In the
-// one-file script the part's bytes come from the page (part_files_inline.js), which loads them from a file
-// beside the script.
-import { createAttention } from '../index.js';
+// ../parts.js) loads the first time an operation needs it, and the operation then runs again.
+import { createAttention } from '../create_core.js';
 import { measure, measurePaths } from '../stepper/complexity_measure.js';
-import { UnpackError, unpackWasm } from './unpack.js';
 import { serveOperations } from './serve.js';
 
 /** Traces (and gradients) kept for explain: the newest this many, for every element of the page together. */
@@ -57,13 +54,9 @@ function gradOf(spec, transfer) {
 }
 
 const ops = {
-  /**
-   * threadsUrl: the wasm-threads module's, or null; packed: the core's bytes, packed, from the one-file script's
-   * page, and source the file that carries them (a damaged one is named in the sentence).
-   */
-  async start(threadsUrl, packed, source = 'attention-stepper.js') {
-    const where = packed ? { parts: [], wasmBinary: unpacked(packed, source) } : { parts: [] };
-    attention = await createAttention(threadsUrl ? { ...where, threads: true, threadsUrl } : where);
+  /** threadsUrl: the wasm-threads module's, or null. */
+  async start(threadsUrl) {
+    attention = await createAttention(threadsUrl ? { parts: [], threads: true, threadsUrl } : { parts: [] });
     const catalog = attention.catalog();
     return {
       registry: attention.stages(), limits: attention.limits, schema: attention.schema(), catalog,
@@ -144,16 +137,6 @@ const ops = {
   },
 };
 
-/** The core's bytes from a packed string; a damaged one is said in the missing part's words, naming its file. */
-function unpacked(packed, source) {
-  try {
-    return unpackWasm(packed);
-  } catch (error) {
-    if (!(error instanceof UnpackError)) throw error;
-    throw new Error(`the core could not be loaded: ${source} is damaged (${error.message}); copy it again.`);
-  }
-}
-
 /** What a long job asks between samples: report its progress (0…1), and whether to stop. */
 function watch(id) {
   return (fraction) => {
@@ -181,7 +164,6 @@ async function run(op, args, id, transfer) {
 // the start waits for it, and a failed start refuses it with its sentence
 serveOperations(ops, {
   what: 'the core\'s worker',
-  other: (data) => data?.op === undefined, // a part's bytes from the page (part_files_inline.js), not an operation
   run: async (op, args, call) => {
     if (op === 'start') return (starting = ops.start(...args));
     if (!starting) throw new Error('the core is not loaded yet.');

@@ -388,15 +388,17 @@ export class AttentionStepper extends HTMLElement {
     await this.viewsFor(trace);
     const gradSpec = lossFields && { ...trace.spec, ...lossFields };
     const result = gradSpec ? await this.attention.grad(gradSpec) : null;
-    if (ticket === this.ticket) this.showComputed(trace, result && { spec: gradSpec, result, modelLoss });
+    if (ticket === this.ticket) await this.showComputed(trace, result && { spec: gradSpec, result, modelLoss });
   }
 
   /**
    * Shows a trace computed elsewhere (the train mode's worker call), in place, with its gradients
-   * ({spec, result} from the core's a.grad) or null.
+   * ({spec, result} from the core's a.grad) or null, once the code that draws it is loaded (viewsFor).
    */
-  showComputed(trace, gradients) {
-    this.newTicket(); // an older load or edit still on its way is not shown over this
+  async showComputed(trace, gradients) {
+    const ticket = this.newTicket(); // an older load or edit still on its way is not shown over this
+    await this.viewsFor(trace);
+    if (ticket !== this.ticket) return;
     this.area.gradients = gradients;
     if (!this.showInPlace(trace, false)) this.renderAll(); // otherwise the store's subscriber has redrawn the stage and its gradient
   }

@@ -1,14 +1,14 @@
 // The core every element on a page shares: one Web Worker running the wasm core (../remote/), so the
-// page's main thread only draws. The one-file script starts its worker from the core it carries. A page
+// page's main thread only draws (the classic bundle's worker is inside its script). A page
 // that also serves the wasm-threads module names it on the script tag,
 // <script src="assets/attention-stepper.js" data-threads="core-threads/attention_core.js"> (relative to
-// the script), and when the page is cross-origin isolated (COOP/COEP headers, as scripts/serve.sh
+// the script, or to site/load.js on its tag), and when the page is cross-origin isolated (COOP/COEP headers, as scripts/serve.sh
 // sends) the worker's a.attention runs on it. Embeds say nothing and stay on one thread.
 import { RemoteCore } from '../remote/client.js';
 
-// read while the script runs: document.currentScript is null afterwards; a module script has none, and the
-// site's pages name the threads module on it (data-threads, relative to the script)
-const script = typeof document !== 'undefined' ? document.currentScript ?? document.querySelector('script[type=module][data-threads]') : null;
+// read while the script runs: document.currentScript is null afterwards, and a module has none; the site's
+// pages name the threads module on the tag of their loader (site/load.js), relative to it
+const script = typeof document !== 'undefined' ? [document.currentScript, document.querySelector('script[data-threads]')].find((s) => s?.dataset?.threads) : null;
 const threadsUrl = script?.dataset?.threads ? new URL(script.dataset.threads, script.src).href : null;
 
 let shared = null;

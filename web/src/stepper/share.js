@@ -2,12 +2,13 @@
 // the <script> + <attention-stepper …> snippet for the view the reader has arrived at (with the
 // edited spec when there is one), and the iframe alternative, each with a copy button.
 import { h } from './dom.js';
+import { classicScriptUrl } from './site_assets.js';
 import { download, fileName, stageData, toCSV, toJSON, toLaTeX, toPNG, toSVG } from './export.js';
 import { specFragment, writeUrl } from './url_state.js';
 
-// Where this script was loaded from, so the snippet points at the same file (null when bundled into
-// someone's app: then the snippet names the file and docs.html says where it sits in the package).
-const SCRIPT_URL = typeof document !== 'undefined' ? document.currentScript?.src || null : null;
+// Where the classic bundle a post copies is, so the snippet points at it (null when bundled into someone's app: then
+// the snippet names the file and docs.html says where it sits in the package).
+const SCRIPT_URL = classicScriptUrl;
 /** The script's address on the web: null from a file (file://), whose address means nothing on a blog. */
 const WEB_SCRIPT_URL = SCRIPT_URL && /^https?:$/.test(new URL(SCRIPT_URL).protocol) ? SCRIPT_URL : null;
 /** A page of the playground's site beside the script (assets/attention-stepper.js), or null elsewhere. */
@@ -53,13 +54,8 @@ export async function embedCode(el) {
   // works on no one else's machine)
   const src = WEB_SCRIPT_URL ?? 'attention-stepper.js';
   const fromFile = SCRIPT_URL && !WEB_SCRIPT_URL;
-  // the parts load from files beside the script (web/README.md, "Parts"): a vision block's, or a
-  // sequence cell's arithmetic the first time a caption shows one
-  const part = s.trace?.kind === 'vision' ? '\n<!-- a vision block also needs attention-stepper.vision.js beside attention-stepper.js -->'
-    : s.exampleId === 'complexity' ? '\n<!-- the complexity example also needs attention-stepper.fast.js beside attention-stepper.js -->'
-      : '\n<!-- keep attention-stepper.explain.js beside attention-stepper.js: the captions load it for a cell\'s arithmetic -->';
   const whereFrom = fromFile ? '<!-- this page was opened from a file, so the script\'s address on the web is unknown: put attention-stepper.js beside your post, or write its address in src -->\n' : '';
-  const script = `${whereFrom}<script src="${src}"></script>\n<attention-stepper ${attrs.join(' ')}></attention-stepper>${part}`;
+  const script = `${whereFrom}<script src="${src}"></script>\n<attention-stepper ${attrs.join(' ')}></attention-stepper>`;
   const site = fromFile ? null : sitePage('embed.html');
   const embed = site ?? 'embed.html';
   const query = `${writeUrl(s, el.stageId)}&compact`;

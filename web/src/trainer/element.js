@@ -17,6 +17,7 @@ import { clear, h } from '../stepper/dom.js';
 import { cell, labelAt } from '../stepper/format.js';
 import { pickLanguage, wordsFor } from '../stepper/i18n.js';
 import { renderMatrix, updateMatrix } from '../stepper/matrix_view.js';
+import { assetsUrl } from '../stepper/site_assets.js';
 import { lossChart } from './loss_chart.js';
 import { css } from './styles.js';
 import { LESSONS, trainerWords } from './words.js';
@@ -377,7 +378,7 @@ export class AttentionTrainer extends HTMLElement {
       try {
         const { trace, gradients } = await this.attention.inspect(run.trainer, item, this.playing ? null : loss);
         if (ticket !== this.drawn) return; // a newer picture is on its way
-        run.stepper.showComputed(trace, gradients);
+        await run.stepper.showComputed(trace, gradients);
       } catch (error) {
         // weights a step made too large to draw: the stepper keeps its last picture, the sentence says why
         // (a refusal of the trainer itself, set before, is the one to read)
@@ -432,16 +433,13 @@ function strongest(data, nQ, nK) {
   });
 }
 
-// read while the script runs: the model mode's script sits beside this one (assets/attention-model.js)
-const script = typeof document !== 'undefined' ? document.currentScript : null;
-
 /** Defines a lesson's element: the model mode's script, beside this one, loaded once. */
 function loadElement(tag) {
   if (customElements.get(tag)) return Promise.resolve();
-  if (!script?.src) return Promise.reject(new Error(`this lesson needs <${tag}>: add assets/attention-model.js to the page.`));
+  if (!assetsUrl) return Promise.reject(new Error(`this lesson needs <${tag}>: add assets/attention-model.js to the page.`));
   loadElement.tag ??= new Promise((resolve, reject) => {
     const el = document.createElement('script');
-    el.src = new URL('attention-model.js', script.src).href;
+    el.src = new URL('attention-model.js', assetsUrl).href; // model mode's script, beside the site's others
     el.onload = () => customElements.whenDefined(tag).then(resolve);
     el.onerror = () => reject(new Error('assets/attention-model.js could not be read.'));
     document.head.append(el);

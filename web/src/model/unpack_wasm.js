@@ -1,10 +1,8 @@
-// The one-file script's wasm (the core's, and each part's in its script beside it) travels packed: an LZMA
-// stream (xz --format=lzma, web/build-site.mjs) in base64, as a string 'lzma/1:<bytes unpacked>:<base64>'.
-// Served gzipped, that is 97.6 KB for the core where its bytes as a string of one character a byte
-// (../byte_string.js) were 123.2 KB: LZMA finds in wasm about a fifth more than gzip does, and base64's 64
-// letters cost gzip nothing more. The page hands the string to the worker as it is, and the worker unpacks
-// it here (about 30 ms for the core on a desktop; js-lzma, a port of the LZMA SDK's decoder), off the
-// page's main thread.
+// Model mode's script (attention-model.js) carries the language model's wasm packed: an LZMA stream
+// (xz --format=lzma, web/build-site.mjs) in base64, as a string 'lzma/1:<bytes unpacked>:<base64>'. LZMA finds
+// in wasm about a fifth more than gzip does, and base64's 64 letters cost gzip nothing more. The page hands the
+// string to the model's worker as it is, and the worker unpacks it here (js-lzma, a port of the LZMA SDK's
+// decoder), off the page's main thread.
 //
 // A damaged string (a script cut short that is still valid JavaScript, a byte changed) is refused in one
 // sentence, quickly: the decoder is told the size the tag gives and stops there, a read past the end of the
