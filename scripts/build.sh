@@ -18,5 +18,5 @@ cmake --build --preset wasm -j "$(nproc)"
 # cross-origin-isolated pages
 emcmake cmake --preset wasm-threads >/dev/null
 cmake --build --preset wasm-threads -j "$(nproc)"
-# the page's one-file bundle: <attention-stepper>, the loader and the wasm, into site/assets/
+# the site's scripts into site/assets/: the ES modules (esm/), the classic bundle for file://, model mode's script
 node web/build-site.mjs

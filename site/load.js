@@ -12,7 +12,7 @@
   var me = document.currentScript;
   var assets = new URL('assets/', me.src);
   var GLOBALS = { 'attention-stepper': 'AttentionStepperBundle', 'attention-path': 'AttentionPath' };
-  var names = me.dataset.scripts.split(/\s+/);
+  var names = me.dataset.scripts.trim().split(/\s+/);
   function classic(name) {
     return new Promise(function (resolve, reject) {
       var script = document.createElement('script');
@@ -27,4 +27,6 @@
     return import(new URL('esm/' + name + '.js', assets).href);
   }
   window.attentionScripts = Promise.all(names.map(location.protocol === 'file:' ? classic : esModule));
+  // said where the page's author looks, the promise still rejected for whoever awaits it
+  window.attentionScripts.catch(function (error) { console.error('the page\'s scripts could not be loaded: ' + error.message); });
 })();

@@ -15,7 +15,7 @@ import { build } from 'vite';
 import { buildClassic } from './classic_bundle.mjs';
 import { MODULES } from './module_facts.mjs';
 import { buildModules, bytesBeforeFirstFigure } from './site_modules.mjs';
-import { brotliBytes, EMBED_BUDGET_BYTES, gzipBytes } from './size_budget.mjs';
+import { brotliBytes, EMBED_BUDGET_BYTES, EMBED_ENTRY, gzipBytes } from './size_budget.mjs';
 import { byteString } from './src/byte_string.js';
 import { LESSON_FILES } from './src/model/lesson.js';
 
@@ -156,8 +156,8 @@ for (const name of ['core-threads', 'hf-threads']) {
 // The same elements and path as ES modules, for the site's pages served over http(s) (site_modules.mjs); the
 // size goal holds what a visitor fetches there before a compact sequence figure is drawn (docs/toolchain.md, "Sizes")
 const esmDir = path.join(outDir, 'esm');
-await buildModules(here, esmDir, { 'attention-stepper': 'src/stepper/page.js', 'attention-path': 'src/path/index.js' }, { minify: MINIFY, plugins: [compactCss] });
-const firstFigure = bytesBeforeFirstFigure(esmDir, 'attention-stepper');
+await buildModules(here, esmDir, { [EMBED_ENTRY]: 'src/stepper/page.js', 'attention-path': 'src/path/index.js' }, { minify: MINIFY, plugins: [compactCss] });
+const firstFigure = bytesBeforeFirstFigure(esmDir, EMBED_ENTRY);
 const firstBytes = firstFigure.reduce((sum, f) => sum + f.brotli, 0);
 console.log(`site: ${path.relative(process.cwd(), esmDir)}/: ${firstBytes} bytes brotli before the first figure (budget ${EMBED_BUDGET_BYTES}): ${firstFigure.map((f) => `${f.file} ${f.brotli}`).join(', ')}`);
 console.log(`site: ${path.relative(process.cwd(), file)} ${statSync(file).size} bytes, ${brotliBytes(readFileSync(file))} brotli (the classic bundle: elements, worker and every wasm, for a post read from disk)`);

@@ -13,12 +13,14 @@ const WORKER_URL = /new Worker\(new URL\((['"])([^'"]+)\1, import\.meta\.url\)(?
 export const inlineWorkers = {
   name: 'attention-inline-workers',
   enforce: 'pre', // before Vite's own worker plugin, which would emit the worker as a file beside the script
-  transform(code) {
+  transform(code, id) {
     const imports = [];
     const out = code.replace(WORKER_URL, (_, quote, file) => {
       imports.push(`import InlineWorker${imports.length} from ${JSON.stringify(`${file}?worker&inline`)};`);
       return `new InlineWorker${imports.length - 1}()`;
     });
+    // any other worker would be a file beside the script, which a page from file:// cannot start
+    if (/\bnew Worker\s*\(\s*new URL\(\s*['"`]/.test(out)) throw new Error(`classic bundle: ${id} starts a worker in a form this build does not put inside the script (write it as src/remote/start_worker.js does)`);
     return imports.length ? { code: `${imports.join('\n')}\n${out}`, map: null } : null;
   },
 };

@@ -9,7 +9,7 @@ const facts = JSON.parse(readFileSync(new URL('../wasm/parts.json', import.meta.
 export const MODULES = Object.freeze(facts.modules);
 /** The parts, in the order createAttention() loads them. */
 export const PARTS = Object.freeze(MODULES.filter((m) => m.part));
-/** The embed: its ES entry in the site's assets, and the budget of what is fetched before its first figure (bytes, brotli). */
+/** The embed: its ES entry (site/assets/esm/NAME.js), and the budget of what is fetched before its first figure (bytes, brotli). */
 export const EMBED = Object.freeze(facts.embed);
 /** The module named name. */
 export function moduleNamed(name) {

@@ -1,5 +1,5 @@
 // npm pack's prepack step: every built file the package lists must be there, or pack stops with one
-// sentence saying how to make them (the wasm modules, the one-file scripts and the models are built, not
+// sentence saying how to make them (the wasm modules, the classic scripts and the models are built, not
 // committed: bash scripts/build.sh in the repository makes them all).
 import { existsSync, readFileSync } from 'node:fs';
 

@@ -44,9 +44,9 @@ export async function buildModules(here, dir, entries, { minify, plugins }) {
 }
 
 /**
- * What a visitor fetches before entry's first figure is drawn: the entry and the chunks it imports statically,
- * the core's worker, and the core's wasm that worker starts with, read from the build's manifest (buildModules)
- * and its files. [{file, brotli}], file relative to dir.
+ * What a visitor fetches before entry's first figure is drawn: the entry and the chunks it imports statically
+ * (the build's manifest, buildModules), the core's worker and what it imports statically, and the core's wasm
+ * that worker starts with (read from their files). [{file, brotli}], file relative to dir.
  */
 export function bytesBeforeFirstFigure(dir, entry) {
   const manifest = JSON.parse(readFileSync(path.join(dir, '.vite/manifest.json'), 'utf8'));
@@ -64,7 +64,13 @@ export function bytesBeforeFirstFigure(dir, entry) {
   const workers = [...files].flatMap((f) => named(f, /["'`](?:\.\.?\/)*((?:[\w-]+\/)*worker-[\w-]+\.js)["'`]/g));
   if (workers.length !== 1) throw new Error(`site: the ES entry ${entry} names ${workers.length} core workers (one expected: src/remote/start_worker.js)`);
   const worker = workers[0];
-  files.add(worker);
+  // the worker and the modules it imports statically (the manifest has no worker: its imports are read from its text)
+  const addWithImports = (file) => {
+    if (files.has(file)) return;
+    files.add(file);
+    for (const spec of named(file, /(?:\bfrom|\bimport)\s*["'](\.{1,2}\/[^"']+\.js)["']/g)) addWithImports(path.posix.join(path.posix.dirname(file), spec));
+  };
+  addWithImports(worker);
   const cores = named(worker, /["'`](?:\.\.?\/)*((?:[\w-]+\/)*attention_core-[\w-]+\.wasm)["'`]/g);
   if (cores.length !== 1) throw new Error(`site: the core's worker (${worker}) names ${cores.length} core wasm files (one expected: src/core_file.js)`);
   files.add(cores[0]);

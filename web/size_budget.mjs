@@ -8,6 +8,8 @@ import { EMBED } from './module_facts.mjs';
 
 /** The budget itself is written in wasm/parts.json, with every module's. */
 export const EMBED_BUDGET_BYTES = EMBED.budget_brotli_bytes;
+/** The ES entry whose first figure it holds (site/assets/esm/NAME.js, web/site_modules.mjs). */
+export const EMBED_ENTRY = EMBED.entry;
 
 /** The bytes a server sends for buf with brotli at quality 11 (what static hosts precompress with). */
 export function brotliBytes(buf) {

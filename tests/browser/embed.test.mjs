@@ -1,4 +1,4 @@
-// What a blog post downloads: a post saved to disk with the classic bundle beside it (as docs/embed.md tells
+// What a blog post downloads: a post saved to disk with the classic bundle beside it (as site/docs.html tells
 // authors to copy it), opened over http and from file:// (a classic <script src>: Chromium runs no module script
 // from file://). Every request Chromium makes is logged: whatever the post shows (a sequence example and the core's
 // arithmetic of a cell, vision blocks, the complexity example's measured paths, a trainer added later), it fetches
@@ -57,7 +57,9 @@ const ONLY = ['attention-stepper.js'];
 for (const how of ['http', 'file']) {
   test(`a saved post over ${how} fetches the script alone: a sequence example, a cell's arithmetic, vision blocks`, async (t) => {
     const dir = savedPost('<attention-stepper example="translation" stage="scores"></attention-stepper>');
-    const server = how === 'http' ? await serveStatic(dir) : null;
+    // over http the server hears every request too, the worker's included
+    const served = [];
+    const server = how === 'http' ? await serveStatic(dir, { onRequest: (p) => served.push(p) }) : null;
     t.after(() => server?.close());
     const url = server ? `${server.url}post.html` : String(pathToFileURL(path.join(dir, 'post.html')));
     const sequence = await openLogged(url, 1);
@@ -78,7 +80,7 @@ for (const how of ['http', 'file']) {
     const both = savedPost(`<attention-stepper example="translation" stage="weights"></attention-stepper>
 <attention-stepper example="se-block" stage="output"></attention-stepper>
 <attention-stepper example="cbam-block" stage="output"></attention-stepper>`);
-    const server2 = how === 'http' ? await serveStatic(both) : null;
+    const server2 = how === 'http' ? await serveStatic(both, { onRequest: (p) => served.push(p) }) : null;
     t.after(() => server2?.close());
     const url2 = server2 ? `${server2.url}post.html` : String(pathToFileURL(path.join(both, 'post.html')));
     const vision = await openLogged(url2, 3);
@@ -89,6 +91,7 @@ for (const how of ['http', 'file']) {
     assert.ok(values.length > 10, 'the SE block\'s output is drawn');
     for (const [index, value] of values) assert.equal(value, output.data[index], `output[${index}] is the core's`);
     if (how === 'file') await vision.page.screenshot({ path: path.join(artifacts, 'saved-post-vision.png'), fullPage: true });
+    else assert.deepEqual(served, ['/post.html', '/attention-stepper.js', '/post.html', '/attention-stepper.js'], 'the server was asked for the post and the script, twice, and nothing else');
     await vision.page.close();
   });
 }

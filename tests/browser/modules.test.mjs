@@ -12,7 +12,7 @@ import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
 
 import { bytesBeforeFirstFigure } from '../../web/site_modules.mjs';
-import { brotliBytes, EMBED_BUDGET_BYTES } from '../../web/size_budget.mjs';
+import { brotliBytes, EMBED_BUDGET_BYTES, EMBED_ENTRY } from '../../web/size_budget.mjs';
 import { createAttention } from '../../web/src/node.js';
 import { serveStatic } from '../node/helpers.mjs';
 import { browserSession, shown, site } from './session.mjs';
@@ -41,7 +41,7 @@ async function openServed(dir, page0, { types, count = 1, wait = true } = {}) {
 
 test('a compact translation figure over http fetches the entry, its chunks, the worker and the core\'s wasm: the build\'s list, within the budget', async () => {
   const { page, asked, said, close } = await openServed(site, 'embed.html?example=translation&compact&stage=weights&view=matrix&lang=en');
-  const counted = bytesBeforeFirstFigure(esmDir, 'attention-stepper');
+  const counted = bytesBeforeFirstFigure(esmDir, EMBED_ENTRY);
   assert.deepEqual(asked.filter((p) => !p.startsWith('/assets/esm/')), ['/embed.html', '/load.js'], 'the page and its loader, then the ES modules only');
   const fetched = asked.filter((p) => p.startsWith('/assets/esm/')).map((p) => p.slice('/assets/esm/'.length));
   assert.deepEqual([...fetched].sort(), counted.map((f) => f.file).sort(), 'what the browser fetched is what the build counted');
@@ -80,7 +80,7 @@ function siteWithout(key) {
 
 test('a vision block fetches the vision views and part when first drawn; a chunk the server lost is one sentence, and the other figure works', async () => {
   const later = await openServed(site, 'embed.html?example=se-block&lang=en');
-  const first = new Set(bytesBeforeFirstFigure(esmDir, 'attention-stepper').map((f) => `/assets/esm/${f.file}`));
+  const first = new Set(bytesBeforeFirstFigure(esmDir, EMBED_ENTRY).map((f) => `/assets/esm/${f.file}`));
   const extra = later.asked.filter((p) => p.startsWith('/assets/esm/') && !first.has(p));
   const views = `/assets/esm/${manifest()['src/stepper/vision_views.js'].file}`;
   assert.ok(extra.includes(views), `the vision views came when the block was drawn: ${extra.join(', ')}`);

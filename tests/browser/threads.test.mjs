@@ -3,7 +3,8 @@
 // splits its rows between workers with the same floats, bit for bit, as the one-thread module; embeds,
 // and any page that is not isolated, never load it.
 import assert from 'node:assert/strict';
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before, test } from 'node:test';
 
@@ -38,6 +39,22 @@ test('isolated playground: the elements\' core worker runs a.attention on the wa
   }));
   assert.equal(report.isolated, true);
   assert.equal(report.threads, Math.min(4, report.cores), 'the pool of 3 workers and the core\'s worker, at most one a core');
+  assert.ok(requests.some((u) => u.endsWith('/core-threads/attention_core.worker.js')), 'the pool\'s workers started');
+  assert.deepEqual(problems, []);
+  await page.close();
+});
+
+test('a post served isolated: the classic bundle whose tag names data-threads runs a.attention on the wasm-threads module', async (t) => {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-threads-post-'));
+  symlinkSync(path.join(site, 'assets/attention-stepper.js'), path.join(dir, 'attention-stepper.js'));
+  symlinkSync(path.join(site, 'assets/core-threads'), path.join(dir, 'core-threads'));
+  writeFileSync(path.join(dir, 'post.html'), '<!doctype html><meta charset="utf-8"><title>A post</title>' +
+    '<script src="attention-stepper.js" data-threads="core-threads/attention_core.js"></script><attention-stepper example="numpy-3x4"></attention-stepper>');
+  const server = await serveStatic(dir, { headers: isolation });
+  t.after(() => server.close());
+  const { page, requests, problems } = await open(`${server.url}post.html`);
+  const report = await page.evaluate(() => ({ threads: document.querySelector('attention-stepper').attention.threads, cores: navigator.hardwareConcurrency }));
+  assert.equal(report.threads, Math.min(4, report.cores), 'the threads module, from the script\'s own tag');
   assert.ok(requests.some((u) => u.endsWith('/core-threads/attention_core.worker.js')), 'the pool\'s workers started');
   assert.deepEqual(problems, []);
   await page.close();

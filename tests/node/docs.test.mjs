@@ -16,7 +16,7 @@ import path from 'node:path';
 import { test } from 'node:test';
 
 import { MODULES } from '../../web/module_facts.mjs';
-import { brotliBytes, gzipBytes } from '../../web/size_budget.mjs';
+import { brotliBytes, EMBED_ENTRY, gzipBytes } from '../../web/size_budget.mjs';
 import { bytesBeforeFirstFigure } from '../../web/site_modules.mjs';
 import { attnCli, repo, webDir } from './helpers.mjs';
 
@@ -146,7 +146,7 @@ function htmlBlocks(html) {
   }
 }
 
-test('web/README.md\'s sizes are the built files\' (gzip -9 of each dist/ folder, brotli and gzip of the one-file script), within 8 %', () => {
+test('web/README.md\'s sizes are the built files\' (gzip -9 of each dist/ folder, brotli and gzip of the classic bundle), within 8 %', () => {
   const text = readFileSync(path.join(webDir, 'README.md'), 'utf8');
   const claims = [...text.matchAll(/`dist\/([a-z-]+)\/`(?:(?!`dist\/)[^.])*?about\s+(\d+)\s+KB/g)].map((m) => [m[1], Number(m[2])]);
   // every module the package ships (wasm/parts.json; the lab is the site's alone)
@@ -160,7 +160,7 @@ test('web/README.md\'s sizes are the built files\' (gzip -9 of each dist/ folder
   }
   const script = readFileSync(path.join(webDir, 'dist/attention-stepper.js'));
   const [, br, gz] = /about\s+(\d+)\s+KB\s+as\s+servers\s+send\s+it,\s+brotli;\s+(\d+)\s+KB\s+gzipped/.exec(text) ?? [];
-  assert.ok(br && gz, 'the README gives the one-file script\'s size');
+  assert.ok(br && gz, 'the README gives the classic bundle\'s size');
   for (const [said, measured, how] of [[Number(br), brotliBytes(script) / 1000, 'brotli'], [Number(gz), gzipBytes(script) / 1000, 'gzip']]) {
     if (Math.abs(measured - said) > 0.08 * measured) off.push(`attention-stepper.js: the README says about ${said} KB ${how}, the build's is ${measured.toFixed(1)} KB`);
   }
@@ -174,7 +174,7 @@ test('docs.html names every file a post needs, the model element\'s too, with th
   assert.deepEqual(listed.map((m) => m[1]), ['attention-stepper.js'], 'the classic bundle is one file');
   const off = [];
   // the ES modules' bytes before a sequence figure, as the build counts them (web/site_modules.mjs), in both halves
-  const first = bytesBeforeFirstFigure(path.join(repo, 'site/assets/esm'), 'attention-stepper').reduce((sum, f) => sum + f.brotli, 0) / 1000;
+  const first = bytesBeforeFirstFigure(path.join(repo, 'site/assets/esm'), EMBED_ENTRY).reduce((sum, f) => sum + f.brotli, 0) / 1000;
   const [, esm] = /drawn\s+after about (\d+) KB brotli/.exec(english) ?? [];
   if (!esm || Math.abs(first - Number(esm)) > 0.08 * first) off.push(`docs.html says the ES modules fetch about ${esm} KB brotli before the first figure, the build's are ${first.toFixed(1)} KB`);
   for (const [, file, kb, how] of listed) {

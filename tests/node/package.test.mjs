@@ -285,7 +285,7 @@ test('TypeScript: the declarations type a real program, and reject a wrong stage
   assert.match(bad.stdout.toString(), /Type 'string' is not assignable to type '\(progress: \{ loaded: number; total: number; file\?: string \| undefined; \}\) => void'/);
 });
 
-test('the one-file element from the installed package, dropped into a plain page with no build step', async (t) => {
+test('the classic bundle from the installed package, dropped into a plain page with no build step', async (t) => {
   const blog = path.join(project, 'blog');
   execFileSync('mkdir', ['-p', blog]);
   execFileSync('cp', [path.join(project, 'node_modules/attention-playground/dist/attention-stepper.js'), blog]);

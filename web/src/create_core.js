@@ -24,7 +24,7 @@ let sharedThreaded = null;
 // The path is a variable so bundlers leave it alone: a bundle gets the one-thread module unless it
 // passes threadsUrl to where it copied dist/core-threads/.
 const threadsPath = '../dist/core-threads/attention_core.js';
-export const threadsPossible = () => globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
+const threadsPossible = () => globalThis.crossOriginIsolated === true && typeof SharedArrayBuffer === 'function';
 
 // The options that decide the one module a page shares (filesUrl, loadPart), as the first call gave them: a later
 // call that names others is refused rather than silently given the first one's module (a.dispose() forgets it)
@@ -41,11 +41,11 @@ let decided = null;
  *   folder the package's dist/ and models/ are served from, if they were moved (a CDN, a copy in public/);
  *   loadPart: how a part's module is instantiated, if its files were moved (default: dist/{name}/ beside this
  *   file); wasmBinary: the core's .wasm bytes, when the caller has them (nothing is fetched then)
- * @param {{loadModel?: Function, onDispose?: Function}} [models] index.js's: the language models' loader, and
- *   what to forget when the API is disposed
+ * @param {{loadModel?: Function, onThreads?: Function, onDispose?: Function}} [models] index.js's: the language
+ *   models' loader, what to do when the threads module is asked for and possible, and what to forget on dispose
  * @returns {Promise<import('../types/index.js').Attention>}
  */
-export function createAttention(options = {}, { loadModel = null, onDispose = null } = {}) {
+export function createAttention(options = {}, { loadModel = null, onThreads = null, onDispose = null } = {}) {
   const refused = createOptionsError(options);
   if (refused) return Promise.reject(refused);
   const [parts, partsRefused] = partsOption(options);
@@ -57,10 +57,10 @@ export function createAttention(options = {}, { loadModel = null, onDispose = nu
   }
   if (!decided) setFilesUrl(asked.filesUrl);
   decided = asked;
-  return coreApi(options, loadModel, () => {
+  return coreApi(options, { loadModel, onThreads, disposed: () => {
     forget();
     onDispose?.();
-  }).then(async (a) => {
+  } }).then(async (a) => {
     await Promise.all(parts.map((name) => a.load(name)));
     return a;
   });
@@ -71,21 +71,23 @@ function forget() {
   shared = sharedThreaded = sharedCore = decided = null;
 }
 
-/** The API over the one-thread core (and the threads module, when asked for and possible); loadModel: lm.js's, or null. */
-function coreApi(options, loadModel, disposed) {
+/** The API over the one-thread core (and the threads module, when asked for and possible); models: createAttention's. */
+function coreApi(options, models) {
+  const { loadModel, onThreads, disposed } = models;
   const parts = options.loadPart ?? loadPart;
   if (options.wasmUrl) {
     const url = String(options.wasmUrl);
     return createAttentionCore({ locateFile: () => url }).then((core) => makeApi(core, null, loadModel, parts));
   }
   if (options.threads && threadsPossible()) {
+    onThreads?.();
     const url = String(options.threadsUrl ?? new URL(threadsPath, import.meta.url));
     sharedThreaded ??= import(/* @vite-ignore */ url)
       .then(({ default: createThreadedCore }) => Promise.all([oneThreadCore(options.wasmBinary), createThreadedCore()]))
       .then(([core, threaded]) => makeApi(core, threaded, loadModel, parts, disposed))
       .catch(() => {
         sharedThreaded = null; // not there (a bundle without it) or refused: the one-thread module instead
-        return coreApi({ ...options, threads: false }, loadModel, disposed);
+        return coreApi({ ...options, threads: false }, models);
       });
     return sharedThreaded;
   }
@@ -100,11 +102,11 @@ function coreApi(options, loadModel, disposed) {
 
 /** The one-thread module, instantiated once per page (both APIs use it). */
 function oneThreadCore(wasmBinary) {
-  const url = wasmBinary ? 'the wasm bytes given' : coreWasmUrl();
+  const url = wasmBinary ? null : coreWasmUrl();
   const where = wasmBinary ? { wasmBinary } : { locateFile: () => String(url) };
-  sharedCore ??= createAttentionCore(where).catch((error) => {
+  sharedCore ??= createAttentionCore(where).catch(async (error) => {
     sharedCore = null;
-    throw new AttentionError(`the core could not be loaded: ${moduleFailure(url, error).message}.`, 'ERR_ATTN_LOAD_FAILED');
+    throw new AttentionError(`the core could not be loaded: ${(await moduleFailure(url, error)).message}.`, 'ERR_ATTN_LOAD_FAILED');
   });
   return sharedCore;
 }

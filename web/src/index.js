@@ -1,7 +1,7 @@
 // Entry point for browsers and bundlers (the "default" export condition): createAttention over the core and its
 // parts (create_core.js), with the language models' loader, whose module and weights (lm_files.js) are fetched
 // only when loadModel is first called.
-import { createAttention as createCore, threadsPossible } from './create_core.js';
+import { createAttention as createCore } from './create_core.js';
 import { AttentionError } from './api.js';
 import { hfCore, hfThreadsCore, lmCore, readModel } from './lm_files.js';
 
@@ -24,6 +24,5 @@ loadModel.fresh = async (corpus, options) => (await models()).fresh(corpus, opti
  * @returns {Promise<import('../types/index.js').Attention>}
  */
 export function createAttention(options = {}) {
-  if (options?.threads && threadsPossible()) folderThreads = true;
-  return createCore(options, { loadModel, onDispose: () => { folderThreads = false; } });
+  return createCore(options, { loadModel, onThreads: () => { folderThreads = true; }, onDispose: () => { folderThreads = false; } });
 }

@@ -36,7 +36,7 @@ export async function hfCore() {
 
 // Its wasm-threads twin (dist/hf-threads: the linear layers and heads shared between workers), for a
 // cross-origin-isolated page that asked for threads (createAttention({threads: true})). The path is a variable so
-// bundlers leave it alone, as the threads core's (index.js): a bundle gets the one-thread module.
+// bundlers leave it alone, as the threads core's (create_core.js): a bundle gets the one-thread module.
 const hfThreadsPaths = { plain: 'dist/hf-threads/attention_hf.js', relaxed: 'dist/hf-threads/relaxed/attention_hf.js' };
 
 /** The threaded model folders' module: its glue, its wasm and the workers' script, all from dist/hf-threads (or its relaxed twin's subfolder). */

@@ -16,7 +16,7 @@ export const partFiles = {
 export async function loadPart(name) {
   const [glue, wasm] = partFiles[name]();
   const { default: create } = await glue;
-  return create({ locateFile: () => String(wasm) }).catch((error) => {
-    throw moduleFailure(wasm, error);
+  return create({ locateFile: () => String(wasm) }).catch(async (error) => {
+    throw await moduleFailure(wasm, error);
   });
 }

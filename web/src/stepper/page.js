@@ -15,8 +15,8 @@ function define() {
   defineTrainer();
 }
 
-// A classic script's elements are upgraded in a task of their own, after the one that compiled it (about 1 MB
-// with the core's worker inlined): both in one task came near 100 ms on a slow machine.
+// A classic script's elements are upgraded in a task of their own, after the one that compiled it (the classic
+// bundle, with its worker and every wasm inside, is large): both in one task came near 100 ms on a slow machine.
 if (typeof customElements !== 'undefined') {
   if (typeof document !== 'undefined' && document.currentScript) setTimeout(define, 0);
   else define();

@@ -8,7 +8,7 @@ import { RemoteCore } from '../remote/client.js';
 
 // read while the script runs: document.currentScript is null afterwards, and a module has none; the site's
 // pages name the threads module on the tag of their loader (site/load.js), relative to it
-const script = typeof document !== 'undefined' ? [document.currentScript, document.querySelector('script[data-threads]')].find((s) => s?.dataset?.threads) : null;
+const script = typeof document !== 'undefined' ? [document.currentScript, document.querySelector('script[src][data-threads]')].find((s) => s?.dataset?.threads) : null;
 const threadsUrl = script?.dataset?.threads ? new URL(script.dataset.threads, script.src).href : null;
 
 let shared = null;

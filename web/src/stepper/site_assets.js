@@ -2,7 +2,7 @@
 // the script runs: from the classic bundle's own tag, or, for the ES modules, which have no tag of their own, from
 // the site's loader (site/load.js, whose tag says data-scripts); null elsewhere (an app that bundled the package).
 const tag = typeof document !== 'undefined' ? document.currentScript : null;
-const loader = typeof document !== 'undefined' ? document.querySelector('script[data-scripts]') : null;
+const loader = typeof document !== 'undefined' ? document.querySelector('script[src][data-scripts]') : null;
 
 /** The classic bundle's address: this script's own, or the one beside the site's pages; null when unknown. */
 export const classicScriptUrl = tag?.src || (loader?.src ? new URL('assets/attention-stepper.js', loader.src).href : null);
