@@ -3,8 +3,7 @@
 // frames' messages, labels XML cannot hold. The page says what it ignored or refused, in a sentence shown as
 // text, and never freezes.
 import assert from 'node:assert/strict';
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { deflateRawSync } from 'node:zlib';
 import { test } from 'node:test';
@@ -12,7 +11,7 @@ import { test } from 'node:test';
 import { createAttention } from '../../web/src/node.js';
 import { cell } from '../../web/src/stepper/format.js';
 import { collectProblems, repo, serveStatic } from '../node/helpers.mjs';
-import { artifacts, browserSession, shown, site, watchTaskCpu } from './session.mjs';
+import { artifacts, browserSession, esmFile, esmWasm, shown, siteWith, watchTaskCpu } from './session.mjs';
 
 const session = browserSession();
 const { open, problems } = session;
@@ -200,26 +199,6 @@ test('an edited spec rides in the URL fragment, compressed, and the link restore
   await again.close();
 });
 
-/** A copy of the site in a temp folder (links to its files) whose assets/<file> (a path under assets/) is change(its bytes), or missing (change null). */
-function siteWith(file, change) {
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-damaged-'));
-  for (const f of readdirSync(site)) if (f !== 'assets') symlinkSync(path.join(site, f), path.join(dir, f));
-  const mirror = (from, to, [name, ...rest]) => {
-    mkdirSync(to);
-    for (const f of readdirSync(from)) {
-      if (f !== name) symlinkSync(path.join(from, f), path.join(to, f));
-      else if (rest.length) mirror(path.join(from, f), path.join(to, f), rest);
-      else if (change) writeFileSync(path.join(to, f), change(readFileSync(path.join(from, f))));
-    }
-  };
-  mirror(path.join(site, 'assets'), path.join(dir, 'assets'), file.split('/'));
-  return dir;
-}
-
-/** The ES build's file (under assets/esm/) of a module its manifest names by source. */
-const esmFile = (source) => `esm/${JSON.parse(readFileSync(path.join(site, 'assets/esm/.vite/manifest.json'), 'utf8'))[source].file}`;
-/** The ES build's wasm file whose name starts with stem (a Vite asset: files/<stem>-<hash>.wasm). */
-const esmWasm = (stem) => `esm/files/${readdirSync(path.join(site, 'assets/esm/files')).find((f) => f.startsWith(`${stem}-`) && f.endsWith('.wasm'))}`;
 const cutToHalf = (bytes) => bytes.subarray(0, bytes.length >> 1);
 const changedInMiddle = (bytes) => Buffer.concat([bytes.subarray(0, bytes.length >> 1), Buffer.alloc(16, 0xff), bytes.subarray((bytes.length >> 1) + 16)]);
 /** A script's packed wasm string ('lzma/1:<size>:<base64>') replaced by damage(it): the script stays valid JavaScript. */

@@ -5,8 +5,7 @@
 // comes when it is first drawn; a chunk the server has lost is said in one sentence on the figure that needed
 // it while the page's other figure keeps working. From file:// the same page takes the classic script.
 import assert from 'node:assert/strict';
-import { mkdtempSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync, cpSync } from 'node:fs';
-import os from 'node:os';
+import { readFileSync, rmSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { after, test } from 'node:test';
 import { pathToFileURL } from 'node:url';
@@ -15,11 +14,10 @@ import { bytesBeforeFirstFigure } from '../../web/site_modules.mjs';
 import { brotliBytes, EMBED_BUDGET_BYTES, EMBED_ENTRY } from '../../web/size_budget.mjs';
 import { createAttention } from '../../web/src/node.js';
 import { serveStatic } from '../node/helpers.mjs';
-import { browserSession, shown, site } from './session.mjs';
+import { browserSession, esmFile, shown, site, siteWith } from './session.mjs';
 
 const session = browserSession();
 const esmDir = path.join(site, 'assets/esm');
-const manifest = () => JSON.parse(readFileSync(path.join(esmDir, '.vite/manifest.json'), 'utf8'));
 
 /** Opens url on a server of dir, logging what the server is asked for and what the console says, until every stepper shows a stage or an error. */
 async function openServed(dir, page0, { types, count = 1, wait = true } = {}) {
@@ -67,28 +65,17 @@ test('a server that sends the wasm as application/octet-stream is heard in the g
   await close();
 });
 
-/** A copy of the site (links to its files) without the ES build's file of source module key. */
-function siteWithout(key) {
-  const file = manifest()[key]?.file;
-  assert.ok(file, `the ES build has a chunk for ${key}`);
-  const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-modules-'));
-  for (const name of readdirSync(site)) if (name !== 'assets') symlinkSync(path.join(site, name), path.join(dir, name));
-  cpSync(path.join(site, 'assets'), path.join(dir, 'assets'), { recursive: true, filter: (f) => !f.includes(`${path.sep}core-threads`) && !f.includes(`${path.sep}hf`) });
-  rmSync(path.join(dir, 'assets/esm', file));
-  return { dir, file };
-}
-
 test('a vision block fetches the vision views and part when first drawn; a chunk the server lost is one sentence, and the other figure works', async () => {
   const later = await openServed(site, 'embed.html?example=se-block&lang=en');
   const first = new Set(bytesBeforeFirstFigure(esmDir, EMBED_ENTRY).map((f) => `/assets/esm/${f.file}`));
   const extra = later.asked.filter((p) => p.startsWith('/assets/esm/') && !first.has(p));
-  const views = `/assets/esm/${manifest()['src/stepper/vision_views.js'].file}`;
+  const views = `/assets/${esmFile('src/stepper/vision_views.js')}`;
   assert.ok(extra.includes(views), `the vision views came when the block was drawn: ${extra.join(', ')}`);
   assert.ok(extra.some((p) => /attention_vision-[\w-]+\.wasm$/.test(p)), 'and the vision part\'s wasm');
   assert.ok(await later.page.evaluate(() => document.querySelector('attention-stepper').shadowRoot.querySelector('.scene')));
   await later.close();
 
-  const { dir } = siteWithout('src/stepper/vision_views.js');
+  const dir = siteWith(esmFile('src/stepper/vision_views.js'), null);
   writeFileSync(path.join(dir, 'post.html'), `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>A post</title></head><body>
 <attention-stepper example="translation" lang="en"></attention-stepper>
 <attention-stepper example="se-block" lang="en"></attention-stepper>

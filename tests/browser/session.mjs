@@ -1,6 +1,7 @@
 // One headless Chromium and one static server for a browser test file, and the page helpers
 // every such file uses: open a page and wait for the stepper, read what the stepper shows.
-import { cpSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { after, before } from 'node:test';
 
@@ -148,3 +149,24 @@ export function writeLyingFolder(from, to) {
   writeFileSync(file, bytes);
   return to;
 }
+
+/** A copy of the site in a temp folder (links to its files) whose assets/<file> (a path under assets/) is change(its bytes), or missing (change null). */
+export function siteWith(file, change) {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'attn-damaged-'));
+  for (const f of readdirSync(site)) if (f !== 'assets') symlinkSync(path.join(site, f), path.join(dir, f));
+  const mirror = (from, to, [name, ...rest]) => {
+    mkdirSync(to);
+    for (const f of readdirSync(from)) {
+      if (f !== name) symlinkSync(path.join(from, f), path.join(to, f));
+      else if (rest.length) mirror(path.join(from, f), path.join(to, f), rest);
+      else if (change) writeFileSync(path.join(to, f), change(readFileSync(path.join(from, f))));
+    }
+  };
+  mirror(path.join(site, 'assets'), path.join(dir, 'assets'), file.split('/'));
+  return dir;
+}
+
+/** The ES build's file (under assets/esm/) of a module its manifest names by source. */
+export const esmFile = (source) => `esm/${JSON.parse(readFileSync(path.join(site, 'assets/esm/.vite/manifest.json'), 'utf8'))[source].file}`;
+/** The ES build's wasm file whose name starts with stem (a Vite asset: files/<stem>-<hash>.wasm). */
+export const esmWasm = (stem) => `esm/files/${readdirSync(path.join(site, 'assets/esm/files')).find((f) => f.startsWith(`${stem}-`) && f.endsWith('.wasm'))}`;

@@ -12,9 +12,7 @@ import { loadPart } from './part_files.js';
 export { AttentionError, version } from './api.js';
 
 let shared = null;
-
 let sharedCore = null;
-
 let sharedThreaded = null;
 
 // The wasm-threads build (dist/core-threads): a.attention splits its rows between workers. It needs

@@ -385,7 +385,6 @@ export class AttentionStepper extends HTMLElement {
   async inspectNow(spec, lossFields, modelLoss) {
     const ticket = this.newTicket();
     const trace = await this.attention.trace(spec, PAGE_BUDGET);
-    await this.viewsFor(trace);
     const gradSpec = lossFields && { ...trace.spec, ...lossFields };
     const result = gradSpec ? await this.attention.grad(gradSpec) : null;
     if (ticket === this.ticket) await this.showComputed(trace, result && { spec: gradSpec, result, modelLoss });

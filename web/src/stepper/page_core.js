@@ -5,10 +5,10 @@
 // the script, or to site/load.js on its tag), and when the page is cross-origin isolated (COOP/COEP headers, as scripts/serve.sh
 // sends) the worker's a.attention runs on it. Embeds say nothing and stay on one thread.
 import { RemoteCore } from '../remote/client.js';
+import { loaderTag, scriptTag } from './site_assets.js';
 
-// read while the script runs: document.currentScript is null afterwards, and a module has none; the site's
-// pages name the threads module on the tag of their loader (site/load.js), relative to it
-const script = typeof document !== 'undefined' ? [document.currentScript, document.querySelector('script[src][data-threads]')].find((s) => s?.dataset?.threads) : null;
+// the classic script's own tag names it, or the site's pages name it on their loader's (site/load.js), relative to it
+const script = [scriptTag, loaderTag].find((s) => s?.dataset?.threads);
 const threadsUrl = script?.dataset?.threads ? new URL(script.dataset.threads, script.src).href : null;
 
 let shared = null;
